@@ -1,0 +1,34 @@
+# Two entry points: `make run` (server on SQLite) and `make test` (lint, types, all tests).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint bench browser clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+browser:
+	@command -v chromium >/dev/null 2>&1 || { apt-get update -q && apt-get install -y -q chromium; }
+
+run: $(STAMP)
+	mkdir -p data
+	$(BIN)/alembic upgrade head
+	$(BIN)/uvicorn app.main:app --host $${SPIDER_HOST:-127.0.0.1} --port $${SPIDER_PORT:-8000}
+
+lint: $(STAMP)
+	$(BIN)/ruff check app tests bench
+	$(BIN)/mypy app
+
+test: $(STAMP) browser lint
+	$(BIN)/pytest
+
+bench: $(STAMP)
+	$(BIN)/python -m bench.engine
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -1,0 +1,11 @@
+"""The ``spider`` command line: deal, replay, show (and solve, from the solver)."""
+
+import typer
+
+cli = typer.Typer(add_completion=False, no_args_is_help=True, help="Spider Solitaire tools.")
+
+
+def main() -> None:
+    from app.cli import commands  # noqa: F401  (registers the sub-commands)
+
+    cli()
