@@ -17,7 +17,8 @@ def board_lines(state: GameState) -> list[str]:
     lines = [
         f"rules: {rules.preset}, {rules.suits} suit{'s' if rules.suits > 1 else ''}, "
         f"flip {rules.flip}, undo {rules.undo}, scoring {rules.scoring}",
-        f"stock: {len(state.stock)} cards ({state.deals_left} deals)   "
+        f"stock: {len(state.stock)} cards ({state.deals_left} "
+        f"deal{'' if state.deals_left == 1 else 's'})   "
         f"removed runs: {len(state.removed)} ({removed})   status: {state.status}",
         "",
         "".join(f"{index:>{CELL}}" for index in range(len(state.columns))),
