@@ -290,7 +290,7 @@ def test_layout_shape_errors() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["", "not json", "[1, 2]", "null", "{\"rules\": ", "[" * 100_000, "{\"a\": " + "9" * 5000 + "}"],
+    ["", "not json", "[1, 2]", "null", '{"rules": ', "[" * 100_000, '{"a": ' + "9" * 5000 + "}"],
 )
 def test_load_record_turns_every_bad_text_into_a_record_error(text: str) -> None:
     with pytest.raises(RecordError):

@@ -106,7 +106,7 @@ def test_duel_a_move_that_turned_a_card_up_is_a_barrier_under_auto_flip() -> Non
 
 def test_duel_undo_of_a_plain_move_and_then_nothing() -> None:
     start = sketch_state(DUEL, ["9h", "Th"])
-    moved, events = apply(start, Move(0, 1, 1))
+    moved = push(start, Move(0, 1, 1))
     back, undo_events = apply(moved, Undo())
     assert back.position == start.position
     assert undo_code(back) == "nothing_to_undo"
