@@ -370,10 +370,10 @@ def _path(node: _Node) -> tuple[Step, ...]:
     return tuple(reversed(steps))
 
 
-DFS_SHARE = 20_000
+DFS_SHARE = 5_000
 """Nodes the opening depth-first attempt may spend (most 1- and 2-suit deals need far fewer)."""
 
-FIRST_WIDTH = 10
+FIRST_WIDTH = 5
 
 
 def portfolio(board: Board, limits: Limits, *, over_empty: bool) -> Outcome:

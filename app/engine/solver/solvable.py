@@ -29,7 +29,7 @@ from app.engine.solver.solve import solve
 from app.engine.state import GameState
 
 MAPPING_VERSION = 1
-BUDGET_NODES = 60_000
+BUDGET_NODES = 20_000
 MAX_CANDIDATES = 1_000
 
 
