@@ -7,7 +7,7 @@ from app.engine.deal import deal
 from app.engine.game import legal_moves, push, replay
 from app.engine.layout import sketch_state
 from app.engine.rules import preset
-from app.engine.solver import SolverLimitError, difficulty_of, solve
+from app.engine.solver import SolverLimitError, difficulty_of, rate, solve
 from app.engine.solver.board import board_from_state
 from app.engine.solver.search import Limits, all_steps, beam, depth_first
 from app.engine.state import GameState
@@ -130,3 +130,8 @@ def test_difficulty_follows_the_node_count() -> None:
 def test_a_budget_must_be_positive(nodes: int) -> None:
     with pytest.raises(SolverLimitError):
         solve(one_move_from_winning(), nodes=nodes)
+
+
+def test_rating_a_position_solves_it() -> None:
+    assert rate(one_move_from_winning()) == "easy"
+    assert rate(dead_position(), nodes=500) == "hard"

@@ -18,7 +18,7 @@ from app.engine.solver.advice import (
     hint,
     rescue,
 )
-from app.engine.solver.difficulty import Difficulty, difficulty_of
+from app.engine.solver.difficulty import Difficulty, difficulty_of, rate
 from app.engine.solver.replay import SolutionRejected
 from app.engine.solver.solvable import (
     SolvableDeal,
@@ -41,6 +41,7 @@ __all__ = [
     "difficulty_of",
     "finish",
     "hint",
+    "rate",
     "rescue",
     "solvable_by_default",
     "solvable_deal",

@@ -149,19 +149,26 @@ class Rescue:
     nodes: int
 
 
-def rescue(state: GameState, *, nodes: int = DEFAULT_NODES, shown: int = RESCUE_SHOWN) -> Rescue:
+def rescue(
+    state: GameState,
+    *,
+    nodes: int = DEFAULT_NODES,
+    seconds: float | None = None,
+    shown: int = RESCUE_SHOWN,
+) -> Rescue:
     """Full knowledge (**server-side only**): is there still a way to win from ``state``?
 
     Returns the next ``shown`` actions of a verified win, or ``no_way_out`` when an
     exhaustive search proves the position lost ("no way out — undo a few moves"), or
-    ``unknown`` when the budget ran out before either.
+    ``unknown`` when the budget ran out before either. ``seconds`` caps each of the
+    two searches (find, then prove) for interactive use.
     """
-    found = solve(state, nodes=nodes)
+    found = solve(state, nodes=nodes, seconds=seconds)
     if found.solved:
         count = len(found.actions)
         return Rescue("way_out", found.actions[:shown], count,
                       f"a way out: {count} actions to win", found.nodes)
-    proof = solve(state, nodes=nodes, exhaustive=True)
+    proof = solve(state, nodes=nodes, seconds=seconds, exhaustive=True)
     spent = found.nodes + proof.nodes
     if proof.solved:
         count = len(proof.actions)
@@ -181,7 +188,9 @@ def can_finish(state: GameState) -> bool:
     return not state.stock and all(not column.down for column in state.columns)
 
 
-def finish(state: GameState, *, nodes: int = DEFAULT_NODES) -> Solution:
+def finish(
+    state: GameState, *, nodes: int = DEFAULT_NODES, seconds: float | None = None
+) -> Solution:
     """The remaining actions of a game whose cards are all visible (the finish button).
 
     Uses no hidden knowledge, since there is none left; status ``solved`` confirms
@@ -189,7 +198,7 @@ def finish(state: GameState, *, nodes: int = DEFAULT_NODES) -> Solution:
     """
     if not can_finish(state):
         raise NotFinishable("finish needs an empty stock and every card face up")
-    found = solve(state, nodes=nodes)
+    found = solve(state, nodes=nodes, seconds=seconds)
     if found.solved:
         return found
-    return solve(state, nodes=nodes, exhaustive=True)
+    return solve(state, nodes=nodes, seconds=seconds, exhaustive=True)
