@@ -28,7 +28,11 @@ from app.engine.solver.solvable import BUDGET_NODES
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "solver.json"
-REFERENCE = ROOT.parent / "shared" / "bench" / "solver-deals-60.json"
+# ``../shared`` from the main checkout (/work/main); a worktree sits one level deeper.
+REFERENCES = [
+    base / "shared" / "bench" / "solver-deals-60.json" for base in (ROOT.parent, ROOT.parent.parent)
+]
+REFERENCE = next((path for path in REFERENCES if path.exists()), REFERENCES[0])
 
 # Targets of issue 3: (deals, per-deal time cap in seconds, solved share, median seconds)
 TARGETS = {1: (1000, 30.0, 1.00, 0.5), 2: (200, 30.0, 0.99, 3.0), 4: (50, 60.0, 0.90, None)}

@@ -10,7 +10,17 @@ import time
 from dataclasses import dataclass
 from typing import TypeAlias
 
-from app.engine.solver.board import DEAL, DOWN, EMPTY, Board, Columns, Step, run_length, settle
+from app.engine.solver.board import (
+    _MEMO_LIMIT,
+    DEAL,
+    DOWN,
+    EMPTY,
+    Board,
+    Columns,
+    Step,
+    run_length,
+    settle,
+)
 
 Facts = tuple[int, int, int, int]
 _FACTS: dict[bytes, Facts] = {}
@@ -46,7 +56,7 @@ def column_facts(column: bytes) -> Facts:
             1 << (top & 15) if top < DOWN else 0,
             0 if bottom == 13 else 1 << (bottom + 1),
         )
-    if len(_FACTS) > 1_000_000:
+    if len(_FACTS) > _MEMO_LIMIT:
         _FACTS.clear()
     _FACTS[column] = facts
     return facts
@@ -104,7 +114,7 @@ def column_info(column: bytes) -> tuple[int, int, int]:
             else:
                 kind = 3
         info = (column[-1], run, kind)
-    if len(_INFO) > 1_000_000:
+    if len(_INFO) > _MEMO_LIMIT:
         _INFO.clear()
     _INFO[column] = info
     return info
@@ -132,38 +142,63 @@ def all_steps(columns: Columns) -> list[Step]:
 
 
 def candidate_steps(columns: Columns) -> list[Step]:
-    """Moves worth trying: legal, and not a pure swap of equivalent places."""
-    infos = [column_info(column) for column in columns]
+    """Moves worth trying: legal, and not a pure swap of equivalent places.
+
+    - a whole movable run goes onto any card one rank higher, except that a run already
+      lying on a card one rank higher (of another suit) only moves to join its own suit;
+    - part of a run moves only to join its own suit on a column whose run then grows
+      longer than the one it leaves (never a plain swap);
+    - a whole run that uncovers or frees a card may go to the first empty column.
+    """
+    infos = []
     empty = -1
-    targets: dict[int, list[tuple[int, int, int]]] = {}
-    for index, (top, run, _kind) in enumerate(infos):
+    by_rank: dict[int, list[tuple[int, int]]] = {}
+    by_face: dict[int, list[tuple[int, int]]] = {}
+    for index, column in enumerate(columns):
+        info = _INFO.get(column) or column_info(column)
+        infos.append(info)
+        top = info[0]
         if top < 0:
-            if empty < 0 and not columns[index]:
+            if empty < 0 and not column:
                 empty = index
             continue
-        targets.setdefault(top & 15, []).append((index, top, run))
+        place = (index, info[1])
+        same_rank = by_rank.get(top & 15)
+        if same_rank is None:
+            by_rank[top & 15] = [place]
+        else:
+            same_rank.append(place)
+        same_face = by_face.get(top)
+        if same_face is None:
+            by_face[top] = [place]
+        else:
+            same_face.append(place)
     steps: list[Step] = []
-    for src, (_top, run, kind) in enumerate(infos):
+    for src in range(len(columns)):
+        _top, run, kind = infos[src]
         if run == 0:
             continue
         column = columns[src]
-        for count in range(1, run + 1):
-            card = column[-count]
-            whole = count == run
-            places = targets.get((card & 15) + 1)
+        for count in range(1, run):
+            joins = by_face.get(column[-count] + 1)
+            if joins:
+                for dst, dst_run in joins:
+                    if dst != src and dst_run + count > run:
+                        steps.append((src, dst, count))
+        card = column[-run]
+        if kind == 2:
+            joins = by_face.get(card + 1)
+            if joins:
+                for dst, _ in joins:
+                    steps.append((src, dst, run))
+        else:
+            places = by_rank.get((card & 15) + 1)
             if places:
-                for dst, dst_top, dst_run in places:
-                    if dst == src:
-                        continue
-                    in_suit = dst_top == card + 1
-                    if whole:
-                        if kind == 2 and not in_suit:
-                            continue
-                    elif not in_suit or dst_run + count <= run:
-                        continue
-                    steps.append((src, dst, count))
-            if whole and empty >= 0 and kind != 0:
-                steps.append((src, empty, count))
+                for dst, _ in places:
+                    if dst != src:
+                        steps.append((src, dst, run))
+        if empty >= 0 and kind != 0:
+            steps.append((src, empty, run))
     return steps
 
 
