@@ -95,6 +95,8 @@ def test_legal_actions_is_exactly_the_legal_set(data: st.DataObject, start: Game
     for _ in range(15):
         legal = legal_actions(state)
         assert len(set(legal)) == len(legal)
+        moves = [(a.src, a.count, a.dst) for a in legal if isinstance(a, Move)]
+        assert moves == sorted(moves)  # by source, then count, then target
         for action in legal:
             apply(state, action)  # never raises
         legal_set = set(legal)
