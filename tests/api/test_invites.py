@@ -60,6 +60,8 @@ async def test_link_invite_works_for_anyone_once(client: httpx.AsyncClient) -> N
                               headers=cid.auth)).status_code == 200
     assert_problem(await client.post(f"/api/invites/{link['code']}/accept",
                                      headers=bob.auth), 409, "invite_closed")
+    bare = await client.post(f"/api/tables/{table['id']}/invites", headers=ann.auth)
+    assert_problem(bare, 409, "table_full")  # no body is a link invitation, but it's full
 
 
 async def test_decline_cancel_and_expiry(
