@@ -33,7 +33,14 @@ from app.rooms import channels
 from app.rooms.deal_forms import choose_deal, public_deal, start_state
 from app.rooms.projection import events_json, game_view
 from app.rooms.pubsub import PubSub
-from app.rooms.store import DuelStore, PlayerOutcome, StoredGame, StoredMatch, StoreError
+from app.rooms.store import (
+    DuelStore,
+    Progress,
+    StoredGame,
+    StoredMatch,
+    StoreError,
+)
+from app.rooms.winner import PlayerOutcome
 from app.scoring.play import ScoredGame
 
 Clock = Callable[[], float]
@@ -135,17 +142,6 @@ class LiveMatch:
         raise NotSeated(f"match {self.match_id} has no opponent for player {player_id}")
 
 
-def decide_winner(outcomes: list[PlayerOutcome]) -> int | None:
-    """Higher score wins; on equal scores the shorter playing time; else a draw (None)."""
-    ranked = sorted(outcomes, key=lambda o: (-o.score, o.elapsed_s))
-    if len(ranked) < 2:
-        return ranked[0].player_id if ranked else None
-    first, second = ranked[0], ranked[1]
-    if (first.score, first.elapsed_s) == (second.score, second.elapsed_s):
-        return None
-    return first.player_id
-
-
 def _rebuild_game(stored: StoredGame, start: GameState, limit: float) -> LiveGame:
     """Replay the game's log over the deal; the stored end (finish, time-out) is authoritative."""
     game = LiveGame(stored.game_id, stored.player_id, limit, ScoredGame.start(start))
@@ -223,7 +219,7 @@ class DuelService:
             if game.over and row.ended_at is None:  # the log says over; the row lags behind
                 assert game.end_reason is not None and game.ended_at is not None
                 await self._store.end_game(
-                    game.game_id, game.end_reason, game.ended_at, game.game.points
+                    game.game_id, game.end_reason, game.ended_at, self._totals(game, now)
                 )
             elif game.started_at is not None and not game.over:
                 if now >= game.deadline:
@@ -234,7 +230,7 @@ class DuelService:
             await self._conclude(live)
         elif live.over:
             outcomes = self._outcomes(live)
-            live.result = self._result_payload(live, outcomes, decide_winner(outcomes), {})
+            live.result = self._result_payload(live, outcomes, stored.winner_id, {})
 
     # ------------------------------------------------------------------ playing
 
@@ -296,7 +292,9 @@ class DuelService:
             code = error.code if isinstance(error, IllegalAction) else "bad_action"
             return self._reject(live, game, seq, code, str(error))
         try:
-            await self._store.append_action(game.game_id, seq, action.to_json(), now)
+            totals = Progress(after.points, after.state.actions,
+                              round(game.elapsed_s(now) * 1000))
+            await self._store.append_action(game.game_id, seq, action.to_json(), now, totals)
         except StoreError as error:
             return self._reject(live, game, seq, "not_stored", f"not saved, try again: {error}")
         delta = after.points - game.game.points
@@ -347,7 +345,7 @@ class DuelService:
         if game.timer is not None and game.timer is not asyncio.current_task():
             game.timer.cancel()
         game.timer = None
-        await self._store.end_game(game.game_id, reason, at, game.game.points)
+        await self._store.end_game(game.game_id, reason, at, self._totals(game, at))
         if announce:
             await self._publish_progress(live, game)
             await self._announce_end(live, game)
@@ -371,10 +369,8 @@ class DuelService:
 
     async def _conclude(self, live: LiveMatch) -> None:
         outcomes = self._outcomes(live)
-        winner = decide_winner(outcomes)
-        rated = await self._store.finish_match(live.match_id, winner, outcomes)
-        ratings = {r.player_id: (r.rating_before, r.rating_after) for r in rated}
-        live.result = self._result_payload(live, outcomes, winner, ratings)
+        settled = await self._store.finish_match(live.match_id, outcomes)
+        live.result = self._result_payload(live, outcomes, settled.winner_id, settled.ratings)
         for game in live.games:
             await self._pubsub.publish(channels.player(game.player_id), live.result)
 
@@ -462,6 +458,10 @@ class DuelService:
         self._matches.clear()
 
     # ------------------------------------------------------------------ payloads
+
+    def _totals(self, game: LiveGame, now: float) -> Progress:
+        return Progress(game.game.points, game.game.state.actions,
+                        round(game.elapsed_s(now) * 1000))
 
     def progress(self, game: LiveGame) -> Payload:
         now = self._clock()

@@ -7,7 +7,7 @@ services reach the same object (e.g. ``request.app.state.rooms.pubsub`` for lobb
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from app.rooms.duel import Clock, DuelService
 from app.rooms.pubsub import PubSub
@@ -23,11 +23,14 @@ class Rooms:
     sessions: SessionHub
     duels: DuelService
     authenticate: Authenticate
+    on_close: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
 
     async def close(self) -> None:
         await self.duels.close()
         await self.sessions.close()
         await self.pubsub.close()
+        for closer in self.on_close:
+            await closer()
 
 
 def build_rooms(

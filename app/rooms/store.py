@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from app.rooms.winner import PlayerOutcome, decide_winner
+
 
 class StoreError(RuntimeError):
     """Storage refused or failed; the caller changes nothing in memory."""
@@ -49,22 +51,25 @@ class StoredMatch:
     games: list[StoredGame]
     deal: dict[str, Any] | None = None
     finished: bool = False
+    winner_id: int | None = None
     test_layout: dict[str, Any] | None = None
 
 
-@dataclass
-class PlayerOutcome:
-    player_id: int
+@dataclass(frozen=True)
+class Progress:
+    """A game's running totals, kept on its row for the REST views."""
+
     score: int
-    elapsed_s: float
-    reason: str
+    actions: int
+    time_used_ms: int
 
 
 @dataclass
-class RatedOutcome:
-    player_id: int
-    rating_before: float | None
-    rating_after: float | None
+class Settled:
+    """A match's official result, as the results service recorded it."""
+
+    winner_id: int | None
+    ratings: dict[int, tuple[float | None, float | None]]  # player → (before, after)
 
 
 class DuelStore(Protocol):
@@ -77,14 +82,17 @@ class DuelStore(Protocol):
     async def start_game(self, game_id: int, at: float) -> None: ...
 
     async def append_action(
-        self, game_id: int, seq: int, action: dict[str, Any], at: float
-    ) -> None: ...
+        self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Progress
+    ) -> None:
+        """Durably log one legal action (and the game's new totals) before it is acknowledged."""
+        ...
 
-    async def end_game(self, game_id: int, reason: str, at: float, score: int) -> None: ...
+    async def end_game(self, game_id: int, reason: str, at: float, progress: Progress) -> None:
+        ...
 
-    async def finish_match(
-        self, match_id: int, winner_id: int | None, outcomes: list[PlayerOutcome]
-    ) -> list[RatedOutcome]: ...
+    async def finish_match(self, match_id: int, outcomes: list[PlayerOutcome]) -> Settled:
+        """Record the result once both games are over (winner, ratings); idempotent."""
+        ...
 
     async def unfinished_match_ids(self, player_id: int | None = None) -> list[int]:
         """Matches with a started game not yet recorded as finished (all, or one player's)."""
@@ -123,25 +131,25 @@ class MemoryStore:
             game.started_at = at
 
     async def append_action(
-        self, game_id: int, seq: int, action: dict[str, Any], at: float
+        self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Progress
     ) -> None:
         game = self._game(game_id)
         if any(stored.seq == seq for stored in game.actions):
             raise SeqTaken(f"game {game_id} already has seq {seq}")
         game.actions.append(StoredAction(seq, dict(action), at))
 
-    async def end_game(self, game_id: int, reason: str, at: float, score: int) -> None:
+    async def end_game(self, game_id: int, reason: str, at: float, progress: Progress) -> None:
         game = self._game(game_id)
         if game.ended_at is None:
             game.ended_at = at
             game.end_reason = reason
 
-    async def finish_match(
-        self, match_id: int, winner_id: int | None, outcomes: list[PlayerOutcome]
-    ) -> list[RatedOutcome]:
+    async def finish_match(self, match_id: int, outcomes: list[PlayerOutcome]) -> Settled:
+        winner_id = decide_winner(outcomes)
         self.matches[match_id].finished = True
+        self.matches[match_id].winner_id = winner_id
         self.results[match_id] = (winner_id, outcomes)
-        return [RatedOutcome(outcome.player_id, None, None) for outcome in outcomes]
+        return Settled(winner_id, {})
 
     async def unfinished_match_ids(self, player_id: int | None = None) -> list[int]:
         return [
