@@ -17,6 +17,11 @@ class Settings(BaseSettings):
     port: int = 8000
     web_dir: Path = Path(__file__).resolve().parent.parent / "web"
     allow_test_layouts: bool = False
+    # REST (issue 4): rate limit on creating players, per client IP (token bucket).
+    player_create_burst: int = 5
+    player_create_per_minute: float = 10.0
+    invite_ttl_seconds: int = 24 * 3600
+    table_ttl_seconds: int = 24 * 3600
 
 
 @lru_cache
