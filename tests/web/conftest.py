@@ -14,6 +14,7 @@ import uvicorn
 
 from app.main import create_app
 from app.settings import Settings
+from tests.support.database import sqlite_url, upgrade
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
@@ -64,12 +65,29 @@ class LiveServer:
         self.thread.join(timeout=10)
 
 
+def test_settings(folder: Path) -> Settings:
+    url = sqlite_url(folder / "spider.db")
+    # Playwright's sync API keeps an event loop running here; Alembic needs its own.
+    migrate = threading.Thread(target=upgrade, args=(url,))
+    migrate.start()
+    migrate.join()
+    return Settings(
+        database_url=url, secret_key="web-test-secret", allow_test_layouts=True,
+        player_create_burst=1000, player_create_per_minute=1000,
+    )
+
+
 @pytest.fixture(scope="session")
 def static_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """The app serving web/; tests that fake the API put their answers in front of it."""
-    data = tmp_path_factory.mktemp("static-db")
-    settings = Settings(database_url=f"sqlite+aiosqlite:///{data}/spider.db")
-    with LiveServer(settings) as server:
+    with LiveServer(test_settings(tmp_path_factory.mktemp("static-db"))) as server:
+        yield server
+
+
+@pytest.fixture
+def app_server(tmp_path: Path) -> Iterator[LiveServer]:
+    """The whole app on a fresh migrated SQLite database: real REST and WebSocket."""
+    with LiveServer(test_settings(tmp_path)) as server:
         yield server
 
 

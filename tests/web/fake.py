@@ -106,6 +106,16 @@ class FakeServer:
                      "wants_new_game": False},
                 ],
             },
+            f"/matches/{MATCH_ID}": {
+                "match_id": MATCH_ID, "table_id": TABLE_ID, "status": "playing",
+                "winner_id": None,
+                "games": [
+                    {"player_id": p["id"], "status": "playing", "score": 0,
+                     "time_used_ms": 0, "started_at": "2026-11-29T10:00:00Z",
+                     "rating_before": None, "rating_after": None}
+                    for p in (ME, OPPONENT)
+                ],
+            },
             "/tables": {"items": [], "total": 0, "page": 1, "page_size": 20},
             "/me/invites": [],
             "/me/friends": [{**OPPONENT, "since": "2026-11-29T10:00:00Z", "online": True}],

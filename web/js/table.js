@@ -28,33 +28,45 @@ export function tableScreen(app, { tableId }) {
   let tick = null;
   let notice = "";
   let copied = "";
+  let ready = false; // a match waits for me to open my game
+  let wantNew = false; // I asked for a new game; polling until the next match starts
 
   // ---- loading the table and the match --------------------------------------------------
   async function load() {
+    clearTimeout(poll);
     try {
       table = await api.table(tableId);
     } catch (problem) {
       notice = t("error", { detail: problem.message });
       return render();
     }
-    const current = currentMatch(table);
-    if (current && current !== matchId) openMatch(current);
-    else if (!current) waitForOpponent();
+    const current = table.match_id;
+    if (current && current !== matchId) await arrive(current);
+    else if (!current || wantNew) poll = setTimeout(load, POLL_MS);
     render();
   }
 
-  function waitForOpponent() {
-    clearTimeout(poll);
-    poll = setTimeout(load, POLL_MS);
-  }
-
-  function openMatch(id) {
-    clearTimeout(poll);
+  // A match is there: show its result if over, open it if my clock already runs, else
+  // wait for the player to start (the clock starts when the game is opened).
+  async function arrive(id) {
     if (matchId) app.socket.forget(`game:${matchId}`);
     matchId = id;
-    game = watch = result = replay = null;
+    game = watch = result = replay = opponent = null;
     board = watchBoard = null;
-    app.socket.send({ type: "open_game", match_id: id }, `game:${id}`);
+    wantNew = false;
+    const info = await api.match(id).catch(() => null);
+    if (info && info.status !== "playing" && info.games.every((g) => g.status !== "playing")) {
+      result = resultFromRest(info);
+      return;
+    }
+    const mine = info?.games.find((g) => g.player_id === me.id);
+    ready = true;
+    if (mine?.started_at) openGame();
+  }
+
+  function openGame() {
+    ready = false;
+    app.socket.send({ type: "open_game", match_id: matchId }, `game:${matchId}`);
   }
 
   // ---- socket messages -----------------------------------------------------------------
@@ -205,6 +217,7 @@ export function tableScreen(app, { tableId }) {
   // ---- drawing -------------------------------------------------------------------------
   function render() {
     if (result) return renderResult();
+    if (ready) return renderReady();
     if (!game) return renderWaiting();
     const over = OVER.has(game.status);
     const opponentName = nameOf(opponent?.player_id) || t("opponent");
@@ -265,6 +278,17 @@ export function tableScreen(app, { tableId }) {
     clear(host, mine, theirs);
   }
 
+  function renderReady() {
+    const other = nameOf(undefined) || t("opponent");
+    clear(el,
+      h("h1", {}, t("table")),
+      table ? h("p", {}, tableSummary(table)) : null,
+      h("p.banner", { role: "status" }, t("readyText", { name: other })),
+      h("div.row",
+        h("button.primary", { type: "button", id: "start", onclick: openGame }, t("start")),
+        h("button", { type: "button", onclick: leave }, t("leave"))));
+  }
+
   function renderWaiting() {
     const code = table?.invite_code;
     const link = h("input", { id: "invite-link", readonly: true, value: code ? app.inviteUrl(code) : "", "aria-label": t("inviteLink") });
@@ -283,7 +307,7 @@ export function tableScreen(app, { tableId }) {
           h("label", { for: "friend-name" }, t("friends")), friend,
           h("button", { type: "submit" }, t("send")))),
       h("button", { type: "button", onclick: leave }, t("leave")));
-    if (table && !code && !currentMatch(table)) makeLink();
+    if (table && !code && !currentMatch(table) && !wantNew) makeLink();
   }
 
   async function makeLink() {
@@ -328,13 +352,14 @@ export function tableScreen(app, { tableId }) {
 
   async function newGame() {
     try {
-      await api.newGame(tableId);
+      table = await api.newGame(tableId);
     } catch (problem) {
       notice = t("error", { detail: problem.message });
+      return render();
     }
-    matchId = null;
-    game = null;
+    wantNew = true;
     result = null;
+    game = null;
     load();
   }
 
@@ -391,6 +416,18 @@ function leftNow(game, left = game?.left) {
 
 function currentMatch(table) {
   return table.match_id ?? null;
+}
+
+// A finished match as the REST API gives it, in the shape of the protocol's match_result.
+function resultFromRest(info) {
+  return {
+    match_id: info.match_id,
+    winner_id: info.winner_id,
+    results: info.games.map((g) => ({
+      player_id: g.player_id, score: g.score, elapsed_ms: g.time_used_ms, reason: g.status,
+      rating_before: g.rating_before, rating_after: g.rating_after,
+    })),
+  };
 }
 
 export function statusKey(status) {
