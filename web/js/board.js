@@ -223,8 +223,16 @@ export function createBoard({ root, rules, onAction, readOnly = false, title }) 
     return act(move);
   }
 
-  async function act(action, { onReject } = {}) {
-    if (readOnly || pending) return false;
+  // Actions go to the server one at a time, in the order they were made.
+  let chain = Promise.resolve();
+  function act(action, options) {
+    if (readOnly) return Promise.resolve(false);
+    const run = chain.then(() => perform(action, options));
+    chain = run.catch(() => false);
+    return run;
+  }
+
+  async function perform(action, { onReject } = {}) {
     pending = true;
     reasonEl.textContent = "";
     try {

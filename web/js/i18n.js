@@ -14,7 +14,7 @@ const EN = {
   accept: "Accept", decline: "Decline", invitedBy: "{name} invites you",
   friends: "Friends", noFriends: "No friend yet.", online: "online", offline: "offline",
   inviteFriend: "Invite a friend", copyLink: "Copy link", copy: "Copy", copied: "Copied.",
-  inviteLink: "Invitation link", send: "Invite", waiting: "Waiting for an opponent…",
+  inviteLink: "Invitation link", send: "Invite", waiting: "Waiting for an opponent…", friendName: "Friend's name", inviteSent: "Invitation sent.", levels: { any: "Any", beginner: "Beginner", intermediate: "Intermediate", advanced: "Advanced", expert: "Expert" },
   start: "Start my game", readyText: "{name} is at the table. Your clock starts when you open your game.",
   table: "Table", you: "You", opponent: "Opponent", score: "Score", clock: "Time left",
   time: "Time", runs: "Runs", actions: "Actions", finished: "finished", playing: "playing",
@@ -69,7 +69,7 @@ const FR = {
   accept: "Accepter", decline: "Refuser", invitedBy: "{name} vous invite",
   friends: "Amis", noFriends: "Pas encore d'ami.", online: "en ligne", offline: "hors ligne",
   inviteFriend: "Inviter un ami", copyLink: "Copier le lien", copy: "Copier", copied: "Copié.",
-  inviteLink: "Lien d'invitation", send: "Inviter", waiting: "En attente d'un adversaire…",
+  inviteLink: "Lien d'invitation", send: "Inviter", waiting: "En attente d'un adversaire…", friendName: "Nom de l'ami", inviteSent: "Invitation envoyée.", levels: { any: "Tous", beginner: "Débutant", intermediate: "Intermédiaire", advanced: "Avancé", expert: "Expert" },
   start: "Commencer ma partie", readyText: "{name} est à la table. Votre temps démarre à l'ouverture de votre partie.",
   table: "Table", you: "Vous", opponent: "Adversaire", score: "Score", clock: "Temps restant",
   time: "Temps", runs: "Suites", actions: "Actions", finished: "terminé", playing: "en jeu",
@@ -124,7 +124,7 @@ const DE = {
   accept: "Annehmen", decline: "Ablehnen", invitedBy: "{name} lädt dich ein",
   friends: "Freunde", noFriends: "Noch keine Freunde.", online: "online", offline: "offline",
   inviteFriend: "Freund einladen", copyLink: "Link kopieren", copy: "Kopieren", copied: "Kopiert.",
-  inviteLink: "Einladungslink", send: "Einladen", waiting: "Warte auf einen Gegner…",
+  inviteLink: "Einladungslink", send: "Einladen", waiting: "Warte auf einen Gegner…", friendName: "Name des Freundes", inviteSent: "Einladung gesendet.", levels: { any: "Alle", beginner: "Anfänger", intermediate: "Mittel", advanced: "Fortgeschritten", expert: "Experte" },
   start: "Mein Spiel starten", readyText: "{name} sitzt am Tisch. Deine Uhr läuft ab dem Öffnen deines Spiels.",
   table: "Tisch", you: "Du", opponent: "Gegner", score: "Punkte", clock: "Restzeit",
   time: "Zeit", runs: "Reihen", actions: "Züge", finished: "fertig", playing: "spielt",
@@ -206,4 +206,5 @@ export function cardName(name) {
 }
 
 export const suitName = (code) => TABLES[current].suit[code];
+export const levelName = (code) => TABLES[current].levels[code] ?? code;
 export const reason = (code) => (code && TABLES[current][code] ? t(code) : code || "");

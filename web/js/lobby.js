@@ -1,6 +1,6 @@
 // First visit (choose a name) and the lobby: open tables, new game, invites, friends.
 import { h, clear, announce } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, levelName } from "./i18n.js";
 import { api } from "./api.js";
 
 export function nameScreen(app, { then }) {
@@ -101,7 +101,7 @@ export function lobbyScreen(app, { inviteCode }) {
         options.map(([value, text]) => h("option", { value, selected: String(filters[name]) === String(value) }, text))));
     return h("form.filters", { "aria-label": t("filters"), onsubmit: (e) => e.preventDefault() },
       select("suits", t("suits"), [["", t("any")], [1, t("oneSuit")], [2, t("twoSuits")]]),
-      select("level", t("level"), [["", t("any")], ...LEVELS.slice(1).map((l) => [l, l])]),
+      select("level", t("level"), [["", t("any")], ...LEVELS.slice(1).map((l) => [l, levelName(l)])]),
       select("max_time_limit", t("timeLimit"), [["", t("any")], ...TIMES.map((s) => [s, t("minutes", { n: s / 60 })])]),
       h("button", { type: "button", onclick: load }, t("refresh")));
   }
@@ -202,7 +202,7 @@ export function tableSummary(table) {
   return h("span.summary", {},
     h("strong", {}, hostName(table)), " · ", suits, " · ",
     limit ? t("minutes", { n: Math.round(limit / 60) }) : t("unlimited"),
-    table.level && table.level !== "any" ? ` · ${table.level}` : "",
+    table.level && table.level !== "any" ? ` · ${levelName(table.level)}` : "",
     table.rated ? ` · ${t("rated")}` : "");
 }
 
@@ -213,7 +213,7 @@ function newGameDialog(isPublic, create) {
   const form = h("form", { method: "dialog", onsubmit: submit },
     h("h2", { id: "ng-title" }, t("newGame")),
     h("label", {}, t("level"), h("select", { name: "level" },
-      LEVELS.map((l) => h("option", { value: l }, l === "any" ? t("any") : l)))),
+      LEVELS.map((l) => h("option", { value: l }, levelName(l))))),
     h("fieldset", {}, h("legend", {}, t("suits")),
       radio("suits", "1", t("oneSuit"), true), radio("suits", "2", t("twoSuits"), false)),
     h("label", {}, t("timeLimit"), h("select", { name: "time" },

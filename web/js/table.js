@@ -304,7 +304,7 @@ export function tableScreen(app, { tableId }) {
           h("button.primary", { type: "button", id: "copy-link", onclick: () => copyLink(link) }, t("copyLink")),
           h("span", { role: "status" }, copied)),
         h("form.row", { onsubmit: (e) => inviteFriend(e, friend) },
-          h("label", { for: "friend-name" }, t("friends")), friend,
+          h("label", { for: "friend-name" }, t("friendName")), friend,
           h("button", { type: "submit" }, t("send")))),
       h("button", { type: "button", onclick: leave }, t("leave")));
     if (table && !code && !currentMatch(table) && !wantNew) makeLink();
@@ -331,8 +331,9 @@ export function tableScreen(app, { tableId }) {
     event.preventDefault();
     try {
       await api.inviteFriend(tableId, input.value.trim());
-      announce(t("copied"));
-      input.value = "";
+      copied = t("inviteSent");
+      announce(copied);
+      renderWaiting();
     } catch (problem) {
       notice = t("error", { detail: problem.message });
       renderWaiting();
