@@ -35,6 +35,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def healthz() -> dict[str, str]:
         return {"status": "ok"}
 
+    # The browser client (issue 6): web/ served as static files, index at "/".
+    from app.web import mount_web
+
+    mount_web(app, settings)
+
     return app
 
 
