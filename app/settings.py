@@ -18,6 +18,27 @@ class Settings(BaseSettings):
     web_dir: Path = Path(__file__).resolve().parent.parent / "web"
     allow_test_layouts: bool = False
 
+    # Operations (app/ops): log format "json" or "text"; seconds to wait for open
+    # WebSocket sessions to end at shutdown.
+    log_level: str = "INFO"
+    log_format: str = "json"
+    shutdown_drain_seconds: float = 5.0
+
+    # Hostile-input limits of the WebSocket (app/api/limits.py).
+    ws_max_frame_bytes: int = 16_384
+    ws_max_json_depth: int = 8
+    ws_actions_per_second: float = 20.0
+    ws_action_burst: int = 40
+    ws_max_connections_per_player: int = 4
+    # Browser origins allowed to open a WebSocket ("*" allows any); requests without an
+    # Origin header (non-browser clients) are always allowed.
+    ws_allowed_origins: list[str] = ["*"]
+    # Passed to uvicorn (--ws-ping-interval / --ws-ping-timeout) by `spider serve`.
+    ws_ping_interval: float = 20.0
+    ws_ping_timeout: float = 20.0
+    # REST: new players per client address per minute.
+    players_created_per_minute: int = 10
+
 
 @lru_cache
 def get_settings() -> Settings:
