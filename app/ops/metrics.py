@@ -45,7 +45,7 @@ HTTP_REQUESTS = Counter(
 # see a series before the first event happens.
 for _op in ("move", "deal", "flip", "undo", "finish"):
     ACTIONS.labels(op=_op)
-for _where in ("http", "ws"):
+for _where in ("http", "ws", "pubsub"):
     ERRORS.labels(where=_where)
 
 
