@@ -33,9 +33,16 @@ class Settings(BaseSettings):
     # Browser origins allowed to open a WebSocket ("*" allows any); requests without an
     # Origin header (non-browser clients) are always allowed.
     ws_allowed_origins: list[str] = ["*"]
-    # Passed to uvicorn (--ws-ping-interval / --ws-ping-timeout) by `spider serve`.
+    # Passed to uvicorn by `spider serve` (app/ops/serve.py): ping/pong sheds dead clients;
+    # the protocol-level frame cap backs up ws_max_frame_bytes; per-message compression
+    # costs ~64 KB of zlib state per idle connection, so it is off.
     ws_ping_interval: float = 20.0
     ws_ping_timeout: float = 20.0
+    ws_protocol_max_bytes: int = 65_536
+    ws_per_message_deflate: bool = False
+    ws_implementation: str = "websockets-sansio"
+    # A bare WebSocket echo at /bench/echo, the load harness's baseline; off in production.
+    bench_echo: bool = False
     # REST: new players per client address per minute.
     players_created_per_minute: int = 10
 

@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from fastapi import FastAPI
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from app.ops import echo
 from app.ops.connections import ConnectionRegistry
 from app.ops.health import Readiness, database_check
 from app.ops.logging import configure_logging, flush_logs
@@ -22,6 +23,8 @@ def install_operations(app: FastAPI, settings: Settings) -> None:
     configure_logging(level=settings.log_level, fmt=settings.log_format)
     app.add_middleware(RequestIdMiddleware)
     app.include_router(router)
+    if settings.bench_echo:
+        app.include_router(echo.router)
     app.state.readiness = Readiness()
     app.state.connections = ConnectionRegistry(
         max_per_player=settings.ws_max_connections_per_player
