@@ -1,24 +1,35 @@
 """The ASGI application: wires routes, static files and services together."""
 
-import contextlib
-from collections.abc import AsyncIterator
-
 from fastapi import FastAPI
 
-from app.ops.wiring import install_operations, operations_lifespan
+from app.api.database import install_database
+from app.api.problems import install_problem_handlers
+from app.api.ratelimit import TokenBuckets
+from app.api.routes import friends as friends_routes
+from app.api.routes import invites as invites_routes
+from app.api.routes import players as players_routes
+from app.api.routes import results as results_routes
+from app.api.routes import tables as tables_routes
+from app.ops.wiring import install_operations
+from app.rooms.presence import NobodyOnline
 from app.settings import Settings, get_settings
-
-
-@contextlib.asynccontextmanager
-async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-    async with operations_lifespan(app):
-        yield
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
-    app = FastAPI(title="Spider Duel", version="0.1.0", lifespan=lifespan)
+    app = FastAPI(title="Spider Duel", version="0.1.0")
     app.state.settings = settings
+    install_database(app, settings)
+    install_problem_handlers(app)
+    app.state.presence = NobodyOnline()  # the live layer replaces it with real presence
+    app.state.signup_buckets = TokenBuckets(burst=settings.player_create_burst,
+                                            per_minute=settings.player_create_per_minute)
+    app.include_router(players_routes.router)
+    app.include_router(friends_routes.router)
+    app.include_router(tables_routes.router)
+    app.include_router(invites_routes.router)
+    app.include_router(results_routes.router)
+    # Last, so its lifespan wraps all others: it starts first and drains and flushes last.
     install_operations(app, settings)
 
     return app

@@ -17,6 +17,11 @@ class Settings(BaseSettings):
     port: int = 8000
     web_dir: Path = Path(__file__).resolve().parent.parent / "web"
     allow_test_layouts: bool = False
+    # REST (issue 4): rate limit on creating players, per client IP (token bucket).
+    player_create_burst: int = 5
+    player_create_per_minute: float = 10.0
+    invite_ttl_seconds: int = 24 * 3600
+    table_ttl_seconds: int = 24 * 3600
 
     # Operations (app/ops): log format "json" or "text"; seconds to wait for open
     # WebSocket sessions to end at shutdown.
@@ -43,8 +48,6 @@ class Settings(BaseSettings):
     ws_implementation: str = "websockets-sansio"
     # A bare WebSocket echo at /bench/echo, the load harness's baseline; off in production.
     bench_echo: bool = False
-    # REST: new players per client address per minute.
-    players_created_per_minute: int = 10
 
 
 @lru_cache

@@ -1,4 +1,4 @@
-"""Hostile-input limits for the WebSocket (and the one REST rate limit), as small helpers.
+"""Hostile-input limits for the WebSocket, as small helpers (REST signups: app/api/ratelimit.py).
 
 The WebSocket handler calls them in this order::
 
@@ -17,8 +17,7 @@ and oversized frames beyond `--ws-max-size` by the protocol layer itself.
 from __future__ import annotations
 
 import time
-from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -170,30 +169,3 @@ def origin_allowed(origin: str | None, *, allowed: Sequence[str], host: str | No
         return True
     origin_host = urlsplit(origin).netloc
     return bool(host) and origin_host.lower() == (host or "").lower()
-
-
-class KeyedLimiter:
-    """A token bucket per key (a client address), remembering at most `max_keys` keys.
-
-    The oldest keys are forgotten first, so an attacker rotating addresses costs bounded
-    memory; forgetting a key only hands it a fresh bucket.
-    """
-
-    def __init__(
-        self, *, per_minute: int, max_keys: int = 10_000, clock: Clock = time.monotonic
-    ) -> None:
-        self.per_minute = per_minute
-        self.max_keys = max_keys
-        self.clock = clock
-        self._buckets: OrderedDict[Hashable, TokenBucket] = OrderedDict()
-
-    def take(self, key: Hashable) -> None:
-        bucket = self._buckets.get(key)
-        if bucket is None:
-            bucket = TokenBucket(rate=self.per_minute / 60, burst=self.per_minute, clock=self.clock)
-            self._buckets[key] = bucket
-            if len(self._buckets) > self.max_keys:
-                self._buckets.popitem(last=False)
-        else:
-            self._buckets.move_to_end(key)
-        bucket.take()

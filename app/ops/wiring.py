@@ -3,6 +3,7 @@
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
 
 from fastapi import FastAPI
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
@@ -32,6 +33,18 @@ def install_operations(app: FastAPI, settings: Settings) -> None:
     app.state.shutdown_hooks = []
     app.state.readiness.add("database", database_check(lambda: _database_engine(app)))
     app.state.readiness.add("pubsub", _pubsub_check(app))
+    _wrap_lifespan(app)
+
+
+def _wrap_lifespan(app: FastAPI) -> None:
+    inner = app.router.lifespan_context
+
+    @contextlib.asynccontextmanager
+    async def lifespan(application: FastAPI) -> AsyncIterator[Any]:
+        async with operations_lifespan(application), inner(application) as state:
+            yield state
+
+    app.router.lifespan_context = lifespan
 
 
 def on_shutdown(app: FastAPI, hook: ShutdownHook) -> None:
@@ -55,7 +68,8 @@ def _database_engine(app: FastAPI) -> AsyncEngine:
 def _pubsub_check(app: FastAPI) -> Callable[[], Awaitable[None]]:
     async def check() -> None:
         # The in-process bus cannot be unreachable; only a networked one is probed.
-        bus = getattr(app.state, "pubsub", None)
+        rooms = getattr(app.state, "rooms", None)
+        bus = getattr(rooms, "pubsub", None) or getattr(app.state, "pubsub", None)
         if bus is not None and hasattr(bus, "ping"):
             await bus.ping()
 

@@ -11,7 +11,6 @@ from app.api.limits import (
     FrameGuard,
     FrameTooDeep,
     FrameTooLarge,
-    KeyedLimiter,
     RateLimited,
     TokenBucket,
     check_frame,
@@ -128,17 +127,3 @@ def test_the_guard_takes_its_limits_from_settings() -> None:
 )
 def test_origin_check(origin: str | None, allowed: list[str], host: str, ok: bool) -> None:
     assert origin_allowed(origin, allowed=allowed, host=host) is ok
-
-
-def test_keyed_limiter_limits_each_key_separately_and_forgets_old_keys() -> None:
-    clock = FakeClock()
-    limiter = KeyedLimiter(per_minute=2, max_keys=2, clock=clock)
-    limiter.take("1.1.1.1")
-    limiter.take("1.1.1.1")
-    with pytest.raises(RateLimited):
-        limiter.take("1.1.1.1")
-    limiter.take("2.2.2.2")
-    limiter.take("3.3.3.3")  # evicts 1.1.1.1, the oldest
-    limiter.take("1.1.1.1")
-    clock.now += 30
-    limiter.take("2.2.2.2")
