@@ -46,6 +46,8 @@ class Settings(BaseSettings):
     ws_protocol_max_bytes: int = 65_536
     ws_per_message_deflate: bool = False
     ws_implementation: str = "websockets-sansio"
+    # Prefix of every Redis pub/sub channel: deployments sharing one Redis stay apart.
+    redis_channel_prefix: str = "spider:"
     # A bare WebSocket echo at /bench/echo, the load harness's baseline; off in production.
     bench_echo: bool = False
 

@@ -76,7 +76,9 @@ class RedisSubscription:
 
 
 class RedisPubSub:
-    def __init__(self, url: str, *, client_name: str | None = None) -> None:
+    def __init__(self, url: str, *, prefix: str = "", client_name: str | None = None) -> None:
+        # The prefix keeps deployments (or test runs) sharing one Redis apart.
+        self.prefix = prefix
         # A client name makes this process's connections recognisable in CLIENT LIST.
         name = client_name or f"spider-{os.getpid()}-{uuid.uuid4().hex[:8]}"
         self.client_name = name
@@ -88,7 +90,8 @@ class RedisPubSub:
         self._reader: asyncio.Task[None] | None = None
 
     async def publish(self, channel: str, message: Message) -> None:
-        await self._redis.publish(channel, json.dumps(message, separators=(",", ":")))
+        payload = json.dumps(message, separators=(",", ":"))
+        await self._redis.publish(self.prefix + channel, payload)
 
     async def subscribe(self, channel: str) -> RedisSubscription:
         """Returns once Redis confirmed the channel: a publish after this is delivered."""
@@ -100,7 +103,7 @@ class RedisPubSub:
                 if confirmed is None:
                     confirmed = asyncio.get_running_loop().create_future()
                     self._confirmed[channel] = confirmed
-                    await self._pubsub.subscribe(channel)
+                    await self._pubsub.subscribe(self.prefix + channel)
                     self._start_reader()
             await asyncio.wait_for(asyncio.shield(confirmed), timeout=CONFIRM_TIMEOUT)
         except BaseException:
@@ -138,7 +141,7 @@ class RedisPubSub:
             del self._local[subscription.channel]
             self._confirmed.pop(subscription.channel, None)
             with contextlib.suppress(redis.ConnectionError):
-                await self._pubsub.unsubscribe(subscription.channel)
+                await self._pubsub.unsubscribe(self.prefix + subscription.channel)
 
     def _start_reader(self) -> None:
         if self._reader is None or self._reader.done():
@@ -162,7 +165,8 @@ class RedisPubSub:
 
     def _handle(self, raw: dict[str, Any]) -> None:
         kind = raw["type"]
-        channel = raw["channel"].decode() if isinstance(raw["channel"], bytes) else raw["channel"]
+        full = raw["channel"].decode() if isinstance(raw["channel"], bytes) else raw["channel"]
+        channel = full.removeprefix(self.prefix)
         if kind == "subscribe":
             confirmed = self._confirmed.get(channel)
             if confirmed is not None and not confirmed.done():

@@ -152,3 +152,17 @@ async def test_delivery_resumes_after_the_subscriber_connection_is_killed(
 
     heard = await publish_until_heard()
     assert isinstance(heard["n"], int)
+
+
+async def test_a_prefix_keeps_deployments_on_one_redis_apart(url: str) -> None:
+    blue, green = RedisPubSub(url, prefix="blue:"), RedisPubSub(url, prefix="green:")
+    try:
+        name = channel()
+        on_blue, on_green = await blue.subscribe(name), await green.subscribe(name)
+        await green.publish(name, {"from": "green"})
+        await blue.publish(name, {"from": "blue"})
+        assert await next_message(on_blue) == {"from": "blue"}
+        assert await next_message(on_green) == {"from": "green"}
+    finally:
+        await blue.close()
+        await green.close()
