@@ -41,9 +41,11 @@ class ConnectionRegistry:
     def count(self, player: Hashable) -> int:
         return len(self._by_player.get(player, ()))
 
-    @contextlib.asynccontextmanager
-    async def track(self, websocket: Closable, *, player: Hashable) -> AsyncIterator[None]:
-        """Hold a slot for the session; raises TooManyConnections when none is left."""
+    def admit(self, websocket: Closable, *, player: Hashable) -> None:
+        """Take a slot for the session; raises TooManyConnections when none is left.
+
+        Every admit is paired with a `release` (in a finally), or use `track`.
+        """
         sockets = self._by_player[player]
         if len(sockets) >= self.max_per_player:
             if not sockets:
@@ -52,15 +54,26 @@ class ConnectionRegistry:
         sockets.add(websocket)
         self._empty.clear()
         metrics.CONNECTIONS.inc()
+
+    def release(self, websocket: Closable, *, player: Hashable) -> None:
+        sockets = self._by_player.get(player)
+        if sockets is None or websocket not in sockets:
+            return
+        sockets.discard(websocket)
+        if not sockets:
+            del self._by_player[player]
+        metrics.CONNECTIONS.dec()
+        if not self._by_player:
+            self._empty.set()
+
+    @contextlib.asynccontextmanager
+    async def track(self, websocket: Closable, *, player: Hashable) -> AsyncIterator[None]:
+        """`admit` for the duration of the block."""
+        self.admit(websocket, player=player)
         try:
             yield
         finally:
-            sockets.discard(websocket)
-            if not sockets:
-                self._by_player.pop(player, None)
-            metrics.CONNECTIONS.dec()
-            if not self._by_player:
-                self._empty.set()
+            self.release(websocket, player=player)
 
     async def close_all(self, *, code: int = 1012, reason: str = "server restarting") -> None:
         """Ask every open session to close (1012: come back shortly, to another process)."""

@@ -9,6 +9,9 @@ Actions per second is `rate(spider_actions_total[1m])` on the Prometheus side; a
 is the honest primitive, a rate computed in-process would hide restarts.
 """
 
+import time
+from typing import Any
+
 from prometheus_client import CONTENT_TYPE_LATEST, Counter, Gauge, Histogram, generate_latest
 
 CONNECTIONS = Gauge(
@@ -47,6 +50,16 @@ for _op in ("move", "deal", "flip", "undo", "finish"):
     ACTIONS.labels(op=_op)
 for _where in ("http", "ws", "pubsub"):
     ERRORS.labels(where=_where)
+
+
+def record_answer(answer: dict[str, Any], *, op: object, started: float) -> None:
+    """Count an action's answer (ack or reject) and time it from `started` (perf_counter)."""
+    ACTION_LATENCY.observe(time.perf_counter() - started)
+    if answer.get("type") == "ack":
+        if not answer.get("duplicate"):
+            ACTIONS.labels(op=str(op)).inc()
+    else:
+        REJECTED.labels(code=str(answer.get("code", answer.get("type")))).inc()
 
 
 def render() -> tuple[bytes, str]:

@@ -67,3 +67,16 @@ async def test_drain_reports_a_session_that_outlives_the_timeout() -> None:
     registry = ConnectionRegistry(max_per_player=4)
     async with registry.track(FakeSocket(), player="a"):
         assert not await registry.drain(timeout=0.05)
+
+
+async def test_release_is_idempotent_and_admit_pairs_with_it() -> None:
+    registry = ConnectionRegistry(max_per_player=1)
+    socket = FakeSocket()
+    start = gauge()
+    registry.admit(socket, player="a")
+    with pytest.raises(TooManyConnections):
+        registry.admit(FakeSocket(), player="a")
+    registry.release(socket, player="a")
+    registry.release(socket, player="a")
+    assert gauge() == start
+    assert len(registry) == 0

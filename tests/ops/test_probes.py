@@ -90,3 +90,21 @@ async def test_http_requests_are_counted_by_status_class(app: FastAPI) -> None:
     async with client_for(app) as client:
         await client.get("/no-such-page")
     assert metrics.HTTP_REQUESTS.labels(status="4xx")._value.get() == before + 1
+
+
+def test_an_answer_is_counted_by_outcome_and_timed() -> None:
+    import time
+
+    def value(counter: object) -> float:
+        return float(counter._value.get())  # type: ignore[attr-defined]
+
+    acks, stale = metrics.ACTIONS.labels(op="deal"), metrics.REJECTED.labels(code="stale_seq")
+    before_ack, before_stale = value(acks), value(stale)
+    before_count = metrics.ACTION_LATENCY._sum.get()  # type: ignore[attr-defined]
+    started = time.perf_counter() - 0.01
+    metrics.record_answer({"type": "ack", "seq": 3}, op="deal", started=started)
+    metrics.record_answer({"type": "ack", "duplicate": True}, op="deal", started=started)
+    metrics.record_answer({"type": "reject", "code": "stale_seq"}, op="deal", started=started)
+    assert value(acks) == before_ack + 1  # a duplicate applies nothing: not counted
+    assert value(stale) == before_stale + 1
+    assert metrics.ACTION_LATENCY._sum.get() >= before_count + 0.03  # type: ignore[attr-defined]
