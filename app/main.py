@@ -2,6 +2,7 @@
 
 from fastapi import FastAPI
 
+from app.api import ws as ws_routes
 from app.api.database import install_database
 from app.api.problems import install_problem_handlers
 from app.api.ratelimit import TokenBuckets
@@ -29,6 +30,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(tables_routes.router)
     app.include_router(invites_routes.router)
     app.include_router(results_routes.router)
+    app.include_router(ws_routes.router)  # live duels, lobby, invites, presence
     # Last, so its lifespan wraps all others: it starts first and drains and flushes last.
     install_operations(app, settings)
 

@@ -18,6 +18,7 @@ from fastapi import APIRouter, FastAPI, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 from app.api import protocol as p
+from app.api import test_layouts
 from app.rooms import channels
 from app.rooms.duel import RoomError
 from app.rooms.runtime import Rooms
@@ -47,10 +48,15 @@ async def rooms_lifespan(app: FastAPI) -> AsyncIterator[None]:
 
 
 router = APIRouter(lifespan=rooms_lifespan)
+router.include_router(test_layouts.router)  # answers 404 unless settings.allow_test_layouts
 
 
 def _error(code: str, message: str) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message}
+
+
+def _error_text(code: str, message: str) -> str:
+    return p.Error(code=code, message=message).model_dump_json()
 
 
 async def _writer(websocket: WebSocket, outbox: Outbox) -> None:
@@ -63,7 +69,7 @@ async def _writer(websocket: WebSocket, outbox: Outbox) -> None:
             text = p.SERVER_ADAPTER.validate_python(frame).model_dump_json()
         except ValidationError:
             log.exception("server frame does not match the protocol: %r", frame.get("type"))
-            text = p.Error(code="internal", message="the server built a bad frame").model_dump_json()
+            text = _error_text("internal", "the server built a bad frame")
         await websocket.send_text(text)
 
 
@@ -85,19 +91,16 @@ async def _hello(websocket: WebSocket) -> p.Hello | None:
     try:
         message = p.parse_client_message(frame)
     except p.ProtocolError as error:
-        await websocket.send_text(p.Error(code=error.code, message=error.message).model_dump_json())
+        await websocket.send_text(_error_text(error.code, error.message))
         message = None
     if not isinstance(message, p.Hello):
-        await websocket.send_text(
-            p.Error(code="hello_first", message="the first frame must be a hello").model_dump_json()
-        )
+        await websocket.send_text(_error_text("hello_first", "the first frame must be a hello"))
         await websocket.close(code=CLOSE_PROTOCOL)
         return None
     if message.v != p.PROTOCOL_VERSION:
-        await websocket.send_text(p.Error(
-            code="unsupported_version",
-            message=f"this server speaks protocol version {p.PROTOCOL_VERSION}",
-        ).model_dump_json())
+        await websocket.send_text(_error_text(
+            "unsupported_version", f"this server speaks protocol version {p.PROTOCOL_VERSION}"
+        ))
         await websocket.close(code=CLOSE_PROTOCOL)
         return None
     return message
@@ -114,9 +117,9 @@ async def duel_socket(websocket: WebSocket) -> None:
     try:
         player_id = await rooms.authenticate(token)
     except Exception:  # any refusal: bad signature, unknown player, no token
-        await websocket.send_text(p.Error(
-            code="not_authenticated", message="a valid player token is required"
-        ).model_dump_json())
+        await websocket.send_text(
+            _error_text("not_authenticated", "a valid player token is required")
+        )
         await websocket.close(code=CLOSE_POLICY)
         return
 

@@ -437,6 +437,12 @@ class DuelService:
                 snapshots.append(self._snapshot(live, game, role="player"))
         return snapshots
 
+    def forget(self, match_id: int) -> None:
+        """Drop a cached match nobody has opened yet (its stored deal was replaced)."""
+        live = self._matches.get(match_id)
+        if live is not None and all(game.started_at is None for game in live.games):
+            del self._matches[match_id]
+
     def result(self, match_id: int) -> Payload | None:
         live = self._matches.get(match_id)
         return None if live is None else live.result
