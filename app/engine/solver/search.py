@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import TypeAlias
 
 from app.engine.solver.board import (
@@ -72,15 +73,14 @@ def score(columns: Columns, removed: int) -> int:
     chaos = 0
     ready = 13 * removed
     tops = 0
-    wanted = []
-    for column in columns:
-        facts = _FACTS.get(column) or column_facts(column)
+    get = _FACTS.get
+    every = [get(column) or column_facts(column) for column in columns]
+    for facts in every:
         chaos += facts[0]
         ready += facts[1]
         tops |= facts[2]
-        wanted.append(facts[3])
-    for bit in wanted:
-        if bit & tops:
+    for facts in every:
+        if facts[3] & tops:
             chaos -= 1
     if chaos < 0:
         chaos = 0
@@ -250,6 +250,8 @@ class Outcome:
 
 
 _Child = tuple[Step, Columns, int, int]
+_FIRST = itemgetter(0)
+_FIRST_TWO = itemgetter(0, 1)
 
 MAX_DEPTH = 400
 """Longest line the depth-first search follows; deeper positions count as dead ends."""
@@ -279,7 +281,7 @@ def depth_first(
             if (child, dealt) in seen:
                 continue
             scored.append((score(child, removed + runs), step, child, runs))
-        scored.sort(key=_first, reverse=True)
+        scored.sort(key=_FIRST, reverse=True)
         out = [(step, child, dealt, removed + runs) for _, step, child, runs in scored]
         if dealt < total_rows and (over_empty or EMPTY not in columns):
             child, runs = deal_row(columns, rows[dealt])
@@ -323,10 +325,6 @@ def depth_first(
             continue
         stack.append(children(columns, dealt, removed))
     return Outcome(None, nodes, complete and not capped, time.perf_counter() - started)
-
-
-def _first(item: tuple[int, Step, Columns, int]) -> int:
-    return item[0]
 
 
 
@@ -383,17 +381,13 @@ def beam(board: Board, limits: Limits, *, over_empty: bool, width: int = 150) ->
         level = []
         for dealt in sorted(groups):
             group = groups[dealt]
-            group.sort(reverse=True, key=_rank)
+            group.sort(reverse=True, key=_FIRST_TWO)
             if len(group) > width:
                 trimmed = True
             level.extend(item[2] for item in group[:width])
     if level:
         trimmed = True  # stopped by the depth cap
     return Outcome(None, nodes, False, time.perf_counter() - started, trimmed)
-
-
-def _rank(item: tuple[int, int, object]) -> tuple[int, int]:
-    return item[0], item[1]
 
 
 def _path(node: _Node) -> tuple[Step, ...]:
