@@ -18,7 +18,8 @@ from app.engine.actions import Action, Deal, Flip, Move, Undo
 from app.engine.cards import FACE, SUIT_SYMBOLS
 from app.engine.game import is_legal
 from app.engine.solver.board import DEAL, DOWN, Board, Columns, Step, settle
-from app.engine.solver.search import candidate_steps, play, score
+from app.engine.solver.moves import candidate_steps, play
+from app.engine.solver.score import score
 from app.engine.solver.solve import DEFAULT_NODES, Solution, solve
 from app.engine.state import COLUMNS, GameState
 
