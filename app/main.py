@@ -2,6 +2,17 @@
 
 from fastapi import FastAPI
 
+from app.api import ws as ws_routes
+from app.api.database import install_database
+from app.api.problems import install_problem_handlers
+from app.api.ratelimit import TokenBuckets
+from app.api.routes import friends as friends_routes
+from app.api.routes import invites as invites_routes
+from app.api.routes import players as players_routes
+from app.api.routes import results as results_routes
+from app.api.routes import tables as tables_routes
+from app.ops.wiring import install_operations
+from app.rooms.presence import NobodyOnline
 from app.settings import Settings, get_settings
 
 
@@ -9,10 +20,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     app = FastAPI(title="Spider Duel", version="0.1.0")
     app.state.settings = settings
+    install_database(app, settings)
+    install_problem_handlers(app)
+    app.state.presence = NobodyOnline()  # the live layer replaces it with real presence
+    app.state.signup_buckets = TokenBuckets(burst=settings.player_create_burst,
+                                            per_minute=settings.player_create_per_minute)
+    app.include_router(players_routes.router)
+    app.include_router(friends_routes.router)
+    app.include_router(tables_routes.router)
+    app.include_router(invites_routes.router)
+    app.include_router(results_routes.router)
+    app.include_router(ws_routes.router)  # live duels, lobby, invites, presence
+    # Last, so its lifespan wraps all others: it starts first and drains and flushes last.
+    install_operations(app, settings)
 
-    @app.get("/healthz", tags=["operations"])
-    async def healthz() -> dict[str, str]:
-        return {"status": "ok"}
+    # The browser client (issue 6): web/ served as static files, index at "/".
+    from app.web import mount_web
+
+    mount_web(app, settings)
 
     return app
 

@@ -1,0 +1,27 @@
+"""``current_player``: the FastAPI dependency behind every authenticated route."""
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from app.api.database import Session
+from app.db.models import Player
+from app.rooms.auth import player_from_token
+from app.rooms.errors import NotAuthenticated
+
+bearer = HTTPBearer(auto_error=False, description="the token from POST /api/players")
+
+
+async def current_player(
+    request: Request,
+    session: Session,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+) -> Player:
+    if credentials is None or credentials.scheme.lower() != "bearer":
+        raise NotAuthenticated("send 'Authorization: Bearer <token>'", code="no_token")
+    return await player_from_token(session=session, token=credentials.credentials,
+                                   secret_key=request.app.state.settings.secret_key)
+
+
+Me = Annotated[Player, Depends(current_player)]

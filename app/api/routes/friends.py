@@ -1,0 +1,50 @@
+"""My friend list (with online flags) and my ignore list."""
+
+from fastapi import APIRouter, Request, Response
+
+from app.api.auth import Me
+from app.api.database import Session
+from app.api.routes.common import Id, problems
+from app.api.schemas import ContactOut, NameIn
+from app.rooms import friends
+
+router = APIRouter(prefix="/api/me", tags=["friends"])
+
+
+@router.get("/friends", response_model=list[ContactOut], responses=problems(401))
+async def list_friends(player: Me, session: Session, request: Request) -> list[ContactOut]:
+    found = await friends.list_friends(session=session, player=player,
+                                       presence=request.app.state.presence)
+    return [ContactOut.of(contact) for contact in found]
+
+
+@router.post("/friends", status_code=201, response_model=ContactOut,
+             responses=problems(401, 404, 409))
+async def add_friend(body: NameIn, player: Me, session: Session) -> ContactOut:
+    return ContactOut.of(await friends.add_friend(session=session, player=player,
+                                                  name=body.name))
+
+
+@router.delete("/friends/{player_id}", status_code=204, responses=problems(401, 404))
+async def remove_friend(player_id: Id, player: Me, session: Session) -> Response:
+    await friends.remove_friend(session=session, player=player, friend_id=player_id)
+    return Response(status_code=204)
+
+
+@router.get("/ignores", response_model=list[ContactOut], responses=problems(401))
+async def list_ignores(player: Me, session: Session) -> list[ContactOut]:
+    return [ContactOut.of(c) for c in await friends.list_ignores(session=session,
+                                                                  player=player)]
+
+
+@router.post("/ignores", status_code=201, response_model=ContactOut,
+             responses=problems(401, 404, 409))
+async def add_ignore(body: NameIn, player: Me, session: Session) -> ContactOut:
+    return ContactOut.of(await friends.add_ignore(session=session, player=player,
+                                                  name=body.name))
+
+
+@router.delete("/ignores/{player_id}", status_code=204, responses=problems(401, 404))
+async def remove_ignore(player_id: Id, player: Me, session: Session) -> Response:
+    await friends.remove_ignore(session=session, player=player, ignored_id=player_id)
+    return Response(status_code=204)

@@ -1,0 +1,76 @@
+"""Players: sign up with a name (rate-limited), read player info and history."""
+
+from datetime import datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Query, Request
+
+from app.api.auth import Me
+from app.api.database import Session
+from app.api.routes.common import Id, PageNumber, PageSize, problems
+from app.api.schemas import (
+    NAME_PATTERN,
+    HistoryEntryOut,
+    HistoryPage,
+    NewPlayerIn,
+    NewPlayerOut,
+    PlayerOut,
+)
+from app.rooms import players, results
+from app.rooms.errors import RateLimited
+
+router = APIRouter(prefix="/api/players", tags=["players"])
+
+
+def _limit_signups(request: Request) -> None:
+    key = request.client.host if request.client else "unknown"
+    wait = request.app.state.signup_buckets.take(key)
+    if wait > 0:
+        raise RateLimited("too many new players from your address; try again later",
+                          retry_after=wait)
+
+
+@router.post("", status_code=201, response_model=NewPlayerOut, responses=problems(409, 429))
+async def create_player(body: NewPlayerIn, request: Request, session: Session) -> NewPlayerOut:
+    """Pick a unique display name; the answer holds your long-lived token."""
+    _limit_signups(request)
+    created = await players.create_player(
+        session=session, name=body.name, secret_key=request.app.state.settings.secret_key
+    )
+    info = await players.player_info(session=session, player_id=created.player.id)
+    return NewPlayerOut(player=PlayerOut.of(info), token=created.token)
+
+
+@router.get("/me", response_model=PlayerOut, responses=problems(401))
+async def me(player: Me, session: Session) -> PlayerOut:
+    return PlayerOut.of(await players.player_info(session=session, player_id=player.id))
+
+
+@router.get("/by-name/{name}", response_model=PlayerOut, responses=problems(404))
+async def by_name(
+    name: Annotated[str, Path(min_length=1, max_length=64, pattern=NAME_PATTERN)],
+    session: Session,
+) -> PlayerOut:
+    found = await players.find_by_name(session=session, name=name)
+    return PlayerOut.of(await players.player_info(session=session, player_id=found.id))
+
+
+@router.get("/{player_id}", response_model=PlayerOut, responses=problems(404))
+async def player(player_id: Id, session: Session) -> PlayerOut:
+    return PlayerOut.of(await players.player_info(session=session, player_id=player_id))
+
+
+@router.get("/{player_id}/history", response_model=HistoryPage, responses=problems(404))
+async def history(
+    player_id: Id,
+    session: Session,
+    page: PageNumber = 1,
+    page_size: PageSize = 20,
+    since: Annotated[datetime | None, Query(description="ended at or after (ISO 8601)")] = None,
+    until: Annotated[datetime | None, Query(description="ended before (ISO 8601)")] = None,
+) -> HistoryPage:
+    """Finished matches of a player, newest first."""
+    found = await results.history(session=session, player_id=player_id, page=page,
+                                  page_size=page_size, since=since, until=until)
+    return HistoryPage(items=[HistoryEntryOut.of(e) for e in found.items], total=found.total,
+                       page=found.page, page_size=found.page_size)

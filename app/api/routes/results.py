@@ -1,0 +1,48 @@
+"""Results: a match's result, a finished game's record, the leaderboard, level bands."""
+
+import math
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+
+from app.api.database import Session
+from app.api.routes.common import Id, PageNumber, PageSize, problems
+from app.api.schemas import BandOut, LeaderboardEntryOut, LeaderboardPage, MatchResultOut
+from app.rooms import ratings, results
+from app.rooms.bands import BANDS
+
+router = APIRouter(prefix="/api", tags=["results"])
+
+
+@router.get("/matches/{match_id}", response_model=MatchResultOut, responses=problems(404))
+async def match_result(match_id: Id, session: Session) -> MatchResultOut:
+    """Both players' games; the deal number and suit count only once both games are over."""
+    return MatchResultOut.of(await results.match_result(session=session, match_id=match_id))
+
+
+@router.get("/games/{game_id}/record", responses=problems(404, 409))
+async def game_record(game_id: Id, session: Session) -> dict[str, Any]:
+    """The rule book's JSON record of a game (once both games of its match are over)."""
+    return await results.record_of_game(session=session, game_id=game_id)
+
+
+@router.get("/leaderboard", response_model=LeaderboardPage, responses=problems())
+async def leaderboard(
+    session: Session,
+    suits: Annotated[int, Query(description="1, 2 or 4")] = 1,
+    page: PageNumber = 1,
+    page_size: PageSize = 20,
+) -> LeaderboardPage:
+    found = await ratings.leaderboard(session=session, suits=suits, page=page,
+                                      page_size=page_size)
+    return LeaderboardPage(suits=suits, items=[LeaderboardEntryOut.of(e) for e in found.items],
+                           total=found.total, page=found.page, page_size=found.page_size)
+
+
+@router.get("/bands", response_model=list[BandOut])
+async def bands() -> list[BandOut]:
+    """The level bands: rating ranges (min inclusive, max exclusive)."""
+    return [BandOut(name=band.name,
+                    min_rating=None if math.isinf(band.low) else band.low,
+                    max_rating=None if math.isinf(band.high) else band.high)
+            for band in BANDS]

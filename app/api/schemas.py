@@ -1,0 +1,288 @@
+"""Request and response bodies of the REST API (pydantic), and converters from services."""
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.rooms.friends import Contact
+from app.rooms.invites import InviteView
+from app.rooms.players import NAME_MAX, NAME_MIN, PlayerInfo
+from app.rooms.ratings import LeaderboardEntry
+from app.rooms.results import HistoryEntry, MatchResult
+from app.rooms.tables import TIME_LIMIT_MAX, TIME_LIMIT_MIN, TableView
+
+NAME_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]*$"
+Level = Literal["any", "beginner", "intermediate", "advanced", "expert"]
+
+
+class Request(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class NewPlayerIn(Request):
+    name: str = Field(min_length=NAME_MIN, max_length=NAME_MAX, pattern=NAME_PATTERN,
+                      description="3–20 letters A-Z, digits, '_' or '-'; starts with a letter")
+
+
+class NameIn(Request):
+    name: str = Field(min_length=1, max_length=64, pattern=NAME_PATTERN,
+                      description="a player's display name")
+
+
+class TableIn(Request):
+    preset: Literal["duel", "classic"] = "duel"
+    suits: Literal[1, 2, 4] = 1
+    time_limit_seconds: int = Field(900, ge=TIME_LIMIT_MIN, le=TIME_LIMIT_MAX)
+    level: Level = "any"
+    public: bool = True
+    rated: bool = True
+
+
+class InviteIn(Request):
+    to: str | None = Field(None, min_length=1, max_length=64, pattern=NAME_PATTERN,
+                           description="a friend's name; leave out for a link invitation")
+
+
+class RatingOut(BaseModel):
+    suits: int
+    rating: float
+    rd: float
+    band: str
+    games: int
+
+
+class PlayerOut(BaseModel):
+    id: int
+    name: str
+    since: datetime
+    games_played: int
+    won: int
+    lost: int
+    drawn: int
+    streak: int = Field(description="> 0 wins in a row, < 0 losses in a row, 0 otherwise")
+    ratings: list[RatingOut]
+
+    @classmethod
+    def of(cls, info: PlayerInfo) -> "PlayerOut":
+        return cls(
+            id=info.id, name=info.name, since=info.since, games_played=info.games_played,
+            won=info.won, lost=info.lost, drawn=info.drawn, streak=info.streak,
+            ratings=[RatingOut(suits=r.suits, rating=r.rating, rd=r.rd, band=r.band,
+                               games=r.games) for r in info.ratings],
+        )
+
+
+class NewPlayerOut(BaseModel):
+    player: PlayerOut
+    token: str = Field(description="send as 'Authorization: Bearer <token>'")
+
+
+class ContactOut(BaseModel):
+    id: int
+    name: str
+    since: datetime
+    online: bool
+
+    @classmethod
+    def of(cls, contact: Contact) -> "ContactOut":
+        return cls(id=contact.id, name=contact.name, since=contact.since,
+                   online=contact.online)
+
+
+class SeatOut(BaseModel):
+    seat: int
+    player_id: int
+    name: str
+    wants_new_game: bool
+
+
+class TableOut(BaseModel):
+    id: int
+    owner_id: int
+    owner_name: str
+    preset: str
+    suits: int
+    time_limit_seconds: int
+    level: str
+    public: bool
+    rated: bool
+    status: str
+    created_at: datetime
+    expires_at: datetime | None
+    seats: list[SeatOut]
+    match_id: int | None
+    match_status: str | None
+
+    @classmethod
+    def of(cls, view: TableView) -> "TableOut":
+        table = view.table
+        return cls(
+            id=table.id, owner_id=table.owner_id, owner_name=view.owner_name,
+            preset=table.preset, suits=table.suits,
+            time_limit_seconds=table.time_limit_seconds, level=table.level,
+            public=table.is_public, rated=table.rated, status=table.status,
+            created_at=table.created_at, expires_at=table.expires_at,
+            seats=[SeatOut(seat=s.seat, player_id=s.player_id, name=s.name,
+                           wants_new_game=s.wants_new_game) for s in view.seats],
+            match_id=view.match.id if view.match else None,
+            match_status=view.match.status if view.match else None,
+        )
+
+
+class PageMeta(BaseModel):
+    total: int
+    page: int
+    page_size: int
+
+
+class TablePage(PageMeta):
+    items: list[TableOut]
+
+
+class InviteOut(BaseModel):
+    code: str
+    table_id: int
+    inviter_id: int
+    inviter_name: str
+    invitee_id: int | None
+    invitee_name: str | None
+    kind: Literal["direct", "link"]
+    status: Literal["pending", "accepted", "declined", "cancelled", "expired"]
+    created_at: datetime
+    expires_at: datetime
+    table: TableOut | None = None
+
+    @classmethod
+    def of(cls, view: InviteView, table: TableOut | None = None) -> "InviteOut":
+        invite = view.invite
+        return cls(
+            code=invite.code, table_id=invite.table_id, inviter_id=invite.inviter_id,
+            inviter_name=view.inviter_name, invitee_id=invite.invitee_id,
+            invitee_name=view.invitee_name,
+            kind="direct" if invite.invitee_id is not None else "link",
+            status=view.state,
+            created_at=invite.created_at, expires_at=invite.expires_at, table=table,
+        )
+
+
+class GameResultOut(BaseModel):
+    game_id: int
+    player_id: int
+    name: str
+    seat: int
+    status: str = Field(description="playing, won, stuck, finished (early) or timed_out")
+    score: int
+    actions: int
+    time_used_ms: int
+    started_at: datetime | None
+    ended_at: datetime | None
+    rating_before: float | None
+    rating_after: float | None
+    rating_change: float | None
+
+
+class MatchResultOut(BaseModel):
+    match_id: int
+    table_id: int
+    ordinal: int
+    status: str
+    preset: str
+    rated: bool
+    time_limit_seconds: int
+    winner_id: int | None
+    draw: bool
+    games: list[GameResultOut]
+    deal_number: int | None = Field(description="revealed once both games are over")
+    suits: int | None = Field(description="revealed once both games are over")
+    generator_version: int | None
+    difficulty: str | None
+    ended_at: datetime | None
+
+    @classmethod
+    def of(cls, result: MatchResult) -> "MatchResultOut":
+        match = result.match
+        return cls(
+            match_id=match.id, table_id=match.table_id, ordinal=match.ordinal,
+            status=match.status, preset=match.preset, rated=match.rated,
+            time_limit_seconds=match.time_limit_seconds, winner_id=match.winner_id,
+            draw=match.status == "finished" and match.winner_id is None,
+            games=[
+                GameResultOut(
+                    game_id=g.game_id, player_id=g.player_id, name=g.name, seat=g.seat,
+                    status=g.status, score=g.score, actions=g.actions,
+                    time_used_ms=g.time_used_ms, started_at=g.started_at, ended_at=g.ended_at,
+                    rating_before=g.rating_before, rating_after=g.rating_after,
+                    rating_change=(None if g.rating_before is None or g.rating_after is None
+                                   else g.rating_after - g.rating_before),
+                )
+                for g in result.games
+            ],
+            deal_number=result.deal_number, suits=result.suits,
+            generator_version=match.generator_version if result.over else None,
+            difficulty=match.difficulty if result.over else None,
+            ended_at=match.ended_at,
+        )
+
+
+class HistoryEntryOut(BaseModel):
+    match_id: int
+    table_id: int
+    ended_at: datetime | None
+    preset: str
+    suits: int
+    rated: bool
+    deal_number: int | None
+    outcome: Literal["won", "lost", "draw"]
+    game_id: int
+    status: str
+    score: int
+    time_used_ms: int
+    opponent_id: int
+    opponent_name: str
+    opponent_score: int
+    rating_before: float | None
+    rating_after: float | None
+
+    @classmethod
+    def of(cls, entry: HistoryEntry) -> "HistoryEntryOut":
+        return cls.model_validate(entry, from_attributes=True)
+
+
+class HistoryPage(PageMeta):
+    items: list[HistoryEntryOut]
+
+
+class LeaderboardEntryOut(BaseModel):
+    rank: int
+    player_id: int
+    name: str
+    rating: float
+    rd: float
+    band: str
+    games: int
+
+    @classmethod
+    def of(cls, entry: LeaderboardEntry) -> "LeaderboardEntryOut":
+        return cls.model_validate(entry, from_attributes=True)
+
+
+class LeaderboardPage(PageMeta):
+    suits: int
+    items: list[LeaderboardEntryOut]
+
+
+class BandOut(BaseModel):
+    name: str
+    min_rating: float | None
+    max_rating: float | None
+
+
+class ProblemOut(BaseModel):
+    """RFC 9457 problem details; every error response has this shape."""
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    code: str

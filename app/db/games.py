@@ -1,0 +1,175 @@
+"""Repository for matches, games and the append-only action log.
+
+These are the functions the live duel layer builds on: create a match, open a game,
+append an action (refused on a duplicate sequence number), load a game with its log,
+finish a game. None of them commits: the caller owns the transaction.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import GAME_STATUSES, DuelTable, Game, GameAction, Match, utcnow
+
+
+class DuplicateActionError(ValueError):
+    """An action with this sequence number is already in the game's log."""
+
+    def __init__(self, game_id: int, seq: int) -> None:
+        super().__init__(f"game {game_id} already has action number {seq}")
+        self.game_id = game_id
+        self.seq = seq
+
+
+class GameStatusError(ValueError):
+    """A game status that the schema does not know, or a finish of a finished game."""
+
+
+@dataclass(frozen=True)
+class DealChoice:
+    """The deal of a match: a generator deal number, or a stored layout, or both."""
+
+    deal_number: int | None
+    generator_version: int | None
+    layout: dict[str, Any] | None = None
+    difficulty: str | None = None
+
+
+@dataclass(frozen=True)
+class LoadedGame:
+    game: Game
+    match: Match
+    actions: tuple[GameAction, ...]
+
+
+async def create_match(
+    session: AsyncSession, *, table: DuelTable, player_ids: Sequence[int], choice: DealChoice
+) -> Match:
+    """A new match at ``table`` with one game per player (seat = position in ``player_ids``)."""
+    last = await session.scalar(
+        select(func.max(Match.ordinal)).where(Match.table_id == table.id)
+    )
+    match = Match(
+        table_id=table.id,
+        ordinal=(last or 0) + 1,
+        preset=table.preset,
+        suits=table.suits,
+        time_limit_seconds=table.time_limit_seconds,
+        rated=table.rated,
+        deal_number=choice.deal_number,
+        generator_version=choice.generator_version,
+        layout=choice.layout,
+        difficulty=choice.difficulty,
+        status="playing",
+    )
+    session.add(match)
+    await session.flush()
+    for seat, player_id in enumerate(player_ids):
+        session.add(Game(match_id=match.id, player_id=player_id, seat=seat, status="playing"))
+    await session.flush()
+    return match
+
+
+async def current_match(session: AsyncSession, *, table_id: int) -> Match | None:
+    """The latest match of a table (playing or not), or None before the first."""
+    return await session.scalar(
+        select(Match).where(Match.table_id == table_id).order_by(Match.ordinal.desc()).limit(1)
+    )
+
+
+async def games_of_match(session: AsyncSession, *, match_id: int) -> list[Game]:
+    result = await session.scalars(
+        select(Game).where(Game.match_id == match_id).order_by(Game.seat)
+    )
+    return list(result)
+
+
+async def game_for_player(session: AsyncSession, *, match_id: int, player_id: int) -> Game | None:
+    return await session.scalar(
+        select(Game).where(Game.match_id == match_id, Game.player_id == player_id)
+    )
+
+
+async def start_game(session: AsyncSession, *, game: Game, at: datetime | None = None) -> Game:
+    """Mark the moment the player opened their game (the clock starts); idempotent."""
+    if game.started_at is None:
+        game.started_at = at or utcnow()
+        await session.flush()
+    return game
+
+
+async def append_action(
+    session: AsyncSession,
+    *,
+    game_id: int,
+    seq: int,
+    action: dict[str, Any],
+    at: datetime | None = None,
+) -> GameAction:
+    """Append one legal action; raises :class:`DuplicateActionError` if ``seq`` is taken.
+
+    Uses a savepoint so a duplicate leaves the caller's transaction usable.
+    """
+    row = GameAction(game_id=game_id, seq=seq, action=action, at=at or utcnow())
+    try:
+        async with session.begin_nested():
+            session.add(row)
+    except IntegrityError:
+        raise DuplicateActionError(game_id, seq) from None
+    return row
+
+
+async def actions_of_game(session: AsyncSession, *, game_id: int) -> tuple[GameAction, ...]:
+    result = await session.scalars(
+        select(GameAction).where(GameAction.game_id == game_id).order_by(GameAction.seq)
+    )
+    return tuple(result)
+
+
+async def load_game(session: AsyncSession, *, game_id: int) -> LoadedGame | None:
+    """A game, its match and its whole action log in order, or None."""
+    game = await session.get(Game, game_id)
+    if game is None:
+        return None
+    match = await session.get(Match, game.match_id)
+    assert match is not None  # foreign key
+    return LoadedGame(game, match, await actions_of_game(session, game_id=game_id))
+
+
+async def update_progress(
+    session: AsyncSession, *, game: Game, score: int, actions_count: int, time_used_ms: int
+) -> Game:
+    game.score = score
+    game.actions_count = actions_count
+    game.time_used_ms = time_used_ms
+    await session.flush()
+    return game
+
+
+async def finish_game(
+    session: AsyncSession,
+    *,
+    game: Game,
+    status: str,
+    score: int,
+    actions_count: int,
+    time_used_ms: int,
+    at: datetime | None = None,
+) -> Game:
+    """End a game with how it ended (won / stuck / finished / timed_out) and its totals."""
+    if status not in GAME_STATUSES or status == "playing":
+        raise GameStatusError(f"a game ends as won, stuck, finished or timed_out, not {status!r}")
+    if game.status != "playing":
+        raise GameStatusError(f"game {game.id} has already ended ({game.status})")
+    game.status = status
+    game.score = score
+    game.actions_count = actions_count
+    game.time_used_ms = time_used_ms
+    game.ended_at = at or utcnow()
+    await session.flush()
+    return game

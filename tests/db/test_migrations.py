@@ -1,0 +1,80 @@
+"""Migrations go up to head and back down to base, on SQLite and PostgreSQL."""
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import inspect
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from app.db.models import Base
+from tests.support.database import (
+    BACKENDS,
+    create_pg_database,
+    downgrade,
+    drop_pg_database,
+    pg_url,
+    sqlite_url,
+    upgrade,
+)
+
+EXPECTED_TABLES = {
+    "players", "friendships", "ignores", "duel_tables", "seats", "invites",
+    "matches", "games", "game_actions", "ratings",
+}
+
+
+def _inspect(url: str) -> tuple[set[str], list[object]]:
+    """Table names and the differences between the models and the migrated schema."""
+    async def run() -> tuple[set[str], list[object]]:
+        engine = create_async_engine(url)
+        try:
+            async with engine.connect() as connection:
+                def look(sync: Connection) -> tuple[set[str], list[object]]:
+                    names = set(inspect(sync).get_table_names())
+                    context = MigrationContext.configure(sync)
+                    return names, list(compare_metadata(context, Base.metadata))
+                return await connection.run_sync(look)
+        finally:
+            await engine.dispose()
+
+    return asyncio.run(run())
+
+
+@pytest.fixture(params=BACKENDS)
+def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield sqlite_url(tmp_path / "fresh.db")
+        return
+    name = create_pg_database()
+    try:
+        yield pg_url(name)
+    finally:
+        drop_pg_database(name)
+
+
+def test_upgrade_to_head_creates_the_models_schema(empty_url: str) -> None:
+    upgrade(empty_url)
+    names, differences = _inspect(empty_url)
+    assert names >= EXPECTED_TABLES
+    assert differences == [], f"models and migrations disagree: {differences}"
+
+
+def test_downgrade_to_base_removes_everything_and_upgrade_again_works(empty_url: str) -> None:
+    upgrade(empty_url)
+    downgrade(empty_url)
+    names, _ = _inspect(empty_url)
+    assert names & EXPECTED_TABLES == set()
+    upgrade(empty_url)
+    names, _ = _inspect(empty_url)
+    assert names >= EXPECTED_TABLES
+
+
+def test_sqlite_directory_is_created(tmp_path: Path) -> None:
+    url = sqlite_url(tmp_path / "deeper" / "data" / "spider.db")
+    upgrade(url)
+    assert (tmp_path / "deeper" / "data" / "spider.db").exists()
