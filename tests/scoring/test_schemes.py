@@ -137,3 +137,11 @@ def test_windows_and_aisleriot_follow_the_position(data: st.DataObject, start: G
         )
         assert games["aisleriot"].points == expected
         assert 0 <= expected <= 96
+
+
+def test_a_layout_won_from_the_start_earns_no_win_bonus() -> None:
+    start = sketch_state(DUEL, ["9h", "Ts"], removed="s h d c s h d c")
+    assert start.won and start.status == "won"
+    game = ScoredGame.start(start)
+    after, events = game.play(Move(0, 1, 1))
+    assert after.points == -1 and not any(type(e).__name__ == "GameWon" for e in events)
