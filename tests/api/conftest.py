@@ -6,3 +6,4 @@ from tests.support.database import (  # noqa: F401 (fixtures)
     session,
     session_factory,
 )
+from tests.support.live import live_server  # noqa: F401 (fixture: a real uvicorn server)

@@ -1,0 +1,324 @@
+"""The WebSocket protocol, version 1: every frame is one JSON object with a ``type``.
+
+Client messages are parsed with :func:`parse_client_message` (a pydantic discriminated
+union on ``type``); server messages are built from the models below and serialised with
+:func:`dump`. ``scripts/protocol_schema.py`` writes the JSON schemas of both unions into
+``docs/protocol/`` so the document and the code cannot drift apart.
+
+Game content in server messages (``view``, ``events``) is produced by the rooms layer from
+``app.engine.view.player_view`` only: face-down cards and the stock order never appear.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+PROTOCOL_VERSION = 1
+MAX_FRAME_BYTES = 16 * 1024
+
+ActionJson = dict[str, Any]
+"""An action in the rule book's JSON form: {"op": "move", "from": 3, "to": 7, "count": 2},
+{"op": "deal"}, {"op": "flip", "col": 4}, {"op": "undo"}."""
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# --------------------------------------------------------------------------- client → server
+
+
+class Hello(_Message):
+    """First frame of a connection: who I am, and where my event stream stopped."""
+
+    type: Literal["hello"]
+    v: int = Field(PROTOCOL_VERSION, description="Protocol version the client speaks.")
+    token: str | None = Field(
+        None, max_length=2048,
+        description="Bearer token; may be left out if given as ?token= on the URL.",
+    )
+    stream: str | None = Field(
+        None, max_length=64, description="The `stream` of the previous welcome, to resume."
+    )
+    last_event: int | None = Field(
+        None, ge=0, description="The last event number `n` received on that stream."
+    )
+
+
+class Resume(_Message):
+    """Ask again for everything after ``last_event`` (or a fresh snapshot if too old)."""
+
+    type: Literal["resume"]
+    stream: str = Field(max_length=64)
+    last_event: int = Field(ge=0)
+
+
+class OpenGame(_Message):
+    """Open my game of a match: starts my clock the first time; answered by a snapshot."""
+
+    type: Literal["open_game"]
+    match_id: int
+
+
+class Act(_Message):
+    """One action in my game. ``seq`` is 1 + the number of actions already applied."""
+
+    type: Literal["action"]
+    match_id: int
+    seq: int = Field(ge=1)
+    action: ActionJson
+
+
+class Finish(_Message):
+    """"Terminer": end my game now; my score stands. Carries a ``seq`` like an action."""
+
+    type: Literal["finish"]
+    match_id: int
+    seq: int = Field(ge=1)
+
+
+class Spectate(_Message):
+    """Watch a game: my opponent's once my own game is over, anybody's once the match is."""
+
+    type: Literal["spectate"]
+    match_id: int
+    player_id: int | None = Field(
+        None, description="Whose game; left out = my opponent's."
+    )
+
+
+class Unspectate(_Message):
+    type: Literal["unspectate"]
+    match_id: int
+    player_id: int | None = None
+
+
+class GetReplay(_Message):
+    """The full record (layout and actions) of a game; only once the whole match is over."""
+
+    type: Literal["get_replay"]
+    match_id: int
+    player_id: int
+
+
+class SubscribeLobby(_Message):
+    type: Literal["subscribe_lobby"]
+
+
+class UnsubscribeLobby(_Message):
+    type: Literal["unsubscribe_lobby"]
+
+
+class WatchPresence(_Message):
+    """Follow whether these players are online (e.g. my friends); replaces the earlier list."""
+
+    type: Literal["watch_presence"]
+    player_ids: list[int] = Field(max_length=500)
+
+
+class Ping(_Message):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[
+    Hello | Resume | OpenGame | Act | Finish | Spectate | Unspectate | GetReplay
+    | SubscribeLobby | UnsubscribeLobby | WatchPresence | Ping,
+    Field(discriminator="type"),
+]
+CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+
+
+class ProtocolError(ValueError):
+    """A frame that is not a valid client message; ``code`` says which kind of wrong."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def parse_client_message(frame: str | bytes) -> ClientMessage:
+    """Parse one text frame; raise :class:`ProtocolError` with a clear message otherwise."""
+    if isinstance(frame, bytes):
+        raise ProtocolError("binary_frame", "frames must be text (UTF-8 JSON), not binary")
+    if len(frame.encode()) > MAX_FRAME_BYTES:
+        raise ProtocolError("frame_too_large", f"a frame may hold at most {MAX_FRAME_BYTES} bytes")
+    try:
+        return CLIENT_ADAPTER.validate_json(frame)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "frame"
+        code = "bad_json" if first["type"] == "json_invalid" else "bad_message"
+        raise ProtocolError(code, f"{where}: {first['msg']}") from None
+
+
+# --------------------------------------------------------------------------- server → client
+
+
+class Progress(_Message):
+    """What a player may know of another player's game in progress: no card at all."""
+
+    player_id: int
+    score: int
+    actions: int
+    runs: int
+    time_left_ms: int | None = Field(description="None until the game is opened.")
+    status: Literal["not_started", "playing", "won", "finished", "timed_out"]
+    online: bool
+
+
+class Welcome(_Message):
+    type: Literal["welcome"] = "welcome"
+    v: int = PROTOCOL_VERSION
+    player_id: int
+    stream: str = Field(description="Identifies this event stream; give it back to resume.")
+    last_event: int = Field(description="The newest event number on the stream so far.")
+    resumed: bool = Field(description="True when the missed events follow this frame.")
+
+
+class Snapshot(_Message):
+    """The whole visible state of one game (mine, or one I watch)."""
+
+    type: Literal["snapshot"] = "snapshot"
+    n: int
+    match_id: int
+    player_id: int
+    role: Literal["player", "spectator"]
+    rules: dict[str, Any]
+    view: dict[str, Any]
+    score: int
+    seq: int = Field(description="Number of actions applied; the next action uses seq + 1.")
+    status: Literal["not_started", "playing", "won", "finished", "timed_out"]
+    time_limit_ms: int
+    time_left_ms: int
+    opponent: Progress | None
+
+
+class Ack(_Message):
+    type: Literal["ack"] = "ack"
+    n: int
+    match_id: int
+    seq: int
+    view: dict[str, Any]
+    score: int
+    delta: int
+    events: list[dict[str, Any]]
+    status: Literal["playing", "won", "finished", "timed_out"]
+    time_left_ms: int
+    duplicate: bool = False
+
+
+class Reject(_Message):
+    type: Literal["reject"] = "reject"
+    n: int
+    match_id: int
+    seq: int
+    code: str
+    message: str
+    view: dict[str, Any] | None
+    score: int | None
+    next_seq: int | None
+    status: str | None
+
+
+class ProgressEvent(_Message):
+    type: Literal["progress"] = "progress"
+    n: int
+    match_id: int
+    progress: Progress
+
+
+class WatchEvent(_Message):
+    """A live step of a game I spectate: the new view, read-only."""
+
+    type: Literal["watch"] = "watch"
+    n: int
+    match_id: int
+    player_id: int
+    seq: int
+    view: dict[str, Any]
+    score: int
+    events: list[dict[str, Any]]
+    status: str
+
+
+class GameOver(_Message):
+    type: Literal["game_over"] = "game_over"
+    n: int
+    match_id: int
+    player_id: int
+    reason: Literal["won", "finished", "timed_out"]
+    score: int
+    elapsed_ms: int
+
+
+class PlayerResult(_Message):
+    player_id: int
+    score: int
+    elapsed_ms: int
+    reason: str
+    rating_before: float | None = None
+    rating_after: float | None = None
+
+
+class MatchResult(_Message):
+    type: Literal["match_result"] = "match_result"
+    n: int
+    match_id: int
+    winner_id: int | None
+    results: list[PlayerResult]
+    deal: dict[str, Any] = Field(description="The deal, revealed only now that both are over.")
+
+
+class Replay(_Message):
+    type: Literal["replay"] = "replay"
+    n: int
+    match_id: int
+    player_id: int
+    record: dict[str, Any]
+
+
+class Lobby(_Message):
+    type: Literal["lobby"] = "lobby"
+    n: int
+    change: Literal["table_created", "seat_taken", "table_closed", "table_updated"]
+    table: dict[str, Any]
+
+
+class Invite(_Message):
+    type: Literal["invite"] = "invite"
+    n: int
+    invite: dict[str, Any]
+
+
+class Presence(_Message):
+    type: Literal["presence"] = "presence"
+    n: int
+    player_id: int
+    online: bool
+
+
+class Error(_Message):
+    """A frame the server could not accept; nothing was changed. Not numbered."""
+
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+
+
+class Pong(_Message):
+    type: Literal["pong"] = "pong"
+
+
+ServerMessage = Annotated[
+    Welcome | Snapshot | Ack | Reject | ProgressEvent | WatchEvent | GameOver | MatchResult
+    | Replay | Lobby | Invite | Presence | Error | Pong,
+    Field(discriminator="type"),
+]
+SERVER_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
+
+
+def dump(message: BaseModel) -> str:
+    return message.model_dump_json()

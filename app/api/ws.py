@@ -1,0 +1,219 @@
+"""The WebSocket endpoint ``/ws``: parse, authorise, call the rooms layer, answer.
+
+A thin adapter. The first frame must be ``hello`` (with the bearer token, or the token
+given as ``?token=`` on the URL: browsers cannot set headers on a WebSocket). Every
+server frame is checked against the documented protocol models before it is sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import APIRouter, FastAPI, WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
+
+from app.api import protocol as p
+from app.api import test_layouts
+from app.rooms import channels
+from app.rooms.duel import RoomError
+from app.rooms.runtime import Rooms
+from app.rooms.sessions import Outbox, Session
+
+log = logging.getLogger(__name__)
+
+HELLO_TIMEOUT_SECONDS = 10.0
+CLOSE_POLICY = 4401  # not authenticated
+CLOSE_PROTOCOL = 4400  # no valid hello / unsupported version
+
+RoomsFactory = Callable[[FastAPI], Awaitable[Rooms]]
+
+
+@asynccontextmanager
+async def rooms_lifespan(app: FastAPI) -> AsyncIterator[None]:
+    from app.rooms.wiring import rooms_for_app  # the database wiring, kept out of imports
+
+    rooms = await rooms_for_app(app)
+    app.state.rooms = rooms
+    restored = await rooms.duels.restore()
+    log.info("rooms ready: %d unfinished match(es) restored", restored)
+    try:
+        yield
+    finally:
+        await rooms.close()
+
+
+router = APIRouter(lifespan=rooms_lifespan)
+router.include_router(test_layouts.router)  # answers 404 unless settings.allow_test_layouts
+
+
+def _error(code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message}
+
+
+def _error_text(code: str, message: str) -> str:
+    return p.Error(code=code, message=message).model_dump_json()
+
+
+async def _writer(websocket: WebSocket, outbox: Outbox) -> None:
+    while True:
+        frame = await outbox.queue.get()
+        if frame is None:
+            await websocket.close(code=1008 if outbox.overflowed else 1000)
+            return
+        try:
+            text = p.SERVER_ADAPTER.validate_python(frame).model_dump_json()
+        except ValidationError:
+            log.exception("server frame does not match the protocol: %r", frame.get("type"))
+            text = _error_text("internal", "the server built a bad frame")
+        await websocket.send_text(text)
+
+
+async def _receive_text(websocket: WebSocket) -> str | bytes | None:
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        return None
+    text = message.get("text")
+    return text if text is not None else message.get("bytes") or b""
+
+
+async def _hello(websocket: WebSocket) -> p.Hello | None:
+    try:
+        frame = await asyncio.wait_for(_receive_text(websocket), HELLO_TIMEOUT_SECONDS)
+    except TimeoutError:
+        frame = ""
+    if frame is None:
+        return None
+    try:
+        message = p.parse_client_message(frame)
+    except p.ProtocolError as error:
+        await websocket.send_text(_error_text(error.code, error.message))
+        message = None
+    if not isinstance(message, p.Hello):
+        await websocket.send_text(_error_text("hello_first", "the first frame must be a hello"))
+        await websocket.close(code=CLOSE_PROTOCOL)
+        return None
+    if message.v != p.PROTOCOL_VERSION:
+        await websocket.send_text(_error_text(
+            "unsupported_version", f"this server speaks protocol version {p.PROTOCOL_VERSION}"
+        ))
+        await websocket.close(code=CLOSE_PROTOCOL)
+        return None
+    return message
+
+
+@router.websocket("/ws")
+async def duel_socket(websocket: WebSocket) -> None:
+    await websocket.accept()
+    rooms: Rooms = websocket.app.state.rooms
+    hello = await _hello(websocket)
+    if hello is None:
+        return
+    token = hello.token or websocket.query_params.get("token") or ""
+    try:
+        player_id = await rooms.authenticate(token)
+    except Exception:  # any refusal: bad signature, unknown player, no token
+        await websocket.send_text(
+            _error_text("not_authenticated", "a valid player token is required")
+        )
+        await websocket.close(code=CLOSE_POLICY)
+        return
+
+    resumed: list[bool] = []
+
+    def prelude(session: Session) -> list[dict[str, Any]]:
+        missed = session.missed_since(hello.stream, hello.last_event)
+        resumed.append(missed is not None)
+        welcome = {"type": "welcome", "v": p.PROTOCOL_VERSION, "player_id": player_id,
+                   "stream": session.stream, "last_event": session.last_n,
+                   "resumed": missed is not None}
+        return [welcome, *(missed or [])]
+
+    session, outbox = await rooms.sessions.connect(player_id, prelude)
+    writer = asyncio.create_task(_writer(websocket, outbox))
+    try:
+        if not resumed[0]:
+            await _resync(rooms, session)
+        await _serve(websocket, rooms, session, outbox)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        await rooms.sessions.disconnect(session, outbox)
+        writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await writer
+
+
+async def _resync(rooms: Rooms, session: Session) -> None:
+    for snapshot in await rooms.duels.resync(player_id=session.player_id, follow=session.follow):
+        session.emit(snapshot)
+
+
+async def _serve(websocket: WebSocket, rooms: Rooms, session: Session, outbox: Outbox) -> None:
+    while True:
+        frame = await _receive_text(websocket)
+        if frame is None:
+            return
+        message: p.ClientMessage | None = None
+        try:
+            message = p.parse_client_message(frame)
+            await _handle(message, rooms, session, outbox)
+        except p.ProtocolError as error:
+            outbox.put(_error(error.code, error.message))
+        except RoomError as error:
+            outbox.put(_error(error.code, str(error)))
+        except Exception:  # a bug or an outage must not kill the player's connection
+            log.exception("failed to handle a %s frame", type(message).__name__)
+            outbox.put(_error("internal", "the server failed to handle this frame"))
+
+
+async def _handle(message: p.ClientMessage, rooms: Rooms, session: Session, outbox: Outbox
+                  ) -> None:
+    duels = rooms.duels
+    me = session.player_id
+    if isinstance(message, p.OpenGame):
+        session.emit(await duels.open_game(
+            player_id=me, match_id=message.match_id, follow=session.follow))
+    elif isinstance(message, p.Act):
+        session.emit(await duels.act(
+            player_id=me, match_id=message.match_id, seq=message.seq, action=message.action))
+    elif isinstance(message, p.Finish):
+        session.emit(await duels.finish(player_id=me, match_id=message.match_id,
+                                        seq=message.seq))
+    elif isinstance(message, p.Spectate):
+        session.emit(await duels.spectate(viewer_id=me, match_id=message.match_id,
+                                          player_id=message.player_id, follow=session.follow))
+    elif isinstance(message, p.Unspectate):
+        await session.unfollow_matching(f"watch:{message.match_id}:")
+    elif isinstance(message, p.GetReplay):
+        session.emit(await duels.replay(viewer_id=me, match_id=message.match_id,
+                                        player_id=message.player_id))
+    elif isinstance(message, p.SubscribeLobby):
+        await session.follow(channels.LOBBY)
+    elif isinstance(message, p.UnsubscribeLobby):
+        await session.unfollow(channels.LOBBY)
+    elif isinstance(message, p.WatchPresence):
+        await _watch_presence(rooms, session, message.player_ids)
+    elif isinstance(message, p.Resume):
+        missed = session.missed_since(message.stream, message.last_event)
+        if missed is None:
+            await _resync(rooms, session)
+        else:
+            for frame in missed:
+                outbox.put(frame)
+    elif isinstance(message, p.Ping):
+        outbox.put({"type": "pong"})
+    else:  # Hello
+        outbox.put(_error("already_hello", "hello is only the first frame"))
+
+
+async def _watch_presence(rooms: Rooms, session: Session, player_ids: list[int]) -> None:
+    await session.unfollow_matching("presence:")
+    for player_id in dict.fromkeys(player_ids):
+        await session.follow(channels.presence(player_id))
+        session.emit({"type": "presence", "player_id": player_id,
+                      "online": rooms.sessions.is_online(player_id)})

@@ -1,0 +1,45 @@
+"""A match's deal: chosen once when both seats are filled, stored, and rebuilt from storage.
+
+Stored form: ``{"number": N, "generator": 1, "difficulty": ...}`` for the built-in generator,
+or ``{"layout": {...}}`` for a test layout (only when ``allow_test_layouts`` is on).
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from app.engine.deal import GENERATOR_VERSION, deal
+from app.engine.layout import state_from_layout
+from app.engine.rules import Rules
+from app.engine.state import GameState
+
+MAX_DEAL_NUMBER = 2**31 - 1
+
+
+class DealError(ValueError):
+    """A stored deal that cannot be rebuilt (unknown form)."""
+
+
+def choose_deal(rules: Rules) -> dict[str, Any]:
+    """A fresh random deal number.
+
+    Solvable-only selection for 1 and 2 suits plugs in here once the solver is merged;
+    until then ``difficulty`` stays ``None`` (see docs/architecture.md, rooms layer).
+    """
+    number = secrets.randbelow(MAX_DEAL_NUMBER) + 1
+    return {"number": number, "generator": GENERATOR_VERSION, "difficulty": None}
+
+
+def start_state(rules: Rules, stored: dict[str, Any]) -> GameState:
+    if "layout" in stored:
+        return state_from_layout(rules, stored["layout"])
+    if "number" in stored:
+        return deal(stored["number"], rules, stored.get("generator", GENERATOR_VERSION))
+    raise DealError(f"a stored deal needs 'number' or 'layout', not {sorted(stored)}")
+
+
+def public_deal(stored: dict[str, Any]) -> dict[str, Any]:
+    """What may be revealed once both games are over (the whole deal)."""
+    return {key: value for key, value in stored.items() if key in ("number", "generator",
+                                                                    "difficulty", "layout")}

@@ -1,0 +1,114 @@
+"""Publish/subscribe on named channels: the one way live messages fan out.
+
+Messages are JSON-able dicts. The interface is async and channel-based so that a Redis
+backend (another process, many servers) can replace the in-process one without touching
+its callers. A subscription is an async iterator of messages; closing it stops delivery.
+
+Channel names used by the rooms layer (documented in docs/architecture.md):
+``player:{id}`` (direct messages to one player), ``lobby``, ``presence:{id}``,
+``match:{id}`` (progress of the match's games), ``watch:{match}:{player}`` (live steps of
+a game, for spectators allowed to see them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+from collections.abc import AsyncIterator
+from typing import Any, Protocol
+
+Message = dict[str, Any]
+
+SUBSCRIPTION_BUFFER = 1000
+
+
+class Subscription(Protocol):
+    channel: str
+
+    def __aiter__(self) -> AsyncIterator[Message]: ...
+
+    async def close(self) -> None: ...
+
+
+class PubSub(Protocol):
+    async def publish(self, channel: str, message: Message) -> None: ...
+
+    async def subscribe(self, channel: str) -> Subscription: ...
+
+    async def close(self) -> None: ...
+
+
+class SubscriptionOverflow(RuntimeError):
+    """A subscriber fell too far behind; its stream is cut rather than growing without bound."""
+
+
+class MemorySubscription:
+    def __init__(self, hub: MemoryPubSub, channel: str) -> None:
+        self.channel = channel
+        self._hub = hub
+        self._queue: asyncio.Queue[Message | None] = asyncio.Queue()
+        self._closed = False
+
+    def _deliver(self, message: Message) -> None:
+        if self._closed:
+            return
+        if self._queue.qsize() >= SUBSCRIPTION_BUFFER:
+            # A stuck consumer must not make memory grow forever: end its stream.
+            self._closed = True
+            self._queue.put_nowait(None)
+            return
+        self._queue.put_nowait(message)
+
+    async def __anext__(self) -> Message:
+        if self._closed and self._queue.empty():
+            raise StopAsyncIteration
+        message = await self._queue.get()
+        if message is None:
+            raise StopAsyncIteration
+        return message
+
+    def __aiter__(self) -> MemorySubscription:
+        return self
+
+    async def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._queue.put_nowait(None)
+        self._hub._forget(self)
+
+
+class MemoryPubSub:
+    """In-process backend: one asyncio queue per subscription, delivery in publish order."""
+
+    def __init__(self) -> None:
+        self._subscribers: dict[str, set[MemorySubscription]] = defaultdict(set)
+
+    async def publish(self, channel: str, message: Message) -> None:
+        for subscription in list(self._subscribers.get(channel, ())):
+            subscription._deliver(message)
+
+    async def subscribe(self, channel: str) -> MemorySubscription:
+        subscription = MemorySubscription(self, channel)
+        self._subscribers[channel].add(subscription)
+        return subscription
+
+    def subscriber_count(self, channel: str) -> int:
+        return len(self._subscribers.get(channel, ()))
+
+    def _forget(self, subscription: MemorySubscription) -> None:
+        subscribers = self._subscribers.get(subscription.channel)
+        if subscribers is not None:
+            subscribers.discard(subscription)
+            if not subscribers:
+                del self._subscribers[subscription.channel]
+
+    async def close(self) -> None:
+        for subscribers in list(self._subscribers.values()):
+            for subscription in list(subscribers):
+                await subscription.close()
+
+
+def make_pubsub(backend: str) -> PubSub:
+    if backend == "memory":
+        return MemoryPubSub()
+    raise ValueError(f"unknown pubsub backend {backend!r} (only 'memory' so far)")

@@ -1,0 +1,191 @@
+"""A player's event stream: every server event to a client, numbered, buffered, resumable.
+
+One :class:`Session` per player and process. It outlives connections: while a player is
+disconnected its channel subscriptions keep filling the buffer, so a client that comes
+back with ``(stream, last_event)`` receives exactly what it missed. When the buffer no
+longer reaches back that far (or the server restarted: a new ``stream``), the client gets
+fresh snapshots instead. Presence (online = at least one open connection) lives here too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from app.rooms import channels
+from app.rooms.pubsub import PubSub, Subscription
+
+Payload = dict[str, Any]
+
+BUFFER_EVENTS = 2000
+OUTBOX_LIMIT = 5000
+IDLE_SESSION_SECONDS = 15 * 60
+
+
+class Outbox:
+    """The frames waiting for one connection; the writer task drains it."""
+
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[Payload | None] = asyncio.Queue()
+        self.overflowed = False
+
+    def put(self, frame: Payload | None) -> None:
+        if self.queue.qsize() >= OUTBOX_LIMIT:
+            # A client that reads nothing gets cut off instead of filling memory.
+            self.overflowed = True
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(frame)
+
+
+class Session:
+    def __init__(self, player_id: int, pubsub: PubSub) -> None:
+        self.player_id = player_id
+        self.stream = secrets.token_hex(8)
+        self.last_n = 0
+        self.idle_since = time.monotonic()
+        self._pubsub = pubsub
+        self._buffer: deque[Payload] = deque(maxlen=BUFFER_EVENTS)
+        self._outboxes: set[Outbox] = set()
+        self._pumps: dict[str, tuple[Subscription, asyncio.Task[None]]] = {}
+
+    @property
+    def connections(self) -> int:
+        return len(self._outboxes)
+
+    def emit(self, payload: Payload) -> Payload:
+        """Number an event, keep it for resuming, and send it to every open connection."""
+        self.last_n += 1
+        frame = {**payload, "n": self.last_n}
+        self._buffer.append(frame)
+        for outbox in self._outboxes:
+            outbox.put(frame)
+        return frame
+
+    def missed_since(self, stream: str | None, last_event: int | None) -> list[Payload] | None:
+        """Events after ``last_event`` on ``stream``; None when they cannot all be replayed."""
+        if stream != self.stream or last_event is None or last_event > self.last_n:
+            return None
+        oldest = self._buffer[0]["n"] if self._buffer else self.last_n + 1
+        if last_event + 1 < oldest:
+            return None
+        return [frame for frame in self._buffer if frame["n"] > last_event]
+
+    def attach(self, prelude: list[Payload]) -> Outbox:
+        """A new connection's outbox, starting with ``prelude`` (welcome, missed events).
+
+        Synchronous on purpose: no event can slip in between the prelude and live frames.
+        """
+        outbox = Outbox()
+        for frame in prelude:
+            outbox.put(frame)
+        self._outboxes.add(outbox)
+        return outbox
+
+    def detach(self, outbox: Outbox) -> None:
+        self._outboxes.discard(outbox)
+        if not self._outboxes:
+            self.idle_since = time.monotonic()
+
+    def following(self, channel: str) -> bool:
+        return channel in self._pumps
+
+    async def follow(self, channel: str) -> None:
+        if channel in self._pumps:
+            return
+        subscription = await self._pubsub.subscribe(channel)
+        task = asyncio.create_task(self._pump(subscription))
+        self._pumps[channel] = (subscription, task)
+
+    async def unfollow(self, channel: str) -> None:
+        entry = self._pumps.pop(channel, None)
+        if entry is not None:
+            subscription, task = entry
+            await subscription.close()
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def unfollow_matching(self, prefix: str) -> None:
+        for channel in [c for c in self._pumps if c.startswith(prefix)]:
+            await self.unfollow(channel)
+
+    async def _pump(self, subscription: Subscription) -> None:
+        async for message in subscription:
+            self.emit(message)
+
+    async def close(self) -> None:
+        for channel in list(self._pumps):
+            await self.unfollow(channel)
+        for outbox in self._outboxes:
+            outbox.put(None)
+        self._outboxes.clear()
+
+
+class SessionHub:
+    """All sessions of this process, and the presence they imply."""
+
+    def __init__(self, pubsub: PubSub) -> None:
+        self._pubsub = pubsub
+        self._sessions: dict[int, Session] = {}
+        self._presence_listeners: list[Callable[[int], Awaitable[None]]] = []
+
+    def on_presence(self, listener: Callable[[int], Awaitable[None]]) -> None:
+        self._presence_listeners.append(listener)
+
+    def is_online(self, player_id: int) -> bool:
+        session = self._sessions.get(player_id)
+        return session is not None and session.connections > 0
+
+    def online_among(self, player_ids: list[int]) -> list[int]:
+        return [player_id for player_id in player_ids if self.is_online(player_id)]
+
+    async def session(self, player_id: int) -> Session:
+        session = self._sessions.get(player_id)
+        if session is None:
+            session = Session(player_id, self._pubsub)
+            await session.follow(channels.player(player_id))
+            self._sessions[player_id] = session
+        return session
+
+    async def connect(
+        self, player_id: int, prelude: Callable[[Session], list[Payload]]
+    ) -> tuple[Session, Outbox]:
+        await self.sweep()
+        session = await self.session(player_id)
+        was_online = session.connections > 0
+        outbox = session.attach(prelude(session))
+        if not was_online:
+            await self._presence_changed(player_id, online=True)
+        return session, outbox
+
+    async def disconnect(self, session: Session, outbox: Outbox) -> None:
+        session.detach(outbox)
+        if session.connections == 0:
+            await self._presence_changed(session.player_id, online=False)
+
+    async def _presence_changed(self, player_id: int, *, online: bool) -> None:
+        await self._pubsub.publish(
+            channels.presence(player_id),
+            {"type": "presence", "player_id": player_id, "online": online},
+        )
+        for listener in self._presence_listeners:
+            await listener(player_id)
+
+    async def sweep(self, idle_seconds: float = IDLE_SESSION_SECONDS) -> None:
+        """Forget sessions nobody has been connected to for a long time."""
+        now = time.monotonic()
+        for player_id, session in list(self._sessions.items()):
+            if session.connections == 0 and now - session.idle_since > idle_seconds:
+                del self._sessions[player_id]
+                await session.close()
+
+    async def close(self) -> None:
+        for session in self._sessions.values():
+            await session.close()
+        self._sessions.clear()

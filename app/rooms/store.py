@@ -1,0 +1,161 @@
+"""What the live duel service needs from storage, and an in-memory implementation.
+
+The duel service keeps games in memory as a cache; this interface is the durable truth:
+the match (seats, rules, time limit, deal), each game's clock timestamps and end, and
+the append-only action log (``seq`` unique per game). ``app.rooms.sql_store`` implements
+it on the database models; :class:`MemoryStore` serves unit tests and experiments.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from app.rooms.winner import PlayerOutcome, decide_winner
+
+
+class StoreError(RuntimeError):
+    """Storage refused or failed; the caller changes nothing in memory."""
+
+
+class SeqTaken(StoreError):
+    """An action with this ``seq`` is already in the game's log (unique constraint)."""
+
+
+class DealAlreadySet(StoreError):
+    """The match already has its deal; deals are generated once."""
+
+
+@dataclass
+class StoredAction:
+    seq: int
+    action: dict[str, Any]
+    at: float
+
+
+@dataclass
+class StoredGame:
+    game_id: int
+    player_id: int
+    started_at: float | None = None
+    ended_at: float | None = None
+    end_reason: str | None = None
+    actions: list[StoredAction] = field(default_factory=list)
+
+
+@dataclass
+class StoredMatch:
+    match_id: int
+    rules: dict[str, Any]
+    time_limit_s: float
+    games: list[StoredGame]
+    deal: dict[str, Any] | None = None
+    finished: bool = False
+    winner_id: int | None = None
+    test_layout: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A game's running totals, kept on its row for the REST views."""
+
+    score: int
+    actions: int
+    time_used_ms: int
+
+
+@dataclass
+class Settled:
+    """A match's official result, as the results service recorded it."""
+
+    winner_id: int | None
+    ratings: dict[int, tuple[float | None, float | None]]  # player → (before, after)
+
+
+class DuelStore(Protocol):
+    async def load_match(self, match_id: int) -> StoredMatch | None: ...
+
+    async def set_deal(self, match_id: int, deal: dict[str, Any]) -> dict[str, Any]:
+        """Store the deal unless one is there; return the one that is stored."""
+        ...
+
+    async def start_game(self, game_id: int, at: float) -> None: ...
+
+    async def append_action(
+        self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Progress
+    ) -> None:
+        """Durably log one legal action (and the game's new totals) before it is acknowledged."""
+        ...
+
+    async def end_game(self, game_id: int, reason: str, at: float, progress: Progress) -> None:
+        ...
+
+    async def finish_match(self, match_id: int, outcomes: list[PlayerOutcome]) -> Settled:
+        """Record the result once both games are over (winner, ratings); idempotent."""
+        ...
+
+    async def unfinished_match_ids(self, player_id: int | None = None) -> list[int]:
+        """Matches with a started game not yet recorded as finished (all, or one player's)."""
+        ...
+
+
+class MemoryStore:
+    """Everything in dicts; what a process restart would lose, a database keeps."""
+
+    def __init__(self) -> None:
+        self.matches: dict[int, StoredMatch] = {}
+        self.results: dict[int, tuple[int | None, list[PlayerOutcome]]] = {}
+
+    def add_match(self, match: StoredMatch) -> None:
+        self.matches[match.match_id] = match
+
+    def _game(self, game_id: int) -> StoredGame:
+        for match in self.matches.values():
+            for game in match.games:
+                if game.game_id == game_id:
+                    return game
+        raise StoreError(f"no game {game_id}")
+
+    async def load_match(self, match_id: int) -> StoredMatch | None:
+        return self.matches.get(match_id)
+
+    async def set_deal(self, match_id: int, deal: dict[str, Any]) -> dict[str, Any]:
+        match = self.matches[match_id]
+        if match.deal is None:
+            match.deal = deal
+        return match.deal
+
+    async def start_game(self, game_id: int, at: float) -> None:
+        game = self._game(game_id)
+        if game.started_at is None:
+            game.started_at = at
+
+    async def append_action(
+        self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Progress
+    ) -> None:
+        game = self._game(game_id)
+        if any(stored.seq == seq for stored in game.actions):
+            raise SeqTaken(f"game {game_id} already has seq {seq}")
+        game.actions.append(StoredAction(seq, dict(action), at))
+
+    async def end_game(self, game_id: int, reason: str, at: float, progress: Progress) -> None:
+        game = self._game(game_id)
+        if game.ended_at is None:
+            game.ended_at = at
+            game.end_reason = reason
+
+    async def finish_match(self, match_id: int, outcomes: list[PlayerOutcome]) -> Settled:
+        winner_id = decide_winner(outcomes)
+        self.matches[match_id].finished = True
+        self.matches[match_id].winner_id = winner_id
+        self.results[match_id] = (winner_id, outcomes)
+        return Settled(winner_id, {})
+
+    async def unfinished_match_ids(self, player_id: int | None = None) -> list[int]:
+        return [
+            match.match_id
+            for match in self.matches.values()
+            if not match.finished
+            and any(game.started_at is not None for game in match.games)
+            and (player_id is None or any(g.player_id == player_id for g in match.games))
+        ]

@@ -1,0 +1,34 @@
+"""Assemble the rooms layer for the application: database store, tokens, pubsub, presence."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+
+from app.db.models import Player
+from app.rooms.auth import verify_token
+from app.rooms.errors import NotAuthenticated
+from app.rooms.pubsub import make_pubsub
+from app.rooms.runtime import Rooms, build_rooms
+from app.rooms.sql_store import SqlStore
+from app.settings import Settings
+
+
+async def rooms_for_app(app: FastAPI) -> Rooms:
+    settings: Settings = app.state.settings
+
+    async def authenticate(token: str) -> int:
+        player_id = verify_token(token=token, secret_key=settings.secret_key)
+        async with app.state.sessions() as session:
+            if await session.get(Player, player_id) is None:
+                raise NotAuthenticated("the token's player no longer exists")
+        return player_id
+
+    rooms = build_rooms(
+        pubsub=make_pubsub(settings.pubsub_backend),
+        store=SqlStore(app.state.sessions),  # the app's session factory (app/api/database.py)
+        authenticate=authenticate,
+        allow_test_layouts=settings.allow_test_layouts,
+    )
+    # The REST friend list asks app.state.presence who is online (app/rooms/presence.py).
+    app.state.presence = rooms.sessions
+    return rooms

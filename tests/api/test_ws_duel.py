@@ -1,0 +1,163 @@
+"""Whole duels over a real uvicorn server with real WebSocket clients, every frame checked."""
+
+import json
+from typing import Any
+
+import websockets
+
+from app.engine.layout import state_from_layout
+from app.engine.rules import rules_from_json
+from tests.support.duel_layouts import RULES, WINNING_LINE, near_finished_layout
+from tests.support.leaks import check_frames, positions
+from tests.support.live import LiveServer, make_duel, signup
+
+
+def act(match_id: int, seq: int, action: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "action", "match_id": match_id, "seq": seq, "action": action}
+
+
+async def test_a_whole_duel_one_wins_one_finishes_and_nothing_leaks(
+    live_server: LiveServer,
+) -> None:
+    async with make_duel(live_server) as duel:
+        eve_account = await signup(duel.http, "Eve")
+        ann, bob, eve = duel.client(duel.ann), duel.client(duel.bob), duel.client(eve_account)
+        for client in (ann, bob, eve):
+            await client.connect()
+        match = duel.match_id
+
+        mine = await ann.request({"type": "open_game", "match_id": match}, "snapshot")
+        assert mine["role"] == "player" and mine["seq"] == 0 and mine["status"] == "playing"
+        assert mine["opponent"]["status"] == "not_started"
+        theirs = await bob.request({"type": "open_game", "match_id": match}, "snapshot")
+        assert theirs["opponent"]["status"] == "playing" and theirs["opponent"]["online"]
+
+        refused = await bob.request({"type": "spectate", "match_id": match}, "error")
+        assert refused["code"] == "spectate_refused"
+        stranger = await eve.request({"type": "spectate", "match_id": match,
+                                      "player_id": duel.ann.id}, "error")
+        assert stranger["code"] == "spectate_refused"
+
+        for seq, action in enumerate(WINNING_LINE[:5], start=1):
+            ack = await ann.request(act(match, seq, action), ("ack", "reject"))
+            assert ack["type"] == "ack" and ack["seq"] == seq
+        progress = await bob.until("progress", match_id=match)
+        assert set(progress["progress"]) == {"player_id", "score", "actions", "runs",
+                                             "time_left_ms", "status", "online"}
+
+        ack = await bob.request(act(match, 1, WINNING_LINE[0]), "ack")
+        assert ack["score"] == -1
+        done = await bob.request({"type": "finish", "match_id": match, "seq": 2}, "ack")
+        assert done["status"] == "finished" and done["score"] == -1
+        over = await bob.until("game_over", player_id=duel.bob.id)
+        assert over["reason"] == "finished"
+
+        watched = await bob.request({"type": "spectate", "match_id": match}, "snapshot")
+        assert watched["role"] == "spectator" and watched["player_id"] == duel.ann.id
+        assert watched["seq"] == 5
+        late = await bob.request(act(match, 3, WINNING_LINE[1]), "reject")
+        assert late["code"] == "game_over"
+
+        for seq, action in enumerate(WINNING_LINE[5:], start=6):
+            ack = await ann.request(act(match, seq, action), ("ack", "reject"))
+            assert ack["type"] == "ack", ack
+            step = await bob.until("watch", seq=seq)
+            assert step["view"] == ack["view"] and step["player_id"] == duel.ann.id
+        assert ack["status"] == "won" and ack["events"][-1] == {"kind": "won"}
+
+        results = [await c.until("match_result", timeout=10) for c in (ann, bob)]
+        assert results[0] == {**results[1], "n": results[0]["n"]}
+        result = results[0]
+        assert result["winner_id"] == duel.ann.id
+        scores = {r["player_id"]: r["score"] for r in result["results"]}
+        assert scores == {duel.ann.id: 215, duel.bob.id: -1}
+        ratings = {r["player_id"]: (r["rating_before"], r["rating_after"])
+                   for r in result["results"]}
+        assert ratings[duel.ann.id][1] > ratings[duel.ann.id][0]  # rated table
+        assert result["deal"]["layout"] == near_finished_layout()
+
+        watched_now = await eve.request({"type": "spectate", "match_id": match,
+                                         "player_id": duel.ann.id}, "snapshot")
+        assert watched_now["status"] == "won"
+        replays = {}
+        for player in (duel.ann.id, duel.bob.id):
+            replay = await eve.request({"type": "get_replay", "match_id": match,
+                                        "player_id": player}, "replay")
+            replays[player] = replay["record"]["moves"]
+        assert replays[duel.ann.id] == WINNING_LINE
+        assert replays[duel.bob.id] == WINNING_LINE[:1]
+
+        start = state_from_layout(rules_from_json(RULES), near_finished_layout())
+        states = {player: positions(start, moves) for player, moves in replays.items()}
+        checked = check_frames(duel.log.frames, states)
+        assert checked > 60
+        for client in (ann, bob, eve):
+            await client.close()
+
+
+async def test_duplicate_stale_and_early_sequence_numbers(live_server: LiveServer) -> None:
+    async with make_duel(live_server) as duel:
+        ann = duel.client(duel.ann)
+        await ann.connect()
+        match = duel.match_id
+        await ann.request({"type": "open_game", "match_id": match}, "snapshot")
+        first = await ann.request(act(match, 1, WINNING_LINE[0]), "ack")
+        again = await ann.request(act(match, 1, WINNING_LINE[0]), "ack")
+        assert again["duplicate"] is True and again["view"] == first["view"]
+        assert again["view"]["actions"] == 1  # answered again, not applied twice
+        await ann.request(act(match, 2, WINNING_LINE[1]), "ack")
+        stale = await ann.request(act(match, 1, WINNING_LINE[2]), "reject")
+        assert stale["code"] == "stale_seq" and stale["next_seq"] == 3
+        assert stale["view"]["actions"] == 2
+        early = await ann.request(act(match, 7, WINNING_LINE[2]), "reject")
+        assert early["code"] == "bad_seq" and early["next_seq"] == 3
+        illegal = await ann.request(act(match, 3, {"op": "flip", "col": 1}), "reject")
+        assert illegal["code"] == "nothing_to_flip" and illegal["view"]["actions"] == 2
+        ok = await ann.request(act(match, 3, WINNING_LINE[2]), "ack")
+        assert ok["view"]["actions"] == 3
+        await ann.close()
+
+
+async def test_malformed_and_oversized_frames_get_a_clear_error_and_change_nothing(
+    live_server: LiveServer,
+) -> None:
+    async with make_duel(live_server) as duel:
+        ann = duel.client(duel.ann)
+        await ann.connect()
+        match = duel.match_id
+        before = await ann.request({"type": "open_game", "match_id": match}, "snapshot")
+        cases: list[tuple[str | bytes, str]] = [
+            ("this is not json", "bad_json"),
+            (b"\x00\x01binary", "binary_frame"),
+            ('{"type": "teleport"}', "bad_message"),
+            ('{"type": "action", "match_id": 1}', "bad_message"),
+            (json.dumps({**act(match, 1, {"op": "deal"}), "extra": 1}), "bad_message"),
+            (json.dumps(act(match, 1, {"op": "deal", "pad": "x" * 100_000})),
+             "frame_too_large"),
+            ('[1, 2, 3]', "bad_message"),
+        ]
+        for frame, code in cases:
+            await ann.send_raw(frame)
+            error = await ann.until("error")
+            assert error["type"] == "error" and error["code"] == code, (frame[:60], error)
+            assert error["message"]
+        bad_action = await ann.request(act(match, 1, {"op": "move", "from": 1}), "reject")
+        assert bad_action["code"] == "bad_action"
+        after = await ann.request({"type": "open_game", "match_id": match}, "snapshot")
+        assert after["view"] == before["view"] and after["seq"] == 0
+        assert (await ann.request({"type": "ping"}, "pong"))["type"] == "pong"
+        await ann.close()
+
+
+async def test_a_bad_token_or_no_hello_is_refused(live_server: LiveServer) -> None:
+    async with make_duel(live_server) as duel:
+        async with websockets.connect(live_server.ws) as socket:
+            await socket.send('{"type": "hello", "v": 1, "token": "forged"}')
+            assert '"not_authenticated"' in str(await socket.recv())
+        async with websockets.connect(live_server.ws) as socket:
+            await socket.send('{"type": "ping"}')
+            assert '"hello_first"' in str(await socket.recv())
+        url = f"{live_server.ws}?token={duel.bob.token}"
+        async with websockets.connect(url) as socket:
+            await socket.send('{"type": "hello", "v": 1}')
+            assert '"welcome"' in str(await socket.recv())

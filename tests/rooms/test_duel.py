@@ -1,0 +1,235 @@
+"""The live duel service on the in-memory store: seqs, clocks, ends, spectating, restarts."""
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from app.rooms import channels
+from app.rooms.duel import DuelService, NotSeated, ReplayNotReady, SpectateRefused
+from app.rooms.pubsub import MemoryPubSub
+from app.rooms.store import MemoryStore, StoredGame, StoredMatch, StoreError
+from tests.support.duel_layouts import RULES, WINNING_LINE, near_finished_layout
+
+ANN, BOB, EVE = 1, 2, 3
+MATCH = 10
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def make_store(time_limit: float = 600.0) -> MemoryStore:
+    store = MemoryStore()
+    store.add_match(StoredMatch(
+        match_id=MATCH, rules=RULES, time_limit_s=time_limit,
+        games=[StoredGame(101, ANN), StoredGame(102, BOB)],
+        deal={"layout": near_finished_layout()},
+    ))
+    return store
+
+
+async def no_follow(channel: str) -> None:
+    return None
+
+
+def service(store: MemoryStore, clock: Any = None, pubsub: MemoryPubSub | None = None
+            ) -> DuelService:
+    return DuelService(store=store, pubsub=pubsub or MemoryPubSub(),
+                       **({"clock": clock} if clock else {}))
+
+
+async def test_open_game_starts_the_clock_once() -> None:
+    clock = FakeClock()
+    store = make_store()
+    duels = service(store, clock)
+    snapshot = await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    assert snapshot["status"] == "playing" and snapshot["seq"] == 0
+    assert snapshot["time_left_ms"] == 600_000
+    assert snapshot["opponent"]["status"] == "not_started"
+    clock.now += 5
+    again = await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    assert again["time_left_ms"] == 595_000
+    assert store.matches[MATCH].games[0].started_at == 1_000_000.0
+    await duels.close()
+
+
+async def test_actions_are_logged_then_acknowledged_and_never_applied_twice() -> None:
+    store = make_store()
+    duels = service(store, FakeClock())
+    await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    ack = await duels.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
+    assert ack["type"] == "ack" and ack["seq"] == 1 and ack["delta"] == -1
+    assert ack["events"] == [{"kind": "moved", "from": 1, "to": 9, "cards": ["Ks"]}]
+    assert [a.seq for a in store.matches[MATCH].games[0].actions] == [1]
+    again = await duels.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
+    assert again["duplicate"] is True and again["view"] == ack["view"]
+    assert len(store.matches[MATCH].games[0].actions) == 1
+    await duels.close()
+
+
+async def test_stale_ahead_and_illegal_actions_are_rejected_with_a_resync() -> None:
+    duels = service(make_store(), FakeClock())
+    await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    for seq, action in enumerate(WINNING_LINE[:3], start=1):
+        await duels.act(player_id=ANN, match_id=MATCH, seq=seq, action=action)
+    stale = await duels.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[3])
+    assert stale["code"] == "stale_seq" and stale["next_seq"] == 4
+    assert stale["view"]["actions"] == 3
+    ahead = await duels.act(player_id=ANN, match_id=MATCH, seq=9, action=WINNING_LINE[3])
+    assert ahead["code"] == "bad_seq"
+    illegal = await duels.act(player_id=ANN, match_id=MATCH, seq=4,
+                              action={"op": "move", "from": 5, "to": 6, "count": 1})
+    assert illegal["code"] == "bad_count" and illegal["next_seq"] == 4
+    bad = await duels.act(player_id=ANN, match_id=MATCH, seq=4, action={"op": "jump"})
+    assert bad["code"] == "bad_action"
+    ok = await duels.act(player_id=ANN, match_id=MATCH, seq=4, action=WINNING_LINE[3])
+    assert ok["type"] == "ack" and ok["seq"] == 4
+    await duels.close()
+
+
+async def test_playing_before_opening_is_refused() -> None:
+    duels = service(make_store(), FakeClock())
+    reply = await duels.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
+    assert reply["code"] == "not_opened"
+    with pytest.raises(NotSeated):
+        await duels.open_game(player_id=EVE, match_id=MATCH, follow=no_follow)
+    await duels.close()
+
+
+class FailingStore(MemoryStore):
+    async def append_action(self, *args: Any, **kwargs: Any) -> None:
+        raise StoreError("disk full")
+
+
+async def test_an_action_the_log_refuses_is_not_applied() -> None:
+    store = FailingStore()
+    store.matches = make_store().matches
+    duels = service(store, FakeClock())
+    await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    reply = await duels.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
+    assert reply["code"] == "not_stored" and reply["view"]["actions"] == 0
+    await duels.close()
+
+
+async def play_line(duels: DuelService, player: int) -> dict[str, Any]:
+    reply: dict[str, Any] = {}
+    for seq, action in enumerate(WINNING_LINE, start=1):
+        reply = await duels.act(player_id=player, match_id=MATCH, seq=seq, action=action)
+        assert reply["type"] == "ack", reply
+    return reply
+
+
+async def test_a_whole_duel_win_and_finish_gives_a_result() -> None:
+    pubsub = MemoryPubSub()
+    ann_inbox = await pubsub.subscribe(channels.player(ANN))
+    clock = FakeClock()
+    store = make_store()
+    duels = service(store, clock, pubsub)
+    await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    await duels.open_game(player_id=BOB, match_id=MATCH, follow=no_follow)
+    last = await play_line(duels, ANN)
+    assert last["status"] == "won" and last["score"] == 215
+    late = await duels.act(player_id=ANN, match_id=MATCH, seq=20, action={"op": "deal"})
+    assert late["code"] == "game_over"
+    clock.now += 3
+    await duels.act(player_id=BOB, match_id=MATCH, seq=1, action=WINNING_LINE[0])
+    finished = await duels.finish(player_id=BOB, match_id=MATCH, seq=2)
+    assert finished["status"] == "finished" and finished["score"] == -1
+    repeat = await duels.finish(player_id=BOB, match_id=MATCH, seq=2)
+    assert repeat["duplicate"] is True
+    result = await asyncio.wait_for(ann_inbox.__anext__(), 1)
+    assert result["type"] == "match_result" and result["winner_id"] == ANN
+    assert result["deal"]["layout"]["removed"] == ["s"] * 6
+    assert store.results[MATCH][0] == ANN
+    replay = await duels.replay(viewer_id=EVE, match_id=MATCH, player_id=ANN)
+    assert replay["record"]["moves"] == WINNING_LINE
+    await duels.close()
+
+
+async def test_spectating_needs_my_game_over_and_strangers_wait_for_the_match() -> None:
+    duels = service(make_store(), FakeClock())
+    await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    await duels.open_game(player_id=BOB, match_id=MATCH, follow=no_follow)
+    with pytest.raises(SpectateRefused):
+        await duels.spectate(viewer_id=ANN, match_id=MATCH, player_id=None, follow=no_follow)
+    await duels.finish(player_id=ANN, match_id=MATCH, seq=1)
+    followed: list[str] = []
+
+    async def follow(channel: str) -> None:
+        followed.append(channel)
+
+    snap = await duels.spectate(viewer_id=ANN, match_id=MATCH, player_id=None, follow=follow)
+    assert snap["role"] == "spectator" and snap["player_id"] == BOB
+    assert channels.watch(MATCH, BOB) in followed
+    with pytest.raises(SpectateRefused):
+        await duels.spectate(viewer_id=EVE, match_id=MATCH, player_id=BOB, follow=no_follow)
+    with pytest.raises(ReplayNotReady):
+        await duels.replay(viewer_id=ANN, match_id=MATCH, player_id=BOB)
+    await duels.close()
+
+
+async def test_the_server_times_a_game_out_without_the_player() -> None:
+    pubsub = MemoryPubSub()
+    news = await pubsub.subscribe(channels.match(MATCH))
+    store = make_store(time_limit=0.2)
+    duels = service(store, pubsub=pubsub)
+    await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    over: dict[str, Any] = {}
+    while over.get("type") != "game_over":
+        over = await asyncio.wait_for(news.__anext__(), 2)
+    assert over["reason"] == "timed_out" and over["elapsed_ms"] == 200
+    game = store.matches[MATCH].games[0]
+    assert game.end_reason == "timed_out" and game.ended_at == pytest.approx(game.started_at + 0.2)
+    await duels.close()
+
+
+async def test_a_restart_rebuilds_games_and_resumes_clocks() -> None:
+    clock = FakeClock()
+    store = make_store(time_limit=100)
+    first = service(store, clock)
+    await first.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    await first.open_game(player_id=BOB, match_id=MATCH, follow=no_follow)
+    for seq, action in enumerate(WINNING_LINE[:5], start=1):
+        await first.act(player_id=ANN, match_id=MATCH, seq=seq, action=action)
+    await first.close()  # the process dies
+
+    clock.now += 40
+    second = service(store, clock)
+    assert await second.restore() == 1
+    snap = await second.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    assert snap["seq"] == 5 and snap["time_left_ms"] == 60_000
+    again = await second.act(player_id=ANN, match_id=MATCH, seq=5, action=WINNING_LINE[4])
+    assert again["duplicate"] is True and again["view"]["actions"] == 5
+    await second.close()
+
+    clock.now += 100  # down for longer than the time left: both time out at the deadline
+    third = service(store, clock)
+    await third.restore()
+    assert [g.end_reason for g in store.matches[MATCH].games] == ["timed_out", "timed_out"]
+    assert store.matches[MATCH].finished
+    await third.close()
+
+
+class EndlessStore(MemoryStore):
+    """A store whose end-of-game writes fail (an outage)."""
+
+    async def end_game(self, *args: Any, **kwargs: Any) -> None:
+        raise StoreError("database gone")
+
+
+async def test_a_finish_that_cannot_be_stored_is_refused_but_a_time_out_stands() -> None:
+    store = EndlessStore()
+    store.matches = make_store(time_limit=0.2).matches
+    duels = service(store)
+    await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    refused = await duels.finish(player_id=ANN, match_id=MATCH, seq=1)
+    assert refused["code"] == "not_stored" and refused["status"] == "playing"
+    await asyncio.sleep(0.35)  # the clock runs out: the server's task ends the game anyway
+    late = await duels.finish(player_id=ANN, match_id=MATCH, seq=1)
+    assert late["code"] == "game_over" and late["status"] == "timed_out"
+    await duels.close()
