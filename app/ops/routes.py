@@ -1,4 +1,8 @@
-"""`/healthz`, `/readyz` and `/metrics`: plain HTTP for probes and Prometheus."""
+"""`/healthz`, `/readyz` and `/metrics`: plain HTTP for probes and Prometheus.
+
+They stay out of the OpenAPI schema: they are for the orchestrator, not API clients,
+and `/readyz` answers 503 by design while a dependency is down or the process drains.
+"""
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
@@ -9,13 +13,13 @@ from app.ops.health import Readiness
 router = APIRouter(tags=["operations"])
 
 
-@router.get("/healthz")
+@router.get("/healthz", include_in_schema=False)
 async def healthz() -> dict[str, str]:
     """Liveness: the process is up and its event loop answers."""
     return {"status": "ok"}
 
 
-@router.get("/readyz", responses={503: {"description": "a dependency is down or draining"}})
+@router.get("/readyz", include_in_schema=False)
 async def readyz(request: Request) -> JSONResponse:
     """Readiness: every dependency check passes and the process is not shutting down."""
     readiness: Readiness = request.app.state.readiness
