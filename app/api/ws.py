@@ -39,8 +39,7 @@ async def rooms_lifespan(app: FastAPI) -> AsyncIterator[None]:
 
     rooms = await rooms_for_app(app)
     app.state.rooms = rooms
-    restored = await rooms.duels.restore()
-    log.info("rooms ready: %d unfinished match(es) restored", restored)
+    rooms.start_restoring()  # in the background: a database not ready yet delays, not kills
     try:
         yield
     finally:

@@ -441,10 +441,10 @@ class DuelService:
         if not live.over:
             raise ReplayNotReady("replays open once both games of the match are over")
         record: Payload = {"rules": live.rules.to_json()}
-        if "number" in live.deal:
-            record["deal"] = {"number": live.deal["number"]}
-        else:
+        if "layout" in live.deal:  # a solvable mapping or a test layout: the cards themselves
             record["layout"] = state_to_layout(live.start)
+        else:
+            record["deal"] = {"number": live.deal["number"]}
         record["moves"] = [action.to_json() for action in game.actions]
         return {"type": "replay", "match_id": match_id, "player_id": player_id,
                 "record": record}
