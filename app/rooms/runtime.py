@@ -18,6 +18,7 @@ from app.rooms.sessions import SessionHub
 from app.rooms.store import DuelStore
 
 Authenticate = Callable[[str], Awaitable[int]]
+FriendsOf = Callable[[int], Awaitable[list[int]]]
 RESTORE_RETRY_SECONDS = 5.0
 
 log = logging.getLogger(__name__)
@@ -29,6 +30,7 @@ class Rooms:
     sessions: SessionHub
     duels: DuelService
     authenticate: Authenticate
+    friends_of: FriendsOf
     on_close: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
     _restorer: asyncio.Task[None] | None = None
 
@@ -65,6 +67,7 @@ def build_rooms(
     pubsub: PubSub,
     store: DuelStore,
     authenticate: Authenticate,
+    friends_of: FriendsOf,
     allow_test_layouts: bool,
     clock: Clock | None = None,
 ) -> Rooms:
@@ -77,4 +80,4 @@ def build_rooms(
         **({"clock": clock} if clock is not None else {}),
     )
     sessions.on_presence(duels.online_changed)
-    return Rooms(pubsub, sessions, duels, authenticate)
+    return Rooms(pubsub, sessions, duels, authenticate, friends_of)
