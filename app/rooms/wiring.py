@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from fastapi import FastAPI
+from sqlalchemy import select
 
-from app.db.models import Player
+from app.db.models import Friendship, Player
+from app.db.sqlite_wal import use_wal
 from app.rooms.auth import verify_token
 from app.rooms.errors import NotAuthenticated
 from app.rooms.pubsub import make_pubsub
@@ -15,6 +17,7 @@ from app.settings import Settings
 
 async def rooms_for_app(app: FastAPI) -> Rooms:
     settings: Settings = app.state.settings
+    use_wal(app.state.db_engine)  # one commit per action: make it cheap (app/db/sqlite_wal.py)
 
     async def authenticate(token: str) -> int:
         player_id = verify_token(token=token, secret_key=settings.secret_key)
@@ -23,10 +26,18 @@ async def rooms_for_app(app: FastAPI) -> Rooms:
                 raise NotAuthenticated("the token's player no longer exists")
         return player_id
 
+    async def friends_of(player_id: int) -> list[int]:
+        async with app.state.sessions() as session:
+            found = await session.scalars(
+                select(Friendship.friend_id).where(Friendship.player_id == player_id)
+            )
+            return list(found)
+
     rooms = build_rooms(
         pubsub=make_pubsub(settings.pubsub_backend),
         store=SqlStore(app.state.sessions),  # the app's session factory (app/api/database.py)
         authenticate=authenticate,
+        friends_of=friends_of,
         allow_test_layouts=settings.allow_test_layouts,
     )
     # The REST friend list asks app.state.presence who is online (app/rooms/presence.py).
