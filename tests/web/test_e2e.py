@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
 from tests.web.conftest import LiveServer
 
@@ -54,3 +55,98 @@ def test_invite_by_link_seats_both_players(browser: Browser, app_server: LiveSer
     alice, bob = invite_by_link(browser, app_server, artifacts)
     alice.screenshot(path=artifacts / "e2e-ready.png")
     expect(bob.locator("#start")).to_be_enabled()
+
+
+# Seven runs removed: one run of spades is left, with a face-down three (duel preset).
+LAST_RUN: dict[str, Any] = {
+    "tableau": [
+        {"down": [], "up": ["Ks", "Qs", "Js", "Ts", "9s", "8s", "7s"]},
+        {"down": [], "up": ["6s", "5s", "4s"]},
+        {"down": ["3s"], "up": []},
+        {"down": [], "up": ["2s"]},
+        {"down": [], "up": ["As"]},
+        *({"down": [], "up": []} for _ in range(5)),
+    ],
+    "stock": [],
+    "removed": ["s"] * 7,
+}
+
+
+def set_test_layout(page: Page, layout: dict[str, Any]) -> int:
+    """Give the table's match a chosen deal (test-only route) before either game opens."""
+    token = page.evaluate("localStorage.getItem('spider.token')")
+    headers = {"Authorization": f"Bearer {token}"}
+    table_id = int(page.url.rsplit("/", 1)[1])
+    match_id = page.request.get(f"/api/tables/{table_id}", headers=headers).json()["match_id"]
+    answer = page.request.put(f"/api/test/matches/{match_id}/layout", headers=headers,
+                              data={"layout": layout})
+    assert answer.ok, answer.text()
+    return int(match_id)
+
+
+def card(page: Page, name: str, column: int) -> Locator:
+    return page.locator(f'.column[data-col="{column}"] .card[data-card="{name}"]')
+
+
+def top(page: Page, column: int) -> Locator:
+    return page.locator(f'.column[data-col="{column}"] .card:not(.back)').last
+
+
+def tap(target: Locator) -> None:
+    target.click(position={"x": 8, "y": 6})
+
+
+def tab_into_board(page: Page) -> None:
+    for _ in range(30):
+        page.keyboard.press("Tab")
+        if page.evaluate("!!document.activeElement.closest('.tableau')"):
+            return
+    raise AssertionError("Tab never reached the board")
+
+
+def test_duel_watch_and_result(browser: Browser, app_server: LiveServer,
+                               artifacts: Path) -> None:
+    alice, bob = invite_by_link(browser, app_server, artifacts)
+    set_test_layout(alice, LAST_RUN)
+    alice.click("#start")
+    bob.click("#start")
+    expect(alice.locator(".tableau .column")).to_have_count(10)
+    expect(bob.locator(".tableau .column")).to_have_count(10)
+    expect(alice.locator(".runs .run")).to_have_count(7)
+    expect(alice.locator(".player.them .name")).to_have_text("bob")
+    alice.screenshot(path=artifacts / "e2e-table.png", full_page=True)
+
+    # Alice wins with taps: each card goes to its best place (its own suit).
+    tap(card(alice, "6s", 1))
+    expect(top(alice, 0)).to_have_attribute("data-card", "4s")
+    alice.locator('.column[data-col="2"] .card.back').click()  # flip the face-down three
+    tap(card(alice, "3s", 2))
+    tap(card(alice, "2s", 3))
+    tap(card(alice, "As", 4))
+    expect(alice.locator("#watching")).to_have_text("Watching bob (read-only)")
+    expect(bob.locator(".player.them .state")).to_contain_text("won")
+
+    # Bob plays with the keyboard only; Alice watches his board live.
+    tab_into_board(bob)
+    for key in ("ArrowRight", "ArrowUp", "ArrowUp", "Enter", "ArrowLeft", "Enter"):
+        bob.keyboard.press(key)
+    expect(top(bob, 0)).to_have_attribute("data-card", "4s")
+    expect(top(alice, 0)).to_have_attribute("data-card", "4s")
+    for key in ("ArrowRight", "ArrowRight", "f"):
+        bob.keyboard.press(key)
+    expect(card(bob, "3s", 2)).to_be_visible()
+    expect(card(alice, "3s", 2)).to_be_visible()
+    expect(alice.locator("#their-score")).to_have_text(bob.locator("#my-score").inner_text())
+    alice.screenshot(path=artifacts / "e2e-spectate.png", full_page=True)
+
+    bob.once("dialog", lambda dialog: dialog.accept())
+    bob.click("#finish")
+    for page in (alice, bob):
+        expect(page.locator("#winner")).to_have_text("Winner: alice")
+        sheet = page.locator(".scoresheet")
+        expect(sheet).to_contain_text("won")
+        expect(sheet).to_contain_text("finished early")
+    share = bob.locator("#share-text").input_value()
+    assert "I lost" in share
+    alice.screenshot(path=artifacts / "e2e-result-alice.png", full_page=True)
+    bob.screenshot(path=artifacts / "e2e-result-bob.png", full_page=True)

@@ -138,7 +138,7 @@ export function lobbyScreen(app, { inviteCode }) {
       const table = await api.createTable(settings);
       app.go(`#/table/${table.id}`);
     });
-    el.append(dialog);
+    document.body.append(dialog); // outside the screen, which re-renders on lobby news
     dialog.showModal();
   }
 

@@ -9,7 +9,7 @@ import { tableSummary } from "./lobby.js";
 import { resultView } from "./result.js";
 import { replayView } from "./replay.js";
 
-const OVER = new Set(["won", "finished", "timeout", "stuck"]);
+const OVER = new Set(["won", "finished", "timeout", "timed_out", "stuck"]);
 const POLL_MS = 1500;
 
 export function tableScreen(app, { tableId }) {
@@ -119,8 +119,8 @@ export function tableScreen(app, { tableId }) {
     if (m.player_id === me.id) {
       if (game) Object.assign(game, { status: m.reason, score: m.score });
       spectate();
-    } else if (opponent) {
-      Object.assign(opponent, { status: m.reason, score: m.score });
+    } else {
+      opponent = { ...(opponent || { player_id: m.player_id }), status: m.reason, score: m.score };
       if (watch) watch.status = m.reason;
     }
     render();
