@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, WebSocketRoute, expect
 
 from tests.web.conftest import LiveServer
 
@@ -150,3 +150,50 @@ def test_duel_watch_and_result(browser: Browser, app_server: LiveServer,
     assert "I lost" in share
     alice.screenshot(path=artifacts / "e2e-result-alice.png", full_page=True)
     bob.screenshot(path=artifacts / "e2e-result-bob.png", full_page=True)
+
+
+class SocketCutter:
+    """Passes a page's WebSocket through to the server, and can cut it like a network."""
+
+    def __init__(self, page: Page) -> None:
+        self.routes: list[WebSocketRoute] = []
+        self.down = False
+        page.route_web_socket(re.compile(r"/ws(\?|$)"), self.connect)
+
+    def connect(self, ws: WebSocketRoute) -> None:
+        if self.down:
+            ws.close()
+            return
+        ws.connect_to_server()
+        self.routes.append(ws)
+
+    def cut(self) -> None:
+        self.down = True
+        self.routes[-1].close()
+
+
+def test_reconnect_after_the_socket_is_cut(browser: Browser, app_server: LiveServer,
+                                           artifacts: Path) -> None:
+    alice, bob = invite_by_link(browser, app_server, artifacts)
+    cutter = SocketCutter(bob)
+    bob.reload()  # the page's socket now goes through the cutter
+    expect(bob.locator("#start")).to_be_visible()
+    set_test_layout(alice, LAST_RUN)
+    alice.click("#start")
+    bob.click("#start")
+    expect(bob.locator(".tableau .column")).to_have_count(10)
+    tap(card(bob, "6s", 1))
+    expect(top(bob, 0)).to_have_attribute("data-card", "4s")
+
+    cutter.cut()
+    expect(bob.locator("#status")).to_have_text("Connection lost — reconnecting…")
+    bob.screenshot(path=artifacts / "e2e-reconnecting.png", full_page=True)
+    tap(card(alice, "6s", 1))  # happens while Bob is away
+    expect(alice.locator("#my-score")).not_to_have_text("0")
+    alice_score = alice.locator("#my-score").inner_text()
+    cutter.down = False
+    expect(bob.locator("#status")).to_be_hidden(timeout=15_000)
+    expect(bob.locator("#their-score")).to_have_text(alice_score)  # the missed progress
+    bob.locator('.column[data-col="2"] .card.back').click()  # and play goes on
+    expect(card(bob, "3s", 2)).to_be_visible()
+    expect(bob.locator("#undo")).to_be_disabled()  # a flip is final

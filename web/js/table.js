@@ -95,7 +95,7 @@ export function tableScreen(app, { tableId }) {
       rules: resolveRules(m.rules), view: m.view, score: m.score, seq: m.seq,
       status: m.status, left: m.time_left_ms, at: Date.now(), limit: m.time_limit_ms,
     };
-    if (m.opponent) opponent = m.opponent;
+    if (m.opponent) opponent = { ...m.opponent, at: Date.now() };
     if (board) board.update(m.view, { animate: false });
     if (OVER.has(m.status)) spectate();
     render();
