@@ -151,6 +151,15 @@ def test_duel_watch_and_result(browser: Browser, app_server: LiveServer,
     alice.screenshot(path=artifacts / "e2e-result-alice.png", full_page=True)
     bob.screenshot(path=artifacts / "e2e-result-bob.png", full_page=True)
 
+    bob.get_by_role("button", name="Watch replay — alice").click()
+    expect(bob.locator("#replay-at")).to_have_text("5 / 5")  # four taps and a flip
+    expect(bob.locator(".runs .run")).to_have_count(8)
+    bob.get_by_role("button", name="Previous").click()
+    expect(bob.locator("#replay-at")).to_have_text("4 / 5")
+    expect(bob.locator(".runs .run")).to_have_count(7)
+    expect(top(bob, 0)).to_have_attribute("data-card", "2s")
+    bob.screenshot(path=artifacts / "e2e-replay.png", full_page=True)
+
 
 class SocketCutter:
     """Passes a page's WebSocket through to the server, and can cut it like a network."""

@@ -8,6 +8,7 @@ import { resolveRules } from "./rules.js";
 import { tableSummary } from "./lobby.js";
 import { resultView } from "./result.js";
 import { replayView } from "./replay.js";
+import { dealLayout } from "./deal.js";
 
 const OVER = new Set(["won", "finished", "timeout", "timed_out", "stuck"]);
 const POLL_MS = 1500;
@@ -78,10 +79,7 @@ export function tableScreen(app, { tableId }) {
     if (m.type === "watch") return watched(m);
     if (m.type === "game_over") return gameOver(m);
     if (m.type === "match_result") return matchResult(m);
-    if (m.type === "replay") {
-      replay = m.record;
-      return render();
-    }
+    if (m.type === "replay") return showReplay(m.record);
   }
 
   function snapshot(m) {
@@ -132,6 +130,16 @@ export function tableScreen(app, { tableId }) {
     render();
     const text = resultSentence(m);
     announce(text);
+  }
+
+  async function showReplay(record) {
+    try {
+      const layout = record.layout ?? await dealLayout(record.deal.number, record.rules.suits);
+      replay = { ...record, layout };
+    } catch (problem) {
+      notice = t("error", { detail: problem.message });
+    }
+    render();
   }
 
   function spectate() {
