@@ -11,6 +11,7 @@ from app.api.routes import invites as invites_routes
 from app.api.routes import players as players_routes
 from app.api.routes import results as results_routes
 from app.api.routes import tables as tables_routes
+from app.ops.wiring import install_operations
 from app.rooms.presence import NobodyOnline
 from app.settings import Settings, get_settings
 
@@ -30,10 +31,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(invites_routes.router)
     app.include_router(results_routes.router)
     app.include_router(ws_routes.router)  # live duels, lobby, invites, presence
-
-    @app.get("/healthz", tags=["operations"])
-    async def healthz() -> dict[str, str]:
-        return {"status": "ok"}
+    # Last, so its lifespan wraps all others: it starts first and drains and flushes last.
+    install_operations(app, settings)
 
     # The browser client (issue 6): web/ served as static files, index at "/".
     from app.web import mount_web

@@ -23,6 +23,34 @@ class Settings(BaseSettings):
     invite_ttl_seconds: int = 24 * 3600
     table_ttl_seconds: int = 24 * 3600
 
+    # Operations (app/ops): log format "json" or "text"; seconds to wait for open
+    # WebSocket sessions to end at shutdown.
+    log_level: str = "INFO"
+    log_format: str = "json"
+    shutdown_drain_seconds: float = 5.0
+
+    # Hostile-input limits of the WebSocket (app/api/limits.py).
+    ws_max_frame_bytes: int = 16_384
+    ws_max_json_depth: int = 8
+    ws_actions_per_second: float = 20.0
+    ws_action_burst: int = 40
+    ws_max_connections_per_player: int = 4
+    # Browser origins allowed to open a WebSocket ("*" allows any); requests without an
+    # Origin header (non-browser clients) are always allowed.
+    ws_allowed_origins: list[str] = ["*"]
+    # Passed to uvicorn by `spider serve` (app/ops/serve.py): ping/pong sheds dead clients;
+    # the protocol-level frame cap backs up ws_max_frame_bytes; per-message compression
+    # costs ~64 KB of zlib state per idle connection, so it is off.
+    ws_ping_interval: float = 20.0
+    ws_ping_timeout: float = 20.0
+    ws_protocol_max_bytes: int = 65_536
+    ws_per_message_deflate: bool = False
+    ws_implementation: str = "websockets-sansio"
+    # Prefix of every Redis pub/sub channel: deployments sharing one Redis stay apart.
+    redis_channel_prefix: str = "spider:"
+    # A bare WebSocket echo at /bench/echo, the load harness's baseline; off in production.
+    bench_echo: bool = False
+
 
 @lru_cache
 def get_settings() -> Settings:

@@ -158,6 +158,7 @@ async def _serve(websocket: WebSocket, rooms: Rooms, session: Session, outbox: O
         frame = await _receive_text(websocket)
         if frame is None:
             return
+        message: p.ClientMessage | None = None
         try:
             message = p.parse_client_message(frame)
             await _handle(message, rooms, session, outbox)
@@ -165,6 +166,9 @@ async def _serve(websocket: WebSocket, rooms: Rooms, session: Session, outbox: O
             outbox.put(_error(error.code, error.message))
         except RoomError as error:
             outbox.put(_error(error.code, str(error)))
+        except Exception:  # a bug or an outage must not kill the player's connection
+            log.exception("failed to handle a %s frame", type(message).__name__)
+            outbox.put(_error("internal", "the server failed to handle this frame"))
 
 
 async def _handle(message: p.ClientMessage, rooms: Rooms, session: Session, outbox: Outbox

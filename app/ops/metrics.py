@@ -1,0 +1,67 @@
+"""Every Prometheus metric of the server, in one place.
+
+The live code increments these with one line each, e.g.::
+
+    from app.ops import metrics
+    metrics.ACTIONS.labels(op="move").inc()
+
+Actions per second is `rate(spider_actions_total[1m])` on the Prometheus side; a counter
+is the honest primitive, a rate computed in-process would hide restarts.
+"""
+
+import time
+from typing import Any
+
+from prometheus_client import CONTENT_TYPE_LATEST, Counter, Gauge, Histogram, generate_latest
+
+CONNECTIONS = Gauge(
+    "spider_ws_connections",
+    "Open WebSocket connections on this process.",
+)
+ACTIONS = Counter(
+    "spider_actions_total",
+    "Game actions accepted, validated and persisted.",
+    ["op"],
+)
+ACTION_LATENCY = Histogram(
+    "spider_action_latency_seconds",
+    "Time from receiving an action frame to sending its answer.",
+    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+)
+REJECTED = Counter(
+    "spider_actions_rejected_total",
+    "Actions or frames refused, by reason code (illegal move, stale seq, limit, bad frame).",
+    ["code"],
+)
+ERRORS = Counter(
+    "spider_errors_total",
+    "Unexpected server errors, by where they happened.",
+    ["where"],
+)
+HTTP_REQUESTS = Counter(
+    "spider_http_requests_total",
+    "HTTP requests answered, by status class.",
+    ["status"],
+)
+
+# Known label values appear at zero from the first scrape, so dashboards and alerts
+# see a series before the first event happens.
+for _op in ("move", "deal", "flip", "undo", "finish"):
+    ACTIONS.labels(op=_op)
+for _where in ("http", "ws", "pubsub"):
+    ERRORS.labels(where=_where)
+
+
+def record_answer(answer: dict[str, Any], *, op: object, started: float) -> None:
+    """Count an action's answer (ack or reject) and time it from `started` (perf_counter)."""
+    ACTION_LATENCY.observe(time.perf_counter() - started)
+    if answer.get("type") == "ack":
+        if not answer.get("duplicate"):
+            ACTIONS.labels(op=str(op)).inc()
+    else:
+        REJECTED.labels(code=str(answer.get("code", answer.get("type")))).inc()
+
+
+def render() -> tuple[bytes, str]:
+    """The exposition text of the default registry and its content type."""
+    return generate_latest(), CONTENT_TYPE_LATEST

@@ -1,0 +1,37 @@
+"""`/healthz`, `/readyz` and `/metrics`: plain HTTP for probes and Prometheus.
+
+They stay out of the OpenAPI schema: they are for the orchestrator, not API clients,
+and `/readyz` answers 503 by design while a dependency is down or the process drains.
+"""
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import JSONResponse
+
+from app.ops import metrics
+from app.ops.health import Readiness
+
+router = APIRouter(tags=["operations"])
+
+
+@router.get("/healthz", include_in_schema=False)
+async def healthz() -> dict[str, str]:
+    """Liveness: the process is up and its event loop answers."""
+    return {"status": "ok"}
+
+
+@router.get("/readyz", include_in_schema=False)
+async def readyz(request: Request) -> JSONResponse:
+    """Readiness: every dependency check passes and the process is not shutting down."""
+    readiness: Readiness = request.app.state.readiness
+    checks = await readiness.run()
+    ready = all(result == "ok" for result in checks.values())
+    return JSONResponse(
+        {"status": "ok" if ready else "unavailable", "checks": checks},
+        status_code=200 if ready else 503,
+    )
+
+
+@router.get("/metrics", include_in_schema=False)
+async def prometheus_metrics() -> Response:
+    body, content_type = metrics.render()
+    return Response(body, media_type=content_type)

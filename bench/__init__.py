@@ -1,0 +1,1 @@
+"""Benchmarks: one command each, a table on stdout, JSON under bench/results/."""

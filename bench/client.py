@@ -1,0 +1,136 @@
+"""A protocol client for the harness and the multi-process tests: REST signup and tables,
+WebSocket hello, open, act; one outstanding action at a time, timed."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+Frame = dict[str, Any]
+
+
+class ProtocolFailure(RuntimeError):
+    """The server answered something the protocol does not allow here."""
+
+
+@dataclass
+class Player:
+    id: int
+    name: str
+    token: str
+
+
+async def signup(http: httpx.AsyncClient, name: str) -> Player:
+    response = await http.post("/api/players", json={"name": name})
+    if response.status_code != 201:
+        raise ProtocolFailure(f"signup {name}: {response.status_code} {response.text}")
+    body = response.json()
+    return Player(body["player"]["id"], body["player"]["name"], body["token"])
+
+
+async def seat_pair(
+    http: httpx.AsyncClient, owner: Player, guest: Player, **table: Any
+) -> int:
+    """A table of `owner`, joined by `guest`: returns the match id."""
+    headers = {"Authorization": f"Bearer {owner.token}"}
+    body = {"preset": "duel", "suits": 1, "rated": False, **table}
+    created = await http.post("/api/tables", json=body, headers=headers)
+    if created.status_code != 201:
+        raise ProtocolFailure(f"create table: {created.status_code} {created.text}")
+    table_id = created.json()["id"]
+    joined = await http.post(
+        f"/api/tables/{table_id}/join", headers={"Authorization": f"Bearer {guest.token}"}
+    )
+    if joined.status_code != 200 or joined.json().get("match_id") is None:
+        raise ProtocolFailure(f"join table: {joined.status_code} {joined.text}")
+    return int(joined.json()["match_id"])
+
+
+@dataclass
+class DuelClient:
+    """One WebSocket of one player."""
+
+    ws: ClientConnection
+    player: Player
+    welcome: Frame
+    frames: list[Frame] = field(default_factory=list)
+    snapshots: dict[int, Frame] = field(default_factory=dict)
+    errors: list[Frame] = field(default_factory=list)
+    _answer: asyncio.Future[Frame] | None = None
+    _reader: asyncio.Task[None] | None = None
+    keep_frames: bool = True
+
+    @classmethod
+    async def open(
+        cls, url: str, player: Player, *, stream: str | None = None, last_event: int | None = None,
+        keep_frames: bool = True,
+    ) -> DuelClient:
+        ws = await connect(f"{url}/ws", max_size=2**20, ping_interval=None, open_timeout=30)
+        hello: Frame = {"type": "hello", "v": 1, "token": player.token}
+        if stream is not None:
+            hello |= {"stream": stream, "last_event": last_event}
+        await ws.send(json.dumps(hello))
+        welcome = json.loads(await asyncio.wait_for(ws.recv(), 30))
+        if welcome.get("type") != "welcome":
+            await ws.close()
+            raise ProtocolFailure(f"expected welcome, got {welcome}")
+        client = cls(ws, player, welcome, keep_frames=keep_frames)
+        client._reader = asyncio.create_task(client._read())
+        return client
+
+    @property
+    def last_event(self) -> int:
+        numbered = [f["n"] for f in self.frames if "n" in f]
+        return max(numbered, default=self.welcome["last_event"])
+
+    async def _read(self) -> None:
+        try:
+            async for text in self.ws:
+                frame = json.loads(text)
+                if self.keep_frames:
+                    self.frames.append(frame)
+                kind = frame.get("type")
+                if kind == "snapshot" and frame.get("role") == "player":
+                    self.snapshots[frame["match_id"]] = frame
+                if kind == "error":
+                    self.errors.append(frame)
+                if kind in ("ack", "reject", "snapshot", "error", "pong", "replay"):
+                    answer = self._answer
+                    if answer is not None and not answer.done():
+                        answer.set_result(frame)
+        except Exception:  # the connection ended; pending callers see it below
+            pass
+        finally:
+            answer = self._answer
+            if answer is not None and not answer.done():
+                answer.set_exception(ConnectionError("connection closed"))
+
+    async def request(self, frame: Frame, *, timeout: float = 30.0) -> tuple[Frame, float]:
+        """Send one frame, wait for its answer; returns (answer, round trip seconds)."""
+        self._answer = asyncio.get_running_loop().create_future()
+        started = time.perf_counter()
+        await self.ws.send(json.dumps(frame))
+        answer = await asyncio.wait_for(self._answer, timeout)
+        return answer, time.perf_counter() - started
+
+    async def open_game(self, match_id: int) -> Frame:
+        answer, _ = await self.request({"type": "open_game", "match_id": match_id})
+        if answer.get("type") != "snapshot":
+            raise ProtocolFailure(f"open_game: {answer}")
+        return answer
+
+    async def act(self, match_id: int, seq: int, action: Frame) -> tuple[Frame, float]:
+        return await self.request(
+            {"type": "action", "match_id": match_id, "seq": seq, "action": action}
+        )
+
+    async def close(self) -> None:
+        await self.ws.close()
+        if self._reader is not None:
+            await self._reader

@@ -1,0 +1,91 @@
+"""Graceful shutdown of a real uvicorn process: SIGTERM closes sockets, flushes the log."""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from tests.support.database import sqlite_url, upgrade
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_ready(port: int, process: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(process.stderr.read().decode() if process.stderr else "exited")
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=0.5).status_code == 200:
+                return
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    raise TimeoutError("server did not start")
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> tuple[subprocess.Popen[bytes], int]:
+    port = free_port()
+    url = sqlite_url(tmp_path / "ops.db")
+    upgrade(url)
+    env = {
+        **os.environ,
+        "SPIDER_DATABASE_URL": url,
+        "SPIDER_LOG_FORMAT": "json",
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "tests.ops.socket_app:app", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        wait_ready(port, process)
+        yield process, port
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+
+
+def test_sigterm_closes_open_sockets_with_1012_and_logs_a_clean_stop(
+    server: tuple[subprocess.Popen[bytes], int],
+) -> None:
+    process, port = server
+    with connect(f"ws://127.0.0.1:{port}/test-echo") as ws:
+        ws.send("ping")
+        assert ws.recv(timeout=5) == "ping"
+        metrics = httpx.get(f"http://127.0.0.1:{port}/metrics").text
+        assert "spider_ws_connections 1.0" in metrics
+        process.send_signal(signal.SIGTERM)
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=10)
+    assert closed.value.rcvd is not None
+    assert closed.value.rcvd.code == 1012
+    # uvicorn re-raises the signal once its graceful shutdown is complete.
+    assert process.wait(timeout=15) in (0, -signal.SIGTERM)
+    assert process.stderr is not None
+    lines = [json.loads(line) for line in process.stderr.read().decode().splitlines()]
+    messages = [line["msg"] for line in lines]
+    assert "started" in messages
+    assert messages.index("stopped") > messages.index("started")
+    stopped = lines[messages.index("stopped")]
+    assert stopped["drained"] is True
+    access = [line for line in lines if line["logger"] == "spider.access"]
+    assert access == []  # probes and /metrics are not access-logged

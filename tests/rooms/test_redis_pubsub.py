@@ -1,0 +1,168 @@
+"""The Redis pub/sub backend against the real Redis at 127.0.0.1:6379."""
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator
+
+import pytest
+import redis.asyncio as redis
+
+from app.rooms import redis_pubsub
+from app.rooms.redis_pubsub import RedisPubSub
+from tests.services import require_redis
+
+
+@pytest.fixture
+async def url() -> str:
+    return require_redis()
+
+
+@pytest.fixture
+async def buses(url: str) -> AsyncIterator[tuple[RedisPubSub, RedisPubSub]]:
+    """Two buses: as two server processes would hold them."""
+    first, second = RedisPubSub(url), RedisPubSub(url)
+    yield first, second
+    await first.close()
+    await second.close()
+
+
+def channel() -> str:
+    # The Redis is shared with other test runs: every test speaks on its own channels.
+    return f"test:{uuid.uuid4().hex}"
+
+
+async def next_message(subscription: AsyncIterator[dict[str, object]]) -> dict[str, object]:
+    return await asyncio.wait_for(anext(subscription), timeout=5)
+
+
+async def test_a_message_reaches_subscribers_of_every_process(
+    buses: tuple[RedisPubSub, RedisPubSub],
+) -> None:
+    a, b = buses
+    name = channel()
+    on_a, on_b = await a.subscribe(name), await b.subscribe(name)
+    await b.publish(name, {"type": "table_created", "table": 7})
+    assert await next_message(on_a) == {"type": "table_created", "table": 7}
+    assert await next_message(on_b) == {"type": "table_created", "table": 7}
+
+
+async def test_messages_from_one_publisher_arrive_in_order(
+    buses: tuple[RedisPubSub, RedisPubSub],
+) -> None:
+    a, b = buses
+    name = channel()
+    subscription = await a.subscribe(name)
+    for n in range(50):
+        await b.publish(name, {"n": n})
+    assert [(await next_message(subscription))["n"] for _ in range(50)] == list(range(50))
+
+
+async def test_other_channels_are_not_delivered(buses: tuple[RedisPubSub, RedisPubSub]) -> None:
+    a, b = buses
+    mine, other = channel(), channel()
+    subscription = await a.subscribe(mine)
+    await b.publish(other, {"x": 1})
+    await b.publish(mine, {"x": 2})
+    assert await next_message(subscription) == {"x": 2}
+
+
+async def test_one_redis_subscription_per_channel_per_process(
+    url: str, buses: tuple[RedisPubSub, RedisPubSub]
+) -> None:
+    a, _ = buses
+    name = channel()
+    admin = redis.Redis.from_url(url)
+    try:
+        local = [await a.subscribe(name) for _ in range(3)]
+        assert a.subscriber_count(name) == 3
+        assert dict(await admin.pubsub_numsub(name)) == {name.encode(): 1}
+        for subscription in local[:2]:
+            await subscription.close()
+        assert dict(await admin.pubsub_numsub(name)) == {name.encode(): 1}
+        await local[2].close()
+        assert a.subscriber_count(name) == 0
+        assert dict(await admin.pubsub_numsub(name)) == {name.encode(): 0}
+    finally:
+        await admin.aclose()
+
+
+async def test_a_closed_subscription_ends_its_stream_and_gets_nothing_more(
+    buses: tuple[RedisPubSub, RedisPubSub],
+) -> None:
+    a, b = buses
+    name = channel()
+    kept, closed = await a.subscribe(name), await a.subscribe(name)
+    await closed.close()
+    await b.publish(name, {"after": True})
+    assert await next_message(kept) == {"after": True}
+    assert [m async for m in closed] == []
+
+
+async def test_a_stuck_subscriber_is_cut_off_not_buffered_forever(
+    buses: tuple[RedisPubSub, RedisPubSub], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(redis_pubsub, "SUBSCRIPTION_BUFFER", 5)
+    a, b = buses
+    name = channel()
+    stuck, reader = await a.subscribe(name), await a.subscribe(name)
+    for n in range(10):
+        await b.publish(name, {"n": n})
+    assert [(await next_message(reader))["n"] for _ in range(5)] == [0, 1, 2, 3, 4]
+    await asyncio.sleep(0.1)
+    received = [m["n"] async for m in stuck]
+    assert received == [0, 1, 2, 3, 4]
+
+
+async def test_ping_passes_on_redis_and_fails_without_it(url: str) -> None:
+    bus = RedisPubSub(url)
+    await bus.ping()
+    await bus.close()
+    nowhere = RedisPubSub("redis://127.0.0.1:1/0")
+    with pytest.raises(redis.ConnectionError):
+        await nowhere.ping()
+    await nowhere.close()
+
+
+async def test_delivery_resumes_after_the_subscriber_connection_is_killed(
+    url: str, buses: tuple[RedisPubSub, RedisPubSub]
+) -> None:
+    a, b = buses
+    name = channel()
+    subscription = await a.subscribe(name)
+    admin = redis.Redis.from_url(url)
+    try:
+        clients = await admin.client_list()
+        mine = [c for c in clients if c["name"] == a.client_name and int(c["sub"]) > 0]
+        assert len(mine) == 1
+        await admin.client_kill_filter(_id=mine[0]["id"])
+    finally:
+        await admin.aclose()
+
+    # What is published while the connection is down is lost (at most once); keep
+    # publishing until the reconnected, resubscribed reader hears one.
+    async def publish_until_heard() -> dict[str, object]:
+        receive = asyncio.create_task(next_message(subscription))
+        for n in range(100):
+            await b.publish(name, {"n": n})
+            done, _ = await asyncio.wait({receive}, timeout=0.1)
+            if done:
+                return receive.result()
+        receive.cancel()
+        raise AssertionError("no delivery after reconnect")
+
+    heard = await publish_until_heard()
+    assert isinstance(heard["n"], int)
+
+
+async def test_a_prefix_keeps_deployments_on_one_redis_apart(url: str) -> None:
+    blue, green = RedisPubSub(url, prefix="blue:"), RedisPubSub(url, prefix="green:")
+    try:
+        name = channel()
+        on_blue, on_green = await blue.subscribe(name), await green.subscribe(name)
+        await green.publish(name, {"from": "green"})
+        await blue.publish(name, {"from": "blue"})
+        assert await next_message(on_blue) == {"from": "blue"}
+        assert await next_message(on_green) == {"from": "green"}
+    finally:
+        await blue.close()
+        await green.close()

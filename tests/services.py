@@ -1,0 +1,42 @@
+"""Reach the real Redis and PostgreSQL, or say what to start.
+
+Under CI=true a missing service is a failure, never a skip: CI must not go green by
+skipping the tests that matter.
+"""
+
+import os
+import socket
+
+import pytest
+
+REDIS_URL = os.environ.get("SPIDER_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+POSTGRES_ADMIN_URL = os.environ.get(
+    "SPIDER_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/postgres"
+)
+
+
+def _reachable(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=1.0):
+            return True
+    except OSError:
+        return False
+
+
+def require(service: str, host: str, port: int) -> None:
+    if _reachable(host, port):
+        return
+    message = f"{service} is not reachable at {host}:{port}; start it to run this test"
+    if os.environ.get("CI") == "true":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def require_redis() -> str:
+    require("Redis", "127.0.0.1", 6379)
+    return REDIS_URL
+
+
+def require_postgres() -> str:
+    require("PostgreSQL", "127.0.0.1", 5432)
+    return POSTGRES_ADMIN_URL

@@ -1,0 +1,107 @@
+"""Real server processes for the scale tests: one on SQLite, or several on a fresh
+PostgreSQL database sharing the real Redis. Loopback only."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from bench.server import Server, start_server
+from tests.services import require_redis
+from tests.support.database import (
+    create_pg_database,
+    drop_pg_database,
+    pg_url,
+    sqlite_url,
+    upgrade,
+)
+
+SECRET = "scale-test-secret"
+
+
+def server_env(database_url: str, **extra: str) -> dict[str, str]:
+    return {
+        "SPIDER_DATABASE_URL": database_url,
+        "SPIDER_SECRET_KEY": SECRET,
+        "SPIDER_PLAYER_CREATE_BURST": "100000",
+        "SPIDER_PLAYER_CREATE_PER_MINUTE": "100000",
+        "SPIDER_LOG_LEVEL": "INFO",
+        **extra,
+    }
+
+
+@dataclass
+class Cluster:
+    """Server processes sharing one database (and Redis when there are several)."""
+
+    env: dict[str, str]
+    workdir: Path
+    servers: list[Server] = field(default_factory=list)
+
+    def start(self, *, port: int | None = None) -> Server:
+        index = len(self.servers)
+        server = start_server(
+            env=self.env, log_path=self.workdir / f"server-{index}.log", port=port
+        )
+        self.servers.append(server)
+        return server
+
+    def restart(self, index: int, sig: int) -> Server:
+        """Stop server `index` with `sig` and start a new one on the same port."""
+        old = self.servers[index]
+        old.stop(sig)
+        new = start_server(
+            env=self.env, log_path=self.workdir / f"server-{index}-again.log", port=old.port
+        )
+        self.servers[index] = new
+        return new
+
+    def logs(self) -> str:
+        return "\n".join(p.read_text(errors="replace") for p in self.workdir.glob("*.log"))
+
+    def stop(self) -> None:
+        for server in self.servers:
+            server.stop()
+
+
+@pytest.fixture
+def sqlite_server(tmp_path: Path) -> Iterator[Cluster]:
+    """One process on a migrated SQLite file, in-memory pub/sub."""
+    url = sqlite_url(tmp_path / "spider.db")
+    upgrade(url)
+    cluster = Cluster(server_env(url), tmp_path)
+    cluster.start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+def pg_cluster(tmp_path: Path) -> Iterator[Cluster]:
+    """Two processes on a fresh PostgreSQL database (dropped after) and the real Redis."""
+    redis_url = require_redis()
+    name = create_pg_database()
+    try:
+        url = pg_url(name)
+        upgrade(url)
+        env = server_env(
+            url,
+            SPIDER_PUBSUB_BACKEND="redis",
+            SPIDER_REDIS_URL=redis_url,
+            # Every test run speaks on its own Redis channels (the Redis is shared).
+            SPIDER_REDIS_CHANNEL_PREFIX=f"t{uuid.uuid4().hex[:8]}:",
+        )
+        cluster = Cluster(env, tmp_path)
+        cluster.start()
+        cluster.start()
+        try:
+            yield cluster
+        finally:
+            cluster.stop()
+    finally:
+        drop_pg_database(name)
