@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,6 +52,7 @@ Follow = Callable[[str], Awaitable[None]]
 Payload = dict[str, Any]
 
 FINISH_OP = "finish"
+SETTLED_CACHE = 500
 
 
 class RoomError(ValueError):
@@ -177,6 +179,7 @@ class DuelService:
         self._is_online = is_online
         self._allow_test_layouts = allow_test_layouts
         self._matches: dict[int, LiveMatch] = {}
+        self._settled: deque[int] = deque()  # finished matches still cached, oldest first
         self._loading = asyncio.Lock()
 
     # ------------------------------------------------------------------ loading
@@ -234,6 +237,7 @@ class DuelService:
         elif live.over:
             outcomes = self._outcomes(live)
             live.result = self._result_payload(live, outcomes, stored.winner_id, {})
+            self._keep_settled(live.match_id)
 
     # ------------------------------------------------------------------ playing
 
@@ -391,6 +395,7 @@ class DuelService:
             log.exception("could not settle match %d", live.match_id)
             return
         live.result = self._result_payload(live, outcomes, settled.winner_id, settled.ratings)
+        self._keep_settled(live.match_id)
         for game in live.games:
             await self._pubsub.publish(channels.player(game.player_id), live.result)
 
@@ -456,6 +461,12 @@ class DuelService:
                 await follow(channels.match(match_id))
                 snapshots.append(self._snapshot(live, game, role="player"))
         return snapshots
+
+    def _keep_settled(self, match_id: int) -> None:
+        """Finished matches stay cached for replays and late spectators, a bounded few."""
+        self._settled.append(match_id)
+        while len(self._settled) > SETTLED_CACHE:
+            self._matches.pop(self._settled.popleft(), None)
 
     def forget(self, match_id: int) -> None:
         """Drop a cached match nobody has opened yet (its stored deal was replaced)."""

@@ -82,7 +82,10 @@ async def finish_match(*, session: AsyncSession, match_id: int) -> MatchResult:
 
     Safe to call twice: a finished match is returned as it is, ratings untouched.
     """
-    match = await session.scalar(select(Match).where(Match.id == match_id).with_for_update())
+    match = await session.scalar(
+        select(Match).where(Match.id == match_id).with_for_update()
+        .execution_options(populate_existing=True)  # the status as of the lock, not cached
+    )
     if match is None:
         raise NotFound(f"no match {match_id}", code="match_not_found")
     if match.status != "finished":

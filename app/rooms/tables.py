@@ -68,9 +68,18 @@ def is_expired(table: DuelTable, now: datetime | None = None) -> bool:
 
 
 async def seats_of(session: AsyncSession, table_id: int) -> list[Seat]:
+    """The table's seats as the database has them now (never a stale cached copy)."""
     rows = await session.scalars(select(Seat).where(Seat.table_id == table_id)
-                                 .order_by(Seat.seat))
+                                 .order_by(Seat.seat)
+                                 .execution_options(populate_existing=True))
     return list(rows)
+
+
+async def lock_table(session: AsyncSession, table_id: int) -> None:
+    """Serialise changes to one table's seats (row lock on PostgreSQL; SQLite serialises
+    writers anyway, and seats are re-read after our own write)."""
+    await session.execute(select(DuelTable).where(DuelTable.id == table_id)
+                          .with_for_update().execution_options(populate_existing=True))
 
 
 async def table_view(*, session: AsyncSession, table: DuelTable) -> TableView:
@@ -170,6 +179,7 @@ async def start_match(*, session: AsyncSession, table: DuelTable) -> Match:
 async def seat_player(*, session: AsyncSession, table: DuelTable, player: Player,
                       invited: bool = False) -> TableView:
     """Seat ``player``; starts the first match when the table fills. Commits."""
+    await lock_table(session, table.id)
     seats = await seats_of(session, table.id)
     await _check_joinable(session, table, player, seats, invited=invited)
     free = next(number for number in SEATS if number not in {s.seat for s in seats})
@@ -202,6 +212,7 @@ async def _my_seat(session: AsyncSession, table: DuelTable, player: Player) -> S
 async def leave_table(*, session: AsyncSession, table_id: int, player: Player) -> TableView:
     """Free my seat; refused while my game of the current match is still being played."""
     table = await get_table(session=session, table_id=table_id, viewer=player)
+    await lock_table(session, table.id)
     seat = await _my_seat(session, table, player)
     match = await game_repo.current_match(session, table_id=table.id)
     if match is not None and match.status == "playing":
@@ -224,6 +235,7 @@ async def leave_table(*, session: AsyncSession, table_id: int, player: Player) -
 async def agree_new_game(*, session: AsyncSession, table_id: int, player: Player) -> TableView:
     """Ask for a new game; when both seated players have asked, a new match starts."""
     table = await get_table(session=session, table_id=table_id, viewer=player)
+    await lock_table(session, table.id)
     seat = await _my_seat(session, table, player)
     seats = await seats_of(session, table.id)
     if len(seats) != len(SEATS):
@@ -235,7 +247,8 @@ async def agree_new_game(*, session: AsyncSession, table_id: int, player: Player
         raise Conflict("the table has expired", code="table_expired")
     seat.wants_new_game = True
     await session.flush()
-    if all(s.wants_new_game for s in seats):
+    # Re-read after our write: the other player may have agreed a moment ago.
+    if all(s.wants_new_game for s in await seats_of(session, table.id)):
         await start_match(session=session, table=table)
     await session.commit()
     return await table_view(session=session, table=table)
