@@ -8,9 +8,11 @@ from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, WebSocketRoute, expect
 
+from tests.web.axe import serious
 from tests.web.conftest import LiveServer
 
 INVITE_LINK = re.compile(r"/#/invite/[\w-]{20,}$")
+RATING_UP = re.compile(r"^\+\d+ \(\d+\)$")
 
 
 def new_player(browser: Browser, server: LiveServer, name: str, path: str = "/") -> Page:
@@ -31,6 +33,7 @@ def invite_by_link(browser: Browser, server: LiveServer, artifacts: Path) -> tup
     alice.click("#invite-friend")
     dialog = alice.get_by_role("dialog")
     expect(dialog.get_by_label("Private")).to_be_checked()
+    dialog.get_by_label("Rated").check()
     dialog.get_by_role("button", name="Create").click()
     expect(alice.locator("#invite-link")).to_have_value(INVITE_LINK)
     alice.click("#copy-link")
@@ -115,6 +118,7 @@ def test_duel_watch_and_result(browser: Browser, app_server: LiveServer,
     expect(alice.locator(".runs .run")).to_have_count(7)
     expect(alice.locator(".player.them .name")).to_have_text("bob")
     alice.screenshot(path=artifacts / "e2e-table.png", full_page=True)
+    assert serious(alice) == []
 
     # Alice wins with taps: each card goes to its best place (its own suit).
     tap(card(alice, "6s", 1))
@@ -138,6 +142,7 @@ def test_duel_watch_and_result(browser: Browser, app_server: LiveServer,
     expect(card(alice, "3s", 2)).to_be_visible()
     expect(alice.locator("#their-score")).to_have_text(bob.locator("#my-score").inner_text())
     alice.screenshot(path=artifacts / "e2e-spectate.png", full_page=True)
+    assert serious(alice) == []
 
     bob.once("dialog", lambda dialog: dialog.accept())
     bob.click("#finish")
@@ -146,8 +151,10 @@ def test_duel_watch_and_result(browser: Browser, app_server: LiveServer,
         sheet = page.locator(".scoresheet")
         expect(sheet).to_contain_text("won")
         expect(sheet).to_contain_text("finished early")
+        expect(sheet.locator("tbody tr").first.locator("td").last).to_have_text(RATING_UP)
     share = bob.locator("#share-text").input_value()
     assert "I lost" in share
+    assert serious(bob) == []
     alice.screenshot(path=artifacts / "e2e-result-alice.png", full_page=True)
     bob.screenshot(path=artifacts / "e2e-result-bob.png", full_page=True)
 
@@ -206,3 +213,26 @@ def test_reconnect_after_the_socket_is_cut(browser: Browser, app_server: LiveSer
     bob.locator('.column[data-col="2"] .card.back').click()  # and play goes on
     expect(card(bob, "3s", 2)).to_be_visible()
     expect(bob.locator("#undo")).to_be_disabled()  # a flip is final
+
+
+def test_lobby_lists_a_public_table_and_filters_it(browser: Browser, app_server: LiveServer,
+                                                   artifacts: Path) -> None:
+    carol = new_player(browser, app_server, "carol")
+    carol.click("#new-game")
+    dialog = carol.get_by_role("dialog")
+    dialog.get_by_label("2 suits").check()
+    dialog.get_by_role("button", name="Create").click()
+    expect(carol.get_by_role("status").filter(has_text="Waiting for an opponent")).to_be_visible()
+
+    dave = new_player(browser, app_server, "dave")
+    row = dave.locator(".list li", has_text="carol")
+    expect(row).to_contain_text("2 suits")
+    dave.get_by_label("Suits").select_option("1")
+    expect(dave.get_by_text("No open table matches.")).to_be_visible()
+    dave.get_by_label("Suits").select_option("2")
+    expect(row).to_be_visible()
+    dave.screenshot(path=artifacts / "e2e-lobby.png", full_page=True)
+    assert serious(dave) == []
+    row.get_by_role("button", name="Join — carol").click()
+    expect(dave.locator("#start")).to_be_visible()
+    expect(carol.locator("#start")).to_be_visible()

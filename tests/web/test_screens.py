@@ -3,29 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 from app.engine.deal import deal
 from app.engine.layout import state_to_layout
 from app.engine.rules import preset
+from tests.web.axe import serious
 from tests.web.conftest import LiveServer
 from tests.web.fake import TABLE_ID, FakeServer
 
 WEB = Path(__file__).resolve().parents[2] / "web"
 BUDGET = 100_000  # bytes: "at most 100 KB", read strictly
-
-
-def serious(page: Page) -> list[dict[str, Any]]:
-    response = Axe().run(page).response
-    assert response["passes"], "axe ran no rule"
-    violations = response["violations"]
-    return [
-        {"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"]][:5]}
-        for v in violations if v["impact"] in ("serious", "critical")
-    ]
 
 
 def test_js_and_css_fit_the_budget() -> None:
