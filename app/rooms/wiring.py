@@ -24,7 +24,8 @@ async def rooms_for_app(app: FastAPI) -> Rooms:
         return player_id
 
     rooms = build_rooms(
-        pubsub=make_pubsub(settings.pubsub_backend),
+        pubsub=make_pubsub(settings.pubsub_backend, redis_url=settings.redis_url,
+                           channel_prefix=settings.redis_channel_prefix),
         store=SqlStore(app.state.sessions),  # the app's session factory (app/api/database.py)
         authenticate=authenticate,
         allow_test_layouts=settings.allow_test_layouts,
