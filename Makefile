@@ -29,6 +29,7 @@ test: $(STAMP) browser lint
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.engine
+	$(BIN)/python -m bench.live
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

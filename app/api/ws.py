@@ -183,6 +183,7 @@ async def _serve(websocket: WebSocket, rooms: Rooms, session: Session, outbox: O
         frame = await _receive_text(websocket)
         if frame is None:
             return
+        message: p.ClientMessage | None = None
         try:
             guard.admit(frame)  # size, depth, rate: checked before anything is parsed
             message = p.parse_client_message(frame)
@@ -199,10 +200,10 @@ async def _serve(websocket: WebSocket, rooms: Rooms, session: Session, outbox: O
         except RoomError as error:
             metrics.REJECTED.labels(code=error.code).inc()
             outbox.put(_error(error.code, str(error)))
-        except Exception:  # a bug must cost one frame, not the player's connection
+        except Exception:  # a bug or an outage must not kill the player's connection
             metrics.ERRORS.labels(where="ws").inc()
-            log.exception("unexpected error while handling a frame")
-            outbox.put(_error("internal", "the server failed on this frame; resync"))
+            log.exception("failed to handle a %s frame", type(message).__name__)
+            outbox.put(_error("internal", "the server failed to handle this frame"))
 
 
 async def _handle(message: p.ClientMessage, rooms: Rooms, session: Session, outbox: Outbox

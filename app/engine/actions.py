@@ -92,7 +92,7 @@ def action_from_json(data: object) -> Action:
     if not isinstance(data, dict):
         raise ActionFormatError(f"an action must be an object with 'op', not {data!r}")
     op = data.get("op")
-    if op not in _FIELDS:
+    if not isinstance(op, str) or op not in _FIELDS:
         raise ActionFormatError(f"unknown op {op!r} (move, deal, flip or undo)")
     extra = sorted(set(data) - _FIELDS[op])
     if extra:

@@ -32,7 +32,6 @@ def movable_run_length(column: Column) -> int:
     return count
 
 
-
 def _check_column(col: int, what: str) -> None:
     if not 0 <= col < COLUMNS:
         raise errors.BadColumn(f"{what} column {col} is not between 0 and 9")
@@ -126,7 +125,9 @@ def _settle(
     """Remove a completed run from ``col`` and auto-flip; True if a card turned or a run left."""
     column = columns[col]
     changed = False
-    if _ends_with_run(column.up):
+    # A loop, not an if: a layout may stack one complete run on another (a king dealt
+    # onto an ace), and the rule book removes a run whenever a column ends with one.
+    while _ends_with_run(column.up):
         removed.append(suit_of(column.up[-1]))
         column = Column(column.down, column.up[:-RUN_LENGTH])
         events.append(RunCompleted(col, removed[-1]))

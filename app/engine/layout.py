@@ -148,3 +148,42 @@ def state_to_layout(state: GameState) -> dict[str, Any]:
 
 def describe_card(card: Card) -> str:
     return f"{card_name(card)} (rank {rank_of(card)}, suit {SUITS[suit_of(card)]})"
+
+
+class SketchError(ValueError):
+    """A sketch of a position that does not parse."""
+
+
+def _sketch_faces(text: str) -> list[int]:
+    try:
+        return [parse_face(name) for name in text.split()]
+    except CardError as error:
+        raise SketchError(str(error)) from None
+
+
+def sketch_state(
+    rules: Rules, columns: list[str], stock: str = "", removed: str = ""
+) -> GameState:
+    """A position written by hand, for tests and puzzles: ``"Ks 3h / 7h 6h"`` is a column
+    with Ks and 3h face down and 7h, 6h face up (bottom to top); ``"7h"`` has no face-down
+    card; ``""`` is empty. Missing columns are empty, ``stock`` lists cards in deal order,
+    ``removed`` the suits of removed runs (``"s h"``). Settling is checked, the card
+    multiset is not: a sketch may hold any cards.
+    """
+    if len(columns) > COLUMNS:
+        raise SketchError(f"a sketch has at most 10 columns, not {len(columns)}")
+    piles = []
+    for text in [*columns, *[""] * (COLUMNS - len(columns))]:
+        down, _, up = text.rpartition("/")
+        piles.append((_sketch_faces(down), _sketch_faces(up)))
+    stock_faces = _sketch_faces(stock)
+    if len(stock_faces) % COLUMNS:
+        raise SketchError(f"a stock of {len(stock_faces)} cards is not a multiple of 10")
+    try:
+        suits = [parse_suit(name) for name in removed.split()]
+    except CardError as error:
+        raise SketchError(str(error)) from None
+    try:
+        return build_state(rules, piles, stock_faces, suits)
+    except LayoutError as error:
+        raise SketchError(str(error)) from None

@@ -84,4 +84,8 @@ def load_record(text: str) -> Record:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise RecordError(f"not JSON: {error}") from None
+    except RecursionError:
+        raise RecordError("not JSON this program accepts: nested too deeply") from None
+    except ValueError as error:  # e.g. an integer longer than Python converts
+        raise RecordError(f"not JSON this program accepts: {error}") from None
     return record_from_json(data)

@@ -1,7 +1,7 @@
 """Rule options and the named presets that bundle them."""
 
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 FlipRule = Literal["auto", "manual"]
 UndoRule = Literal["all", "moves"]
@@ -65,7 +65,7 @@ def rules_from_json(data: object) -> Rules:
     if unknown:
         raise RulesError(f"unknown rule option(s): {', '.join(map(str, unknown))}")
     name = data.get("preset")
-    if name not in _PRESET_OPTIONS:
+    if not isinstance(name, str) or name not in _PRESET_OPTIONS:
         raise RulesError(f"rules.preset must be one of {', '.join(PRESET_NAMES)}, not {name!r}")
     suits = data.get("suits")
     if type(suits) is not int or suits not in (1, 2, 4):
@@ -78,7 +78,7 @@ def rules_from_json(data: object) -> Rules:
                 allowed = ", ".join(map(repr, _ALLOWED[option]))
                 raise RulesError(f"rules.{option} must be one of {allowed}, not {value!r}")
             options[option] = value
-    return Rules(preset=name, suits=suits, **options)
+    return Rules(preset=cast(PresetName, name), suits=suits, **options)
 
 
 def with_options(rules: Rules, **overrides: Any) -> Rules:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -42,6 +43,8 @@ from app.rooms.store import (
 )
 from app.rooms.winner import PlayerOutcome
 from app.scoring.play import ScoredGame
+
+log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
 Follow = Callable[[str], Awaitable[None]]
@@ -311,7 +314,10 @@ class DuelService:
         self, live: LiveMatch, game: LiveGame, seq: int, now: float
     ) -> Payload:
         # "Terminer" is not a move of the rule book: it ends the game row, not the log.
-        await self._end(live, game, "finished", now, announce=False)
+        try:
+            await self._end(live, game, "finished", now, announce=False)
+        except StoreError as error:
+            return self._reject(live, game, seq, "not_stored", f"not saved, try again: {error}")
         ack = self._ack(live, game, seq, 0, [], now)
         await self._after_step(live, game, [])
         return ack
@@ -341,11 +347,21 @@ class DuelService:
     async def _end(
         self, live: LiveMatch, game: LiveGame, reason: str, at: float, *, announce: bool = True
     ) -> None:
+        """Record the end, then apply it in memory.
+
+        A win or a time-out stands even if the write fails: the log and the clock prove it
+        again when the match is rebuilt. A finish does not: the player is told and retries.
+        """
+        try:
+            await self._store.end_game(game.game_id, reason, at, self._totals(game, at))
+        except StoreError:
+            if reason == "finished":
+                raise
+            log.exception("could not record the end of game %d (%s)", game.game_id, reason)
         game.ended_at, game.end_reason = at, reason
         if game.timer is not None and game.timer is not asyncio.current_task():
             game.timer.cancel()
         game.timer = None
-        await self._store.end_game(game.game_id, reason, at, self._totals(game, at))
         if announce:
             await self._publish_progress(live, game)
             await self._announce_end(live, game)
@@ -369,7 +385,11 @@ class DuelService:
 
     async def _conclude(self, live: LiveMatch) -> None:
         outcomes = self._outcomes(live)
-        settled = await self._store.finish_match(live.match_id, outcomes)
+        try:
+            settled = await self._store.finish_match(live.match_id, outcomes)
+        except Exception:  # the games stay over; the next restore settles the match
+            log.exception("could not settle match %d", live.match_id)
+            return
         live.result = self._result_payload(live, outcomes, settled.winner_id, settled.ratings)
         for game in live.games:
             await self._pubsub.publish(channels.player(game.player_id), live.result)

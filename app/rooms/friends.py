@@ -61,7 +61,7 @@ async def list_friends(
         .where(Friendship.player_id == player.id)
         .order_by(Player.name_key)
     )
-    return [Contact(p.id, p.name, since, presence.is_online(p.id)) for p, since in rows.tuples()]
+    return [Contact(p.id, p.name, since, presence.is_online(p.id)) for p, since in rows]
 
 
 async def is_friend(*, session: AsyncSession, player_id: int, friend_id: int) -> bool:
@@ -95,7 +95,7 @@ async def list_ignores(*, session: AsyncSession, player: Player) -> list[Contact
         .where(Ignore.player_id == player.id)
         .order_by(Player.name_key)
     )
-    return [Contact(p.id, p.name, since, False) for p, since in rows.tuples()]
+    return [Contact(p.id, p.name, since, False) for p, since in rows]
 
 
 async def ignored_by_any(*, session: AsyncSession, player_id: int, of: list[int]) -> bool:

@@ -108,6 +108,6 @@ async def leaderboard(
     items = [
         LeaderboardEntry(offset + index + 1, rating.player_id, name, rating.rating, rating.rd,
                          band_of(rating.rating), rating.games)
-        for index, (rating, name) in enumerate(rows.tuples())
+        for index, (rating, name) in enumerate(rows)
     ]
     return Page(items, total, page, page_size)

@@ -112,7 +112,7 @@ async def match_result(*, session: AsyncSession, match_id: int) -> MatchResult:
         select(Game, Player.name).join(Player, Player.id == Game.player_id)
         .where(Game.match_id == match.id).order_by(Game.seat)
     )
-    pairs = list(rows.tuples())
+    pairs = list(rows)
     results = [
         GameResult(g.id, g.player_id, name, g.seat, g.status, g.score, g.actions_count,
                    g.time_used_ms, g.started_at, g.ended_at, g.rating_before, g.rating_after)
@@ -190,7 +190,7 @@ async def history(
             _outcome(m.winner_id, player_id), g.id, g.status, g.score, g.time_used_ms,
             o.player_id, name, o.score, g.rating_before, g.rating_after,
         )
-        for m, g, o, name in rows.tuples()
+        for m, g, o, name in rows
     ]
     return Page(items, total, page, page_size)
 

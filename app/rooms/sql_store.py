@@ -5,10 +5,13 @@ Timestamps are UTC datetimes in the database and POSIX seconds in the duel servi
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import exists, select
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import games as repo
@@ -25,6 +28,15 @@ from app.rooms.store import (
     StoreError,
 )
 from app.rooms.winner import PlayerOutcome
+
+
+@contextmanager
+def _storage_errors() -> Iterator[None]:
+    """Database trouble becomes a StoreError: the duel service then changes nothing."""
+    try:
+        yield
+    except SQLAlchemyError as error:
+        raise StoreError(f"database error: {type(error).__name__}") from error
 
 
 def _when(seconds: float) -> datetime:
@@ -83,6 +95,10 @@ class SqlStore:
         return stored.deal
 
     async def start_game(self, game_id: int, at: float) -> None:
+        with _storage_errors():
+            await self._start_game(game_id, at)
+
+    async def _start_game(self, game_id: int, at: float) -> None:
         async with self._sessions() as session, session.begin():
             game = await session.get(Game, game_id)
             if game is None:
@@ -93,20 +109,30 @@ class SqlStore:
         self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Progress
     ) -> None:
         try:
-            async with self._sessions() as session, session.begin():
-                await repo.append_action(
-                    session, game_id=game_id, seq=seq, action=action, at=_when(at)
-                )
-                game = await session.get(Game, game_id)
-                assert game is not None  # the action's foreign key
-                await repo.update_progress(
-                    session, game=game, score=progress.score,
-                    actions_count=progress.actions, time_used_ms=progress.time_used_ms,
-                )
+            with _storage_errors():
+                await self._append_action(game_id, seq, action, at, progress)
         except repo.DuplicateActionError as error:
             raise SeqTaken(str(error)) from None
 
+    async def _append_action(
+        self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Progress
+    ) -> None:
+        async with self._sessions() as session, session.begin():
+            await repo.append_action(
+                session, game_id=game_id, seq=seq, action=action, at=_when(at)
+            )
+            game = await session.get(Game, game_id)
+            assert game is not None  # the action's foreign key
+            await repo.update_progress(
+                session, game=game, score=progress.score,
+                actions_count=progress.actions, time_used_ms=progress.time_used_ms,
+            )
+
     async def end_game(self, game_id: int, reason: str, at: float, progress: Progress) -> None:
+        with _storage_errors():
+            await self._end_game(game_id, reason, at, progress)
+
+    async def _end_game(self, game_id: int, reason: str, at: float, progress: Progress) -> None:
         async with self._sessions() as session, session.begin():
             game = await session.get(Game, game_id)
             if game is None:

@@ -79,7 +79,7 @@ async def table_view(*, session: AsyncSession, table: DuelTable) -> TableView:
         .where(Seat.table_id == table.id).order_by(Seat.seat)
     )
     seats = [SeatView(seat.seat, seat.player_id, name, seat.wants_new_game)
-             for seat, name in rows.tuples()]
+             for seat, name in rows]
     owner = await session.get(Player, table.owner_id)
     match = await game_repo.current_match(session, table_id=table.id)
     return TableView(table, owner.name if owner else "?", seats, match)

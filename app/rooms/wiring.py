@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 from app.db.models import Player
+from app.db.sqlite_wal import use_wal
 from app.rooms.auth import verify_token
 from app.rooms.errors import NotAuthenticated
 from app.rooms.pubsub import make_pubsub
@@ -15,6 +16,7 @@ from app.settings import Settings
 
 async def rooms_for_app(app: FastAPI) -> Rooms:
     settings: Settings = app.state.settings
+    use_wal(app.state.db_engine)  # one commit per action: make it cheap (app/db/sqlite_wal.py)
 
     async def authenticate(token: str) -> int:
         player_id = verify_token(token=token, secret_key=settings.secret_key)

@@ -213,3 +213,23 @@ async def test_a_restart_rebuilds_games_and_resumes_clocks() -> None:
     assert [g.end_reason for g in store.matches[MATCH].games] == ["timed_out", "timed_out"]
     assert store.matches[MATCH].finished
     await third.close()
+
+
+class EndlessStore(MemoryStore):
+    """A store whose end-of-game writes fail (an outage)."""
+
+    async def end_game(self, *args: Any, **kwargs: Any) -> None:
+        raise StoreError("database gone")
+
+
+async def test_a_finish_that_cannot_be_stored_is_refused_but_a_time_out_stands() -> None:
+    store = EndlessStore()
+    store.matches = make_store(time_limit=0.2).matches
+    duels = service(store)
+    await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    refused = await duels.finish(player_id=ANN, match_id=MATCH, seq=1)
+    assert refused["code"] == "not_stored" and refused["status"] == "playing"
+    await asyncio.sleep(0.35)  # the clock runs out: the server's task ends the game anyway
+    late = await duels.finish(player_id=ANN, match_id=MATCH, seq=1)
+    assert late["code"] == "game_over" and late["status"] == "timed_out"
+    await duels.close()

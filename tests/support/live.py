@@ -135,6 +135,7 @@ class Client:
         self.pending: list[dict[str, Any]] = []
 
     async def connect(self, *, resume: bool = False) -> dict[str, Any]:
+        self.pending.clear()  # frames of the previous connection, already counted
         self.connection = await websockets.connect(self.server.ws, max_size=2**22)
         hello: dict[str, Any] = {"type": "hello", "v": 1, "token": self.account.token}
         if resume and self.stream is not None:

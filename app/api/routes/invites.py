@@ -2,8 +2,9 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path
+from fastapi import APIRouter, Path, Request
 
+from app.api import live_news
 from app.api.auth import Me
 from app.api.database import Session
 from app.api.routes.common import problems
@@ -30,9 +31,11 @@ async def get_invite(code: Code, player: Me, session: Session) -> InviteOut:
 
 @router.post("/invites/{code}/accept", response_model=TableOut,
              responses=problems(401, 403, 404, 409))
-async def accept(code: Code, player: Me, session: Session) -> TableOut:
+async def accept(code: Code, player: Me, session: Session, request: Request) -> TableOut:
     """Sit down at the invitation's table (whatever its visibility or level)."""
-    return TableOut.of(await invites.accept_invite(session=session, code=code, player=player))
+    out = TableOut.of(await invites.accept_invite(session=session, code=code, player=player))
+    await live_news.table_changed(request, "seat_taken", out)  # live lobby (issue 5)
+    return out
 
 
 @router.post("/invites/{code}/decline", response_model=InviteOut,

@@ -4,6 +4,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 
+from app.api import live_news
 from app.api.auth import Me
 from app.api.database import Session
 from app.api.routes.common import Id, PageNumber, PageSize, problems
@@ -26,7 +27,9 @@ async def create_table(body: TableIn, player: Me, session: Session,
         session=session, owner=player, settings=settings,
         ttl_seconds=request.app.state.settings.table_ttl_seconds,
     )
-    return TableOut.of(view)
+    out = TableOut.of(view)
+    await live_news.table_changed(request, "table_created", out)  # live lobby (issue 5)
+    return out
 
 
 @router.get("", response_model=TablePage, responses=problems(401))
@@ -58,25 +61,34 @@ async def get_table(table_id: Id, player: Me, session: Session) -> TableOut:
 
 @router.post("/{table_id}/join", response_model=TableOut,
              responses=problems(401, 403, 404, 409))
-async def join_table(table_id: Id, player: Me, session: Session) -> TableOut:
+async def join_table(table_id: Id, player: Me, session: Session,
+                     request: Request) -> TableOut:
     """Take the free seat; the first match starts when both seats are taken."""
-    return TableOut.of(await tables.join_table(session=session, table_id=table_id,
-                                               player=player))
+    out = TableOut.of(await tables.join_table(session=session, table_id=table_id,
+                                              player=player))
+    await live_news.table_changed(request, "seat_taken", out)  # live lobby (issue 5)
+    return out
 
 
 @router.post("/{table_id}/leave", response_model=TableOut,
              responses=problems(401, 403, 404, 409))
-async def leave_table(table_id: Id, player: Me, session: Session) -> TableOut:
-    return TableOut.of(await tables.leave_table(session=session, table_id=table_id,
-                                                player=player))
+async def leave_table(table_id: Id, player: Me, session: Session,
+                      request: Request) -> TableOut:
+    out = TableOut.of(await tables.leave_table(session=session, table_id=table_id,
+                                               player=player))
+    await live_news.table_left(request, out)  # live lobby (issue 5)
+    return out
 
 
 @router.post("/{table_id}/new-game", response_model=TableOut,
              responses=problems(401, 403, 404, 409))
-async def new_game(table_id: Id, player: Me, session: Session) -> TableOut:
+async def new_game(table_id: Id, player: Me, session: Session,
+                   request: Request) -> TableOut:
     """Agree to another match; it starts (new deal) once both players agreed."""
-    return TableOut.of(await tables.agree_new_game(session=session, table_id=table_id,
-                                                   player=player))
+    out = TableOut.of(await tables.agree_new_game(session=session, table_id=table_id,
+                                                  player=player))
+    await live_news.table_changed(request, "table_updated", out)  # live (issue 5)
+    return out
 
 
 @router.post("/{table_id}/invites", status_code=201, response_model=InviteOut,
@@ -88,4 +100,6 @@ async def invite(table_id: Id, body: InviteIn, player: Me, session: Session,
         session=session, table_id=table_id, inviter=player, to=body.to,
         ttl_seconds=request.app.state.settings.invite_ttl_seconds,
     )
-    return InviteOut.of(view)
+    out = InviteOut.of(view)
+    await live_news.invite_sent(request, out)  # the invitee gets it live (issue 5)
+    return out

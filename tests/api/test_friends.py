@@ -1,0 +1,64 @@
+"""Friends and ignores over REST, and the online flag from the presence hook."""
+
+import httpx
+from fastapi import FastAPI
+
+from tests.support.api import assert_problem, signup
+
+
+class OnlyOnline:
+    def __init__(self, *ids: int) -> None:
+        self.ids = set(ids)
+
+    def is_online(self, player_id: int) -> bool:
+        return player_id in self.ids
+
+
+async def test_add_list_remove_friends(client: httpx.AsyncClient, app: FastAPI) -> None:
+    ann, bob, cid = [await signup(client, n) for n in ("Ann", "Bob", "Cid")]
+    for name in ("cid", "Bob"):
+        response = await client.post("/api/me/friends", json={"name": name}, headers=ann.auth)
+        assert response.status_code == 201
+        assert response.json()["online"] is False
+    app.state.presence = OnlyOnline(cid.id)
+    listed = (await client.get("/api/me/friends", headers=ann.auth)).json()
+    assert [(f["name"], f["online"]) for f in listed] == [("Bob", False), ("Cid", True)]
+    # One-way: Bob's list is still empty.
+    assert (await client.get("/api/me/friends", headers=bob.auth)).json() == []
+    response = await client.delete(f"/api/me/friends/{bob.id}", headers=ann.auth)
+    assert response.status_code == 204
+    listed = (await client.get("/api/me/friends", headers=ann.auth)).json()
+    assert [f["name"] for f in listed] == ["Cid"]
+
+
+async def test_friend_errors_change_nothing(client: httpx.AsyncClient) -> None:
+    ann = await signup(client, "Ann")
+    bob = await signup(client, "Bob")
+    await client.post("/api/me/friends", json={"name": "Bob"}, headers=ann.auth)
+    assert_problem(await client.post("/api/me/friends", json={"name": "Bob"},
+                                     headers=ann.auth), 409, "already_friend")
+    assert_problem(await client.post("/api/me/friends", json={"name": "Ann"},
+                                     headers=ann.auth), 422, "self")
+    assert_problem(await client.post("/api/me/friends", json={"name": "Zed"},
+                                     headers=ann.auth), 404, "player_not_found")
+    assert_problem(await client.post("/api/me/friends", json={"name": "Bob"}), 401)
+    assert_problem(await client.delete(f"/api/me/friends/{ann.id}", headers=ann.auth),
+                   404, "not_friend")
+    listed = (await client.get("/api/me/friends", headers=ann.auth)).json()
+    assert [f["id"] for f in listed] == [bob.id]
+
+
+async def test_add_list_remove_ignores(client: httpx.AsyncClient) -> None:
+    ann = await signup(client, "Ann")
+    bob = await signup(client, "Bob")
+    response = await client.post("/api/me/ignores", json={"name": "bob"}, headers=ann.auth)
+    assert response.status_code == 201 and response.json()["id"] == bob.id
+    assert_problem(await client.post("/api/me/ignores", json={"name": "Bob"},
+                                     headers=ann.auth), 409, "already_ignored")
+    listed = (await client.get("/api/me/ignores", headers=ann.auth)).json()
+    assert [i["name"] for i in listed] == ["Bob"]
+    assert (await client.delete(f"/api/me/ignores/{bob.id}", headers=ann.auth)).status_code \
+        == 204
+    assert (await client.get("/api/me/ignores", headers=ann.auth)).json() == []
+    assert_problem(await client.delete(f"/api/me/ignores/{bob.id}", headers=ann.auth),
+                   404, "not_ignored")

@@ -1,0 +1,155 @@
+"""Tables and the lobby: settings, two seats, level, privacy, ignores, new game."""
+
+import httpx
+import pytest
+from sqlalchemy import update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import Match, Rating
+from tests.support.api import User, assert_problem, signup
+
+
+async def create_table(client: httpx.AsyncClient, user: User, **settings: object) -> dict:  # type: ignore[type-arg]
+    response = await client.post("/api/tables", json=settings, headers=user.auth)
+    assert response.status_code == 201, response.text
+    return response.json()  # type: ignore[no-any-return]
+
+
+async def test_create_table_defaults_and_owner_seated(client: httpx.AsyncClient) -> None:
+    ann = await signup(client, "Ann")
+    table = await create_table(client, ann)
+    assert (table["preset"], table["suits"], table["level"], table["public"], table["rated"]) \
+        == ("duel", 1, "any", True, True)
+    assert table["status"] == "open" and table["match_id"] is None
+    assert [(s["seat"], s["name"]) for s in table["seats"]] == [(0, "Ann")]
+
+
+@pytest.mark.parametrize("settings", [
+    {"preset": "spider"}, {"suits": 3}, {"suits": "2"}, {"time_limit_seconds": 5},
+    {"time_limit_seconds": 10**9}, {"level": "godlike"}, {"public": "yes"}, {"extra": 1},
+])
+async def test_bad_table_settings_are_refused(
+    client: httpx.AsyncClient, settings: dict  # type: ignore[type-arg]
+) -> None:
+    ann = await signup(client, "Ann")
+    assert_problem(await client.post("/api/tables", json=settings, headers=ann.auth), 422)
+    bob = await signup(client, "Bob")
+    lobby = (await client.get("/api/tables", headers=bob.auth)).json()
+    assert lobby["total"] == 0
+
+
+async def test_join_fills_the_table_and_starts_the_first_match(
+    client: httpx.AsyncClient,
+) -> None:
+    ann, bob, cid = [await signup(client, n) for n in ("Ann", "Bob", "Cid")]
+    table = await create_table(client, ann, suits=2, time_limit_seconds=300)
+    joined = await client.post(f"/api/tables/{table['id']}/join", headers=bob.auth)
+    assert joined.status_code == 200
+    body = joined.json()
+    assert body["status"] == "full" and body["match_status"] == "playing"
+    assert [s["name"] for s in body["seats"]] == ["Ann", "Bob"]
+    assert_problem(await client.post(f"/api/tables/{table['id']}/join", headers=cid.auth),
+                   409, "table_full")
+    assert_problem(await client.post(f"/api/tables/{table['id']}/join", headers=bob.auth),
+                   409, "already_seated")
+    match = (await client.get(f"/api/matches/{body['match_id']}")).json()
+    assert [g["name"] for g in match["games"]] == ["Ann", "Bob"]
+    assert match["deal_number"] is None and match["suits"] is None  # hidden while playing
+
+
+async def test_lobby_lists_only_joinable_tables_with_filters_and_paging(
+    client: httpx.AsyncClient,
+) -> None:
+    ann, bob, cid = [await signup(client, n) for n in ("Ann", "Bob", "Cid")]
+    for suits, limit in ((1, 300), (2, 600), (2, 900), (4, 1200)):
+        await create_table(client, ann, suits=suits, time_limit_seconds=limit)
+    await create_table(client, ann, public=False)
+    await create_table(client, cid, level="expert")
+    await create_table(client, bob)  # my own table is not offered to me
+
+    lobby = (await client.get("/api/tables", headers=bob.auth)).json()
+    assert lobby["total"] == 4
+    assert all(t["public"] and t["owner_name"] == "Ann" for t in lobby["items"])
+    two = (await client.get("/api/tables?suits=2", headers=bob.auth)).json()
+    assert sorted(t["time_limit_seconds"] for t in two["items"]) == [600, 900]
+    long = (await client.get("/api/tables?min_time_limit=800&max_time_limit=1000",
+                             headers=bob.auth)).json()
+    assert [t["time_limit_seconds"] for t in long["items"]] == [900]
+    first = (await client.get("/api/tables?page_size=3", headers=bob.auth)).json()
+    second = (await client.get("/api/tables?page_size=3&page=2", headers=bob.auth)).json()
+    assert (len(first["items"]), len(second["items"]), first["total"]) == (3, 1, 4)
+    assert {t["id"] for t in first["items"]}.isdisjoint(t["id"] for t in second["items"])
+    assert_problem(await client.get("/api/tables?suits=3", headers=bob.auth), 422, "bad_suits")
+    assert_problem(await client.get("/api/tables?page=0", headers=bob.auth), 422)
+    assert_problem(await client.get("/api/tables?page_size=1000", headers=bob.auth), 422)
+    assert_problem(await client.get("/api/tables"), 401)
+
+
+async def test_level_restriction(client: httpx.AsyncClient, session: AsyncSession) -> None:
+    ann, bob = await signup(client, "Ann"), await signup(client, "Bob")
+    expert = await create_table(client, ann, level="expert")
+    middle = await create_table(client, ann, level="intermediate")
+    assert_problem(await client.post(f"/api/tables/{expert['id']}/join", headers=bob.auth),
+                   403, "level_mismatch")
+    session.add(Rating(player_id=bob.id, suits=1, rating=2000, rd=60, volatility=0.06,
+                       games=10))
+    await session.commit()
+    lobby = (await client.get("/api/tables?level=expert", headers=bob.auth)).json()
+    assert [t["id"] for t in lobby["items"]] == [expert["id"]]
+    assert_problem(await client.post(f"/api/tables/{middle['id']}/join", headers=bob.auth),
+                   403, "level_mismatch")
+    assert (await client.post(f"/api/tables/{expert['id']}/join",
+                              headers=bob.auth)).status_code == 200
+
+
+async def test_private_tables_and_ignores(client: httpx.AsyncClient) -> None:
+    ann, bob, cid = [await signup(client, n) for n in ("Ann", "Bob", "Cid")]
+    private = await create_table(client, ann, public=False)
+    public = await create_table(client, ann)
+    assert_problem(await client.get(f"/api/tables/{private['id']}", headers=bob.auth), 404)
+    assert_problem(await client.post(f"/api/tables/{private['id']}/join", headers=bob.auth),
+                   404)
+    await client.post("/api/me/ignores", json={"name": "Bob"}, headers=ann.auth)
+    lobby = (await client.get("/api/tables", headers=bob.auth)).json()
+    assert lobby["total"] == 0
+    assert_problem(await client.post(f"/api/tables/{public['id']}/join", headers=bob.auth),
+                   403, "ignored")
+    assert (await client.get("/api/tables", headers=cid.auth)).json()["total"] == 1
+    table = (await client.get(f"/api/tables/{public['id']}", headers=ann.auth)).json()
+    assert [s["name"] for s in table["seats"]] == ["Ann"]
+
+
+async def test_leave_and_new_game_by_agreement(
+    client: httpx.AsyncClient, session: AsyncSession
+) -> None:
+    ann, bob = await signup(client, "Ann"), await signup(client, "Bob")
+    table = await create_table(client, ann)
+    tid = table["id"]
+    full = (await client.post(f"/api/tables/{tid}/join", headers=bob.auth)).json()
+    assert_problem(await client.post(f"/api/tables/{tid}/leave", headers=bob.auth),
+                   409, "match_in_progress")
+    assert_problem(await client.post(f"/api/tables/{tid}/new-game", headers=bob.auth),
+                   409, "match_in_progress")
+    await session.execute(update(Match).where(Match.id == full["match_id"])
+                          .values(status="finished"))
+    await session.commit()
+    once = (await client.post(f"/api/tables/{tid}/new-game", headers=ann.auth)).json()
+    assert once["match_id"] == full["match_id"]
+    assert [s["wants_new_game"] for s in once["seats"]] == [True, False]
+    both = (await client.post(f"/api/tables/{tid}/new-game", headers=bob.auth)).json()
+    assert both["match_id"] != full["match_id"] and both["match_status"] == "playing"
+    assert [s["wants_new_game"] for s in both["seats"]] == [False, False]
+    first = (await client.get(f"/api/matches/{full['match_id']}")).json()
+    second = (await client.get(f"/api/matches/{both['match_id']}")).json()
+    assert (first["ordinal"], second["ordinal"]) == (1, 2)
+    await session.execute(update(Match).where(Match.id == both["match_id"])
+                          .values(status="finished"))
+    await session.commit()
+    left = (await client.post(f"/api/tables/{tid}/leave", headers=bob.auth)).json()
+    assert left["status"] == "open" and [s["name"] for s in left["seats"]] == ["Ann"]
+    assert_problem(await client.post(f"/api/tables/{tid}/leave", headers=bob.auth),
+                   403, "not_seated")
+    closed = (await client.post(f"/api/tables/{tid}/leave", headers=ann.auth)).json()
+    assert closed["status"] == "closed"
+    assert_problem(await client.post(f"/api/tables/{tid}/join", headers=bob.auth),
+                   409, "table_closed")

@@ -1,0 +1,57 @@
+"""app/engine and app/scoring are pure: no web, database, async or network imports."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2] / "app"
+FORBIDDEN = {
+    "fastapi", "starlette", "sqlalchemy", "asyncio", "uvicorn", "redis", "pydantic",
+    "pydantic_settings", "httpx", "aiosqlite", "asyncpg", "websockets", "alembic",
+    "socket", "requests", "urllib", "http", "subprocess", "threading", "multiprocessing",
+    "app.api", "app.rooms", "app.db", "app.main", "app.settings", "app.cli",
+}
+PURE_PACKAGES = ["engine", "scoring"]
+
+
+def modules() -> list[Path]:
+    return sorted(path for package in PURE_PACKAGES for path in (ROOT / package).rglob("*.py"))
+
+
+def imported_names(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", "") == "__import__":
+            names.add("__import__")
+    return names
+
+
+def test_there_are_modules_to_check() -> None:
+    assert len(modules()) >= 10
+
+
+@pytest.mark.parametrize("path", modules(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_module_is_pure(path: Path) -> None:
+    bad = set()
+    for name in imported_names(path):
+        if name == "__import__" or any(
+            name == forbidden or name.startswith(forbidden + ".") for forbidden in FORBIDDEN
+        ):
+            bad.add(name)
+    assert not bad, f"{path} imports {sorted(bad)}"
+
+
+@pytest.mark.parametrize("path", modules(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_module_does_no_io(path: Path) -> None:
+    tree = ast.parse(path.read_text(), str(path))
+    calls = {
+        node.func.id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+    }
+    assert not calls & {"open", "print", "input", "exec", "eval"}

@@ -1,0 +1,37 @@
+"""player_view: face-down cards and the stock order never leave it, only their counts."""
+
+import json
+
+from app.engine.actions import Move
+from app.engine.cards import card_name
+from app.engine.deal import deal
+from app.engine.game import legal_moves, push
+from app.engine.rules import preset
+from app.engine.view import player_view
+
+
+def test_the_view_shows_counts_not_hidden_cards() -> None:
+    state = deal(31, preset("duel", 4))
+    view = player_view(state)
+    assert [c["down"] for c in view["columns"]] == [len(c.down) for c in state.columns]
+    assert [c["up"] for c in view["columns"]] == [[card_name(x) for x in c.up]
+                                                  for c in state.columns]
+    assert view["stock"] == 50 and view["deals_left"] == 5
+    assert view["status"] == "playing" and view["can_undo"] is False
+    text = json.dumps(view)
+    up_names = {card_name(x) for c in state.columns for x in c.up}
+    hidden = {card_name(x) for c in state.columns for x in c.down} | {
+        card_name(x) for x in state.stock
+    }
+    for name in hidden - up_names:
+        assert f'"{name}"' not in text
+
+
+def test_the_view_says_when_undo_is_possible() -> None:
+    state = deal(31, preset("classic", 1))
+    moves = legal_moves(state)
+    assert moves, "deal 31 has a first move"
+    after = push(state, moves[0])
+    assert player_view(after)["can_undo"] is True
+    assert player_view(after)["actions"] == 1
+    assert isinstance(moves[0], Move)
