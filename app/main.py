@@ -34,6 +34,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Last, so its lifespan wraps all others: it starts first and drains and flushes last.
     install_operations(app, settings)
 
+    # The browser client (issue 6): web/ served as static files, index at "/".
+    from app.web import mount_web
+
+    mount_web(app, settings)
+
     return app
 
 

@@ -8,7 +8,8 @@ cli = typer.Typer(add_completion=False, no_args_is_help=True, help="Spider Solit
 def main() -> None:
     from app.cli import (
         commands,  # noqa: F401  (registers the sub-commands)
-        serve,  # noqa: F401
+        serve,  # noqa: F401  (registers `spider serve`)
+        solve,  # noqa: F401  (registers `spider solve`)
     )
 
     cli()

@@ -38,31 +38,46 @@ def _check_column(col: int, what: str) -> None:
 
 
 def _check_move(state: GameState, move: Move) -> None:
-    _check_column(move.src, "source")
-    _check_column(move.dst, "target")
-    if move.src == move.dst:
-        raise errors.SameColumn(f"source and target are both column {move.src}")
-    source = state.columns[move.src]
+    src = move.src
+    dst = move.dst
+    # hot path: one chained comparison per column instead of a call each
+    if not 0 <= src < COLUMNS:
+        _check_column(src, "source")
+    if not 0 <= dst < COLUMNS:
+        _check_column(dst, "target")
+    if src == dst:
+        raise errors.SameColumn(f"source and target are both column {src}")
+    source = state.columns[src]
+    up = source.up
     count = move.count
-    if count < 1 or count > len(source):
-        raise errors.BadCount(f"column {move.src} holds {len(source)} cards; cannot move {count}")
-    if count > movable_run_length(source):
-        raise errors.NotMovable(
-            f"the top {count} cards of column {move.src} are not a face-up run of one suit"
-        )
-    target = state.columns[move.dst]
-    bottom = source.up[-count]
+    if count < 1 or count > len(up):
+        # more cards than the column holds is a bad count; more than its face-up cards,
+        # cards that cannot move
+        if count < 1 or count > len(up) + len(source.down):
+            raise errors.BadCount(f"column {src} holds {len(source)} cards; cannot move {count}")
+        raise _not_movable(src, count)
+    for i in range(1, count):
+        if (up[-i] & FACE) + 1 != (up[-i - 1] & FACE):
+            raise _not_movable(src, count)
+    target = state.columns[dst]
     if target.up:
-        if (target.up[-1] & 15) != (bottom & 15) + 1:
+        if (target.up[-1] & 15) != (up[-count] & 15) + 1:
             raise errors.BadTarget(
-                f"a card goes only onto a card one rank higher (column {move.dst})"
+                f"a card goes only onto a card one rank higher (column {dst})"
             )
-    elif target.down and not state.rules.manual_flip:
-        raise errors.BadTarget(f"column {move.dst} has no face-up card to build on")
-    elif not target.down and count == len(source):
+    elif target.down:
+        if not state.rules.manual_flip:
+            raise errors.BadTarget(f"column {dst} has no face-up card to build on")
+    elif count == len(up) and not source.down:
         raise errors.Pointless(
-            f"moving all of column {move.src} into the empty column {move.dst} changes nothing"
+            f"moving all of column {src} into the empty column {dst} changes nothing"
         )
+
+
+def _not_movable(src: int, count: int) -> errors.NotMovable:
+    return errors.NotMovable(
+        f"the top {count} cards of column {src} are not a face-up run of one suit"
+    )
 
 
 def _check_deal(state: GameState) -> None:
@@ -92,8 +107,9 @@ def _check_undo(state: GameState) -> None:
 
 def check(state: GameState, action: Action) -> None:
     """Raise the specific :class:`errors.IllegalAction` that forbids ``action``, if any."""
-    if isinstance(action, Move):
-        _check_move(state, action)
+    kind = type(action)
+    if kind is Move or isinstance(action, Move):
+        _check_move(state, action)  # type: ignore[arg-type]  # narrowed by the test above
     elif isinstance(action, Deal):
         _check_deal(state)
     elif isinstance(action, Flip):
@@ -144,19 +160,19 @@ def _next(
     state: GameState,
     columns: list[Column],
     stock: tuple[Card, ...],
-    removed: list[int],
+    removed: tuple[int, ...],
     events: list[Event],
     final: bool,
 ) -> tuple[GameState, tuple[Event, ...]]:
     if len(removed) >= RUNS_TO_WIN > len(state.removed):
         events.append(GameWon())
-    undoable = state.rules.undo == "all" or not final
+    undoable = not final or state.rules.undo == "all"
     return (
         GameState(
             state.rules,
             tuple(columns),
             stock,
-            tuple(removed),
+            removed,
             state.actions + 1,
             state if undoable else None,
             state.barrier if undoable else True,
@@ -167,18 +183,27 @@ def _next(
 
 def _do_move(state: GameState, move: Move) -> tuple[GameState, tuple[Event, ...]]:
     columns = list(state.columns)
-    source = columns[move.src]
-    target = columns[move.dst]
-    run = source.up[-move.count :]
-    columns[move.src] = Column(source.down, source.up[: -move.count])
-    columns[move.dst] = Column(target.down, target.up + run)
-    events: list[Event] = [
-        CardsMoved(move.src, move.dst, run, target.up[-1] if target.up else None)
-    ]
+    src = move.src
+    dst = move.dst
+    count = move.count
+    source = columns[src]
+    target = columns[dst]
+    run = source.up[-count:]
+    left = source.up[:-count]
+    landed = target.up + run
+    columns[src] = Column(source.down, left)
+    columns[dst] = Column(target.down, landed)
+    events: list[Event] = [CardsMoved(src, dst, run, target.up[-1] if target.up else None)]
+    # Settling is rare; test cheaply whether either column can need it before calling.
+    if (len(landed) < RUN_LENGTH or (landed[-1] & 15) != ACE) and not (
+        (not left and source.down and not state.rules.manual_flip)
+        or (len(left) >= RUN_LENGTH and (left[-1] & 15) == ACE)
+    ):
+        return _next(state, columns, state.stock, state.removed, events, False)
     removed = list(state.removed)
-    final = _settle(state, columns, move.dst, removed, events)
-    final = _settle(state, columns, move.src, removed, events) or final
-    return _next(state, columns, state.stock, removed, events, final)
+    final = _settle(state, columns, dst, removed, events)
+    final = _settle(state, columns, src, removed, events) or final
+    return _next(state, columns, state.stock, tuple(removed), events, final)
 
 
 def _do_deal(state: GameState) -> tuple[GameState, tuple[Event, ...]]:
@@ -190,7 +215,7 @@ def _do_deal(state: GameState) -> tuple[GameState, tuple[Event, ...]]:
     removed = list(state.removed)
     for col in range(len(row)):
         _settle(state, columns, col, removed, events)
-    return _next(state, columns, state.stock[COLUMNS:], removed, events, final=True)
+    return _next(state, columns, state.stock[COLUMNS:], tuple(removed), events, final=True)
 
 
 def _do_flip(state: GameState, flip: Flip) -> tuple[GameState, tuple[Event, ...]]:
@@ -198,7 +223,7 @@ def _do_flip(state: GameState, flip: Flip) -> tuple[GameState, tuple[Event, ...]
     column = columns[flip.col]
     columns[flip.col] = Column(column.down[:-1], (column.down[-1],))
     events: list[Event] = [CardFlipped(flip.col, column.down[-1], automatic=False)]
-    return _next(state, columns, state.stock, list(state.removed), events, final=True)
+    return _next(state, columns, state.stock, state.removed, events, final=True)
 
 
 def _do_undo(state: GameState) -> tuple[GameState, tuple[Event, ...]]:
@@ -218,6 +243,9 @@ def _do_undo(state: GameState) -> tuple[GameState, tuple[Event, ...]]:
 
 def apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]]:
     """The position after ``action`` and what happened; raises if the action is illegal."""
+    if type(action) is Move:  # the common case first, without the generic dispatch
+        _check_move(state, action)
+        return _do_move(state, action)
     check(state, action)
     if isinstance(action, Move):
         return _do_move(state, action)
@@ -239,37 +267,58 @@ def replay(start: GameState, actions: Iterable[Action]) -> GameState:
     return state
 
 
+# Moves are values from a small domain: build each legal-range one once, not per position.
+_MOVES = [
+    [[Move(src, dst, count) for count in range(RUN_LENGTH + 1)] for dst in range(COLUMNS)]
+    for src in range(COLUMNS)
+]
+
+
 def legal_moves(state: GameState) -> list[Move]:
-    moves: list[Move] = []
+    """Every legal move, ordered by source column, then count, then target column."""
     columns = state.columns
     manual = state.rules.manual_flip
+    by_rank: dict[int, list[int]] = {}  # rank of a face-up top card → columns showing it
+    free: list[int] = []  # columns that count as empty for building
+    hollow: list[int] = []  # columns with no cards at all
+    for col, column in enumerate(columns):
+        if column.up:
+            by_rank.setdefault(column.up[-1] & 15, []).append(col)
+        elif column.down:
+            if manual:
+                free.append(col)
+        else:
+            free.append(col)
+            hollow.append(col)
+    moves: list[Move] = []
     for src, source in enumerate(columns):
+        up = source.up
+        if not up:
+            continue
+        table = _MOVES[src]
         run = movable_run_length(source)
         for count in range(1, run + 1):
-            rank = source.up[-count] & 15
-            whole = count == len(source)
-            for dst, target in enumerate(columns):
-                if dst == src:
-                    continue
-                if target.up:
-                    if (target.up[-1] & 15) == rank + 1:
-                        moves.append(Move(src, dst, count))
-                elif target.down:
-                    if manual:
-                        moves.append(Move(src, dst, count))
-                elif not whole:
-                    moves.append(Move(src, dst, count))
+            targets = by_rank.get((up[-count] & 15) + 1, [])
+            if free:
+                whole = count == len(up) and not source.down
+                targets = targets + [col for col in free if not (whole and col in hollow)]
+                targets.sort()
+            for dst in targets:
+                if dst != src:
+                    moves.append(table[dst][count])
     return moves
 
 
 def legal_actions(state: GameState) -> list[Action]:
     actions: list[Action] = list(legal_moves(state))
+    columns = state.columns
     if state.rules.manual_flip:
         actions.extend(
-            Flip(col) for col, column in enumerate(state.columns)
-            if column.down and not column.up
+            Flip(col) for col, column in enumerate(columns) if column.down and not column.up
         )
-    if is_legal(state, Deal()):
+    if state.stock and (
+        state.rules.deal_over_empty or not any(column.empty for column in columns)
+    ):
         actions.append(Deal())
     if state.previous is not None:
         actions.append(Undo())

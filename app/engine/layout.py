@@ -61,8 +61,6 @@ def _check_multiset(rules: Rules, faces: list[int], removed: list[int]) -> None:
 
 
 def _parse_removed(rules: Rules, value: object) -> list[int]:
-    if value is None:
-        return []
     if not isinstance(value, list):
         raise LayoutError("layout.removed must be a list of suits")
     try:
@@ -101,7 +99,7 @@ def state_from_layout(rules: Rules, layout: object) -> GameState:
     stock = _card_list(layout.get("stock"), "layout.stock")
     if len(stock) % COLUMNS:
         raise LayoutError(f"layout.stock holds {len(stock)} cards, not a multiple of 10")
-    removed = _parse_removed(rules, layout.get("removed"))
+    removed = _parse_removed(rules, layout.get("removed", []))
     everything = [face for down, up in piles for face in down + up] + stock
     _check_multiset(rules, everything, removed)
     return build_state(rules, piles, stock, removed)

@@ -5,7 +5,9 @@ the signature (with ``settings.secret_key``) is what makes it unforgeable.
 """
 
 from itsdangerous import BadSignature, URLSafeSerializer
+from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db.models import Player
 from app.rooms.errors import NotAuthenticated
 
 _SALT = "spider-duel/player-token/v1"
@@ -29,3 +31,11 @@ def verify_token(*, token: str, secret_key: str) -> int:
     if type(player_id) is not int:
         raise NotAuthenticated("the token is not valid", code="bad_token")
     return player_id
+
+
+async def player_from_token(*, session: AsyncSession, token: str, secret_key: str) -> Player:
+    """The player a token names (REST dependency and WebSocket handshake share this)."""
+    player = await session.get(Player, verify_token(token=token, secret_key=secret_key))
+    if player is None:
+        raise NotAuthenticated("the token's player no longer exists", code="unknown_player")
+    return player

@@ -149,10 +149,16 @@ def _outcome(winner_id: int | None, player_id: int) -> str:
 
 
 def _utc(moment: datetime | None) -> datetime | None:
-    """Dates without a zone are taken as UTC."""
-    if moment is None or moment.tzinfo is not None:
-        return moment
-    return moment.replace(tzinfo=UTC)
+    """The moment in UTC (no zone: taken as UTC); the year 1 or 9999 edges are clamped."""
+    if moment is None:
+        return None
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:  # e.g. 0001-01-01T00:00+05:00 is before datetime.min in UTC
+        edge = datetime.min if moment.year == 1 else datetime.max
+        return edge.replace(tzinfo=UTC)
 
 
 async def history(

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from app.engine.cards import FACE, deck_faces
+from app.engine.cards import FACE, card_name, deck_faces
 from app.engine.deal import (
     GENERATOR_VERSION,
     DealNumberError,
@@ -93,3 +93,17 @@ def test_bad_deal_numbers(bad: object) -> None:
 def test_unknown_generator_version() -> None:
     with pytest.raises(DealNumberError, match="version"):
         shuffled_faces(1, 1, version=2)
+
+
+def test_the_documented_test_vector() -> None:
+    """docs/deal-generator.md quotes these numbers for reimplementers; keep them true."""
+    seed = hashlib.sha256(b"spider-duel/deal/v1/2/1").digest()
+    assert seed.hex().startswith("7082bd48ec7b9d814986ea7d15b77dd8")
+    rng = XorShift128Plus(seed)
+    assert (rng.s0, rng.s1) == (9339757456999154288, 15599825987215984201)
+    assert [rng.next64() for _ in range(3)] == [
+        9818516687146123137, 12451446508693495964, 13297688429752224524
+    ]
+    order = " ".join(card_name(face) for face in shuffled_faces(1, 2))
+    assert order.startswith("Js As Kh Jh Th 4h 9h 3h 7h 3s Qh 5s")
+    assert order.endswith("Qs 8h 9h 2s 2h 5h 9s Ks")

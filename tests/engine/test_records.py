@@ -230,6 +230,8 @@ def test_removed_suits_must_exist_and_not_exceed_the_runs_of_the_deck() -> None:
     refused(data, "no d")
     data["layout"]["removed"] = ["x"]
     refused(data, "removed", "not a suit")
+    data["layout"]["removed"] = None
+    refused(data, "removed", "list")
     data = base(suits=1)
     data["layout"]["removed"] = ["s"] * 9
     refused(data, "removed")

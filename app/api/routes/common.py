@@ -15,7 +15,7 @@ PageSize = Annotated[int, Query(ge=1, le=100)]
 
 def problems(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """OpenAPI entries for the problem-details responses a route may give."""
-    described = {*statuses, 422}
+    described = {*statuses, 400, 422}  # 400: a body that is not even UTF-8
     return {
         status: {"model": ProblemOut, "content": {"application/problem+json": {}},
                  "description": "problem details (RFC 9457)"}

@@ -2,7 +2,7 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Body, Query, Request
 
 from app.api import live_news
 from app.api.auth import Me
@@ -93,11 +93,12 @@ async def new_game(table_id: Id, player: Me, session: Session,
 
 @router.post("/{table_id}/invites", status_code=201, response_model=InviteOut,
              responses=problems(401, 403, 404, 409))
-async def invite(table_id: Id, body: InviteIn, player: Me, session: Session,
-                 request: Request) -> InviteOut:
-    """Invite a friend by name, or (without ``to``) make a link invitation."""
+async def invite(table_id: Id, player: Me, session: Session, request: Request,
+                 body: Annotated[InviteIn | None, Body()] = None) -> InviteOut:
+    """Invite a friend by name, or (without ``to``, or without a body) make a link
+    invitation."""
     view = await invites.create_invite(
-        session=session, table_id=table_id, inviter=player, to=body.to,
+        session=session, table_id=table_id, inviter=player, to=body.to if body else None,
         ttl_seconds=request.app.state.settings.invite_ttl_seconds,
     )
     out = InviteOut.of(view)

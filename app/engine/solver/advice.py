@@ -1,0 +1,204 @@
+"""What the solver tells a player: a hint, a rescue when stuck, the rest of a finished game.
+
+Knowledge differs on purpose:
+
+- :func:`hint` sees only what the player sees (face-up cards, how many are face down,
+  how many rows are left in the stock). Its answer may be shown to the player as it is.
+- :func:`rescue` and :func:`finish` use full knowledge. A rescue's actions reveal
+  nothing the player could not learn by playing them, but they are computed from
+  hidden cards: call them on the server only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from app.engine.actions import Action, Deal, Flip, Move, Undo
+from app.engine.cards import FACE, SUIT_SYMBOLS
+from app.engine.game import is_legal
+from app.engine.solver.board import DEAL, DOWN, Board, Columns, Step, settle
+from app.engine.solver.search import candidate_steps, play, score
+from app.engine.solver.solve import DEFAULT_NODES, Solution, solve
+from app.engine.state import COLUMNS, GameState
+
+UNKNOWN = 0x0F
+"""A card the player cannot see yet: rank 15 builds on nothing and takes nothing."""
+
+HINT_DEPTH = 3
+HINT_WIDTH = 40
+REVEAL = 2_000
+"""Worth of turning a card face up, in score units (a chunk of disorder is 1000)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """The suggested next action (None when nothing helps) and why, in a few words."""
+
+    action: Action | None
+    reason: str
+
+
+def _visible_board(state: GameState) -> Board:
+    """The position as the player sees it: hidden cards become :data:`UNKNOWN`."""
+    columns = tuple(
+        settle(bytes([UNKNOWN | DOWN] * len(c.down) + [card & FACE for card in c.up]))[0]
+        for c in state.columns
+    )
+    rows = tuple(bytes([UNKNOWN] * COLUMNS) for _ in range(state.deals_left))
+    return Board(columns, rows, 0, len(state.removed))
+
+
+def _value(columns: Columns, removed: int) -> int:
+    revealed = sum(column.count(UNKNOWN) for column in columns)
+    return score(columns, removed) + REVEAL * revealed
+
+
+def _reason(columns: Columns, step: Step) -> str:
+    src, dst, count = step
+    source, target = columns[src], columns[dst]
+    card = source[-count]
+    suit = SUIT_SYMBOLS[(card >> 4) & 3]
+    left = source[:-count]
+    joined = bool(target) and target[-1] == card + 1
+    _, runs = settle(target + source[-count:])
+    if runs:
+        return f"completes a {suit} run"
+    if left and left[-1] >= DOWN:
+        return "uncovers a card"
+    if not left:
+        return "empties a column"
+    if joined:
+        return f"joins {suit} run"
+    if not target:
+        return "uses the empty column"
+    return "makes room"
+
+
+def hint(state: GameState) -> Hint:
+    """The best next action for the player, **without knowledge of face-down cards**.
+
+    A short look-ahead (a few moves, no deals) over the visible position, valuing
+    uncovered cards, same-suit order and empty columns; the hint is the first action
+    of the best line that improves on the present position. Otherwise a deal when one
+    is legal, otherwise an undo when one is possible. Never an illegal action.
+    """
+    if state.won:
+        return Hint(None, "the game is won")
+    for col, column in enumerate(state.columns):
+        if column.down and not column.up and state.rules.manual_flip:
+            return Hint(Flip(col), "turns a card face up")
+    board = _visible_board(state)
+    best = _best_first_step(board)
+    if best is not None:
+        action: Action = Move(*best)
+        if is_legal(state, action):
+            return Hint(action, _reason(board.columns, best))
+    if is_legal(state, Deal()):
+        return Hint(Deal(), "deal")
+    if state.previous is not None:
+        return Hint(Undo(), "no useful move: undo")
+    return Hint(None, "no useful move left")
+
+
+def _best_first_step(board: Board) -> Step | None:
+    """First step of the best line of up to :data:`HINT_DEPTH` moves, if any improves."""
+    start_value = _value(board.columns, board.removed)
+    best_value, best_step = start_value, None
+    seen = {board.columns}
+    level: list[tuple[Columns, int, Step]] = [(board.columns, board.removed, DEAL)]
+    for depth in range(HINT_DEPTH):
+        children: list[tuple[int, int, Columns, int, Step]] = []
+        for columns, removed, first in level:
+            for step in candidate_steps(columns):
+                child, runs = play(columns, step)
+                if child in seen:
+                    continue
+                seen.add(child)
+                value = _value(child, removed + runs)
+                origin = step if depth == 0 else first
+                children.append((value, -len(children), child, removed + runs, origin))
+        if not children:
+            break
+        children.sort(reverse=True, key=_key)
+        if children[0][0] > best_value:
+            best_value, best_step = children[0][0], children[0][4]
+        level = [(child, removed, first) for _, _, child, removed, first in children[:HINT_WIDTH]]
+    return best_step
+
+
+def _key(item: tuple[int, int, Columns, int, Step]) -> tuple[int, int]:
+    return item[0], item[1]
+
+
+RescueStatus = Literal["way_out", "no_way_out", "unknown"]
+
+RESCUE_SHOWN = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Rescue:
+    """Whether the game can still be won from here, and the next few actions if so."""
+
+    status: RescueStatus
+    actions: tuple[Action, ...]
+    remaining: int
+    """Actions in the whole winning line (0 when there is none)."""
+
+    message: str
+    nodes: int
+
+
+def rescue(
+    state: GameState,
+    *,
+    nodes: int = DEFAULT_NODES,
+    seconds: float | None = None,
+    shown: int = RESCUE_SHOWN,
+) -> Rescue:
+    """Full knowledge (**server-side only**): is there still a way to win from ``state``?
+
+    Returns the next ``shown`` actions of a verified win, or ``no_way_out`` when an
+    exhaustive search proves the position lost ("no way out — undo a few moves"), or
+    ``unknown`` when the budget ran out before either. ``seconds`` caps each of the
+    two searches (find, then prove) for interactive use.
+    """
+    found = solve(state, nodes=nodes, seconds=seconds)
+    if found.solved:
+        count = len(found.actions)
+        return Rescue("way_out", found.actions[:shown], count,
+                      f"a way out: {count} actions to win", found.nodes)
+    proof = solve(state, nodes=nodes, seconds=seconds, exhaustive=True)
+    spent = found.nodes + proof.nodes
+    if proof.solved:
+        count = len(proof.actions)
+        return Rescue("way_out", proof.actions[:shown], count,
+                      f"a way out: {count} actions to win", spent)
+    if proof.status == "unsolvable":
+        return Rescue("no_way_out", (), 0, "no way out — undo a few moves", spent)
+    return Rescue("unknown", (), 0, "no way out found — undo a few moves", spent)
+
+
+class NotFinishable(ValueError):
+    """Finish asked for while the stock still holds cards or some card is face down."""
+
+
+def can_finish(state: GameState) -> bool:
+    """The auto-finish button's condition: stock empty and every card face up."""
+    return not state.stock and all(not column.down for column in state.columns)
+
+
+def finish(
+    state: GameState, *, nodes: int = DEFAULT_NODES, seconds: float | None = None
+) -> Solution:
+    """The remaining actions of a game whose cards are all visible (the finish button).
+
+    Uses no hidden knowledge, since there is none left; status ``solved`` confirms
+    the rest is winnable, ``unsolvable`` that it is not.
+    """
+    if not can_finish(state):
+        raise NotFinishable("finish needs an empty stock and every card face up")
+    found = solve(state, nodes=nodes, seconds=seconds)
+    if found.solved:
+        return found
+    return solve(state, nodes=nodes, seconds=seconds, exhaustive=True)

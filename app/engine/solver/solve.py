@@ -1,0 +1,90 @@
+"""Solve a position with full knowledge of the cards: the entry point the rest uses.
+
+Every win returned here has been replayed through the engine (:mod:`replay`) first.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Literal
+
+from app.engine.actions import Action
+from app.engine.solver.board import board_from_state
+from app.engine.solver.replay import verified_actions
+from app.engine.solver.search import Limits, depth_first, portfolio, shorten
+from app.engine.state import GameState
+
+Status = Literal["solved", "unsolvable", "unknown"]
+
+DEFAULT_NODES = 300_000
+"""Node budget of a plain :func:`solve`: enough for nearly every deal of any suit count."""
+
+
+class SolverLimitError(ValueError):
+    """A node budget or time cap that is not a positive number."""
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """The answer for one position.
+
+    ``status`` is ``solved`` (``actions`` wins from the position; replay-verified),
+    ``unsolvable`` (an exhaustive search proved there is no win) or ``unknown`` (the
+    budget ran out first). ``nodes`` is the positions expanded: the solver's effort,
+    the same on every machine; ``seconds`` is wall time, for information only.
+    """
+
+    status: Status
+    actions: tuple[Action, ...]
+    nodes: int
+    seconds: float
+
+    @property
+    def solved(self) -> bool:
+        return self.status == "solved"
+
+
+def check_limits(nodes: int, seconds: float | None) -> Limits:
+    if type(nodes) is not int or nodes < 1:
+        raise SolverLimitError(f"the node budget must be a whole number from 1 up, not {nodes!r}")
+    if seconds is not None and not seconds > 0:
+        raise SolverLimitError(
+            f"the time cap must be a positive number of seconds, not {seconds!r}"
+        )
+    return Limits(nodes=nodes, seconds=seconds)
+
+
+def solve(
+    state: GameState,
+    *,
+    nodes: int = DEFAULT_NODES,
+    seconds: float | None = None,
+    exhaustive: bool = False,
+) -> Solution:
+    """Search for a win from ``state`` knowing every card (face-down and stock included).
+
+    Server-side only: the actions reveal hidden cards. Deterministic for a given
+    ``nodes`` budget; ``seconds`` is an optional wall-clock cap on top (then the
+    answer may depend on the machine). With ``exhaustive`` the search tries every
+    legal move, slower, but can prove a position lost (status ``unsolvable``).
+
+    Under manual flips (``duel``) the solver flips every face-down card as soon as it
+    is uncovered; the actions include those flips.
+    """
+    limits = check_limits(nodes, seconds)
+    started = time.perf_counter()
+    if state.won:
+        return Solution("solved", (), 0, 0.0)
+    board = board_from_state(state)
+    over_empty = state.rules.deal_over_empty
+    if exhaustive:
+        outcome = depth_first(board, limits, over_empty=over_empty, complete=True)
+    else:
+        outcome = portfolio(board, limits, over_empty=over_empty)
+    if outcome.steps is None:
+        status: Status = "unsolvable" if outcome.exhausted else "unknown"
+        return Solution(status, (), outcome.nodes, time.perf_counter() - started)
+    steps = shorten(board, outcome.steps, over_empty=over_empty)
+    actions = verified_actions(state, steps, must_win=True)
+    return Solution("solved", tuple(actions), outcome.nodes, time.perf_counter() - started)

@@ -1,0 +1,213 @@
+"""Solver benchmark: fixed sets of random deals, the 60 reference deals, solvable-deal time.
+
+    python -m bench.solver                      # the full sets: 1000 / 200 / 50 deals
+    python -m bench.solver --one 50 --two 20 --four 5 --pool 20   # a quick run
+
+Deal sets are the generator's deals 1..N under the ``classic`` rules, one process, one
+core, solved one after another. Prints tables and writes ``bench/results/solver.json``.
+The reference deals are read from ``../shared/bench/solver-deals-60.json`` (relative
+to the repository) and shown beside the reference solver's results.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from app.engine.deal import deal
+from app.engine.layout import state_from_layout
+from app.engine.rules import preset
+from app.engine.solver import difficulty_of, solvable_deal, solve
+from app.engine.solver.solvable import BUDGET_NODES
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results" / "solver.json"
+REFERENCE = ROOT.parent / "shared" / "bench" / "solver-deals-60.json"
+
+# Targets of issue 3: (deals, per-deal time cap in seconds, solved share, median seconds)
+TARGETS = {1: (1000, 30.0, 1.00, 0.5), 2: (200, 30.0, 0.99, 3.0), 4: (50, 60.0, 0.90, None)}
+NODES = 2_000_000
+"""Node budget per deal; the time caps above are what binds in practice."""
+
+
+def percentile(values: list[float], pct: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    rank = max(1, -(-len(ordered) * pct // 100))
+    return ordered[int(rank) - 1]
+
+
+def run_one(state: Any, cap: float) -> dict[str, Any]:
+    found = solve(state, nodes=NODES, seconds=cap)
+    return {
+        "status": found.status,
+        "seconds": round(found.seconds, 4),
+        "nodes": found.nodes,
+        "actions": len(found.actions),
+        "difficulty": difficulty_of(found.nodes, solved=found.solved),
+    }
+
+
+def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    times = [row["seconds"] for row in rows]
+    nodes = [float(row["nodes"]) for row in rows]
+    solved = [row for row in rows if row["status"] == "solved"]
+    counts = {level: 0 for level in ("easy", "medium", "hard")}
+    for row in rows:
+        counts[row["difficulty"]] += 1
+    return {
+        "deals": len(rows),
+        "solved": len(solved),
+        "unknown": sum(row["status"] == "unknown" for row in rows),
+        "unsolvable": sum(row["status"] == "unsolvable" for row in rows),
+        "median_s": round(statistics.median(times), 3) if rows else None,
+        "p95_s": round(percentile(times, 95), 3),
+        "max_s": round(max(times), 3) if rows else None,
+        "median_nodes": statistics.median(nodes) if rows else None,
+        "p95_nodes": percentile(nodes, 95),
+        "median_actions": statistics.median(row["actions"] for row in solved) if solved else None,
+        "difficulty": counts,
+    }
+
+
+def deal_set(suits: int, count: int, cap: float) -> dict[str, Any]:
+    rules = preset("classic", suits)
+    rows = []
+    for number in range(1, count + 1):
+        row = {"deal": number, **run_one(deal(number, rules), cap)}
+        rows.append(row)
+        print(f"  {suits} suit(s) deal {number}: {row['status']} {row['seconds']:.2f} s "
+              f"{row['nodes']} nodes", file=sys.stderr, flush=True)
+    return {"suits": suits, "cap_s": cap, "summary": summarise(rows), "deals": rows}
+
+
+def reference_set(path: Path, cap: float) -> dict[str, Any] | None:
+    if not path.exists():
+        print(f"reference deals not found at {path}; skipped", file=sys.stderr)
+        return None
+    rows = []
+    for item in json.loads(path.read_text()):
+        state = state_from_layout(preset("classic", item["suits"]), item["layout"])
+        ours = run_one(state, cap)
+        rows.append({"id": item["id"], "suits": item["suits"], **ours,
+                     "reference": item["reference"]})
+        print(f"  reference deal {item['id']} ({item['suits']} suits): {ours['status']} "
+              f"{ours['seconds']:.2f} s", file=sys.stderr, flush=True)
+    by_suits = {}
+    for suits in sorted({row["suits"] for row in rows}):
+        mine = [row for row in rows if row["suits"] == suits]
+        theirs = [row["reference"] for row in mine]
+        by_suits[suits] = {
+            "ours": summarise(mine),
+            "reference_solved": sum(bool(ref["solved"]) for ref in theirs),
+            "reference_median_s": round(statistics.median(ref["wall_s"] for ref in theirs), 3),
+            "reference_p95_s": round(percentile([ref["wall_s"] for ref in theirs], 95), 3),
+        }
+    return {"cap_s": cap, "by_suits": by_suits, "deals": rows}
+
+
+def solvable_pool(count: int) -> dict[str, Any]:
+    """Time to produce the solvable 2-suit deal of numbers 1..count (empty cache each)."""
+    rows = []
+    for number in range(1, count + 1):
+        solvable_deal.cache_clear()
+        started = time.perf_counter()
+        found = solvable_deal(number, 2)
+        rows.append({"deal": number, "seconds": round(time.perf_counter() - started, 4),
+                     "attempt": found.attempt, "source": found.source,
+                     "difficulty": found.difficulty})
+    times = [row["seconds"] for row in rows]
+    return {
+        "deals": count,
+        "budget_nodes": BUDGET_NODES,
+        "median_s": round(statistics.median(times), 3) if rows else None,
+        "p95_s": round(percentile(times, 95), 3),
+        "max_s": round(max(times), 3) if rows else None,
+        "replaced": sum(row["attempt"] > 0 for row in rows),
+        "rows": rows,
+    }
+
+
+def print_tables(sets: list[dict[str, Any]], reference: dict[str, Any] | None,
+                 pool: dict[str, Any] | None) -> None:
+    print("\nRandom deals (classic rules), 1 core")
+    print(f"{'suits':>5} {'deals':>6} {'solved':>7} {'%':>7} {'unknown':>8} {'median s':>9} "
+          f"{'p95 s':>7} {'max s':>7} {'med nodes':>10} {'easy/med/hard':>14}  target")
+    for item in sets:
+        s = item["summary"]
+        _, cap, share, median = TARGETS[item["suits"]]
+        pct = 100 * s["solved"] / s["deals"] if s["deals"] else 0.0
+        target = f">= {share:.0%} within {cap:.0f} s"
+        if median:
+            target += f", median <= {median} s"
+        met = pct / 100 >= share and (median is None or (s["median_s"] or 0) <= median)
+        d = s["difficulty"]
+        print(f"{item['suits']:>5} {s['deals']:>6} {s['solved']:>7} {pct:>6.1f}% {s['unknown']:>8} "
+              f"{s['median_s']:>9} {s['p95_s']:>7} {s['max_s']:>7} {s['median_nodes']:>10} "
+              f"{d['easy']:>4}/{d['medium']}/{d['hard']:<5}  "
+              f"{target}: {'met' if met else 'NOT met'}")
+    if reference:
+        print(f"\nReference deals (cap {reference['cap_s']:.0f} s): ours vs kpat spidersolver2")
+        print(f"{'suits':>5} {'deals':>6} {'solved':>7} {'ref solved':>11} {'median s':>9} "
+              f"{'ref median':>11} {'p95 s':>7} {'ref p95':>8}")
+        for suits, row in reference["by_suits"].items():
+            ours = row["ours"]
+            print(f"{suits:>5} {ours['deals']:>6} {ours['solved']:>7} "
+                  f"{row['reference_solved']:>11} "
+                  f"{ours['median_s']:>9} {row['reference_median_s']:>11} {ours['p95_s']:>7} "
+                  f"{row['reference_p95_s']:>8}")
+        print(f"\n{'id':>3} {'suits':>5} {'ours':>8} {'s':>7} {'actions':>8} {'ref':>6} "
+              f"{'ref s':>7} {'ref moves':>9}")
+        for row in reference["deals"]:
+            ref = row["reference"]
+            print(f"{row['id']:>3} {row['suits']:>5} {row['status']:>8} {row['seconds']:>7.2f} "
+                  f"{row['actions']:>8} {'yes' if ref['solved'] else 'no':>6} "
+                  f"{ref['wall_s']:>7.2f} {ref.get('moves') or '-':>9}")
+    if pool:
+        print(f"\nSolvable 2-suit deal for a new duel ({pool['deals']} deal numbers, cold cache): "
+              f"median {pool['median_s']} s, p95 {pool['p95_s']} s, max {pool['max_s']} s, "
+              f"{pool['replaced']} replaced by a later candidate; target p95 <= 2 s: "
+              f"{'met' if pool['p95_s'] <= 2 else 'NOT met'}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--one", type=int, default=TARGETS[1][0], help="1-suit deals")
+    parser.add_argument("--two", type=int, default=TARGETS[2][0], help="2-suit deals")
+    parser.add_argument("--four", type=int, default=TARGETS[4][0], help="4-suit deals")
+    parser.add_argument("--pool", type=int, default=100, help="solvable 2-suit deals to time")
+    parser.add_argument("--no-reference", action="store_true", help="skip the 60 reference deals")
+    parser.add_argument("--reference", type=Path, default=REFERENCE, help="reference deals file")
+    parser.add_argument("--out", type=Path, default=RESULTS, help="where to write the JSON")
+    args = parser.parse_args(argv)
+
+    started = time.perf_counter()
+    sets = [deal_set(suits, count, TARGETS[suits][1])
+            for suits, count in ((1, args.one), (2, args.two), (4, args.four)) if count > 0]
+    reference = None if args.no_reference else reference_set(args.reference, 60.0)
+    pool = solvable_pool(args.pool) if args.pool > 0 else None
+    print_tables(sets, reference, pool)
+    result = {
+        "command": "python -m bench.solver " + " ".join(sys.argv[1:] if argv is None else argv),
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "node_budget": NODES,
+        "wall_s": round(time.perf_counter() - started, 1),
+        "sets": sets,
+        "reference": reference,
+        "solvable_pool": pool,
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=1) + "\n")
+    print(f"\nwrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,74 @@
+"""Results over REST: match result, record download, history, leaderboard, bands."""
+
+import itertools
+
+import httpx
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db import games as repo
+from app.engine.record import record_from_json
+from app.rooms import results
+from tests.api.test_tables import create_table
+from tests.support.api import assert_problem, signup
+from tests.support.play import play
+
+
+async def test_a_finished_duel_over_rest(client: httpx.AsyncClient,
+                                         session: AsyncSession) -> None:
+    ann, bob = await signup(client, "Ann"), await signup(client, "Bob")
+    table = await create_table(client, ann, suits=2)
+    joined = (await client.post(f"/api/tables/{table['id']}/join", headers=bob.auth)).json()
+    match_id = joined["match_id"]
+    first, second = await repo.games_of_match(session, match_id=match_id)
+    await play(session, game_id=first.id, steps=5, end="stuck", time_used_ms=120_000)
+    assert_problem(await client.get(f"/api/games/{first.id}/record"), 409, "match_not_over")
+    hidden = (await client.get(f"/api/matches/{match_id}")).json()
+    assert hidden["deal_number"] is None and hidden["games"][0]["status"] == "stuck"
+    await play(session, game_id=second.id, steps=0, end="timed_out", time_used_ms=900_000)
+    await results.finish_match(session=session, match_id=match_id)
+
+    shown = (await client.get(f"/api/matches/{match_id}")).json()
+    assert shown["status"] == "finished" and shown["suits"] == 2
+    assert shown["deal_number"] is not None and shown["generator_version"] == 1
+    assert [g["status"] for g in shown["games"]] == ["stuck", "timed_out"]
+    assert [g["time_used_ms"] for g in shown["games"]] == [120_000, 900_000]
+    winner = shown["winner_id"]
+    by_id = {g["player_id"]: g for g in shown["games"]}
+    loser = next(pid for pid in by_id if pid != winner)
+    assert by_id[winner]["rating_change"] > 0 > by_id[loser]["rating_change"]
+
+    download = await client.get(f"/api/games/{first.id}/record")
+    assert download.status_code == 200
+    record = record_from_json(download.json())
+    assert record.deal_number == shown["deal_number"] and len(record.actions) == 5
+
+    history = (await client.get(f"/api/players/{ann.id}/history")).json()
+    assert history["total"] == 1 and history["items"][0]["opponent_name"] == "Bob"
+    assert history["items"][0]["outcome"] == ("won" if winner == ann.id else "lost")
+    assert (await client.get(f"/api/players/{ann.id}/history?since=2999-01-01T00:00:00Z")
+            ).json()["total"] == 0
+    assert_problem(await client.get(f"/api/players/{ann.id}/history?since=yesterday"), 422)
+    edges = "since=0001-01-01T00:00:00%2B05:00&until=9999-12-31T23:59:59-05:00"
+    assert (await client.get(f"/api/players/{ann.id}/history?{edges}")).json()["total"] == 1
+
+    board = (await client.get("/api/leaderboard?suits=2")).json()
+    assert next(e["player_id"] for e in board["items"]) == winner
+    assert [e["rank"] for e in board["items"]] == [1, 2]
+    assert (await client.get("/api/leaderboard?suits=1")).json()["total"] == 0
+    assert_problem(await client.get("/api/leaderboard?suits=3"), 422, "bad_suits")
+
+    me = (await client.get("/api/players/me", headers=ann.auth)).json()
+    assert me["games_played"] == 1 and abs(me["streak"]) == 1
+
+
+async def test_unknown_results_are_404(client: httpx.AsyncClient) -> None:
+    assert_problem(await client.get("/api/matches/12345"), 404, "match_not_found")
+    assert_problem(await client.get("/api/games/12345/record"), 404, "game_not_found")
+    assert_problem(await client.get("/api/players/12345/history"), 404, "player_not_found")
+
+
+async def test_bands_are_published(client: httpx.AsyncClient) -> None:
+    bands = (await client.get("/api/bands")).json()
+    assert [b["name"] for b in bands] == ["beginner", "intermediate", "advanced", "expert"]
+    assert bands[0]["min_rating"] is None and bands[-1]["max_rating"] is None
+    assert all(a["max_rating"] == b["min_rating"] for a, b in itertools.pairwise(bands))

@@ -1,0 +1,97 @@
+"""Browser tests: a real uvicorn server on a free port and Debian's Chromium via Playwright."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+
+from app.main import create_app
+from app.settings import Settings
+from tests.support.database import sqlite_url, upgrade
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args() -> dict[str, Any]:
+    if not CHROMIUM.exists():
+        pytest.fail("Chromium is missing: run `make browser` (apt-get install chromium)")
+    return {
+        "executable_path": str(CHROMIUM),
+        "args": [
+            "--no-sandbox", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", "--disable-gpu",
+        ],
+    }
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class LiveServer:
+    """uvicorn in a thread, serving the app built from ``settings``."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        config = uvicorn.Config(
+            create_app(settings), host="127.0.0.1", port=self.port, log_level="warning"
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("uvicorn did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+def test_settings(folder: Path) -> Settings:
+    url = sqlite_url(folder / "spider.db")
+    # Playwright's sync API keeps an event loop running here; Alembic needs its own.
+    migrate = threading.Thread(target=upgrade, args=(url,))
+    migrate.start()
+    migrate.join()
+    return Settings(
+        database_url=url, secret_key="web-test-secret", allow_test_layouts=True,
+        player_create_burst=1000, player_create_per_minute=1000,
+    )
+
+
+@pytest.fixture(scope="session")
+def static_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """The app serving web/; tests that fake the API put their answers in front of it."""
+    with LiveServer(test_settings(tmp_path_factory.mktemp("static-db"))) as server:
+        yield server
+
+
+@pytest.fixture
+def app_server(tmp_path: Path) -> Iterator[LiveServer]:
+    """The whole app on a fresh migrated SQLite database: real REST and WebSocket."""
+    with LiveServer(test_settings(tmp_path)) as server:
+        yield server
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS

@@ -1,0 +1,264 @@
+"""A stand-in for the REST API and the WebSocket protocol, put in front of one page.
+
+It plays the documented protocol (docs/protocol.md, version 1) with the real engine and
+scoring, so the client's board, keyboard, drag, rejection and reconnect handling can be
+tested against genuine rules without a database. The end-to-end tests use the real server.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from playwright.sync_api import Page, Route, WebSocketRoute
+
+from app.engine.actions import action_from_json
+from app.engine.cards import SUITS, card_name, names
+from app.engine.errors import IllegalAction
+from app.engine.events import (
+    ActionUndone,
+    CardFlipped,
+    CardsMoved,
+    Event,
+    GameWon,
+    RowDealt,
+    RunCompleted,
+)
+from app.engine.layout import state_from_layout
+from app.engine.rules import preset
+from app.engine.view import player_view
+from app.scoring.play import ScoredGame
+
+ME = {"id": 1, "name": "alice"}
+OPPONENT = {"id": 2, "name": "bob"}
+MATCH_ID = 11
+TABLE_ID = 7
+
+# Six runs already removed; a short duel game of one suit is left (26 cards, one deal).
+NEAR_FINISHED: dict[str, Any] = {
+    "tableau": [
+        {"down": [], "up": ["Ks", "Qs", "Js", "Ts", "9s", "8s", "7s"]},
+        {"down": [], "up": ["6s", "5s", "4s"]},
+        {"down": ["3s"], "up": []},
+        {"down": [], "up": ["2s"]},
+        {"down": [], "up": ["As"]},
+        {"down": [], "up": ["Ks"]},
+        {"down": [], "up": ["2s"]},
+        {"down": [], "up": ["As"]},
+        {"down": [], "up": []},
+        {"down": [], "up": []},
+    ],
+    "stock": ["Qs", "Js", "Ts", "9s", "8s", "7s", "6s", "5s", "4s", "3s"],
+    "removed": ["s"] * 6,
+}
+
+
+def event_json(event: Event) -> dict[str, Any]:
+    if isinstance(event, CardsMoved):
+        return {"kind": "moved", "from": event.src, "to": event.dst, "cards": names(event.cards)}
+    if isinstance(event, CardFlipped):
+        return {"kind": "flipped", "col": event.col, "card": card_name(event.card),
+                "automatic": event.automatic}
+    if isinstance(event, RowDealt):
+        return {"kind": "dealt", "cards": names(event.cards)}
+    if isinstance(event, RunCompleted):
+        return {"kind": "run_completed", "col": event.col, "suit": SUITS[event.suit]}
+    if isinstance(event, GameWon):
+        return {"kind": "won"}
+    assert isinstance(event, ActionUndone)
+    return {"kind": "undone"}
+
+
+class FakeServer:
+    def __init__(self, layout: dict[str, Any] | None = None, time_limit_ms: int = 600_000):
+        self.rules = preset("duel", 1)
+        self.game = ScoredGame.start(state_from_layout(self.rules, layout or NEAR_FINISHED))
+        self.seq = 0
+        self.status = "playing"
+        self.time_limit_ms = time_limit_ms
+        self.n = 0
+        self.log: list[dict[str, Any]] = []
+        self.sockets: list[WebSocketRoute] = []
+        self.received: list[dict[str, Any]] = []
+        self.refuse_connections = False
+        self.reject_next: str | None = None
+        start = state_from_layout(self.rules, layout or NEAR_FINISHED)
+        self.opponent_game = ScoredGame.start(start)
+        self.stream = "s-1"
+
+    # ---- wiring ---------------------------------------------------------------------
+    def install(self, page: Page) -> None:
+        page.add_init_script("localStorage.setItem('spider.token', 'token-alice')")
+        page.route("**/api/**", self.rest)
+        page.route_web_socket("**/ws**", self.connect)
+
+    def rest(self, route: Route) -> None:
+        path = route.request.url.split("/api", 1)[1].split("?")[0]
+        answers: dict[str, Any] = {
+            "/players/me": ME,
+            f"/tables/{TABLE_ID}": {
+                "id": TABLE_ID, "owner_id": ME["id"], "owner_name": ME["name"], "preset": "duel",
+                "suits": 1, "time_limit_seconds": 600, "level": "any", "public": False,
+                "rated": True, "status": "full", "match_id": MATCH_ID, "match_status": "playing",
+                "seats": [
+                    {"seat": 0, "player_id": ME["id"], "name": ME["name"], "wants_new_game": False},
+                    {"seat": 1, "player_id": OPPONENT["id"], "name": OPPONENT["name"],
+                     "wants_new_game": False},
+                ],
+            },
+            f"/matches/{MATCH_ID}": {
+                "match_id": MATCH_ID, "table_id": TABLE_ID, "status": "playing",
+                "winner_id": None,
+                "games": [
+                    {"player_id": p["id"], "status": "playing", "score": 0,
+                     "time_used_ms": 0, "started_at": "2026-11-29T10:00:00Z",
+                     "rating_before": None, "rating_after": None}
+                    for p in (ME, OPPONENT)
+                ],
+            },
+            "/tables": {"items": [], "total": 0, "page": 1, "page_size": 20},
+            "/me/invites": [],
+            "/me/friends": [{**OPPONENT, "since": "2026-11-29T10:00:00Z", "online": True}],
+        }
+        if path in answers:
+            route.fulfill(json=answers[path])
+        else:
+            route.fulfill(status=404, json={"title": "Not Found", "status": 404, "detail": path})
+
+    def connect(self, ws: WebSocketRoute) -> None:
+        if self.refuse_connections:
+            ws.close()
+            return
+        self.sockets.append(ws)
+        ws.on_message(lambda message: self.receive(ws, message))
+
+    @property
+    def socket(self) -> WebSocketRoute:
+        return self.sockets[-1]
+
+    def cut(self) -> None:
+        """Drop the connection the way a network failure would."""
+        self.socket.close()
+
+    # ---- protocol -------------------------------------------------------------------
+    def receive(self, ws: WebSocketRoute, text: str | bytes) -> None:
+        message = json.loads(text)
+        self.received.append(message)
+        kind = message["type"]
+        if kind == "hello":
+            self.hello(ws, message)
+        elif kind == "open_game":
+            self.push(ws, self.snapshot())
+            self.push(ws, {"type": "progress", "match_id": MATCH_ID, "progress": self.opponent()})
+        elif kind == "action":
+            self.act(ws, message)
+        elif kind == "finish":
+            self.finish(ws, message)
+        elif kind == "spectate":
+            self.push(ws, self.opponent_snapshot())
+        elif kind == "ping":
+            ws.send(json.dumps({"type": "pong"}))
+
+    def hello(self, ws: WebSocketRoute, message: dict[str, Any]) -> None:
+        resumed = message.get("stream") == self.stream and message.get("last_event") is not None
+        ws.send(json.dumps({
+            "type": "welcome", "v": 1, "player_id": ME["id"], "stream": self.stream,
+            "last_event": self.n, "resumed": resumed,
+        }))
+        if resumed:
+            for event in self.log:
+                if event["n"] > message["last_event"]:
+                    ws.send(json.dumps(event))
+
+    def push(self, ws: WebSocketRoute | None, payload: dict[str, Any]) -> None:
+        self.n += 1
+        payload["n"] = self.n
+        self.log.append(payload)
+        if ws is not None:
+            ws.send(json.dumps(payload))
+
+    def opponent(self, score: int = 0, runs: int = 6) -> dict[str, Any]:
+        return {"player_id": OPPONENT["id"], "score": score, "actions": 0, "runs": runs,
+                "time_left_ms": self.time_limit_ms, "status": "playing", "online": True}
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "type": "snapshot", "match_id": MATCH_ID, "player_id": ME["id"], "role": "player",
+            "rules": self.rules.to_json(), "view": player_view(self.game.state),
+            "score": self.game.points, "seq": self.seq, "status": self.status,
+            "time_limit_ms": self.time_limit_ms, "time_left_ms": self.time_limit_ms,
+            "opponent": self.opponent(),
+        }
+
+    def act(self, ws: WebSocketRoute, message: dict[str, Any]) -> None:
+        seq = message["seq"]
+        base = {"match_id": MATCH_ID, "seq": seq}
+        try:
+            if seq != self.seq + 1:
+                raise IllegalAction(f"expected seq {self.seq + 1}")
+            if self.reject_next:
+                code, self.reject_next = self.reject_next, None
+                error = IllegalAction("refused by the server")
+                error.code = code
+                raise error
+            action = action_from_json(message["action"])
+            before = self.game.points
+            self.game, events = self.game.play(action)
+        except IllegalAction as error:
+            self.push(ws, {
+                "type": "reject", **base, "code": error.code, "message": error.message,
+                "view": player_view(self.game.state), "score": self.game.points,
+                "next_seq": self.seq + 1, "status": self.status,
+            })
+            return
+        self.seq = seq
+        if self.game.state.status == "won":
+            self.status = "won"
+        self.push(ws, {
+            "type": "ack", **base, "view": player_view(self.game.state),
+            "score": self.game.points, "delta": self.game.points - before,
+            "events": [event_json(e) for e in events], "status": self.status,
+            "time_left_ms": self.time_limit_ms,
+        })
+
+    def finish(self, ws: WebSocketRoute, message: dict[str, Any]) -> None:
+        self.seq = message["seq"]
+        self.status = "finished"
+        self.push(ws, {
+            "type": "ack", "match_id": MATCH_ID, "seq": self.seq,
+            "view": player_view(self.game.state), "score": self.game.points, "delta": 0,
+            "events": [], "status": "finished", "time_left_ms": self.time_limit_ms,
+        })
+        self.push(ws, {"type": "game_over", "match_id": MATCH_ID, "player_id": ME["id"],
+                       "reason": "finished", "score": self.game.points, "elapsed_ms": 65_000})
+
+    def opponent_snapshot(self) -> dict[str, Any]:
+        return {
+            "type": "snapshot", "match_id": MATCH_ID, "player_id": OPPONENT["id"],
+            "role": "spectator", "rules": self.rules.to_json(),
+            "view": player_view(self.opponent_game.state), "score": self.opponent_game.points,
+            "seq": 0, "status": "playing", "time_limit_ms": self.time_limit_ms,
+            "time_left_ms": self.time_limit_ms - 5000, "opponent": None,
+        }
+
+    def opponent_plays(self, action: dict[str, Any]) -> None:
+        """The opponent acts; I see it live only if I watch (my game is over)."""
+        self.opponent_game, events = self.opponent_game.play(action_from_json(action))
+        self.push(self.socket, {
+            "type": "watch", "match_id": MATCH_ID, "player_id": OPPONENT["id"], "seq": 1,
+            "view": player_view(self.opponent_game.state), "score": self.opponent_game.points,
+            "events": [event_json(e) for e in events], "status": "playing",
+        })
+
+    def match_over(self, *, my_score: int, their_score: int) -> None:
+        winner = ME["id"] if my_score > their_score else OPPONENT["id"]
+        self.push(self.socket, {
+            "type": "match_result", "match_id": MATCH_ID, "winner_id": winner,
+            "deal": {"number": 1234, "suits": 1},
+            "results": [
+                {"player_id": ME["id"], "score": my_score, "elapsed_ms": 65_000,
+                 "reason": "finished", "rating_before": 1500.0, "rating_after": 1484.2},
+                {"player_id": OPPONENT["id"], "score": their_score, "elapsed_ms": 140_000,
+                 "reason": "won", "rating_before": 1500.0, "rating_after": 1515.8},
+            ],
+        })

@@ -1,0 +1,194 @@
+"""The table screen against the protocol stand-in: drawing, keyboard, tap, drag, language,
+reconnect, spectating and the result — with the real rules engine behind the socket."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Locator, Page, expect
+
+from tests.web.conftest import LiveServer
+from tests.web.fake import MATCH_ID, TABLE_ID, FakeServer
+
+
+def open_table(page: Page, server: LiveServer) -> FakeServer:
+    fake = FakeServer()
+    fake.install(page)
+    page.goto(f"{server.url}/#/table/{TABLE_ID}")
+    expect(page.locator(".tableau .column")).to_have_count(10)
+    return fake
+
+
+@pytest.fixture
+def fake(page: Page, static_server: LiveServer) -> FakeServer:
+    return open_table(page, static_server)
+
+
+def card(page: Page, name: str, column: int) -> Locator:
+    return page.locator(f'.column[data-col="{column}"] .card[data-card="{name}"]')
+
+
+def top(page: Page, column: int) -> Locator:
+    return page.locator(f'.column[data-col="{column}"] .card:not(.back)').last
+
+
+def tap(target: Locator) -> None:
+    target.click(position={"x": 8, "y": 6})  # the card's visible corner
+
+
+def actions_sent(fake: FakeServer) -> list[dict[str, object]]:
+    return [m["action"] for m in fake.received if m["type"] == "action"]
+
+
+def test_table_draws_the_view(page: Page, fake: FakeServer, artifacts: Path) -> None:
+    expect(card(page, "7s", 0)).to_have_attribute("aria-label", "seven of spades, column 1")
+    expect(page.locator('.column[data-col="2"] .card.back[role=button]')).to_have_count(1)
+    expect(page.locator(".runs .run")).to_have_count(6)
+    expect(page.locator(".stock .pilebox")).to_have_attribute("aria-label", "Stock, 1 deals left")
+    expect(page.locator("#my-score")).to_have_text("0")
+    expect(page.locator(".player.them .name")).to_have_text("bob")
+    page.screenshot(path=artifacts / "table.png", full_page=True)
+    assert any(m["type"] == "open_game" and m["match_id"] == MATCH_ID for m in fake.received)
+
+
+def test_keyboard_only_play(page: Page, fake: FakeServer) -> None:
+    for _ in range(30):  # Tab from the top of the page into the board
+        page.keyboard.press("Tab")
+        if page.evaluate("!!document.activeElement.closest('.tableau')"):
+            break
+    else:
+        pytest.fail("Tab never reached the board")
+    keys = page.keyboard
+    keys.press("ArrowRight")  # column 2, top card (4♠)
+    keys.press("ArrowUp")
+    keys.press("ArrowUp")  # 6♠
+    expect(page.locator(":focus")).to_have_attribute("aria-label", "six of spades, column 2")
+    keys.press("Enter")  # pick 6-5-4
+    expect(page.locator("#live")).to_contain_text("Picked six of spades and 3 card(s)")
+    keys.press("ArrowLeft")
+    keys.press("Enter")  # drop on column 1
+    expect(top(page, 0)).to_have_attribute("data-card", "4s")
+    expect(page.locator("#live")).to_have_text("six of spades to column 1.")
+    keys.press("ArrowRight")
+    keys.press("ArrowRight")
+    keys.press("f")  # flip column 3
+    expect(card(page, "3s", 2)).to_be_visible()
+    keys.press("Enter")  # pick the 3♠ just turned up
+    keys.press("ArrowLeft")
+    keys.press("ArrowLeft")
+    keys.press("Enter")
+    expect(top(page, 0)).to_have_attribute("data-card", "3s")
+    keys.press("Control+z")
+    expect(card(page, "3s", 2)).to_be_visible()
+    expect(top(page, 0)).to_have_attribute("data-card", "4s")
+    keys.press(" ")  # deal
+    expect(page.locator(".stock .pilebox")).to_have_attribute("aria-label", "Stock empty")
+    assert actions_sent(fake) == [
+        {"op": "move", "from": 1, "to": 0, "count": 3},
+        {"op": "flip", "col": 2},
+        {"op": "move", "from": 2, "to": 0, "count": 1},
+        {"op": "undo"},
+        {"op": "deal"},
+    ]
+    expect(page.locator("#my-score")).to_have_text(str(fake.game.points))
+
+
+def test_tap_goes_to_the_best_place_then_the_next(page: Page, fake: FakeServer) -> None:
+    tap(card(page, "6s", 1))
+    expect(top(page, 0)).to_have_attribute("data-card", "4s")  # the run went onto 7♠
+    tap(card(page, "As", 4))  # two 2♠ (columns 4 and 7): the first one
+    expect(top(page, 3)).to_have_attribute("data-card", "As")
+    tap(card(page, "As", 3))  # again: the next place
+    expect(top(page, 6)).to_have_attribute("data-card", "As")
+    assert actions_sent(fake)[-2:] == [
+        {"op": "move", "from": 4, "to": 3, "count": 1},
+        {"op": "move", "from": 3, "to": 6, "count": 1},
+    ]
+
+
+def drag(page: Page, source: Locator, target: Locator) -> None:
+    start = source.bounding_box()
+    end = target.bounding_box()
+    assert start and end
+    page.mouse.move(start["x"] + 10, start["y"] + 10)
+    page.mouse.down()
+    page.mouse.move(start["x"] + 14, start["y"] + 16)  # past the drag threshold
+    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=5)
+    page.mouse.up()
+
+
+def test_illegal_drop_snaps_back(page: Page, fake: FakeServer, artifacts: Path) -> None:
+    drag(page, card(page, "Ks", 5), card(page, "2s", 3))
+    expect(page.locator(".reason")).to_contain_text("a card goes only onto a card one rank higher")
+    expect(page.locator(".ghost")).to_have_count(0)
+    expect(card(page, "Ks", 5)).to_be_visible()
+    page.screenshot(path=artifacts / "table-rejected.png")
+    assert actions_sent(fake) == []  # refused on the spot, nothing sent
+
+
+def test_drop_rejected_by_the_server_snaps_back(page: Page, fake: FakeServer) -> None:
+    fake.reject_next = "bad_target"
+    drag(page, card(page, "As", 4), card(page, "2s", 6))
+    expect(page.locator(".reason")).to_contain_text("Not allowed")
+    expect(page.locator(".ghost")).to_have_count(0)
+    expect(top(page, 4)).to_have_attribute("data-card", "As")
+    drag(page, card(page, "As", 4), card(page, "2s", 6))  # the resynced seq goes through
+    expect(top(page, 6)).to_have_attribute("data-card", "As")
+
+
+def test_language_switch(page: Page, fake: FakeServer) -> None:
+    page.select_option("#lang", "fr")
+    expect(page.locator("#deal")).to_have_text("Distribuer")
+    expect(card(page, "7s", 0)).to_have_attribute("aria-label", "sept de pique, colonne 1")
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    page.select_option("#lang", "de")
+    expect(page.locator("#finish")).to_have_text("Beenden")
+    expect(card(page, "7s", 0)).to_have_attribute("aria-label", "Pik Sieben, Spalte 1")
+    page.reload()  # the choice is kept
+    expect(page.locator("#deal")).to_have_text("Geben")
+
+
+def test_language_comes_from_the_browser(browser: Browser, static_server: LiveServer) -> None:
+    context = browser.new_context(locale="fr-FR")
+    page = context.new_page()
+    open_table(page, static_server)
+    expect(page.locator("#undo")).to_have_text("Annuler le coup")
+    context.close()
+
+
+def test_reconnect_resumes_the_stream(page: Page, fake: FakeServer, artifacts: Path) -> None:
+    tap(card(page, "6s", 1))
+    expect(top(page, 0)).to_have_attribute("data-card", "4s")
+    fake.refuse_connections = True
+    fake.cut()
+    expect(page.locator("#status")).to_have_text("Connection lost — reconnecting…")
+    page.screenshot(path=artifacts / "table-reconnecting.png")
+    progress = fake.opponent(score=42, runs=7)
+    fake.push(None, {"type": "progress", "match_id": MATCH_ID, "progress": progress})
+    fake.refuse_connections = False
+    expect(page.locator("#status")).to_be_hidden(timeout=10_000)
+    expect(page.locator("#their-score")).to_have_text("42")  # the missed event came
+    hellos = [m for m in fake.received if m["type"] == "hello"]
+    assert hellos[-1]["stream"] == fake.stream and hellos[-1]["last_event"] >= 3
+    tap(card(page, "As", 4))
+    expect(top(page, 3)).to_have_attribute("data-card", "As")
+
+
+def test_finish_then_watch_then_result(page: Page, fake: FakeServer, artifacts: Path) -> None:
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#finish")
+    expect(page.locator("#watching")).to_have_text("Watching bob (read-only)")
+    expect(page.locator(".board.readonly")).to_be_visible()
+    fake.opponent_plays({"op": "move", "from": 1, "to": 0, "count": 3})
+    expect(top(page, 0)).to_have_attribute("data-card", "4s")
+    expect(page.locator("#their-score")).to_have_text(str(fake.opponent_game.points))
+    page.screenshot(path=artifacts / "spectate.png", full_page=True)
+    fake.match_over(my_score=-1, their_score=fake.opponent_game.points)
+    expect(page.locator("#winner")).to_have_text("Winner: bob")
+    expect(page.locator(".scoresheet tbody tr")).to_have_count(2)
+    expect(page.locator(".scoresheet")).to_contain_text("finished early")
+    expect(page.locator(".scoresheet")).to_contain_text("−16 (1484)")
+    share = page.locator("#share-text").input_value()
+    assert "I lost" in share and "1234" not in share  # no deal number: spoiler-free
+    page.screenshot(path=artifacts / "result.png", full_page=True)

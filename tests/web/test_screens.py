@@ -1,0 +1,103 @@
+"""Every screen drawn, photographed and scanned with axe (no serious or critical violation)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page, expect
+
+from tests.web.conftest import LiveServer
+from tests.web.fake import TABLE_ID, FakeServer
+
+WEB = Path(__file__).resolve().parents[2] / "web"
+BUDGET = 100 * 1024
+
+
+def serious(page: Page) -> list[dict[str, Any]]:
+    response = Axe().run(page).response
+    assert response["passes"], "axe ran no rule"
+    violations = response["violations"]
+    return [
+        {"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"]][:5]}
+        for v in violations if v["impact"] in ("serious", "critical")
+    ]
+
+
+def test_js_and_css_fit_the_budget() -> None:
+    files = [*WEB.rglob("*.js"), *WEB.rglob("*.css")]
+    total = sum(f.stat().st_size for f in files)
+    assert len(files) >= 10
+    assert total <= BUDGET, f"web/ holds {total} bytes of JS and CSS; the budget is {BUDGET}"
+
+
+def test_client_is_served(page: Page, static_server: LiveServer) -> None:
+    response = page.request.get(f"{static_server.url}/")
+    assert response.ok and "<script type=\"module\" src=\"/js/main.js\">" in response.text()
+    assert page.request.get(f"{static_server.url}/js/board.js").ok
+    assert page.request.get(f"{static_server.url}/css/app.css").ok
+
+
+def test_name_screen(page: Page, static_server: LiveServer, artifacts: Path) -> None:
+    page.route("**/api/**", lambda route: route.fulfill(status=401, json={"status": 401}))
+    page.goto(static_server.url)
+    expect(page.get_by_label("Choose your name")).to_be_focused()
+    page.screenshot(path=artifacts / "name.png")
+    assert serious(page) == []
+
+
+def test_lobby_and_new_game_dialog(page: Page, static_server: LiveServer,
+                                   artifacts: Path) -> None:
+    FakeServer().install(page)
+    page.goto(static_server.url)
+    expect(page.get_by_role("heading", name="Lobby")).to_be_visible()
+    expect(page.locator(".list a", has_text="bob")).to_be_visible()
+    page.screenshot(path=artifacts / "lobby.png", full_page=True)
+    assert serious(page) == []
+    page.click("#new-game")
+    expect(page.get_by_role("dialog")).to_be_visible()
+    page.screenshot(path=artifacts / "lobby-new-game.png")
+    assert serious(page) == []
+
+
+def test_table_help_and_result_pass_axe(page: Page, static_server: LiveServer,
+                                        artifacts: Path) -> None:
+    fake = FakeServer()
+    fake.install(page)
+    page.goto(f"{static_server.url}/#/table/{TABLE_ID}")
+    expect(page.locator(".tableau .column")).to_have_count(10)
+    assert serious(page) == []
+    page.locator(".tableau").click(position={"x": 5, "y": 5})
+    page.keyboard.press("h")
+    expect(page.get_by_role("dialog")).to_contain_text("Space: deal")
+    page.screenshot(path=artifacts / "help.png")
+    assert serious(page) == []
+    page.keyboard.press("Escape")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#finish")
+    expect(page.locator("#watching")).to_be_visible()
+    assert serious(page) == []
+    fake.match_over(my_score=3, their_score=1)
+    expect(page.locator("#winner")).to_have_text("Winner: alice")
+    assert serious(page) == []
+
+
+def test_player_info(page: Page, static_server: LiveServer, artifacts: Path) -> None:
+    fake = FakeServer()
+    fake.install(page)
+    page.route("**/api/players/by-name/bob", lambda route: route.fulfill(json={
+        "id": 2, "name": "bob", "since": "2026-11-01T09:00:00Z", "games_played": 12,
+        "won": 7, "lost": 4, "drawn": 1, "streak": 2,
+        "ratings": [{"suits": 1, "rating": 1612.4, "rd": 80.0, "band": "intermediate",
+                     "games": 12}],
+    }))
+    page.route("**/api/me/friends", lambda route: route.fulfill(status=201, json={
+        "id": 2, "name": "bob", "since": "2026-11-29T10:00:00Z", "online": True,
+    }) if route.request.method == "POST" else route.fallback())
+    page.goto(f"{static_server.url}/#/player/bob")
+    expect(page.locator("dl.stats")).to_contain_text("1612 · intermediate")
+    page.click("#add-friend")
+    expect(page.get_by_role("status")).to_have_text("Friend added.")
+    page.screenshot(path=artifacts / "player.png")
+    assert serious(page) == []

@@ -1,0 +1,58 @@
+// The REST API (docs/api.md): every path the client calls is in this module.
+const BASE = "/api";
+const TOKEN = "spider.token";
+
+export class ApiError extends Error {
+  constructor(problem, status) {
+    super(problem.detail || problem.title || `HTTP ${status}`);
+    this.status = status;
+    this.code = problem.code;
+  }
+}
+
+export const session = {
+  get token() { return localStorage.getItem(TOKEN); },
+  set token(value) {
+    if (value) localStorage.setItem(TOKEN, value);
+    else localStorage.removeItem(TOKEN);
+  },
+  me: null,
+};
+
+async function call(method, path, body, query) {
+  const url = new URL(BASE + path, location.origin);
+  for (const [key, value] of Object.entries(query || {})) {
+    if (value !== "" && value !== null && value !== undefined) url.searchParams.set(key, value);
+  }
+  const headers = { Accept: "application/json" };
+  if (session.token) headers.Authorization = `Bearer ${session.token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const data = response.status === 204 ? null : await response.json().catch(() => ({}));
+  if (!response.ok) throw new ApiError(data || {}, response.status);
+  return data;
+}
+
+const enc = encodeURIComponent;
+
+export const api = {
+  register: (name) => call("POST", "/players", { name }),
+  me: () => call("GET", "/players/me"),
+  player: (name) => call("GET", `/players/by-name/${enc(name)}`),
+  tables: (filters) => call("GET", "/tables", undefined, filters),
+  table: (id) => call("GET", `/tables/${id}`),
+  createTable: (settings) => call("POST", "/tables", settings),
+  join: (id) => call("POST", `/tables/${id}/join`),
+  leave: (id) => call("POST", `/tables/${id}/leave`),
+  newGame: (id) => call("POST", `/tables/${id}/new-game`),
+  inviteLink: (id) => call("POST", `/tables/${id}/invites`, {}),
+  inviteFriend: (id, name) => call("POST", `/tables/${id}/invites`, { to: name }),
+  invites: () => call("GET", "/me/invites"),
+  invite: (code) => call("GET", `/invites/${enc(code)}`),
+  accept: (code) => call("POST", `/invites/${enc(code)}/accept`),
+  decline: (code) => call("POST", `/invites/${enc(code)}/decline`),
+  friends: () => call("GET", "/me/friends"),
+  addFriend: (name) => call("POST", "/me/friends", { name }),
+  ignore: (name) => call("POST", "/me/ignores", { name }),
+  match: (id) => call("GET", `/matches/${id}`),
+};

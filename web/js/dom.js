@@ -1,0 +1,64 @@
+// A tiny hyperscript helper: h("button.primary", {onclick}, "text", child…).
+export function h(tag, props = {}, ...children) {
+  if (props instanceof Node || Array.isArray(props) || typeof props !== "object" || props === null) {
+    children.unshift(props); // no props given: the second argument is a child
+    props = {};
+  }
+  const [name, ...classes] = tag.split(".");
+  const el = document.createElement(name || "div");
+  if (classes.length) el.className = classes.join(" ");
+  for (const [key, value] of Object.entries(props)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else if (key === "class") el.className += ` ${value}`;
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else if (key === "text") el.textContent = value;
+    else if (key in el && typeof value !== "string") el[key] = value;
+    else el.setAttribute(key, value === true ? "" : value);
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : String(child));
+  }
+}
+
+export const $ = (selector, root = document) => root.querySelector(selector);
+export const $$ = (selector, root = document) => [...root.querySelectorAll(selector)];
+
+export function clear(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}
+
+// Polite announcements for screen readers (moves, results); one region for the app.
+export function announce(text) {
+  const region = document.getElementById("live");
+  if (!region) return;
+  region.textContent = "";
+  requestAnimationFrame(() => { region.textContent = text; });
+}
+
+export const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+export function formatClock(ms) {
+  if (ms === null || ms === undefined) return "—";
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const m = Math.floor(total / 60);
+  const s = String(total % 60).padStart(2, "0");
+  return `${m}:${s}`;
+}
+
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,248 @@
+// First visit (choose a name) and the lobby: open tables, new game, invites, friends.
+import { h, clear, announce } from "./dom.js";
+import { t, levelName } from "./i18n.js";
+import { api } from "./api.js";
+
+export function nameScreen(app, { then }) {
+  const el = h("section.screen.narrow");
+  let error = "";
+  function render() {
+    const input = h("input", {
+      id: "name", name: "name", required: true, minlength: 3, maxlength: 20,
+      pattern: "[A-Za-z0-9_\\-]{3,20}", autocomplete: "nickname", "aria-describedby": "name-hint name-error",
+    });
+    clear(el,
+      h("h1", {}, t("app")),
+      h("form.card-panel", { onsubmit: submit },
+        h("label", { for: "name" }, t("chooseName")), input,
+        h("p.hint", { id: "name-hint" }, t("nameHint")),
+        h("p.error", { id: "name-error", role: "alert" }, error),
+        h("button.primary", { type: "submit" }, t("play"))));
+    queueMicrotask(() => input.focus());
+  }
+  async function submit(event) {
+    event.preventDefault();
+    const name = new FormData(event.target).get("name").trim();
+    try {
+      await app.signIn(await api.register(name));
+      then();
+    } catch (problem) {
+      error = problem.message;
+      render();
+    }
+  }
+  render();
+  return { el, render };
+}
+
+const LEVELS = ["any", "beginner", "intermediate", "advanced", "expert"];
+const TIMES = [300, 600, 900, 1200, 1800];
+
+export function lobbyScreen(app, { inviteCode }) {
+  const el = h("section.screen.lobby");
+  let tables = [];
+  let invites = [];
+  let friends = [];
+  let inviteInfo = null;
+  let filters = { suits: "", level: "", min_time_limit: "", max_time_limit: "" };
+  let message = "";
+
+  async function load() {
+    const results = await Promise.allSettled([
+      api.tables(filters), api.invites(), api.friends(),
+      inviteCode ? api.invite(inviteCode) : Promise.resolve(null),
+    ]);
+    const [a, b, c, d] = results.map((r) => (r.status === "fulfilled" ? r.value : null));
+    tables = items(a);
+    invites = items(b);
+    friends = items(c);
+    inviteInfo = d;
+    const failed = results.find((r) => r.status === "rejected");
+    if (failed && inviteCode && results[3].status === "rejected") message = failed.reason.message;
+    app.socket?.send({ type: "watch_presence", player_ids: friends.map((f) => f.id) }, "presence");
+    render();
+  }
+
+  function render() {
+    clear(el,
+      h("div.row.head", {},
+        h("h1", {}, t("lobby")),
+        h("button.primary", { type: "button", onclick: () => openNewGame(true), id: "new-game" }, t("newGame")),
+        h("button", { type: "button", onclick: () => openNewGame(false), id: "invite-friend" }, t("inviteFriend"))),
+      message ? h("p.error", { role: "alert" }, message) : null,
+      inviteCode ? renderInvite() : null,
+      h("div.columns2",
+        h("section.panel", { "aria-labelledby": "tables-h" },
+          h("h2", { id: "tables-h" }, t("openTables")), renderFilters(), renderTables()),
+        h("div",
+          h("section.panel", { "aria-labelledby": "invites-h" },
+            h("h2", { id: "invites-h" }, t("myInvites")), renderInvites()),
+          h("section.panel", { "aria-labelledby": "friends-h" },
+            h("h2", { id: "friends-h" }, t("friends")), renderFriends()))));
+  }
+
+  function renderInvite() {
+    const from = inviteInfo?.inviter_name ?? "";
+    return h("section.panel.invite", { "aria-labelledby": "invite-h" },
+      h("h2", { id: "invite-h" }, t("invitedBy", { name: from })),
+      inviteInfo ? tableSummary(inviteInfo.table || inviteInfo) : null,
+      h("div.row",
+        h("button.primary", { type: "button", id: "accept-invite", onclick: () => accept(inviteCode) }, t("accept")),
+        h("button", { type: "button", onclick: () => decline(inviteCode) }, t("decline"))));
+  }
+
+  function renderFilters() {
+    const select = (name, label, options) => h("label", {}, label,
+      h("select", { name, onchange: (e) => {
+        filters[name] = e.target.value;
+        if (name === "max_time_limit") filters.min_time_limit = e.target.value;
+        load();
+      } },
+        options.map(([value, text]) => h("option", { value, selected: String(filters[name]) === String(value) }, text))));
+    return h("form.filters", { "aria-label": t("filters"), onsubmit: (e) => e.preventDefault() },
+      select("suits", t("suits"), [["", t("any")], [1, t("oneSuit")], [2, t("twoSuits")]]),
+      select("level", t("level"), [["", t("any")], ...LEVELS.slice(1).map((l) => [l, levelName(l)])]),
+      select("max_time_limit", t("timeLimit"), [["", t("any")], ...TIMES.map((s) => [s, t("minutes", { n: s / 60 })])]),
+      h("button", { type: "button", onclick: load }, t("refresh")));
+  }
+
+  function renderTables() {
+    const mine = app.me?.id;
+    if (!tables.length) return h("p.muted", {}, t("noTables"));
+    return h("ul.list", {}, tables.map((table) => h("li.row",
+      tableSummary(table),
+      h("button.primary", {
+        type: "button", onclick: () => join(table.id),
+        "aria-label": `${t("join")} — ${hostName(table)}`,
+      }, ownerId(table) === mine ? t("table") : t("join")))));
+  }
+
+  function renderInvites() {
+    if (!invites.length) return h("p.muted", {}, t("noInvites"));
+    return h("ul.list", {}, invites.map((invite) => h("li.row",
+      h("span", {}, t("invitedBy", { name: invite.inviter_name })),
+      h("button.primary", { type: "button", onclick: () => accept(invite.code) }, t("accept")),
+      h("button", { type: "button", onclick: () => decline(invite.code) }, t("decline")))));
+  }
+
+  function renderFriends() {
+    if (!friends.length) return h("p.muted", {}, t("noFriends"));
+    return h("ul.list", {}, friends.map((friend) => h("li.row",
+      h("span", { class: `dot ${friend.online ? "on" : ""}`, "aria-hidden": "true" }),
+      h("a", { href: `#/player/${encodeURIComponent(friend.name)}` }, friend.name),
+      h("span.muted", {}, friend.online ? t("online") : t("offline")))));
+  }
+
+  function openNewGame(isPublic) {
+    const dialog = newGameDialog(isPublic, async (settings) => {
+      const table = await api.createTable(settings);
+      app.go(`#/table/${table.id}`);
+    });
+    el.append(dialog);
+    dialog.showModal();
+  }
+
+  async function join(id) {
+    try {
+      await api.join(id);
+    } catch (problem) {
+      if (problem.status !== 409) return showError(problem);
+    }
+    app.go(`#/table/${id}`);
+  }
+
+  async function accept(code) {
+    try {
+      const answer = await api.accept(code);
+      app.go(`#/table/${answer.id}`);
+    } catch (problem) {
+      showError(problem);
+    }
+  }
+
+  async function decline(code) {
+    await api.decline(code).catch(showError);
+    if (inviteCode) app.go("#/");
+    else load();
+  }
+
+  function showError(problem) {
+    message = t("error", { detail: problem.message });
+    announce(message);
+    render();
+  }
+
+  const stop = app.listen((m) => {
+    if (m.type === "lobby" || m.type === "invite") load();
+    if (m.type === "presence") {
+      const friend = friends.find((f) => f.id === m.player_id);
+      if (friend) { friend.online = m.online; render(); }
+    }
+  });
+  app.socket?.send({ type: "subscribe_lobby" }, "lobby");
+  render();
+  load();
+  return {
+    el, render,
+    destroy() { stop(); app.socket?.forget("lobby"); app.socket?.send({ type: "unsubscribe_lobby" }); },
+  };
+}
+
+function items(page) {
+  if (!page) return [];
+  return Array.isArray(page) ? page : page.items ?? [];
+}
+
+const ownerId = (table) => table.owner_id;
+const hostName = (table) => table.owner_name ?? "";
+
+export function tableSummary(table) {
+  const suits = [null, t("oneSuit"), t("twoSuits"), null, t("fourSuits")][table.suits] ?? "";
+  const limit = table.time_limit_seconds;
+  return h("span.summary", {},
+    h("strong", {}, hostName(table)), " · ", suits, " · ",
+    limit ? t("minutes", { n: Math.round(limit / 60) }) : t("unlimited"),
+    table.level && table.level !== "any" ? ` · ${levelName(table.level)}` : "",
+    table.rated ? ` · ${t("rated")}` : "");
+}
+
+function newGameDialog(isPublic, create) {
+  const error = h("p.error", { role: "alert" });
+  const radio = (name, value, text, checked) => h("label.choice", {},
+    h("input", { type: "radio", name, value, checked }), text);
+  const form = h("form", { method: "dialog", onsubmit: submit },
+    h("h2", { id: "ng-title" }, t("newGame")),
+    h("label", {}, t("level"), h("select", { name: "level" },
+      LEVELS.map((l) => h("option", { value: l }, levelName(l))))),
+    h("fieldset", {}, h("legend", {}, t("suits")),
+      radio("suits", "1", t("oneSuit"), true), radio("suits", "2", t("twoSuits"), false)),
+    h("label", {}, t("timeLimit"), h("select", { name: "time" },
+      TIMES.map((s) => h("option", { value: s, selected: s === 600 }, t("minutes", { n: s / 60 }))))),
+    h("fieldset", {}, h("legend", {}, t("visibility")),
+      radio("visibility", "public", t("public"), isPublic), radio("visibility", "private", t("private"), !isPublic)),
+    h("label.choice", {}, h("input", { type: "checkbox", name: "rated", checked: isPublic }), t("rated")),
+    error,
+    h("div.row",
+      h("button.primary", { type: "submit", value: "create" }, t("create")),
+      h("button", { type: "button", onclick: () => dialog.close() }, t("cancel"))));
+  const dialog = h("dialog", { "aria-labelledby": "ng-title", onclose: () => dialog.remove() }, form);
+
+  async function submit(event) {
+    event.preventDefault();
+    const data = new FormData(form);
+    try {
+      await create({
+        preset: "duel",
+        suits: Number(data.get("suits")),
+        time_limit_seconds: Number(data.get("time")),
+        level: data.get("level"),
+        public: data.get("visibility") === "public",
+        rated: data.get("rated") === "on",
+      });
+      dialog.close();
+    } catch (problem) {
+      error.textContent = t("error", { detail: problem.message });
+    }
+  }
+  return dialog;
+}

@@ -1,0 +1,141 @@
+// Boot: header, language, help, the socket and a hash router over the screens.
+import { h, $, clear } from "./dom.js";
+import { t, lang, setLang, onLangChange, LANGUAGES } from "./i18n.js";
+import { api, session } from "./api.js";
+import { createSocket } from "./socket.js";
+import { lobbyScreen, nameScreen } from "./lobby.js";
+import { tableScreen } from "./table.js";
+import { playerScreen } from "./player.js";
+
+const main = $("#main");
+const listeners = new Set();
+let screen = null;
+
+// What every screen may use: the player, the socket, navigation, socket messages.
+export const app = {
+  me: null,
+  socket: null,
+  go(hash) {
+    if (location.hash === hash) route();
+    else location.hash = hash;
+  },
+  listen(listener) {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+  inviteUrl: (code) => `${location.origin}/#/invite/${code}`,
+};
+
+function startSocket() {
+  if (app.socket || !session.token) return;
+  app.socket = createSocket({
+    token: session.token,
+    onMessage: (message) => listeners.forEach((listener) => listener(message)),
+    onStatus: showStatus,
+  });
+}
+
+function showStatus(state) {
+  const el = $("#status");
+  document.body.classList.toggle("offline", state === "reconnecting");
+  el.hidden = state !== "reconnecting";
+  el.textContent = state === "reconnecting" ? t("reconnecting") : "";
+}
+
+async function signedIn() {
+  if (app.me) return true;
+  if (!session.token) return false;
+  try {
+    app.me = await api.me();
+  } catch (error) {
+    if (error.status === 401) session.token = null;
+    else throw error;
+    return false;
+  }
+  startSocket();
+  renderHeader();
+  return true;
+}
+
+// Called by the name screen once the server gave us a token.
+app.signIn = async ({ token, player }) => {
+  session.token = token;
+  app.me = player;
+  startSocket();
+  renderHeader();
+};
+
+const ROUTES = [
+  [/^#\/table\/(\d+)$/, (id) => tableScreen(app, { tableId: Number(id) })],
+  [/^#\/invite\/([\w-]+)$/, (code) => lobbyScreen(app, { inviteCode: code })],
+  [/^#\/player\/(.+)$/, (name) => playerScreen(app, { name: decodeURIComponent(name) })],
+  [/^/, () => lobbyScreen(app, {})],
+];
+
+async function route() {
+  screen?.destroy?.();
+  screen = null;
+  clear(main);
+  if (!(await signedIn())) {
+    screen = nameScreen(app, { then: route });
+  } else {
+    for (const [pattern, make] of ROUTES) {
+      const match = location.hash.match(pattern);
+      if (match) { screen = make(...match.slice(1)); break; }
+    }
+  }
+  main.append(screen.el);
+  screen.show?.();
+}
+
+function renderHeader() {
+  document.documentElement.lang = lang();
+  $("#skip").textContent = t("skip");
+  $("#lang-label").textContent = t("language");
+  $("#help-open").setAttribute("aria-label", t("help"));
+  $("#help-open").title = `${t("help")} (H)`;
+  const select = $("#lang");
+  clear(select, LANGUAGES.map((code) => h("option", { value: code, selected: code === lang() }, t(`lang_${code}`))));
+  clear($("#who"), app.me ? h("a", { href: `#/player/${encodeURIComponent(app.me.name)}` }, app.me.name) : null);
+}
+
+function renderHelp() {
+  const dialog = $("#help");
+  clear(dialog,
+    h("h2", { id: "help-title" }, t("helpTitle")),
+    h("p", {}, t("helpText")),
+    h("h3", {}, t("keys")),
+    h("ul", {}, ["keySpace", "keyUndo", "keyArrows", "keyEnter", "keyEsc", "keyFlip", "keyHelp"]
+      .map((key) => h("li", {}, t(key)))),
+    h("form", { method: "dialog" }, h("button", { class: "primary" }, t("close"))));
+}
+
+export function openHelp() {
+  renderHelp();
+  const dialog = $("#help");
+  if (!dialog.open) dialog.showModal();
+}
+
+function boot() {
+  renderHeader();
+  $("#lang").addEventListener("change", (event) => setLang(event.target.value));
+  $("#help-open").addEventListener("click", openHelp);
+  $("#skip").addEventListener("click", (event) => { event.preventDefault(); main.focus(); });
+  document.addEventListener("keydown", (event) => {
+    if (event.key.toLowerCase() === "h" && !event.ctrlKey && !event.metaKey && !event.altKey
+        && !event.target.closest("input, textarea, select, dialog")) {
+      event.preventDefault();
+      openHelp();
+    }
+  });
+  onLangChange(() => {
+    renderHeader();
+    if ($("#help").open) renderHelp();
+    showStatus(document.body.classList.contains("offline") ? "reconnecting" : "online");
+    screen?.render?.();
+  });
+  window.addEventListener("hashchange", route);
+  route();
+}
+
+boot();

@@ -1,0 +1,54 @@
+// The result of a match: both games, the winner, ratings, what next, a text to share.
+import { h, formatClock, copyText, announce } from "./dom.js";
+import { t } from "./i18n.js";
+
+const HOW = { won: "won", stuck: "stuck", finished: "finished_early", finished_early: "finished_early", timeout: "timed_out", timed_out: "timed_out" };
+
+export function resultView({ result, me, nameOf, suits, onNewGame, onLeave, onReplay }) {
+  const rows = [...result.results].sort((a, b) => b.score - a.score);
+  const winner = result.winner_id === null || result.winner_id === undefined
+    ? t("draw") : t("winner", { name: nameOf(result.winner_id) });
+  const share = shareText(result, me, suits);
+  const shareBox = h("textarea", { id: "share-text", readonly: true, rows: 3, "aria-labelledby": "share-h" }, share);
+  const copied = h("span", { role: "status" });
+  return h("section.result", { "aria-labelledby": "result-h" },
+    h("h1", { id: "result-h" }, t("result")),
+    h("p.winner", { id: "winner" }, winner),
+    h("table.scoresheet", {},
+      h("thead", {}, h("tr", {}, [t("player"), t("score"), t("time"), t("howEnded"), t("ratingChange")]
+        .map((text) => h("th", { scope: "col" }, text)))),
+      h("tbody", {}, rows.map((row) => h("tr", { class: row.player_id === result.winner_id ? "win" : "" },
+        h("th", { scope: "row" }, nameOf(row.player_id), row.player_id === me.id ? ` (${t("you")})` : ""),
+        h("td", {}, String(row.score)),
+        h("td", {}, formatClock(row.elapsed_ms)),
+        h("td", {}, t(HOW[row.reason] || row.reason)),
+        h("td", {}, ratingChange(row)))))),
+    h("div.row",
+      h("button.primary", { type: "button", id: "new-game", onclick: onNewGame }, t("newGame")),
+      h("button", { type: "button", id: "leave", onclick: onLeave }, t("leave")),
+      rows.map((row) => h("button", { type: "button", class: "replay", onclick: () => onReplay(row.player_id) },
+        `${t("replay")} — ${nameOf(row.player_id)}`))),
+    h("section.panel", {},
+      h("h2", { id: "share-h" }, t("share")), shareBox,
+      h("div.row", h("button", {
+        type: "button", id: "copy-share",
+        onclick: async () => {
+          copied.textContent = (await copyText(share)) ? t("copied") : "";
+          announce(copied.textContent);
+        },
+      }, t("copy")), copied)));
+}
+
+function ratingChange(row) {
+  if (row.rating_before === null || row.rating_before === undefined || row.rating_after === null) return "—";
+  const delta = Math.round(row.rating_after - row.rating_before);
+  return `${delta >= 0 ? "+" : "−"}${Math.abs(delta)} (${Math.round(row.rating_after)})`;
+}
+
+// No deal number, no cards, no moves: nothing that spoils the deal for the reader.
+export function shareText(result, me, suits) {
+  const outcome = result.winner_id === null || result.winner_id === undefined
+    ? t("shareDraw") : result.winner_id === me.id ? t("shareWon") : t("shareLost");
+  const suitText = [null, t("oneSuit"), t("twoSuits"), null, t("fourSuits")][suits] || "";
+  return t("shareText", { suits: suitText, outcome });
+}

@@ -1,0 +1,98 @@
+// The WebSocket connection (docs/protocol.md, version 1): hello/welcome, numbered events,
+// resume after a drop, and actions matched to their ack or reject by sequence number.
+// Everything the rest of the client knows about the protocol's transport lives here.
+const VERSION = 1;
+const BACKOFF = [250, 500, 1000, 2000, 4000];
+
+export function createSocket({ token, onMessage, onStatus, url = defaultUrl() }) {
+  let ws = null;
+  let stream = null;
+  let lastEvent = null;
+  let attempt = 0;
+  let closed = false;
+  let timer = null;
+  const queue = [];
+  const waiting = new Map(); // "match:seq" → resolve
+  const subscriptions = new Map(); // key → message to send again on a fresh stream
+
+  function connect() {
+    ws = new WebSocket(`${url}?token=${encodeURIComponent(token)}`);
+    ws.onopen = () => {
+      const hello = { type: "hello", v: VERSION };
+      if (stream !== null && lastEvent !== null) Object.assign(hello, { stream, last_event: lastEvent });
+      ws.send(JSON.stringify(hello));
+    };
+    ws.onmessage = (event) => receive(JSON.parse(event.data));
+    ws.onclose = () => {
+      ws = null;
+      if (closed) return;
+      onStatus?.("reconnecting");
+      timer = setTimeout(connect, BACKOFF[Math.min(attempt++, BACKOFF.length - 1)]);
+    };
+    ws.onerror = () => ws?.close();
+  }
+
+  function receive(message) {
+    if (message.type === "welcome") {
+      attempt = 0;
+      const fresh = !message.resumed;
+      stream = message.stream;
+      if (lastEvent === null || fresh) lastEvent = message.last_event;
+      onStatus?.("online");
+      if (fresh) subscriptions.forEach((frame) => raw(frame));
+      while (queue.length) raw(queue.shift());
+      return;
+    }
+    if (typeof message.n === "number") {
+      if (lastEvent !== null && message.n <= lastEvent) return; // already seen before a resume
+      lastEvent = message.n;
+    }
+    if (message.type === "ack" || message.type === "reject") {
+      const key = `${message.match_id}:${message.seq}`;
+      const resolve = waiting.get(key);
+      waiting.delete(key);
+      resolve?.(message);
+    }
+    onMessage(message);
+  }
+
+  function raw(frame) {
+    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(frame));
+    else queue.push(frame);
+  }
+
+  // Send now (or as soon as connected); `key` keeps it to send again on a fresh stream.
+  function send(frame, key) {
+    if (key) subscriptions.set(key, frame);
+    raw(frame);
+  }
+
+  // An action or finish: resolves with the server's ack or reject for this seq.
+  function request(frame) {
+    return new Promise((resolve) => {
+      waiting.set(`${frame.match_id}:${frame.seq}`, resolve);
+      raw(frame);
+    });
+  }
+
+  // A fresh snapshot makes every action still in flight moot: the caller resyncs.
+  function settleAll(answer) {
+    waiting.forEach((resolve) => resolve(answer));
+    waiting.clear();
+  }
+
+  connect();
+  return {
+    send, request, settleAll,
+    forget: (key) => subscriptions.delete(key),
+    close() { closed = true; clearTimeout(timer); ws?.close(); },
+    // For tests and the "reconnecting" state: drop the connection as a network would.
+    drop() { ws?.close(); },
+    get connected() { return !!ws && ws.readyState === WebSocket.OPEN; },
+  };
+}
+
+function defaultUrl() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  return `${scheme}://${location.host}/ws`;
+}
