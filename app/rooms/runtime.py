@@ -40,6 +40,7 @@ def build_rooms(
     authenticate: Authenticate,
     allow_test_layouts: bool,
     clock: Clock | None = None,
+    peers: bool = False,
 ) -> Rooms:
     sessions = SessionHub(pubsub)
     duels = DuelService(
@@ -47,6 +48,7 @@ def build_rooms(
         pubsub=pubsub,
         is_online=sessions.is_online,
         allow_test_layouts=allow_test_layouts,
+        peers=peers,
         **({"clock": clock} if clock is not None else {}),
     )
     sessions.on_presence(duels.online_changed)

@@ -31,6 +31,7 @@ async def rooms_for_app(app: FastAPI) -> Rooms:
         store=SqlStore(app.state.sessions),  # the app's session factory (app/api/database.py)
         authenticate=authenticate,
         allow_test_layouts=settings.allow_test_layouts,
+        peers=settings.pubsub_backend != "memory",  # other processes may cache our matches
     )
     # The REST friend list asks app.state.presence who is online (app/rooms/presence.py).
     app.state.presence = rooms.sessions
