@@ -10,12 +10,6 @@ from app.db import games as repo
 from app.db.models import DuelTable, Game, GameAction, Player
 from app.rooms.group_commit import GroupCommitSqlStore
 from app.rooms.store import Progress, SeqTaken, StoreError
-from tests.support.database import (  # noqa: F401 (fixtures)
-    backend,
-    database_url,
-    migrated_databases,
-    session_factory,
-)
 
 
 async def games(sessions: async_sessionmaker[AsyncSession], count: int) -> list[int]:
