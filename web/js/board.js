@@ -306,7 +306,11 @@ export function createBoard({ root, rules, onAction, readOnly = false, title }) 
     const index = Number(el.dataset.index);
     drag = { col, index, x: event.clientX, y: event.clientY, started: false, id: event.pointerId };
     focus = { col, index };
-    surface.setPointerCapture?.(event.pointerId);
+    try {
+      surface.setPointerCapture(event.pointerId); // keep the drag when the finger leaves
+    } catch {
+      // no such active pointer (synthetic events): the listeners below still work
+    }
     surface.addEventListener("pointermove", onPointerMove);
     surface.addEventListener("pointerup", onPointerUp);
     surface.addEventListener("pointercancel", onPointerCancel);
