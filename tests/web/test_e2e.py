@@ -167,6 +167,12 @@ def test_duel_watch_and_result(browser: Browser, app_server: LiveServer,
     expect(top(bob, 0)).to_have_attribute("data-card", "2s")
     bob.screenshot(path=artifacts / "e2e-replay.png", full_page=True)
 
+    bob.get_by_role("button", name="Back").click()
+    for page in (bob, alice):  # both agree: a new match at the same table
+        page.click("#new-game")
+    for page in (alice, bob):
+        expect(page.locator("#start")).to_be_visible()
+
 
 class SocketCutter:
     """Passes a page's WebSocket through to the server, and can cut it like a network."""

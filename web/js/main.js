@@ -76,7 +76,14 @@ async function route() {
   screen?.destroy?.();
   screen = null;
   clear(main);
-  if (!(await signedIn())) {
+  let known;
+  try {
+    known = await signedIn();
+  } catch (problem) {
+    main.append(h("p.error", { role: "alert" }, t("error", { detail: problem.message })));
+    return;
+  }
+  if (!known) {
     screen = nameScreen(app, { then: route });
   } else {
     for (const [pattern, make] of ROUTES) {

@@ -215,7 +215,8 @@ export function tableScreen(app, { tableId }) {
 
   // ---- keyboard shortcuts (the board handles arrows and Enter itself) -------------------
   function onKey(event) {
-    if (!board || event.target.closest("input, textarea, select, dialog")) return;
+    if (!board || !game || OVER.has(game.status)) return; // nothing of mine to play
+    if (event.target.closest("input, textarea, select, dialog")) return;
     if (event.key === " " && event.target.closest("button, a")) return; // Space presses it
     if (event.key === " ") board.deal();
     else if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "z") board.undo();
