@@ -186,6 +186,7 @@ def test_finish_then_watch_then_result(page: Page, fake: FakeServer, artifacts: 
     page.screenshot(path=artifacts / "spectate.png", full_page=True)
     fake.match_over(my_score=-1, their_score=fake.opponent_game.points)
     expect(page.locator("#winner")).to_have_text("Winner: bob")
+    expect(page.locator("#live")).to_have_text("Winner: bob")  # said to screen readers too
     expect(page.locator(".scoresheet tbody tr")).to_have_count(2)
     expect(page.locator(".scoresheet")).to_contain_text("finished early")
     expect(page.locator(".scoresheet")).to_contain_text("−16 (1484)")

@@ -128,11 +128,6 @@ export function createBoard({ root, rules, onAction, readOnly = false, title }) 
   }
 
   // ---- focus and the keyboard ------------------------------------------------------------
-  function focusables(col) {
-    const column = view.columns[col];
-    return column.up.length ? column.up.length : 1;
-  }
-
   function clampFocus() {
     focus.col = Math.max(0, Math.min(9, focus.col));
     const column = view.columns[focus.col];
@@ -470,4 +465,3 @@ const SHAKE = [
   { transform: "translateX(6px)" }, { transform: "translateX(0)" },
 ];
 
-export { suitName };

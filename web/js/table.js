@@ -130,8 +130,7 @@ export function tableScreen(app, { tableId }) {
     result = m;
     app.socket.forget(`watch:${matchId}`);
     render();
-    const text = resultSentence(m);
-    announce(text);
+    announce(m.winner_id === null ? t("draw") : t("winner", { name: nameOf(m.winner_id) }));
   }
 
   async function showReplay(record) {
@@ -453,8 +452,4 @@ export function actionOf(events = []) {
   if (moved) return { op: "move", from: moved.from, to: moved.to, count: moved.cards.length };
   if (events.some((e) => e.kind === "dealt")) return { op: "deal" };
   return null;
-}
-
-function resultSentence(m) {
-  return m.winner_id === null ? t("draw") : t("result");
 }
