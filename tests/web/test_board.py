@@ -245,3 +245,14 @@ def touch_drag(page: Page, start: tuple[float, float], end: tuple[float, float])
         }""",
         [list(start), list(end)],
     )
+
+
+def test_an_unknown_token_leads_back_to_the_name_screen(page: Page,
+                                                        static_server: LiveServer) -> None:
+    fake = FakeServer()
+    fake.install(page)
+    page.route_web_socket("**/ws**", lambda ws: ws.on_message(lambda _: ws.send(
+        '{"type": "error", "code": "not_authenticated", "message": "unknown token"}')))
+    page.goto(static_server.url)
+    expect(page.get_by_label("Choose your name")).to_be_visible()
+    assert page.evaluate("localStorage.getItem('spider.token')") is None

@@ -351,6 +351,7 @@ export function createBoard({ root, rules, onAction, readOnly = false, title }) 
     });
     document.body.append(ghost);
     Object.assign(drag, { started: true, ghost, cards, count });
+    for (const to of targets(view, rules, drag.col, count)) tableau.children[to].classList.add("target");
     return true;
   }
 
@@ -368,7 +369,7 @@ export function createBoard({ root, rules, onAction, readOnly = false, title }) 
     surface.removeEventListener("pointermove", onPointerMove);
     surface.removeEventListener("pointerup", onPointerUp);
     surface.removeEventListener("pointercancel", onPointerCancel);
-    for (const c of tableau.children) c.classList.remove("over");
+    for (const c of tableau.children) c.classList.remove("over", "target");
   }
 
   function onPointerCancel() {

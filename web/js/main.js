@@ -36,6 +36,12 @@ function startSocket() {
 }
 
 function showStatus(state) {
+  if (state === "unauthorized") {
+    session.token = null;
+    app.me = null;
+    app.socket = null;
+    return route();
+  }
   const el = $("#status");
   document.body.classList.toggle("offline", state === "reconnecting");
   el.hidden = state !== "reconnecting";
