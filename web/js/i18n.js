@@ -3,7 +3,7 @@
 const EN = {
   app: "Spider Duel", language: "Language", skip: "Skip to content",
   reconnecting: "Connection lost — reconnecting…",
-  chooseName: "Choose your name", nameHint: "3 to 20 letters, digits, - or _",
+  chooseName: "Choose your name", nameHint: "3 to 20 letters, digits, - or _; a letter first",
   play: "Play", lobby: "Lobby", openTables: "Open tables", noTables: "No open table matches.",
   filters: "Filters", suits: "Suits", any: "Any", level: "Opponent level",
   timeLimit: "Time limit", minutes: "{n} min", unlimited: "No limit", refresh: "Refresh",
@@ -58,7 +58,7 @@ const EN = {
 const FR = {
   app: "Spider Duel", language: "Langue", skip: "Aller au contenu",
   reconnecting: "Connexion perdue — reconnexion…",
-  chooseName: "Choisissez votre nom", nameHint: "3 à 20 lettres, chiffres, - ou _",
+  chooseName: "Choisissez votre nom", nameHint: "3 à 20 lettres, chiffres, - ou _ ; une lettre d'abord",
   play: "Jouer", lobby: "Salon", openTables: "Tables ouvertes", noTables: "Aucune table ouverte ne correspond.",
   filters: "Filtres", suits: "Couleurs", any: "Tous", level: "Niveau de l'adversaire",
   timeLimit: "Temps limite", minutes: "{n} min", unlimited: "Sans limite", refresh: "Actualiser",
@@ -113,7 +113,7 @@ const FR = {
 const DE = {
   app: "Spider Duel", language: "Sprache", skip: "Zum Inhalt",
   reconnecting: "Verbindung verloren — neu verbinden…",
-  chooseName: "Wähle deinen Namen", nameHint: "3 bis 20 Buchstaben, Ziffern, - oder _",
+  chooseName: "Wähle deinen Namen", nameHint: "3 bis 20 Buchstaben, Ziffern, - oder _; zuerst ein Buchstabe",
   play: "Spielen", lobby: "Lobby", openTables: "Offene Tische", noTables: "Kein offener Tisch passt.",
   filters: "Filter", suits: "Farben", any: "Alle", level: "Stärke des Gegners",
   timeLimit: "Zeitlimit", minutes: "{n} Min.", unlimited: "Ohne Limit", refresh: "Aktualisieren",

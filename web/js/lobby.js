@@ -9,7 +9,7 @@ export function nameScreen(app, { then }) {
   function render() {
     const input = h("input", {
       id: "name", name: "name", required: true, minlength: 3, maxlength: 20,
-      pattern: "[A-Za-z0-9_\\-]{3,20}", autocomplete: "nickname", "aria-describedby": "name-hint name-error",
+      pattern: "[A-Za-z][A-Za-z0-9_\\-]{2,19}", autocomplete: "nickname", "aria-describedby": "name-hint name-error",
     });
     clear(el,
       h("h1", {}, t("app")),
