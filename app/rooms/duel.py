@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,11 +33,13 @@ from app.engine.rules import Rules, rules_from_json
 from app.engine.state import GameState
 from app.rooms import channels
 from app.rooms.deal_forms import choose_deal, public_deal, start_state
+from app.rooms.peers import PeerSync
 from app.rooms.projection import events_json, game_view
 from app.rooms.pubsub import PubSub
 from app.rooms.store import (
     DuelStore,
     Progress,
+    SeqTaken,
     StoredGame,
     StoredMatch,
     StoreError,
@@ -51,6 +54,7 @@ Follow = Callable[[str], Awaitable[None]]
 Payload = dict[str, Any]
 
 FINISH_OP = "finish"
+SETTLED_CACHE = 500
 
 
 class RoomError(ValueError):
@@ -170,13 +174,17 @@ class DuelService:
         clock: Clock = time.time,
         is_online: Callable[[int], bool] = lambda player_id: False,
         allow_test_layouts: bool = False,
+        peers: bool = False,
     ) -> None:
         self._store = store
+        # Several processes (app/rooms/peers.py): drop our copy when another one changes it.
+        self._peers = PeerSync(pubsub, self._peer_changed) if peers else None
         self._pubsub = pubsub
         self._clock = clock
         self._is_online = is_online
         self._allow_test_layouts = allow_test_layouts
         self._matches: dict[int, LiveMatch] = {}
+        self._settled: deque[int] = deque()  # finished matches still cached, oldest first
         self._loading = asyncio.Lock()
 
     # ------------------------------------------------------------------ loading
@@ -208,6 +216,8 @@ class DuelService:
         games = [_rebuild_game(game, start, stored.time_limit_s) for game in stored.games]
         live = LiveMatch(match_id, rules, deal, start, games)
         self._matches[match_id] = live
+        if self._peers is not None:
+            await self._peers.watch(match_id)
         await self._resume_clocks(live, stored)
         return live
 
@@ -234,6 +244,7 @@ class DuelService:
         elif live.over:
             outcomes = self._outcomes(live)
             live.result = self._result_payload(live, outcomes, stored.winner_id, {})
+            self._keep_settled(live.match_id)
 
     # ------------------------------------------------------------------ playing
 
@@ -249,6 +260,7 @@ class DuelService:
                 game.started_at = now
                 self._arm(live, game)
                 await self._publish_progress(live, game)
+                await self._tell_peers(live, ended=False)
             return self._snapshot(live, game, role="player")
 
     async def act(
@@ -298,6 +310,14 @@ class DuelService:
             totals = Progress(after.points, after.state.actions,
                               round(game.elapsed_s(now) * 1000))
             await self._store.append_action(game.game_id, seq, action.to_json(), now, totals)
+        except SeqTaken:
+            # Another process logged this seq first: the log decides. Rebuild from it and
+            # answer as the fresh game would (a duplicate, or a rejection with a resync).
+            await self._invalidate(live.match_id)
+            fresh = await self.match(live.match_id)
+            again = fresh.game_of(game.player_id)
+            async with again.lock:
+                return await self._act(fresh, again, seq, data)
         except StoreError as error:
             return self._reject(live, game, seq, "not_stored", f"not saved, try again: {error}")
         delta = after.points - game.game.points
@@ -329,6 +349,7 @@ class DuelService:
             "events": events, "status": game.status,
         })
         await self._publish_progress(live, game)
+        await self._tell_peers(live, ended=game.over)
         if game.over:
             await self._announce_end(live, game)
 
@@ -364,6 +385,7 @@ class DuelService:
         game.timer = None
         if announce:
             await self._publish_progress(live, game)
+            await self._tell_peers(live, ended=True)
             await self._announce_end(live, game)
 
     async def _announce_end(self, live: LiveMatch, game: LiveGame) -> None:
@@ -391,6 +413,7 @@ class DuelService:
             log.exception("could not settle match %d", live.match_id)
             return
         live.result = self._result_payload(live, outcomes, settled.winner_id, settled.ratings)
+        self._keep_settled(live.match_id)
         for game in live.games:
             await self._pubsub.publish(channels.player(game.player_id), live.result)
 
@@ -436,10 +459,10 @@ class DuelService:
         if not live.over:
             raise ReplayNotReady("replays open once both games of the match are over")
         record: Payload = {"rules": live.rules.to_json()}
-        if "number" in live.deal:
-            record["deal"] = {"number": live.deal["number"]}
-        else:
+        if "layout" in live.deal:  # a solvable mapping or a test layout: the cards themselves
             record["layout"] = state_to_layout(live.start)
+        else:
+            record["deal"] = {"number": live.deal["number"]}
         record["moves"] = [action.to_json() for action in game.actions]
         return {"type": "replay", "match_id": match_id, "player_id": player_id,
                 "record": record}
@@ -457,6 +480,12 @@ class DuelService:
                 snapshots.append(self._snapshot(live, game, role="player"))
         return snapshots
 
+    def _keep_settled(self, match_id: int) -> None:
+        """Finished matches stay cached for replays and late spectators, a bounded few."""
+        self._settled.append(match_id)
+        while len(self._settled) > SETTLED_CACHE:
+            self._matches.pop(self._settled.popleft(), None)
+
     def forget(self, match_id: int) -> None:
         """Drop a cached match nobody has opened yet (its stored deal was replaced)."""
         live = self._matches.get(match_id)
@@ -473,7 +502,30 @@ class DuelService:
             if live.seated(player_id) and not live.over:
                 await self._publish_progress(live, live.game_of(player_id))
 
+    async def _tell_peers(self, live: LiveMatch, *, ended: bool) -> None:
+        if self._peers is not None:
+            await self._peers.tell(live.match_id, ended=ended)
+
+    async def _peer_changed(self, match_id: int, ended: bool) -> None:
+        """Another process changed the match: our copy is stale."""
+        await self._invalidate(match_id)
+        if ended:  # rebuild now: settles the match if that was the last game to end
+            await self.match(match_id)
+
+    async def _invalidate(self, match_id: int) -> None:
+        live = self._matches.pop(match_id, None)
+        if self._peers is not None:
+            await self._peers.unwatch(match_id)
+        if live is None:
+            return
+        for game in live.games:
+            if game.timer is not None and game.timer is not asyncio.current_task():
+                game.timer.cancel()
+            game.timer = None
+
     async def close(self) -> None:
+        if self._peers is not None:
+            await self._peers.close()
         for live in self._matches.values():
             for game in live.games:
                 if game.timer is not None:

@@ -48,12 +48,14 @@ def _seconds(moment: datetime | None) -> float | None:
 
 
 def _deal_of(match: Match) -> dict[str, Any]:
+    """The stored deal: its public number and, when the cards differ from the generator's
+    deal of that number (solvable mapping, test layout), the layout, which then wins."""
     deal: dict[str, Any] = {"difficulty": match.difficulty}
-    if match.layout is not None:
-        deal["layout"] = match.layout
-    else:
+    if match.deal_number is not None:
         deal["number"] = match.deal_number
         deal["generator"] = match.generator_version
+    if match.layout is not None:
+        deal["layout"] = match.layout
     return deal
 
 

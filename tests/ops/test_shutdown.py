@@ -41,11 +41,11 @@ def wait_ready(port: int, process: subprocess.Popen[bytes]) -> None:
 @pytest.fixture
 def server(tmp_path: Path) -> tuple[subprocess.Popen[bytes], int]:
     port = free_port()
-    url = sqlite_url(tmp_path / "ops.db")
-    upgrade(url)
+    database = sqlite_url(tmp_path / "ops.db")
+    upgrade(database)  # the app's lifespan restores matches: it needs the schema
     env = {
         **os.environ,
-        "SPIDER_DATABASE_URL": url,
+        "SPIDER_DATABASE_URL": database,
         "SPIDER_LOG_FORMAT": "json",
     }
     process = subprocess.Popen(
