@@ -62,14 +62,16 @@ def all_steps(columns: Columns) -> list[Step]:
     return steps
 
 
-def candidate_steps(columns: Columns) -> list[Step]:
+def candidate_steps(columns: Columns, split_to_empty: bool = False) -> list[Step]:
     """Moves worth trying: legal, and not a pure swap of equivalent places.
 
     - a whole movable run goes onto any card one rank higher, except that a run already
       lying on a card one rank higher (of another suit) only moves to join its own suit;
     - part of a run moves only to join its own suit on a column whose run then grows
       longer than the one it leaves (never a plain swap);
-    - a whole run that uncovers or frees a card may go to the first empty column.
+    - a whole run that uncovers or frees a card may go to the first empty column;
+    - with ``split_to_empty`` (a variant the wide beams also try), part of a run may go
+      to the first empty column too.
     """
     infos = []
     empty = -1
@@ -106,6 +108,8 @@ def candidate_steps(columns: Columns) -> list[Step]:
                 for dst, dst_run in joins:
                     if dst != src and dst_run + count > run:
                         steps.append((src, dst, count))
+            if split_to_empty and empty >= 0:
+                steps.append((src, empty, count))
         card = column[-run]
         if kind == 2:
             joins = by_face.get(card + 1)

@@ -120,8 +120,13 @@ _Node: TypeAlias = "tuple[Columns, int, int, _Node | None, Step]"
 """A beam position: (columns, rows dealt, runs removed, parent, step that led here)."""
 
 
-def beam(board: Board, limits: Limits, *, over_empty: bool, width: int = 150) -> Outcome:
-    """Beam search: each level keeps the ``width`` best new positions per stock count."""
+def beam(
+    board: Board, limits: Limits, *, over_empty: bool, width: int = 150, split: bool = False
+) -> Outcome:
+    """Beam search: each level keeps the ``width`` best new positions per stock count.
+
+    ``split`` lets parts of runs go to an empty column (see :func:`candidate_steps`).
+    """
     started = time.perf_counter()
     deadline = None if limits.seconds is None else started + limits.seconds
     rows = board.rows
@@ -140,7 +145,7 @@ def beam(board: Board, limits: Limits, *, over_empty: bool, width: int = 150) ->
         for node in level:
             columns, dealt, removed = node[0], node[1], node[2]
             nodes += 1
-            for step in candidate_steps(columns):
+            for step in candidate_steps(columns, split):
                 child, runs = play(columns, step)
                 key = (child, dealt)
                 if key in seen:
@@ -191,6 +196,11 @@ DFS_SHARE = 5_000
 
 FIRST_WIDTH = 5
 
+VARIANT_WIDTH = 80
+"""From this width on, each beam is followed by one that may also split runs into an
+empty column: different deals need different freedoms, and the variant costs nothing
+for the many deals won before (by then the solvable-deal budget is long spent)."""
+
 
 def portfolio(board: Board, limits: Limits, *, over_empty: bool) -> Outcome:
     """Depth-first first (cheap when it works), then beams of doubling width.
@@ -223,6 +233,11 @@ def portfolio(board: Board, limits: Limits, *, over_empty: bool) -> Outcome:
         used += attempt.nodes
         if attempt.steps is not None:
             return Outcome(attempt.steps, used, False, time.perf_counter() - started)
+        if width >= VARIANT_WIDTH and not out_of_budget():
+            variant = beam(board, left(), over_empty=over_empty, width=width, split=True)
+            used += variant.nodes
+            if variant.steps is not None:
+                return Outcome(variant.steps, used, False, time.perf_counter() - started)
         if not attempt.trimmed:
             break
         width *= 2
