@@ -15,7 +15,9 @@ async def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
-@router.get("/readyz", responses={503: {"description": "a dependency is down or draining"}})
+# Not in the OpenAPI schema: a probe for the orchestrator, whose 503 is an answer (not a
+# server error) that API clients and schema fuzzers have no business with.
+@router.get("/readyz", include_in_schema=False)
 async def readyz(request: Request) -> JSONResponse:
     """Readiness: every dependency check passes and the process is not shutting down."""
     readiness: Readiness = request.app.state.readiness

@@ -33,11 +33,13 @@ from app.engine.rules import Rules, rules_from_json
 from app.engine.state import GameState
 from app.rooms import channels
 from app.rooms.deal_forms import choose_deal, public_deal, start_state
+from app.rooms.peers import PeerSync
 from app.rooms.projection import events_json, game_view
 from app.rooms.pubsub import PubSub
 from app.rooms.store import (
     DuelStore,
     Progress,
+    SeqTaken,
     StoredGame,
     StoredMatch,
     StoreError,
@@ -176,8 +178,11 @@ class DuelService:
         clock: Clock = time.time,
         is_online: Callable[[int], bool] = lambda player_id: False,
         allow_test_layouts: bool = False,
+        peers: bool = False,
     ) -> None:
         self._store = store
+        # Several processes (app/rooms/peers.py): drop our copy when another one changes it.
+        self._peers = PeerSync(pubsub, self._peer_changed) if peers else None
         self._pubsub = pubsub
         self._clock = clock
         self._is_online = is_online
@@ -215,6 +220,8 @@ class DuelService:
         games = [_rebuild_game(game, start, stored.time_limit_s) for game in stored.games]
         live = LiveMatch(match_id, rules, deal, start, games, expires_at=stored.expires_at)
         self._matches[match_id] = live
+        if self._peers is not None:
+            await self._peers.watch(match_id)
         await self._resume_clocks(live, stored)
         return live
 
@@ -261,6 +268,7 @@ class DuelService:
                 game.started_at = now
                 self._arm(live, game)
                 await self._publish_progress(live, game)
+                await self._tell_peers(live, ended=False)
             return self._snapshot(live, game, role="player")
 
     async def act(
@@ -310,6 +318,14 @@ class DuelService:
             totals = Progress(after.points, after.state.actions,
                               round(game.elapsed_s(now) * 1000))
             await self._store.append_action(game.game_id, seq, action.to_json(), now, totals)
+        except SeqTaken:
+            # Another process logged this seq first: the log decides. Rebuild from it and
+            # answer as the fresh game would (a duplicate, or a rejection with a resync).
+            await self._invalidate(live.match_id)
+            fresh = await self.match(live.match_id)
+            again = fresh.game_of(game.player_id)
+            async with again.lock:
+                return await self._act(fresh, again, seq, data)
         except StoreError as error:
             return self._reject(live, game, seq, "not_stored", f"not saved, try again: {error}")
         delta = after.points - game.game.points
@@ -341,6 +357,7 @@ class DuelService:
             "events": events, "status": game.status,
         })
         await self._publish_progress(live, game)
+        await self._tell_peers(live, ended=game.over)
         if game.over:
             await self._announce_end(live, game)
 
@@ -392,6 +409,7 @@ class DuelService:
         game.timer = None
         if announce:
             await self._publish_progress(live, game)
+            await self._tell_peers(live, ended=True)
             await self._announce_end(live, game)
 
     async def _announce_end(self, live: LiveMatch, game: LiveGame) -> None:
@@ -508,7 +526,30 @@ class DuelService:
             if live.seated(player_id) and not live.over:
                 await self._publish_progress(live, live.game_of(player_id))
 
+    async def _tell_peers(self, live: LiveMatch, *, ended: bool) -> None:
+        if self._peers is not None:
+            await self._peers.tell(live.match_id, ended=ended)
+
+    async def _peer_changed(self, match_id: int, ended: bool) -> None:
+        """Another process changed the match: our copy is stale."""
+        await self._invalidate(match_id)
+        if ended:  # rebuild now: settles the match if that was the last game to end
+            await self.match(match_id)
+
+    async def _invalidate(self, match_id: int) -> None:
+        live = self._matches.pop(match_id, None)
+        if self._peers is not None:
+            await self._peers.unwatch(match_id)
+        if live is None:
+            return
+        for game in live.games:
+            if game.timer is not None and game.timer is not asyncio.current_task():
+                game.timer.cancel()
+            game.timer = None
+
     async def close(self) -> None:
+        if self._peers is not None:
+            await self._peers.close()
         for live in self._matches.values():
             if live.expiry is not None:
                 live.expiry.cancel()

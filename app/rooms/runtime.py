@@ -70,6 +70,7 @@ def build_rooms(
     friends_of: FriendsOf,
     allow_test_layouts: bool,
     clock: Clock | None = None,
+    peers: bool = False,
 ) -> Rooms:
     sessions = SessionHub(pubsub)
     duels = DuelService(
@@ -77,6 +78,7 @@ def build_rooms(
         pubsub=pubsub,
         is_online=sessions.is_online,
         allow_test_layouts=allow_test_layouts,
+        peers=peers,
         **({"clock": clock} if clock is not None else {}),
     )
     sessions.on_presence(duels.online_changed)

@@ -9,6 +9,7 @@ from app.db.models import Friendship, Player
 from app.db.sqlite_wal import use_wal
 from app.rooms.auth import verify_token
 from app.rooms.errors import NotAuthenticated
+from app.rooms.group_commit import GroupCommitSqlStore
 from app.rooms.pubsub import make_pubsub
 from app.rooms.runtime import Rooms, build_rooms
 from app.rooms.sql_store import SqlStore
@@ -34,11 +35,14 @@ async def rooms_for_app(app: FastAPI) -> Rooms:
             return list(found)
 
     rooms = build_rooms(
-        pubsub=make_pubsub(settings.pubsub_backend),
-        store=SqlStore(app.state.sessions),  # the app's session factory (app/api/database.py)
+        pubsub=make_pubsub(settings.pubsub_backend, redis_url=settings.redis_url,
+                           channel_prefix=settings.redis_channel_prefix),
+        # The app's session factory (app/api/database.py); group commit under load.
+        store=(GroupCommitSqlStore if settings.db_group_commit else SqlStore)(app.state.sessions),
         authenticate=authenticate,
         friends_of=friends_of,
         allow_test_layouts=settings.allow_test_layouts,
+        peers=settings.pubsub_backend != "memory",  # other processes may cache our matches
     )
     # The REST friend list asks app.state.presence who is online (app/rooms/presence.py).
     app.state.presence = rooms.sessions

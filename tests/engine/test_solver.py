@@ -9,7 +9,8 @@ from app.engine.layout import sketch_state
 from app.engine.rules import preset
 from app.engine.solver import SolverLimitError, difficulty_of, rate, solve
 from app.engine.solver.board import board_from_state
-from app.engine.solver.search import Limits, all_steps, beam, depth_first
+from app.engine.solver.moves import all_steps
+from app.engine.solver.search import Limits, beam, depth_first
 from app.engine.state import GameState
 
 ONE_SUIT = preset("classic", 1)

@@ -1,5 +1,7 @@
 """`spider serve` hands the operational settings to uvicorn; the echo baseline is opt-in."""
 
+from pathlib import Path
+
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
@@ -7,6 +9,7 @@ from starlette.websockets import WebSocketDisconnect
 from app.main import create_app
 from app.ops.serve import uvicorn_config
 from app.settings import Settings
+from tests.support.database import sqlite_url, upgrade
 
 
 def test_uvicorn_gets_ping_timeouts_frame_cap_and_no_compression() -> None:
@@ -20,8 +23,9 @@ def test_uvicorn_gets_ping_timeouts_frame_cap_and_no_compression() -> None:
     assert config.access_log is False
 
 
-def test_the_echo_endpoint_exists_only_when_asked_for() -> None:
-    memory = "sqlite+aiosqlite:///:memory:"
+def test_the_echo_endpoint_exists_only_when_asked_for(tmp_path: Path) -> None:
+    memory = sqlite_url(tmp_path / "spider.db")
+    upgrade(memory)  # the app's lifespan restores matches: it needs the schema
     with_echo = TestClient(create_app(Settings(database_url=memory, bench_echo=True)))
     with with_echo, with_echo.websocket_connect("/bench/echo") as ws:
         ws.send_text('{"n":1}')

@@ -14,6 +14,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from tests.support.database import sqlite_url, upgrade
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -39,9 +41,11 @@ def wait_ready(port: int, process: subprocess.Popen[bytes]) -> None:
 @pytest.fixture
 def server(tmp_path: Path) -> tuple[subprocess.Popen[bytes], int]:
     port = free_port()
+    database = sqlite_url(tmp_path / "ops.db")
+    upgrade(database)  # the app's lifespan restores matches: it needs the schema
     env = {
         **os.environ,
-        "SPIDER_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/ops.db",
+        "SPIDER_DATABASE_URL": database,
         "SPIDER_LOG_FORMAT": "json",
     }
     process = subprocess.Popen(

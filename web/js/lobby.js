@@ -47,11 +47,14 @@ export function lobbyScreen(app, { inviteCode }) {
   let filters = { suits: "", level: "", min_time_limit: "", max_time_limit: "" };
   let message = "";
 
+  let loads = 0;
   async function load() {
+    const mine = ++loads; // only the newest answer counts when filters change quickly
     const results = await Promise.allSettled([
       api.tables(filters), api.invites(), api.friends(),
       inviteCode ? api.invite(inviteCode) : Promise.resolve(null),
     ]);
+    if (mine !== loads) return;
     const [a, b, c, d] = results.map((r) => (r.status === "fulfilled" ? r.value : null));
     tables = items(a);
     invites = items(b);
@@ -138,7 +141,7 @@ export function lobbyScreen(app, { inviteCode }) {
       const table = await api.createTable(settings);
       app.go(`#/table/${table.id}`);
     });
-    el.append(dialog);
+    document.body.append(dialog); // outside the screen, which re-renders on lobby news
     dialog.showModal();
   }
 

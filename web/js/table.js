@@ -8,8 +8,9 @@ import { resolveRules } from "./rules.js";
 import { tableSummary } from "./lobby.js";
 import { resultView } from "./result.js";
 import { replayView } from "./replay.js";
+import { dealLayout } from "./deal.js";
 
-const OVER = new Set(["won", "finished", "timeout", "stuck"]);
+const OVER = new Set(["won", "finished", "timeout", "timed_out", "stuck"]);
 const POLL_MS = 1500;
 
 export function tableScreen(app, { tableId }) {
@@ -78,10 +79,7 @@ export function tableScreen(app, { tableId }) {
     if (m.type === "watch") return watched(m);
     if (m.type === "game_over") return gameOver(m);
     if (m.type === "match_result") return matchResult(m);
-    if (m.type === "replay") {
-      replay = m.record;
-      return render();
-    }
+    if (m.type === "replay") return showReplay(m.record);
   }
 
   function snapshot(m) {
@@ -95,7 +93,7 @@ export function tableScreen(app, { tableId }) {
       rules: resolveRules(m.rules), view: m.view, score: m.score, seq: m.seq,
       status: m.status, left: m.time_left_ms, at: Date.now(), limit: m.time_limit_ms,
     };
-    if (m.opponent) opponent = m.opponent;
+    if (m.opponent) opponent = { ...m.opponent, at: Date.now() };
     if (board) board.update(m.view, { animate: false });
     if (OVER.has(m.status)) spectate();
     render();
@@ -119,8 +117,8 @@ export function tableScreen(app, { tableId }) {
     if (m.player_id === me.id) {
       if (game) Object.assign(game, { status: m.reason, score: m.score });
       spectate();
-    } else if (opponent) {
-      Object.assign(opponent, { status: m.reason, score: m.score });
+    } else {
+      opponent = { ...(opponent || { player_id: m.player_id }), status: m.reason, score: m.score };
       if (watch) watch.status = m.reason;
     }
     render();
@@ -132,6 +130,16 @@ export function tableScreen(app, { tableId }) {
     render();
     const text = resultSentence(m);
     announce(text);
+  }
+
+  async function showReplay(record) {
+    try {
+      const layout = record.layout ?? await dealLayout(record.deal.number, record.rules.suits);
+      replay = { ...record, layout };
+    } catch (problem) {
+      notice = t("error", { detail: problem.message });
+    }
+    render();
   }
 
   function spectate() {
