@@ -88,7 +88,7 @@ def test_player_info(page: Page, static_server: LiveServer, artifacts: Path) -> 
         "id": 2, "name": "bob", "since": "2026-11-29T10:00:00Z", "online": True,
     }) if route.request.method == "POST" else route.fallback())
     page.goto(f"{static_server.url}/#/player/bob")
-    expect(page.locator("dl.stats")).to_contain_text("1612 · intermediate")
+    expect(page.locator("dl.stats")).to_contain_text("1612 · Intermediate")
     page.click("#add-friend")
     expect(page.get_by_role("status")).to_have_text("Friend added.")
     page.screenshot(path=artifacts / "player.png")

@@ -203,7 +203,7 @@ export function tableSummary(table) {
   const suits = [null, t("oneSuit"), t("twoSuits"), null, t("fourSuits")][table.suits] ?? "";
   const limit = table.time_limit_seconds;
   return h("span.summary", {},
-    h("strong", {}, hostName(table)), " · ", suits, " · ",
+    h("a", { href: `#/player/${encodeURIComponent(hostName(table))}` }, hostName(table)), " · ", suits, " · ",
     limit ? t("minutes", { n: Math.round(limit / 60) }) : t("unlimited"),
     table.level && table.level !== "any" ? ` · ${levelName(table.level)}` : "",
     table.rated ? ` · ${t("rated")}` : "");
