@@ -57,7 +57,9 @@ def run_one(state: Any, cap: float) -> dict[str, Any]:
         "cpu_s": round(time.process_time() - cpu, 4),
         "nodes": found.nodes,
         "actions": len(found.actions),
-        "difficulty": difficulty_of(found.nodes, solved=found.solved),
+        "difficulty": difficulty_of(
+            found.nodes, suits=state.rules.suits, solved=found.solved
+        ),
     }
 
 
