@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench browser clean
+.PHONY: run test lint bench bench-solver browser clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,7 +29,17 @@ test: $(STAMP) browser lint
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.engine
+	$(BIN)/python -m bench.rest
 	$(BIN)/python -m bench.live
+
+# The solver's targets (issue 3); the full sets take minutes: SOLVER_BENCH='--one 50 --two 20 --four 5'
+bench-solver: $(STAMP)
+	$(BIN)/python -m bench.solver $(SOLVER_BENCH)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+
+# Load harness (issue 7): concurrent duels vs an echo baseline, 10,000 idle connections.
+.PHONY: load
+load: $(STAMP)
+	$(BIN)/python -m bench.load --postgres

@@ -46,6 +46,8 @@ class Settings(BaseSettings):
     ws_protocol_max_bytes: int = 65_536
     ws_per_message_deflate: bool = False
     ws_implementation: str = "websockets-sansio"
+    # Many games' action-log appends share one transaction under load (app/rooms/group_commit.py).
+    db_group_commit: bool = True
     # Prefix of every Redis pub/sub channel: deployments sharing one Redis stay apart.
     redis_channel_prefix: str = "spider:"
     # A bare WebSocket echo at /bench/echo, the load harness's baseline; off in production.

@@ -23,6 +23,13 @@ ActionJson = dict[str, Any]
 {"op": "deal"}, {"op": "flip", "col": 4}, {"op": "undo"}."""
 
 
+# Ids and seqs fit the database's INTEGER columns: a larger number is a bad message,
+# answered like any other, never a query that overflows (found by the fuzz tests).
+MAX_ID = 2**31 - 1
+Id = Annotated[int, Field(ge=1, le=MAX_ID)]
+Seq = Annotated[int, Field(ge=1, le=MAX_ID)]
+
+
 class _Message(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -59,15 +66,15 @@ class OpenGame(_Message):
     """Open my game of a match: starts my clock the first time; answered by a snapshot."""
 
     type: Literal["open_game"]
-    match_id: int
+    match_id: Id
 
 
 class Act(_Message):
     """One action in my game. ``seq`` is 1 + the number of actions already applied."""
 
     type: Literal["action"]
-    match_id: int
-    seq: int = Field(ge=1)
+    match_id: Id
+    seq: Seq
     action: ActionJson
 
 
@@ -75,32 +82,32 @@ class Finish(_Message):
     """"Terminer": end my game now; my score stands. Carries a ``seq`` like an action."""
 
     type: Literal["finish"]
-    match_id: int
-    seq: int = Field(ge=1)
+    match_id: Id
+    seq: Seq
 
 
 class Spectate(_Message):
     """Watch a game: my opponent's once my own game is over, anybody's once the match is."""
 
     type: Literal["spectate"]
-    match_id: int
-    player_id: int | None = Field(
+    match_id: Id
+    player_id: Id | None = Field(
         None, description="Whose game; left out = my opponent's."
     )
 
 
 class Unspectate(_Message):
     type: Literal["unspectate"]
-    match_id: int
-    player_id: int | None = None
+    match_id: Id
+    player_id: Id | None = None
 
 
 class GetReplay(_Message):
     """The full record (layout and actions) of a game; only once the whole match is over."""
 
     type: Literal["get_replay"]
-    match_id: int
-    player_id: int
+    match_id: Id
+    player_id: Id
 
 
 class SubscribeLobby(_Message):
@@ -112,10 +119,13 @@ class UnsubscribeLobby(_Message):
 
 
 class WatchPresence(_Message):
-    """Follow whether these players are online (e.g. my friends); replaces the earlier list."""
+    """Follow whether my friends are online (all, or those listed); replaces the earlier list.
+
+    Players not in my friend list are left out: presence is not for strangers to probe.
+    """
 
     type: Literal["watch_presence"]
-    player_ids: list[int] = Field(max_length=500)
+    player_ids: list[Id] | None = Field(None, max_length=500)
 
 
 class Ping(_Message):

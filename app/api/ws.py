@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -17,8 +18,10 @@ from typing import Any
 from fastapi import APIRouter, FastAPI, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
+from app.api import limits, test_layouts
 from app.api import protocol as p
-from app.api import test_layouts
+from app.ops import context, metrics
+from app.ops.connections import ConnectionRegistry, TooManyConnections
 from app.rooms import channels
 from app.rooms.duel import RoomError
 from app.rooms.runtime import Rooms
@@ -29,6 +32,7 @@ log = logging.getLogger(__name__)
 HELLO_TIMEOUT_SECONDS = 10.0
 CLOSE_POLICY = 4401  # not authenticated
 CLOSE_PROTOCOL = 4400  # no valid hello / unsupported version
+CLOSE_POLICY_VIOLATION = 1008  # origin refused, too many connections, flooding
 
 RoomsFactory = Callable[[FastAPI], Awaitable[Rooms]]
 
@@ -39,8 +43,7 @@ async def rooms_lifespan(app: FastAPI) -> AsyncIterator[None]:
 
     rooms = await rooms_for_app(app)
     app.state.rooms = rooms
-    restored = await rooms.duels.restore()
-    log.info("rooms ready: %d unfinished match(es) restored", restored)
+    rooms.start_restoring()  # in the background: a database not ready yet delays, not kills
     try:
         yield
     finally:
@@ -106,8 +109,13 @@ async def _hello(websocket: WebSocket) -> p.Hello | None:
     return message
 
 
-@router.websocket("/ws")
 async def duel_socket(websocket: WebSocket) -> None:
+    settings = websocket.app.state.settings
+    if not limits.origin_allowed(websocket.headers.get("origin"),
+                                 allowed=settings.ws_allowed_origins,
+                                 host=websocket.headers.get("host")):
+        await websocket.close(code=CLOSE_POLICY_VIOLATION)  # before accept: HTTP 403
+        return
     await websocket.accept()
     rooms: Rooms = websocket.app.state.rooms
     hello = await _hello(websocket)
@@ -133,7 +141,20 @@ async def duel_socket(websocket: WebSocket) -> None:
                    "resumed": missed is not None}
         return [welcome, *(missed or [])]
 
-    session, outbox = await rooms.sessions.connect(player_id, prelude)
+    context.bind_player(player_id)
+    connections: ConnectionRegistry = websocket.app.state.connections
+    try:
+        connections.admit(websocket, player=player_id)
+    except TooManyConnections as error:
+        metrics.REJECTED.labels(code=error.code).inc()
+        await websocket.send_text(_error_text(error.code, str(error)))
+        await websocket.close(code=CLOSE_POLICY_VIOLATION)
+        return
+    try:
+        session, outbox = await rooms.sessions.connect(player_id, prelude)
+    except BaseException:
+        connections.release(websocket, player=player_id)
+        raise
     writer = asyncio.create_task(_writer(websocket, outbox))
     try:
         if not resumed[0]:
@@ -142,10 +163,16 @@ async def duel_socket(websocket: WebSocket) -> None:
     except WebSocketDisconnect:
         pass
     finally:
+        connections.release(websocket, player=player_id)
         await rooms.sessions.disconnect(session, outbox)
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await writer
+
+
+# A plain Starlette route: the endpoint needs no dependency injection, and FastAPI's
+# per-request machinery (exit stacks, wrappers) costs ~5 KB per idle connection.
+router.add_websocket_route("/ws", duel_socket)
 
 
 async def _resync(rooms: Rooms, session: Session) -> None:
@@ -154,19 +181,30 @@ async def _resync(rooms: Rooms, session: Session) -> None:
 
 
 async def _serve(websocket: WebSocket, rooms: Rooms, session: Session, outbox: Outbox) -> None:
+    guard = limits.FrameGuard.from_settings(websocket.app.state.settings)
     while True:
         frame = await _receive_text(websocket)
         if frame is None:
             return
         message: p.ClientMessage | None = None
         try:
+            guard.admit(frame)  # size, depth, rate: checked before anything is parsed
             message = p.parse_client_message(frame)
             await _handle(message, rooms, session, outbox)
+        except limits.LimitExceeded as error:
+            metrics.REJECTED.labels(code=error.code).inc()
+            outbox.put(_error(error.code, error.message))
+            if guard.should_close:  # told many times, still flooding
+                await websocket.close(code=CLOSE_POLICY_VIOLATION)
+                return
         except p.ProtocolError as error:
+            metrics.REJECTED.labels(code=error.code).inc()
             outbox.put(_error(error.code, error.message))
         except RoomError as error:
+            metrics.REJECTED.labels(code=error.code).inc()
             outbox.put(_error(error.code, str(error)))
         except Exception:  # a bug or an outage must not kill the player's connection
+            metrics.ERRORS.labels(where="ws").inc()
             log.exception("failed to handle a %s frame", type(message).__name__)
             outbox.put(_error("internal", "the server failed to handle this frame"))
 
@@ -179,11 +217,16 @@ async def _handle(message: p.ClientMessage, rooms: Rooms, session: Session, outb
         session.emit(await duels.open_game(
             player_id=me, match_id=message.match_id, follow=session.follow))
     elif isinstance(message, p.Act):
-        session.emit(await duels.act(
-            player_id=me, match_id=message.match_id, seq=message.seq, action=message.action))
+        started = time.perf_counter()
+        answer = await duels.act(
+            player_id=me, match_id=message.match_id, seq=message.seq, action=message.action)
+        metrics.record_answer(answer, op=message.action.get("op"), started=started)
+        session.emit(answer)
     elif isinstance(message, p.Finish):
-        session.emit(await duels.finish(player_id=me, match_id=message.match_id,
-                                        seq=message.seq))
+        started = time.perf_counter()
+        answer = await duels.finish(player_id=me, match_id=message.match_id, seq=message.seq)
+        metrics.record_answer(answer, op="finish", started=started)
+        session.emit(answer)
     elif isinstance(message, p.Spectate):
         session.emit(await duels.spectate(viewer_id=me, match_id=message.match_id,
                                           player_id=message.player_id, follow=session.follow))
@@ -211,9 +254,14 @@ async def _handle(message: p.ClientMessage, rooms: Rooms, session: Session, outb
         outbox.put(_error("already_hello", "hello is only the first frame"))
 
 
-async def _watch_presence(rooms: Rooms, session: Session, player_ids: list[int]) -> None:
+async def _watch_presence(rooms: Rooms, session: Session, player_ids: list[int] | None
+                          ) -> None:
+    # Only players in my friend list (all of them when no list is given): presence is
+    # not for strangers to probe.
+    friends = await rooms.friends_of(session.player_id)
+    wanted = friends if player_ids is None else [i for i in player_ids if i in set(friends)]
     await session.unfollow_matching("presence:")
-    for player_id in dict.fromkeys(player_ids):
+    for player_id in dict.fromkeys(wanted):
         await session.follow(channels.presence(player_id))
         session.emit({"type": "presence", "player_id": player_id,
                       "online": rooms.sessions.is_online(player_id)})

@@ -1,8 +1,4 @@
-"""`/healthz`, `/readyz` and `/metrics`: plain HTTP for probes and Prometheus.
-
-They stay out of the OpenAPI schema: they are for the orchestrator, not API clients,
-and `/readyz` answers 503 by design while a dependency is down or the process drains.
-"""
+"""`/healthz`, `/readyz` and `/metrics`: plain HTTP for probes and Prometheus."""
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
@@ -13,12 +9,14 @@ from app.ops.health import Readiness
 router = APIRouter(tags=["operations"])
 
 
-@router.get("/healthz", include_in_schema=False)
+@router.get("/healthz")
 async def healthz() -> dict[str, str]:
     """Liveness: the process is up and its event loop answers."""
     return {"status": "ok"}
 
 
+# Not in the OpenAPI schema: a probe for the orchestrator, whose 503 is an answer (not a
+# server error) that API clients and schema fuzzers have no business with.
 @router.get("/readyz", include_in_schema=False)
 async def readyz(request: Request) -> JSONResponse:
     """Readiness: every dependency check passes and the process is not shutting down."""

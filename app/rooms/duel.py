@@ -33,11 +33,13 @@ from app.engine.rules import Rules, rules_from_json
 from app.engine.state import GameState
 from app.rooms import channels
 from app.rooms.deal_forms import choose_deal, public_deal, start_state
+from app.rooms.peers import PeerSync
 from app.rooms.projection import events_json, game_view
 from app.rooms.pubsub import PubSub
 from app.rooms.store import (
     DuelStore,
     Progress,
+    SeqTaken,
     StoredGame,
     StoredMatch,
     StoreError,
@@ -108,10 +110,12 @@ class LiveGame:
         return self.started_at + self.time_limit_s
 
     def elapsed_s(self, now: float) -> float:
-        if self.started_at is None:
-            return 0.0
-        end = self.ended_at if self.ended_at is not None else now
-        return min(max(0.0, end - self.started_at), self.time_limit_s)
+        return self.elapsed_if_ended(self.end_reason, self.ended_at or now)
+
+    def elapsed_if_ended(self, reason: str | None, at: float) -> float:
+        if self.started_at is None:  # never opened: an expired table counts the whole limit
+            return self.time_limit_s if reason == "timed_out" else 0.0
+        return min(max(0.0, at - self.started_at), self.time_limit_s)
 
     def time_left_ms(self, now: float) -> int:
         return round((self.time_limit_s - self.elapsed_s(now)) * 1000)
@@ -125,6 +129,8 @@ class LiveMatch:
     start: GameState
     games: list[LiveGame]
     result: Payload | None = None
+    expires_at: float | None = None  # the table's: games nobody opened by then time out
+    expiry: asyncio.Task[None] | None = None
 
     @property
     def over(self) -> bool:
@@ -172,8 +178,11 @@ class DuelService:
         clock: Clock = time.time,
         is_online: Callable[[int], bool] = lambda player_id: False,
         allow_test_layouts: bool = False,
+        peers: bool = False,
     ) -> None:
         self._store = store
+        # Several processes (app/rooms/peers.py): drop our copy when another one changes it.
+        self._peers = PeerSync(pubsub, self._peer_changed) if peers else None
         self._pubsub = pubsub
         self._clock = clock
         self._is_online = is_online
@@ -209,8 +218,10 @@ class DuelService:
         deal = stored.deal or await self._store.set_deal(match_id, self._new_deal(rules, stored))
         start = start_state(rules, deal)
         games = [_rebuild_game(game, start, stored.time_limit_s) for game in stored.games]
-        live = LiveMatch(match_id, rules, deal, start, games)
+        live = LiveMatch(match_id, rules, deal, start, games, expires_at=stored.expires_at)
         self._matches[match_id] = live
+        if self._peers is not None:
+            await self._peers.watch(match_id)
         await self._resume_clocks(live, stored)
         return live
 
@@ -232,6 +243,8 @@ class DuelService:
                     await self._end(live, game, "timed_out", game.deadline)
                 else:
                     self._arm(live, game)
+        if any(g.started_at is None and not g.over for g in live.games):
+            live.expiry = asyncio.create_task(self._expire_later(live))
         if live.over and not stored.finished:
             await self._conclude(live)
         elif live.over:
@@ -247,12 +260,15 @@ class DuelService:
         game = live.game_of(player_id)
         async with game.lock:
             await follow(channels.match(match_id))
-            if game.started_at is None:
+            if self._expired(live, game):
+                await self._end(live, game, "timed_out", live.expires_at or self._clock())
+            if game.started_at is None and not game.over:
                 now = self._clock()
                 await self._store.start_game(game.game_id, now)
                 game.started_at = now
                 self._arm(live, game)
                 await self._publish_progress(live, game)
+                await self._tell_peers(live, ended=False)
             return self._snapshot(live, game, role="player")
 
     async def act(
@@ -276,10 +292,10 @@ class DuelService:
             game.seq > 0 and seq == game.seq
         ):
             return self._again(live, game, seq, now)
-        if game.started_at is None:
-            return self._reject(live, game, seq, "not_opened", "open the game before playing")
         if game.over:
             return self._reject(live, game, seq, "game_over", f"the game is over ({game.status})")
+        if game.started_at is None:
+            return self._reject(live, game, seq, "not_opened", "open the game before playing")
         if seq < game.seq:
             return self._reject(live, game, seq, "stale_seq",
                                 f"seq {seq} is older than the last applied ({game.seq})")
@@ -302,6 +318,14 @@ class DuelService:
             totals = Progress(after.points, after.state.actions,
                               round(game.elapsed_s(now) * 1000))
             await self._store.append_action(game.game_id, seq, action.to_json(), now, totals)
+        except SeqTaken:
+            # Another process logged this seq first: the log decides. Rebuild from it and
+            # answer as the fresh game would (a duplicate, or a rejection with a resync).
+            await self._invalidate(live.match_id)
+            fresh = await self.match(live.match_id)
+            again = fresh.game_of(game.player_id)
+            async with again.lock:
+                return await self._act(fresh, again, seq, data)
         except StoreError as error:
             return self._reject(live, game, seq, "not_stored", f"not saved, try again: {error}")
         delta = after.points - game.game.points
@@ -333,6 +357,7 @@ class DuelService:
             "events": events, "status": game.status,
         })
         await self._publish_progress(live, game)
+        await self._tell_peers(live, ended=game.over)
         if game.over:
             await self._announce_end(live, game)
 
@@ -348,6 +373,20 @@ class DuelService:
                 game.timer = None  # this task is finishing the game itself
                 await self._end(live, game, "timed_out", game.deadline)
 
+    def _expired(self, live: LiveMatch, game: LiveGame) -> bool:
+        """A game nobody opened before the table expired (asynchronous play is over)."""
+        return (game.started_at is None and not game.over and live.expires_at is not None
+                and self._clock() >= live.expires_at)
+
+    async def _expire_later(self, live: LiveMatch) -> None:
+        if live.expires_at is None:
+            return
+        await asyncio.sleep(max(0.0, live.expires_at - self._clock()))
+        for game in live.games:
+            async with game.lock:
+                if self._expired(live, game):
+                    await self._end(live, game, "timed_out", live.expires_at)
+
     async def _end(
         self, live: LiveMatch, game: LiveGame, reason: str, at: float, *, announce: bool = True
     ) -> None:
@@ -357,7 +396,9 @@ class DuelService:
         again when the match is rebuilt. A finish does not: the player is told and retries.
         """
         try:
-            await self._store.end_game(game.game_id, reason, at, self._totals(game, at))
+            totals = Progress(game.game.points, game.game.state.actions,
+                              round(game.elapsed_if_ended(reason, at) * 1000))
+            await self._store.end_game(game.game_id, reason, at, totals)
         except StoreError:
             if reason == "finished":
                 raise
@@ -368,6 +409,7 @@ class DuelService:
         game.timer = None
         if announce:
             await self._publish_progress(live, game)
+            await self._tell_peers(live, ended=True)
             await self._announce_end(live, game)
 
     async def _announce_end(self, live: LiveMatch, game: LiveGame) -> None:
@@ -441,10 +483,10 @@ class DuelService:
         if not live.over:
             raise ReplayNotReady("replays open once both games of the match are over")
         record: Payload = {"rules": live.rules.to_json()}
-        if "number" in live.deal:
-            record["deal"] = {"number": live.deal["number"]}
-        else:
+        if "layout" in live.deal:  # a solvable mapping or a test layout: the cards themselves
             record["layout"] = state_to_layout(live.start)
+        else:
+            record["deal"] = {"number": live.deal["number"]}
         record["moves"] = [action.to_json() for action in game.actions]
         return {"type": "replay", "match_id": match_id, "player_id": player_id,
                 "record": record}
@@ -484,8 +526,35 @@ class DuelService:
             if live.seated(player_id) and not live.over:
                 await self._publish_progress(live, live.game_of(player_id))
 
+    async def _tell_peers(self, live: LiveMatch, *, ended: bool) -> None:
+        if self._peers is not None:
+            await self._peers.tell(live.match_id, ended=ended)
+
+    async def _peer_changed(self, match_id: int, ended: bool) -> None:
+        """Another process changed the match: our copy is stale."""
+        await self._invalidate(match_id)
+        if ended:  # rebuild now: settles the match if that was the last game to end
+            await self.match(match_id)
+
+    async def _invalidate(self, match_id: int) -> None:
+        live = self._matches.pop(match_id, None)
+        if self._peers is not None:
+            await self._peers.unwatch(match_id)
+        if live is None:
+            return
+        for game in live.games:
+            if game.timer is not None and game.timer is not asyncio.current_task():
+                game.timer.cancel()
+            game.timer = None
+
     async def close(self) -> None:
+        if self._peers is not None:
+            await self._peers.close()
         for live in self._matches.values():
+            if live.expiry is not None:
+                live.expiry.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await live.expiry
             for game in live.games:
                 if game.timer is not None:
                     game.timer.cancel()

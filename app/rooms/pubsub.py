@@ -108,7 +108,11 @@ class MemoryPubSub:
                 await subscription.close()
 
 
-def make_pubsub(backend: str) -> PubSub:
+def make_pubsub(backend: str, *, redis_url: str = "", channel_prefix: str = "") -> PubSub:
     if backend == "memory":
         return MemoryPubSub()
-    raise ValueError(f"unknown pubsub backend {backend!r} (only 'memory' so far)")
+    if backend == "redis":
+        from app.rooms.redis_pubsub import RedisPubSub  # redis is imported only when used
+
+        return RedisPubSub(redis_url, prefix=channel_prefix)
+    raise ValueError(f"unknown pubsub backend {backend!r}: 'memory' or 'redis'")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -14,13 +15,15 @@ from bench.client import DuelClient, seat_pair, signup
 from tests.support.cluster import Cluster
 
 
-async def until(client: DuelClient, kind: str, timeout: float = 10.0, **fields: Any
+async def until(client: DuelClient, kind: str, timeout: float = 10.0,
+                where: Callable[[dict[str, Any]], bool] = lambda frame: True, **fields: Any
                 ) -> dict[str, Any]:
-    """Wait until `client` has received a frame of `kind` with `fields`."""
+    """Wait until `client` has received a frame of `kind` with `fields` (and `where`)."""
     deadline = asyncio.get_running_loop().time() + timeout
     while True:
         for frame in client.frames:
-            if frame.get("type") == kind and all(frame.get(k) == v for k, v in fields.items()):
+            if (frame.get("type") == kind and all(frame.get(k) == v for k, v in fields.items())
+                    and where(frame)):
                 return frame
         if asyncio.get_running_loop().time() > deadline:
             seen = [f.get("type") for f in client.frames]
@@ -69,8 +72,10 @@ async def test_players_on_different_processes_duel_spectate_and_see_the_lobby(
         assert bob_snap["opponent"]["status"] == "playing"
         rng = random.Random(5)
         await play(ann_ws, match_id, ann_snap, 6, rng)
-        progress = await until(bob_ws, "progress", match_id=match_id)
-        assert progress["progress"]["player_id"] == ann.id
+        progress = await until(bob_ws, "progress", match_id=match_id,
+                               where=lambda f: f["progress"]["player_id"] == ann.id
+                               and f["progress"]["actions"] == 6)
+        assert progress["progress"]["status"] == "playing"
 
         # Bob may not watch Ann yet; once his game is over he may, across processes.
         refused, _ = await bob_ws.request({"type": "spectate", "match_id": match_id})

@@ -24,8 +24,8 @@ def test_uvicorn_gets_ping_timeouts_frame_cap_and_no_compression() -> None:
 
 
 def test_the_echo_endpoint_exists_only_when_asked_for(tmp_path: Path) -> None:
-    memory = sqlite_url(tmp_path / "echo.db")
-    upgrade(memory)
+    memory = sqlite_url(tmp_path / "spider.db")
+    upgrade(memory)  # the app's lifespan restores matches: it needs the schema
     with_echo = TestClient(create_app(Settings(database_url=memory, bench_echo=True)))
     with with_echo, with_echo.websocket_connect("/bench/echo") as ws:
         ws.send_text('{"n":1}')

@@ -41,11 +41,11 @@ def wait_ready(port: int, process: subprocess.Popen[bytes]) -> None:
 @pytest.fixture
 def server(tmp_path: Path) -> tuple[subprocess.Popen[bytes], int]:
     port = free_port()
-    url = sqlite_url(tmp_path / "ops.db")
-    upgrade(url)
+    database = sqlite_url(tmp_path / "ops.db")
+    upgrade(database)  # the app's lifespan restores matches: it needs the schema
     env = {
         **os.environ,
-        "SPIDER_DATABASE_URL": url,
+        "SPIDER_DATABASE_URL": database,
         "SPIDER_LOG_FORMAT": "json",
     }
     process = subprocess.Popen(
@@ -81,7 +81,11 @@ def test_sigterm_closes_open_sockets_with_1012_and_logs_a_clean_stop(
     # uvicorn re-raises the signal once its graceful shutdown is complete.
     assert process.wait(timeout=15) in (0, -signal.SIGTERM)
     assert process.stderr is not None
-    lines = [json.loads(line) for line in process.stderr.read().decode().splitlines()]
+    text = process.stderr.read().decode().splitlines()
+    # uvicorn's CLI prints its first lines in its own format; from the app's start on,
+    # every line is one JSON object.
+    first = next(i for i, line in enumerate(text) if '"msg":"started"' in line)
+    lines = [json.loads(line) for line in text[first:]]
     messages = [line["msg"] for line in lines]
     assert "started" in messages
     assert messages.index("stopped") > messages.index("started")

@@ -166,3 +166,14 @@ async def test_a_prefix_keeps_deployments_on_one_redis_apart(url: str) -> None:
     finally:
         await blue.close()
         await green.close()
+
+
+async def test_the_backend_is_chosen_by_setting(url: str) -> None:
+    from app.rooms.pubsub import MemoryPubSub, make_pubsub
+
+    assert isinstance(make_pubsub("memory"), MemoryPubSub)
+    bus = make_pubsub("redis", redis_url=url, channel_prefix="x:")
+    assert isinstance(bus, RedisPubSub) and bus.prefix == "x:"
+    await bus.close()
+    with pytest.raises(ValueError, match="'memory' or 'redis'"):
+        make_pubsub("carrier-pigeon")

@@ -1,0 +1,366 @@
+"""Load harness: concurrent duels against one server process, with a bare echo baseline.
+
+    python -m bench.load                      # 500 players, 20 s per phase, 10,000 idle
+    python -m bench.load --players 40 --duration 3 --idle 500     # a quick look
+
+One server process (`spider serve`, the production settings) on a loopback port, on a
+fresh database (SQLite by default, `--postgres` for a fresh PostgreSQL database that is
+dropped afterwards). Phases, for each pace (human: one action every 0.5-1.5 s per
+player; flat: the next action as soon as the previous is answered):
+
+- echo: the same number of WebSockets to `/bench/echo` sending action-sized frames at
+  the same pace: the transport's own round trip, the baseline;
+- duels: the players, seated in pairs, each on their own socket, playing bot actions
+  (validated, scored and written to the action log before the ack): round trip p50 /
+  p95 / p99, acknowledged (persisted) actions per second, rejects, errors;
+
+then 10,000 idle authenticated connections (hello answered) held open: server memory per
+connection. Server memory (RSS) is sampled throughout. Prints a table and writes
+bench/results/load.json. The client runs on the same 2 cores as the server, so flat-out
+figures are a floor for the server, not a ceiling.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import platform
+import random
+import re
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+from bench.bot import choose
+from bench.client import DuelClient, Player, seat_pair, signup
+from bench.server import Server, raise_nofile, start_server
+from bench.stats import mib, summary_ms, table
+
+RESULTS = Path(__file__).resolve().parent / "results"
+ACTION_FRAME = json.dumps({"type": "action", "match_id": 1, "seq": 12,
+                           "action": {"op": "move", "from": 3, "to": 7, "count": 2}})
+
+
+@dataclass
+class Phase:
+    name: str
+    rtts: list[float] = field(default_factory=list)
+    acks: int = 0
+    rejects: int = 0
+    errors: int = 0
+    seconds: float = 0.0
+    reasons: Counter[str] = field(default_factory=Counter)
+
+    def failed(self, why: str) -> None:
+        self.errors += 1
+        self.reasons[why[:80]] += 1
+
+    def report(self) -> dict[str, Any]:
+        return {"phase": self.name, **summary_ms(self.rtts), "acks": self.acks,
+                "rejects": self.rejects, "errors": self.errors,
+                "seconds": round(self.seconds, 2),
+                "answers_per_s": round(len(self.rtts) / self.seconds, 1) if self.seconds else 0,
+                "acks_per_s": round(self.acks / self.seconds, 1) if self.seconds else 0,
+                "why": dict(self.reasons.most_common(5))}
+
+
+class RssSampler:
+    def __init__(self, server: Server) -> None:
+        self.server, self.peak, self._task = server, 0, None  # type: ignore[var-annotated]
+
+    async def __aenter__(self) -> RssSampler:
+        self._task = asyncio.create_task(self._sample())  # type: ignore[assignment]
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._task.cancel()  # type: ignore[attr-defined]
+
+    async def _sample(self) -> None:
+        while True:
+            self.peak = max(self.peak, self.server.rss)
+            await asyncio.sleep(0.25)
+
+
+def pause(pace: str, rng: random.Random) -> float:
+    return rng.uniform(0.5, 1.5) if pace == "human" else 0.0
+
+
+async def echo_phase(server: Server, connections: int, pace: str, seconds: float) -> Phase:
+    phase = Phase(f"echo {pace}")
+    stop = time.monotonic() + seconds
+
+    async def one(index: int) -> None:
+        rng = random.Random(index)
+        try:
+            async with connect(f"{server.ws}/bench/echo", ping_interval=None,
+                               open_timeout=60) as ws:
+                await asyncio.sleep(rng.uniform(0, 1.0) if pace == "human" else 0)
+                while time.monotonic() < stop:
+                    started = time.perf_counter()
+                    await ws.send(ACTION_FRAME)
+                    await ws.recv()
+                    phase.rtts.append(time.perf_counter() - started)
+                    await asyncio.sleep(pause(pace, rng))
+        except Exception as error:
+            phase.failed(f"{type(error).__name__}: {error}")
+
+    started = time.monotonic()
+    await asyncio.gather(*(one(i) for i in range(connections)))
+    phase.seconds = time.monotonic() - started
+    return phase
+
+
+async def duel_phase(server: Server, pairs: list[tuple[Player, Player, int]], pace: str,
+                     seconds: float) -> Phase:
+    phase = Phase(f"duels {pace}")
+    ready = asyncio.Event()
+    waiting = [0]
+
+    async def one(player: Player, match_id: int, index: int) -> None:
+        rng = random.Random(index)
+        try:
+            client = await DuelClient.open(server.ws, player, keep_frames=False)
+        except Exception as error:
+            phase.failed(f"connect {type(error).__name__}: {error}")
+            waiting[0] -= 1
+            if waiting[0] == 0:
+                ready.set()
+            return
+        try:
+            snapshot = await client.open_game(match_id)
+            view, seq = snapshot["view"], snapshot["seq"]
+            waiting[0] -= 1
+            if waiting[0] == 0:
+                ready.set()
+            await ready.wait()  # everybody connected: the measurement starts together
+            await asyncio.sleep(rng.uniform(0, 1.0) if pace == "human" else 0)
+            stop = time.monotonic() + seconds
+            while time.monotonic() < stop and view["status"] == "playing":
+                action = choose(view, manual_flip=True, rng=rng) or {"op": "undo"}
+                answer, rtt = await client.act(match_id, seq + 1, action)
+                phase.rtts.append(rtt)
+                if answer["type"] == "ack":
+                    phase.acks += 1
+                    view, seq = answer["view"], answer["seq"]
+                elif answer["type"] == "reject":
+                    phase.rejects += 1
+                    phase.reasons[f"reject {answer['code']}"] += 1
+                    if answer.get("view") is not None:
+                        view, seq = answer["view"], answer["next_seq"] - 1
+                else:
+                    phase.failed(f"answer {answer.get('code', answer['type'])}")
+                await asyncio.sleep(pause(pace, rng))
+        except Exception as error:
+            phase.failed(f"{type(error).__name__}: {error}")
+        finally:
+            with contextlib.suppress(Exception):
+                await client.close()
+
+    players = [(p, m) for a, b, m in pairs for p in (a, b)]
+    waiting[0] = len(players)
+    tasks = [asyncio.create_task(one(p, m, i)) for i, (p, m) in enumerate(players)]
+    await ready.wait()
+    started = time.monotonic()
+    await asyncio.gather(*tasks)
+    phase.seconds = time.monotonic() - started
+    return phase
+
+
+async def idle_phase(server: Server, players: list[Player]) -> dict[str, Any]:
+    gate = asyncio.Semaphore(200)
+    await asyncio.sleep(1.0)
+    before = server.rss
+    sockets: list[Any] = []
+    errors = 0
+
+    async def one(player: Player) -> None:
+        nonlocal errors
+        async with gate:
+            try:
+                ws = await connect(f"{server.ws}/ws", ping_interval=None, open_timeout=120,
+                                   max_queue=4)
+                await ws.send(json.dumps({"type": "hello", "v": 1, "token": player.token}))
+                welcome = json.loads(await asyncio.wait_for(ws.recv(), 60))
+                if welcome.get("type") != "welcome":
+                    raise RuntimeError(welcome)
+                sockets.append(ws)
+            except Exception:
+                errors += 1
+
+    started = time.monotonic()
+    await asyncio.gather(*(one(p) for p in players))
+    connect_s = time.monotonic() - started
+    await asyncio.sleep(3.0)
+    after = server.rss
+    metrics = httpx.get(f"{server.http}/metrics", timeout=30).text
+    gauge = re.search(r"^spider_ws_connections (\S+)$", metrics, re.MULTILINE)
+    for ws in sockets:
+        with contextlib.suppress(Exception):
+            await ws.close()
+    held = len(sockets)
+    return {
+        "connections": held, "errors": errors, "connect_s": round(connect_s, 1),
+        "server_gauge": float(gauge.group(1)) if gauge else None,
+        "rss_before_mib": mib(before), "rss_after_mib": mib(after),
+        "kib_per_connection": round((after - before) / max(1, held) / 1024, 1),
+        "projected_10k_mib": mib(before + (after - before) / max(1, held) * 10_000),
+    }
+
+
+async def signups(server: Server, count: int, prefix: str) -> list[Player]:
+    gate = asyncio.Semaphore(20)
+    async with httpx.AsyncClient(base_url=server.http, timeout=60) as http:
+        async def one(index: int) -> Player:
+            async with gate:
+                return await signup(http, f"{prefix}{index}")
+
+        return list(await asyncio.gather(*(one(i) for i in range(count))))
+
+
+async def seat_all(server: Server, players: list[Player]) -> list[tuple[Player, Player, int]]:
+    gate = asyncio.Semaphore(10)
+    async with httpx.AsyncClient(base_url=server.http, timeout=60) as http:
+        async def one(a: Player, b: Player) -> tuple[Player, Player, int]:
+            async with gate:
+                return a, b, await seat_pair(http, a, b, time_limit_seconds=3600)
+
+        return list(await asyncio.gather(
+            *(one(players[i], players[i + 1]) for i in range(0, len(players) - 1, 2))))
+
+
+async def run(args: argparse.Namespace, server: Server) -> dict[str, Any]:
+    results: dict[str, Any] = {"rss_start_mib": mib(server.rss)}
+    players = await signups(server, args.players, "load") if args.pace else []
+    phases: list[Phase] = []
+    async with RssSampler(server) as sampler:
+        for pace in args.pace:
+            phases.append(await echo_phase(server, args.players, pace, args.duration))
+            # A fresh set of matches per pace: every game starts from its deal.
+            pairs = await seat_all(server, players)
+            phases.append(await duel_phase(server, pairs, pace, args.duration))
+    results["rss_peak_during_duels_mib"] = mib(sampler.peak) if args.pace else None
+    results["phases"] = [p.report() for p in phases]
+    by_name = {p.name: p.report() for p in phases}
+    results["ratios"] = {
+        pace: {
+            "p50": round(by_name[f"duels {pace}"]["p50_ms"] / by_name[f"echo {pace}"]["p50_ms"], 2),
+            "p99": round(by_name[f"duels {pace}"]["p99_ms"] / by_name[f"echo {pace}"]["p99_ms"], 2),
+        }
+        for pace in args.pace
+    }
+    if args.idle:
+        idle_players = await signups(server, args.idle, "idle")
+        results["idle"] = await idle_phase(server, idle_players)
+    metrics = httpx.get(f"{server.http}/metrics", timeout=30).text
+    results["server_errors"] = sum(
+        float(v) for v in re.findall(r"^spider_errors_total\{[^}]*\} (\S+)$", metrics, re.M))
+    return results
+
+
+def print_table(results: dict[str, Any]) -> None:
+    rows = [("phase", "answers", "p50 ms", "p95 ms", "p99 ms", "answers/s", "acks/s",
+             "rejects", "errors")]
+    for p in results["phases"]:
+        rows.append((p["phase"], str(p["count"]), f"{p['p50_ms']:.2f}", f"{p['p95_ms']:.2f}",
+                     f"{p['p99_ms']:.2f}", f"{p['answers_per_s']:.0f}", f"{p['acks_per_s']:.0f}",
+                     str(p["rejects"]), str(p["errors"])))
+    print(table(rows))
+    for pace, ratio in results["ratios"].items():
+        print(f"{pace}: duel/echo round trip ratio p50 {ratio['p50']}x, p99 {ratio['p99']}x")
+    print(f"server RSS: start {results['rss_start_mib']} MiB, "
+          f"peak during duels {results['rss_peak_during_duels_mib']} MiB")
+    if "idle" in results:
+        idle = results["idle"]
+        print(f"idle: {idle['connections']} authenticated connections held "
+              f"({idle['errors']} errors, {idle['connect_s']} s to open): "
+              f"RSS {idle['rss_before_mib']} -> {idle['rss_after_mib']} MiB, "
+              f"{idle['kib_per_connection']} KiB per connection "
+              f"(10,000 projected: {idle['projected_10k_mib']} MiB)")
+    print(f"server errors (spider_errors_total): {results['server_errors']:.0f}")
+    for p in results["phases"]:
+        if p["why"]:
+            print(f"{p['phase']}: {p['why']}")
+
+
+@contextlib.contextmanager
+def database(postgres: bool, workdir: Path) -> Any:
+    from tests.support.database import (
+        create_pg_database,
+        drop_pg_database,
+        pg_url,
+        sqlite_url,
+        upgrade,
+    )
+
+    if not postgres:
+        url = sqlite_url(workdir / "load.db")
+        upgrade(url)
+        yield url
+        return
+    name = create_pg_database()
+    try:
+        upgrade(pg_url(name))
+        yield pg_url(name)
+    finally:
+        drop_pg_database(name)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=500)
+    parser.add_argument("--duration", type=float, default=20.0, help="seconds per phase")
+    parser.add_argument("--idle", type=int, default=10_000, help="idle connections (0: skip)")
+    parser.add_argument("--pace", nargs="*", default=["human", "flat"],
+                        choices=["human", "flat"], help="none: only the idle phase")
+    parser.add_argument("--ws", default="websockets-sansio",
+                        choices=["websockets-sansio", "websockets", "wsproto"])
+    parser.add_argument("--postgres", action="store_true", help="fresh PostgreSQL database")
+    parser.add_argument("--output", type=Path, default=RESULTS / "load.json")
+    args = parser.parse_args()
+    nofile = raise_nofile(args.idle + args.players * 2 + 2000)
+    with tempfile.TemporaryDirectory() as tmp, database(args.postgres, Path(tmp)) as url:
+        env = {
+            "SPIDER_DATABASE_URL": url,
+            "SPIDER_BENCH_ECHO": "true",
+            "SPIDER_PLAYER_CREATE_BURST": "1000000",
+            "SPIDER_PLAYER_CREATE_PER_MINUTE": "1000000",
+            "SPIDER_WS_ACTIONS_PER_SECOND": "100000",
+            "SPIDER_WS_ACTION_BURST": "100000",
+            "SPIDER_SECRET_KEY": os.urandom(16).hex(),
+            "SPIDER_WS_IMPLEMENTATION": args.ws,
+            "SPIDER_LOG_LEVEL": "WARNING",
+        }
+        log_path = args.output.with_suffix(".server.log")
+        log_path.unlink(missing_ok=True)
+        server = start_server(env=env, log_path=log_path, nofile=nofile)
+        try:
+            with contextlib.suppress(ImportError):
+                import uvloop
+
+                asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+            results = asyncio.run(run(args, server))
+        finally:
+            server.stop()
+    results["config"] = {
+        "players": args.players, "duration_s": args.duration, "idle": args.idle,
+        "pace": args.pace, "database": "postgresql" if args.postgres else "sqlite",
+        "ws": f"{args.ws}, per-message-deflate off", "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+    }
+    print_table(results)
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(json.dumps(results, indent=2) + "\n")
+    print(f"wrote {args.output} (server log: {args.output.with_suffix('.server.log')})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,108 @@
+"""Two DuelServices on one store and one bus, as two processes on one database and Redis."""
+
+import asyncio
+
+from app.rooms.duel import DuelService
+from app.rooms.pubsub import MemoryPubSub
+from app.rooms.store import MemoryStore, StoredGame, StoredMatch
+from bench.bot import legal_moves
+from tests.support.duel_layouts import RULES, WINNING_LINE, near_finished_layout
+
+ANN, BOB = 1, 2
+MATCH = 10
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def no_follow(channel: str) -> None:
+    return None
+
+
+def two_processes() -> tuple[MemoryStore, DuelService, DuelService]:
+    store = MemoryStore()
+    store.add_match(StoredMatch(
+        match_id=MATCH, rules=RULES, time_limit_s=600.0,
+        games=[StoredGame(101, ANN), StoredGame(102, BOB)],
+        deal={"layout": near_finished_layout()},
+    ))
+    bus, clock = MemoryPubSub(), FakeClock()
+    one = DuelService(store=store, pubsub=bus, clock=clock, peers=True)
+    two = DuelService(store=store, pubsub=bus, clock=clock, peers=True)
+    return store, one, two
+
+
+async def settle() -> None:
+    for _ in range(5):  # let the listeners of the other "process" run
+        await asyncio.sleep(0)
+
+
+async def test_a_change_on_one_process_is_seen_by_the_others_copy() -> None:
+    _, one, two = two_processes()
+    await one.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    await two.open_game(player_id=BOB, match_id=MATCH, follow=no_follow)
+    for seq, action in enumerate(WINNING_LINE[:3], start=1):
+        ack = await one.act(player_id=ANN, match_id=MATCH, seq=seq, action=action)
+        assert ack["type"] == "ack"
+    await settle()
+    seen = await two.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    assert seen["seq"] == 3
+    assert seen["view"] == ack["view"]
+    await one.close()
+    await two.close()
+
+
+async def test_a_stale_process_loses_the_seq_race_and_answers_from_the_log() -> None:
+    store, one, two = two_processes()
+    start = await one.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    await two.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    other = next(m for m in legal_moves(start["view"], manual_flip=True)
+                 if m != WINNING_LINE[0])  # legal at the start too, but a different move
+    first = await one.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
+    # No yield in between: process two still holds its copy from before seq 1.
+    late = await two.act(player_id=ANN, match_id=MATCH, seq=1, action=other)
+    assert first["type"] == "ack" and not first["duplicate"]
+    assert late["type"] == "ack" and late["duplicate"] is True
+    assert late["view"] == first["view"]
+    assert [a.seq for a in store.matches[MATCH].games[0].actions] == [1]
+    assert store.matches[MATCH].games[0].actions[0].action == WINNING_LINE[0]
+    await one.close()
+    await two.close()
+
+
+async def test_the_match_is_settled_when_its_last_game_ends_on_another_process() -> None:
+    store, one, two = two_processes()
+    await one.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    await two.open_game(player_id=BOB, match_id=MATCH, follow=no_follow)
+    await settle()
+    await two.finish(player_id=BOB, match_id=MATCH, seq=1)
+    await settle()
+    done = await one.finish(player_id=ANN, match_id=MATCH, seq=1)
+    assert done["status"] == "finished"
+    await settle()
+    assert store.matches[MATCH].finished
+    assert one.result(MATCH) is not None
+    await one.close()
+    await two.close()
+
+
+async def test_without_peers_nothing_is_published_on_sync_channels() -> None:
+    store = MemoryStore()
+    store.add_match(StoredMatch(
+        match_id=MATCH, rules=RULES, time_limit_s=600.0,
+        games=[StoredGame(101, ANN), StoredGame(102, BOB)],
+        deal={"layout": near_finished_layout()},
+    ))
+    bus = MemoryPubSub()
+    listener = await bus.subscribe(f"sync:{MATCH}")
+    alone = DuelService(store=store, pubsub=bus, clock=FakeClock())
+    await alone.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    await alone.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
+    await listener.close()
+    assert [m async for m in listener] == []
+    await alone.close()
