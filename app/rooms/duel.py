@@ -482,12 +482,13 @@ class DuelService:
         game = live.game_of(player_id)
         if not live.over:
             raise ReplayNotReady("replays open once both games of the match are over")
-        record: Payload = {"rules": live.rules.to_json()}
-        if "layout" in live.deal:  # a solvable mapping or a test layout: the cards themselves
-            record["layout"] = state_to_layout(live.start)
-        else:
-            record["deal"] = {"number": live.deal["number"]}
-        record["moves"] = [action.to_json() for action in game.actions]
+        # Always the cards themselves: a client can draw the replay without its own copy
+        # of the deal generator (the match result names the deal number for verification).
+        record: Payload = {
+            "rules": live.rules.to_json(),
+            "layout": state_to_layout(live.start),
+            "moves": [action.to_json() for action in game.actions],
+        }
         return {"type": "replay", "match_id": match_id, "player_id": player_id,
                 "record": record}
 

@@ -11,7 +11,6 @@ from app.engine.actions import Action, Deal, Flip, Move, Undo
 from app.engine.deal import deal
 from app.engine.errors import IllegalAction
 from app.engine.game import check, legal_actions, push
-from app.engine.layout import state_to_layout
 from app.engine.rules import preset
 from app.engine.state import GameState
 from app.engine.view import player_view
@@ -99,15 +98,6 @@ def test_player_info(page: Page, static_server: LiveServer, artifacts: Path) -> 
     expect(page.get_by_role("status")).to_have_text("Friend added.")
     page.screenshot(path=artifacts / "player.png")
     assert serious(page) == []
-
-
-def test_deal_generator_matches_the_server(page: Page, static_server: LiveServer) -> None:
-    """The client rebuilds numbered deals for replays: it must deal exactly like the engine."""
-    page.goto(static_server.url + "/css/app.css")  # any page of the origin
-    for number, suits in ((1, 1), (1234, 2), (987654, 4)):
-        layout = page.evaluate(
-            "([n, s]) => import('/js/deal.js').then((m) => m.dealLayout(n, s))", [number, suits])
-        assert layout == state_to_layout(deal(number, preset("duel", suits)))
 
 
 def engine_code(state: GameState, action: Action) -> str | None:

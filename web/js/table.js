@@ -8,7 +8,6 @@ import { resolveRules } from "./rules.js";
 import { tableSummary } from "./lobby.js";
 import { resultView } from "./result.js";
 import { replayView } from "./replay.js";
-import { dealLayout } from "./deal.js";
 
 const OVER = new Set(["won", "finished", "timeout", "timed_out", "stuck"]);
 const POLL_MS = 1500;
@@ -133,13 +132,8 @@ export function tableScreen(app, { tableId }) {
     announce(m.winner_id === null ? t("draw") : t("winner", { name: nameOf(m.winner_id) }));
   }
 
-  async function showReplay(record) {
-    try {
-      const layout = record.layout ?? await dealLayout(record.deal.number, record.rules.suits);
-      replay = { ...record, layout };
-    } catch (problem) {
-      notice = t("error", { detail: problem.message });
-    }
+  function showReplay(record) {
+    replay = record;
     render();
   }
 
