@@ -38,3 +38,8 @@ bench-solver: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+
+# Load harness (issue 7): concurrent duels vs an echo baseline, 10,000 idle connections.
+.PHONY: load
+load: $(STAMP)
+	$(BIN)/python -m bench.load --postgres

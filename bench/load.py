@@ -239,7 +239,7 @@ async def seat_all(server: Server, players: list[Player]) -> list[tuple[Player, 
 
 async def run(args: argparse.Namespace, server: Server) -> dict[str, Any]:
     results: dict[str, Any] = {"rss_start_mib": mib(server.rss)}
-    players = await signups(server, args.players, "load")
+    players = await signups(server, args.players, "load") if args.pace else []
     phases: list[Phase] = []
     async with RssSampler(server) as sampler:
         for pace in args.pace:
@@ -247,7 +247,7 @@ async def run(args: argparse.Namespace, server: Server) -> dict[str, Any]:
             # A fresh set of matches per pace: every game starts from its deal.
             pairs = await seat_all(server, players)
             phases.append(await duel_phase(server, pairs, pace, args.duration))
-    results["rss_peak_during_duels_mib"] = mib(sampler.peak)
+    results["rss_peak_during_duels_mib"] = mib(sampler.peak) if args.pace else None
     results["phases"] = [p.report() for p in phases]
     by_name = {p.name: p.report() for p in phases}
     results["ratios"] = {
@@ -319,8 +319,10 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=500)
     parser.add_argument("--duration", type=float, default=20.0, help="seconds per phase")
     parser.add_argument("--idle", type=int, default=10_000, help="idle connections (0: skip)")
-    parser.add_argument("--pace", nargs="+", default=["human", "flat"],
-                        choices=["human", "flat"])
+    parser.add_argument("--pace", nargs="*", default=["human", "flat"],
+                        choices=["human", "flat"], help="none: only the idle phase")
+    parser.add_argument("--ws", default="websockets-sansio",
+                        choices=["websockets-sansio", "websockets", "wsproto"])
     parser.add_argument("--postgres", action="store_true", help="fresh PostgreSQL database")
     parser.add_argument("--output", type=Path, default=RESULTS / "load.json")
     args = parser.parse_args()
@@ -334,8 +336,12 @@ def main() -> None:
             "SPIDER_WS_ACTIONS_PER_SECOND": "100000",
             "SPIDER_WS_ACTION_BURST": "100000",
             "SPIDER_SECRET_KEY": os.urandom(16).hex(),
+            "SPIDER_WS_IMPLEMENTATION": args.ws,
+            "SPIDER_LOG_LEVEL": "WARNING",
         }
-        server = start_server(env=env, log_path=Path(tmp) / "server.log", nofile=nofile)
+        log_path = args.output.with_suffix(".server.log")
+        log_path.unlink(missing_ok=True)
+        server = start_server(env=env, log_path=log_path, nofile=nofile)
         try:
             with contextlib.suppress(ImportError):
                 import uvloop
@@ -347,13 +353,13 @@ def main() -> None:
     results["config"] = {
         "players": args.players, "duration_s": args.duration, "idle": args.idle,
         "pace": args.pace, "database": "postgresql" if args.postgres else "sqlite",
-        "ws": "websockets-sansio, per-message-deflate off", "cpus": os.cpu_count(),
+        "ws": f"{args.ws}, per-message-deflate off", "cpus": os.cpu_count(),
         "python": platform.python_version(),
     }
     print_table(results)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(results, indent=2) + "\n")
-    print(f"wrote {args.output}")
+    print(f"wrote {args.output} (server log: {args.output.with_suffix('.server.log')})")
 
 
 if __name__ == "__main__":

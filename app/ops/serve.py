@@ -7,6 +7,7 @@ balancer; see docs/operations.md.
 
 import uvicorn
 
+from app.ops.logging import configure_logging
 from app.settings import Settings, get_settings
 
 
@@ -28,7 +29,11 @@ def uvicorn_config(settings: Settings, *, app: str = "app.main:app") -> uvicorn.
 
 
 def main() -> None:
-    uvicorn.Server(uvicorn_config(get_settings())).run()
+    settings = get_settings()
+    # Before uvicorn starts, so its first lines are JSON too (the app does it again at
+    # start, for servers started otherwise).
+    configure_logging(level=settings.log_level, fmt=settings.log_format)
+    uvicorn.Server(uvicorn_config(settings)).run()
 
 
 if __name__ == "__main__":

@@ -21,7 +21,6 @@ ShutdownHook = Callable[[], Awaitable[None]]
 
 
 def install_operations(app: FastAPI, settings: Settings) -> None:
-    configure_logging(level=settings.log_level, fmt=settings.log_format)
     app.add_middleware(RequestIdMiddleware)
     app.include_router(router)
     if settings.bench_echo:
@@ -80,6 +79,8 @@ def _pubsub_check(app: FastAPI) -> Callable[[], Awaitable[None]]:
 async def operations_lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Enter around the rest of the app's lifespan: it starts first and stops last."""
     settings: Settings = app.state.settings
+    # At start, not at import: importing the app (tests, tools) leaves logging alone.
+    configure_logging(level=settings.log_level, fmt=settings.log_format)
     log.info("started", extra={"pubsub": settings.pubsub_backend})
     try:
         yield

@@ -204,6 +204,7 @@ async def test_a_solvable_deal_is_won_with_the_solvers_actions_while_the_loser_w
         for player in (duel.ann.id, duel.bob.id):
             replay = await ann.request({"type": "get_replay", "match_id": match,
                                         "player_id": player}, "replay")
+            assert replay["record"]["layout"] == layout  # the cards, not a deal number
             replays[player] = replay["record"]["moves"]
         states = {player: positions(start, moves) for player, moves in replays.items()}
         assert check_frames(duel.log.frames, states) > 2 * len(line)

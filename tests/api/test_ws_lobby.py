@@ -86,15 +86,15 @@ async def test_an_online_friend_gets_the_invite_at_once_and_presence_is_live(
         await bob_ws.connect()
         assert (await ann_ws.until("presence"))["online"] is True
         friends = (await http.get("/api/me/friends", headers=ann.auth)).json()
-        assert [(f["name"], f["online"]) for f in friends] == [("Bob", True)]
+        assert [(f["name"], f["online"]) for f in friends] == [(bob.name, True)]
 
         table = await create_table(http, ann, public=False)
         sent = await http.post(f"/api/tables/{table['id']}/invites", headers=ann.auth,
-                               json={"to": "Bob"})
+                               json={"to": bob.name})
         assert sent.status_code == 201, sent.text
         invite = await bob_ws.until("invite", timeout=5)
         assert invite["invite"]["code"] == sent.json()["code"]
-        assert invite["invite"]["inviter_name"] == "Ann"
+        assert invite["invite"]["inviter_name"] == ann.name
 
         await bob_ws.close()
         assert (await ann_ws.until("presence"))["online"] is False

@@ -81,7 +81,11 @@ def test_sigterm_closes_open_sockets_with_1012_and_logs_a_clean_stop(
     # uvicorn re-raises the signal once its graceful shutdown is complete.
     assert process.wait(timeout=15) in (0, -signal.SIGTERM)
     assert process.stderr is not None
-    lines = [json.loads(line) for line in process.stderr.read().decode().splitlines()]
+    text = process.stderr.read().decode().splitlines()
+    # uvicorn's CLI prints its first lines in its own format; from the app's start on,
+    # every line is one JSON object.
+    first = next(i for i, line in enumerate(text) if '"msg":"started"' in line)
+    lines = [json.loads(line) for line in text[first:]]
     messages = [line["msg"] for line in lines]
     assert "started" in messages
     assert messages.index("stopped") > messages.index("started")

@@ -1,12 +1,15 @@
 """The duel service on the database store, on SQLite and PostgreSQL: log, clocks, result."""
 
+import asyncio
+import time
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.db.models import Game, GameAction, Match
+from app.db.models import DuelTable, Game, GameAction, Match
 from app.rooms.duel import DuelService
 from app.rooms.players import create_player
 from app.rooms.pubsub import MemoryPubSub
@@ -19,8 +22,10 @@ Sessions = async_sessionmaker[AsyncSession]
 
 
 class FakeClock:
+    """Starts at the real time (tables expire a day after creation), then moves by hand."""
+
     def __init__(self) -> None:
-        self.now = 2_000_000_000.0
+        self.now = float(int(time.time()))
 
     def __call__(self) -> float:
         return self.now
@@ -106,3 +111,33 @@ async def test_a_game_that_ran_out_while_the_server_was_down_ends_at_its_deadlin
     assert (games[ann].ended_at - games[ann].started_at).total_seconds() == pytest.approx(300)
     assert games[bob].status == "playing"
     await second.close()
+
+
+async def test_the_tables_expiry_ends_games_nobody_opened(session_factory: Sessions) -> None:
+    match_id, ann, bob = await seated_match(session_factory)
+    clock = FakeClock()
+    async with session_factory() as session:
+        match = await session.get(Match, match_id)
+        assert match is not None
+        table = await session.get(DuelTable, match.table_id)
+        assert table is not None
+        table.expires_at = datetime.fromtimestamp(clock.now + 60, UTC)
+        await session.commit()
+    duels = DuelService(store=SqlStore(session_factory), pubsub=MemoryPubSub(), clock=clock)
+    await duels.open_game(player_id=ann, match_id=match_id, follow=no_follow)
+    await duels.finish(player_id=ann, match_id=match_id, seq=1)
+    await duels.close()
+
+    clock.now += 120  # the table expired while Bob never came
+    again = DuelService(store=SqlStore(session_factory), pubsub=MemoryPubSub(), clock=clock)
+    await again.restore()
+    for _ in range(100):  # the expiry task runs at once; give it a moment to settle
+        [match] = await rows(session_factory, Match, id=match_id)
+        if match.status == "finished":
+            break
+        await asyncio.sleep(0.05)
+    games = {g.player_id: g for g in await rows(session_factory, Game, match_id=match_id)}
+    assert games[bob].status == "timed_out" and games[bob].started_at is None
+    assert games[bob].time_used_ms == 300_000  # the whole limit: Ann wins the tie on time
+    assert match.status == "finished" and match.winner_id == ann
+    await again.close()

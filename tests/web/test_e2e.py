@@ -167,6 +167,12 @@ def test_duel_watch_and_result(browser: Browser, app_server: LiveServer,
     expect(top(bob, 0)).to_have_attribute("data-card", "2s")
     bob.screenshot(path=artifacts / "e2e-replay.png", full_page=True)
 
+    bob.get_by_role("button", name="Back").click()
+    for page in (bob, alice):  # both agree: a new match at the same table
+        page.click("#new-game")
+    for page in (alice, bob):
+        expect(page.locator("#start")).to_be_visible()
+
 
 class SocketCutter:
     """Passes a page's WebSocket through to the server, and can cut it like a network."""
@@ -236,3 +242,31 @@ def test_lobby_lists_a_public_table_and_filters_it(browser: Browser, app_server:
     row.get_by_role("button", name="Join — carol").click()
     expect(dave.locator("#start")).to_be_visible()
     expect(carol.locator("#start")).to_be_visible()
+
+
+def test_friend_presence_and_direct_invite(browser: Browser, app_server: LiveServer,
+                                           artifacts: Path) -> None:
+    frank = new_player(browser, app_server, "frank")
+    erin = new_player(browser, app_server, "erin")
+    erin.goto("/#/player/frank")
+    expect(erin.locator("dl.stats")).to_contain_text("Games")
+    erin.click("#add-friend")
+    expect(erin.get_by_role("main").get_by_role("status")).to_have_text("Friend added.")
+    erin.screenshot(path=artifacts / "e2e-player.png", full_page=True)
+    assert serious(erin) == []
+    erin.goto("/#/")
+    friend = erin.locator(".list li", has_text="frank")
+    expect(friend).to_contain_text("online")  # live presence: frank's page is connected
+
+    erin.click("#invite-friend")
+    erin.get_by_role("dialog").get_by_role("button", name="Create").click()
+    erin.get_by_label("Friend's name").fill("frank")
+    erin.get_by_role("button", name="Invite", exact=True).click()
+    expect(erin.get_by_role("region", name="Invite a friend").get_by_role("status")).to_have_text(
+        "Invitation sent.")
+
+    invite = frank.locator(".list li", has_text="erin invites you")  # arrives live
+    expect(invite).to_be_visible()
+    invite.get_by_role("button", name="Accept").click()
+    expect(frank.locator("#start")).to_be_visible()
+    expect(erin.locator("#start")).to_be_visible()

@@ -128,11 +128,6 @@ export function createBoard({ root, rules, onAction, readOnly = false, title }) 
   }
 
   // ---- focus and the keyboard ------------------------------------------------------------
-  function focusables(col) {
-    const column = view.columns[col];
-    return column.up.length ? column.up.length : 1;
-  }
-
   function clampFocus() {
     focus.col = Math.max(0, Math.min(9, focus.col));
     const column = view.columns[focus.col];
@@ -306,7 +301,11 @@ export function createBoard({ root, rules, onAction, readOnly = false, title }) 
     const index = Number(el.dataset.index);
     drag = { col, index, x: event.clientX, y: event.clientY, started: false, id: event.pointerId };
     focus = { col, index };
-    surface.setPointerCapture?.(event.pointerId);
+    try {
+      surface.setPointerCapture(event.pointerId); // keep the drag when the finger leaves
+    } catch {
+      // no such active pointer (synthetic events): the listeners below still work
+    }
     surface.addEventListener("pointermove", onPointerMove);
     surface.addEventListener("pointerup", onPointerUp);
     surface.addEventListener("pointercancel", onPointerCancel);
@@ -352,6 +351,7 @@ export function createBoard({ root, rules, onAction, readOnly = false, title }) 
     });
     document.body.append(ghost);
     Object.assign(drag, { started: true, ghost, cards, count });
+    for (const to of targets(view, rules, drag.col, count)) tableau.children[to].classList.add("target");
     return true;
   }
 
@@ -369,7 +369,7 @@ export function createBoard({ root, rules, onAction, readOnly = false, title }) 
     surface.removeEventListener("pointermove", onPointerMove);
     surface.removeEventListener("pointerup", onPointerUp);
     surface.removeEventListener("pointercancel", onPointerCancel);
-    for (const c of tableau.children) c.classList.remove("over");
+    for (const c of tableau.children) c.classList.remove("over", "target");
   }
 
   function onPointerCancel() {
@@ -466,4 +466,3 @@ const SHAKE = [
   { transform: "translateX(6px)" }, { transform: "translateX(0)" },
 ];
 
-export { suitName };

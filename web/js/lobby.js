@@ -9,7 +9,7 @@ export function nameScreen(app, { then }) {
   function render() {
     const input = h("input", {
       id: "name", name: "name", required: true, minlength: 3, maxlength: 20,
-      pattern: "[A-Za-z0-9_\\-]{3,20}", autocomplete: "nickname", "aria-describedby": "name-hint name-error",
+      pattern: "[A-Za-z][A-Za-z0-9_\\-]{2,19}", autocomplete: "nickname", "aria-describedby": "name-hint name-error",
     });
     clear(el,
       h("h1", {}, t("app")),
@@ -203,7 +203,7 @@ export function tableSummary(table) {
   const suits = [null, t("oneSuit"), t("twoSuits"), null, t("fourSuits")][table.suits] ?? "";
   const limit = table.time_limit_seconds;
   return h("span.summary", {},
-    h("strong", {}, hostName(table)), " · ", suits, " · ",
+    h("a", { href: `#/player/${encodeURIComponent(hostName(table))}` }, hostName(table)), " · ", suits, " · ",
     limit ? t("minutes", { n: Math.round(limit / 60) }) : t("unlimited"),
     table.level && table.level !== "any" ? ` · ${levelName(table.level)}` : "",
     table.rated ? ` · ${t("rated")}` : "");

@@ -8,7 +8,6 @@ import { resolveRules } from "./rules.js";
 import { tableSummary } from "./lobby.js";
 import { resultView } from "./result.js";
 import { replayView } from "./replay.js";
-import { dealLayout } from "./deal.js";
 
 const OVER = new Set(["won", "finished", "timeout", "timed_out", "stuck"]);
 const POLL_MS = 1500;
@@ -35,16 +34,18 @@ export function tableScreen(app, { tableId }) {
   // ---- loading the table and the match --------------------------------------------------
   async function load() {
     clearTimeout(poll);
+    const before = JSON.stringify(table);
     try {
-      table = await api.table(tableId);
+      table = { ...(await api.table(tableId)), invite_code: table?.invite_code };
     } catch (problem) {
       notice = t("error", { detail: problem.message });
       return render();
     }
     const current = table.match_id;
-    if (current && current !== matchId) await arrive(current);
+    const arrived = current && current !== matchId;
+    if (arrived) await arrive(current);
     else if (!current || wantNew) poll = setTimeout(load, POLL_MS);
-    render();
+    if (arrived || JSON.stringify(table) !== before) render(); // a redraw would drop typing
   }
 
   // A match is there: show its result if over, open it if my clock already runs, else
@@ -128,17 +129,11 @@ export function tableScreen(app, { tableId }) {
     result = m;
     app.socket.forget(`watch:${matchId}`);
     render();
-    const text = resultSentence(m);
-    announce(text);
+    announce(m.winner_id === null ? t("draw") : t("winner", { name: nameOf(m.winner_id) }));
   }
 
-  async function showReplay(record) {
-    try {
-      const layout = record.layout ?? await dealLayout(record.deal.number, record.rules.suits);
-      replay = { ...record, layout };
-    } catch (problem) {
-      notice = t("error", { detail: problem.message });
-    }
+  function showReplay(record) {
+    replay = record;
     render();
   }
 
@@ -213,7 +208,8 @@ export function tableScreen(app, { tableId }) {
 
   // ---- keyboard shortcuts (the board handles arrows and Enter itself) -------------------
   function onKey(event) {
-    if (!board || event.target.closest("input, textarea, select, dialog")) return;
+    if (!board || !game || OVER.has(game.status)) return; // nothing of mine to play
+    if (event.target.closest("input, textarea, select, dialog")) return;
     if (event.key === " " && event.target.closest("button, a")) return; // Space presses it
     if (event.key === " ") board.deal();
     else if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "z") board.undo();
@@ -300,7 +296,8 @@ export function tableScreen(app, { tableId }) {
   function renderWaiting() {
     const code = table?.invite_code;
     const link = h("input", { id: "invite-link", readonly: true, value: code ? app.inviteUrl(code) : "", "aria-label": t("inviteLink") });
-    const friend = h("input", { id: "friend-name", name: "friend", autocomplete: "off" });
+    const typed = el.querySelector("#friend-name")?.value; // kept across redraws
+    const friend = h("input", { id: "friend-name", name: "friend", autocomplete: "off", value: typed || "" });
     clear(el,
       h("h1", {}, t("table")),
       table ? h("p", {}, tableSummary(table)) : null,
@@ -369,6 +366,7 @@ export function tableScreen(app, { tableId }) {
     wantNew = true;
     result = null;
     game = null;
+    render();
     load();
   }
 
@@ -448,8 +446,4 @@ export function actionOf(events = []) {
   if (moved) return { op: "move", from: moved.from, to: moved.to, count: moved.cards.length };
   if (events.some((e) => e.kind === "dealt")) return { op: "deal" };
   return null;
-}
-
-function resultSentence(m) {
-  return m.winner_id === null ? t("draw") : t("result");
 }
