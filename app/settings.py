@@ -52,6 +52,9 @@ class Settings(BaseSettings):
     redis_channel_prefix: str = "spider:"
     # A bare WebSocket echo at /bench/echo, the load harness's baseline; off in production.
     bench_echo: bool = False
+    # Solvable 1- and 2-suit deals solved ahead of need, per suit count (app/rooms/deal_pool.py);
+    # 0 turns the pool off (every new match then waits for the solver).
+    deal_pool_size: int = 4
 
 
 @lru_cache

@@ -4,7 +4,9 @@
 "solvable only" by default: a random deal number N goes through the solver's mapping
 (``app.engine.solver.solvable``, version 1) to the generator deal that the solver has won,
 and that generator deal's number is stored as the match's deal number, with the
-solver's difficulty. Storing the generator number keeps every record verifiable with
+solver's difficulty. Deals solved ahead of need wait in the process's deal pool
+(``app/rooms/deal_pool.py``); ``choose_deal`` takes one when it can and otherwise solves
+one itself, as without a pool. Storing the generator number keeps every record verifiable with
 ``spider replay`` (``{"deal": {"number": ...}}``). 4-suit deals are random.
 """
 
@@ -22,22 +24,40 @@ from app.engine.record import Record
 from app.engine.rules import Rules, preset
 from app.engine.solver.solvable import solvable_by_default, solvable_deal
 from app.engine.state import GameState
+from app.rooms import deal_pool
+from app.rooms.deal_pool import DealPool
 
 # Deal numbers are drawn from [1, 2**31 - 1] so they fit every database's INTEGER.
 MAX_DEAL_NUMBER = 2**31 - 1
 
 
 async def choose_deal(
-    *, preset_name: str, suits: int, solvable_only: bool | None = None
+    *, preset_name: str, suits: int, solvable_only: bool | None = None,
+    pool: DealPool | None = None,
 ) -> DealChoice:
-    """The deal for a new match (solvable only by default for 1 and 2 suits)."""
-    number = secrets.randbelow(MAX_DEAL_NUMBER) + 1
+    """The deal for a new match (solvable only by default for 1 and 2 suits).
+
+    Solvable deals come from ``pool`` (default: the process's installed pool) when it has
+    one ready; otherwise the solver runs now. The rules preset does not matter: solvable
+    deals are solved under the strictest rules (see ``app.engine.solver.solvable``).
+    """
     if solvable_only is None:
         solvable_only = solvable_by_default(suits)
     if not solvable_only:
+        number = secrets.randbelow(MAX_DEAL_NUMBER) + 1
         return DealChoice(deal_number=number, generator_version=GENERATOR_VERSION)
+    pool = pool if pool is not None else deal_pool.installed()
+    ready = pool.take(suits) if pool is not None else None
+    if ready is not None:
+        return ready
     # The solver takes milliseconds to a few seconds: keep it off the event loop.
-    found = await asyncio.to_thread(solvable_deal, number, suits)
+    return await asyncio.to_thread(solvable_choice, suits)
+
+
+def solvable_choice(suits: int) -> DealChoice:
+    """A solvable deal for a new match from a fresh random number (CPU-bound: a thread)."""
+    number = secrets.randbelow(MAX_DEAL_NUMBER) + 1
+    found = solvable_deal(number, suits)
     return DealChoice(deal_number=found.source, generator_version=GENERATOR_VERSION,
                       difficulty=found.difficulty)
 

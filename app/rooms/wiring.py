@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from fastapi import FastAPI
 from sqlalchemy import select
 
 from app.db.models import Friendship, Player
 from app.db.sqlite_wal import use_wal
+from app.rooms import deal_pool
 from app.rooms.auth import verify_token
+from app.rooms.deals import solvable_choice
 from app.rooms.errors import NotAuthenticated
 from app.rooms.group_commit import GroupCommitSqlStore
 from app.rooms.pubsub import make_pubsub
@@ -44,6 +48,21 @@ async def rooms_for_app(app: FastAPI) -> Rooms:
         allow_test_layouts=settings.allow_test_layouts,
         peers=settings.pubsub_backend != "memory",  # other processes may cache our matches
     )
+    rooms.on_close.append(start_deal_pool(settings))
     # The REST friend list asks app.state.presence who is online (app/rooms/presence.py).
     app.state.presence = rooms.sessions
     return rooms
+
+
+def start_deal_pool(settings: Settings) -> Callable[[], Awaitable[None]]:
+    """Start this process's deal pool (app/rooms/deal_pool.py); returns its closer."""
+    pool = deal_pool.DealPool(size=settings.deal_pool_size, make=solvable_choice)
+    pool.start()
+    deal_pool.install(pool)
+
+    async def stop() -> None:
+        if deal_pool.installed() is pool:
+            deal_pool.install(None)
+        await pool.stop()
+
+    return stop
