@@ -184,5 +184,7 @@ async def test_the_app_lifespan_starts_installs_and_stops_the_pool(tmp_path: Pat
         assert pool is not None and pool.size == 1
         await asyncio.wait_for(pool.filled(), WAIT)
         assert (pool.ready(1), pool.ready(2)) == (1, 1)
+        taken = await deals.choose_deal(preset_name="duel", suits=1)  # the installed pool
+        assert pool.ready(1) == 0 and taken.difficulty is not None
     assert deal_pool.installed() is None and pool_threads() == []
     await app.state.db_engine.dispose()
