@@ -18,7 +18,7 @@ browser:
 run: $(STAMP)
 	mkdir -p data
 	$(BIN)/alembic upgrade head
-	$(BIN)/uvicorn app.main:app --host $${SPIDER_HOST:-127.0.0.1} --port $${SPIDER_PORT:-8000}
+	$(BIN)/spider serve
 
 lint: $(STAMP)
 	$(BIN)/ruff check app tests bench
