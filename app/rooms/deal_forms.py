@@ -22,10 +22,11 @@ class DealError(ValueError):
 
 
 def choose_deal(rules: Rules) -> dict[str, Any]:
-    """A fresh random deal number.
+    """A fresh random deal number, for a store that did not choose the deal itself.
 
-    Solvable-only selection for 1 and 2 suits plugs in here once the solver is merged;
-    until then ``difficulty`` stays ``None`` (see docs/architecture.md, rooms layer).
+    The SQL store's matches get their deal when created, from ``app.rooms.deals.choose_deal``
+    (solvable only for 1 and 2 suits, with a difficulty); only the in-memory store used by
+    the rooms tests comes here, so ``difficulty`` stays ``None``.
     """
     number = secrets.randbelow(MAX_DEAL_NUMBER) + 1
     return {"number": number, "generator": GENERATOR_VERSION, "difficulty": None}
