@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench browser clean
+.PHONY: run test lint bench bench-solver browser clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,7 +18,7 @@ browser:
 run: $(STAMP)
 	mkdir -p data
 	$(BIN)/alembic upgrade head
-	$(BIN)/uvicorn app.main:app --host $${SPIDER_HOST:-127.0.0.1} --port $${SPIDER_PORT:-8000}
+	$(BIN)/spider serve
 
 lint: $(STAMP)
 	$(BIN)/ruff check app tests bench
@@ -29,7 +29,12 @@ test: $(STAMP) browser lint
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.engine
+	$(BIN)/python -m bench.rest
 	$(BIN)/python -m bench.live
+
+# The solver's targets (issue 3); the full sets take minutes: SOLVER_BENCH='--one 50 --two 20 --four 5'
+bench-solver: $(STAMP)
+	$(BIN)/python -m bench.solver $(SOLVER_BENCH)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import sys
@@ -80,15 +81,21 @@ def games(count: int, length: int) -> list[Game]:
     ]
 
 
-def best_of(repeats: int, work: Callable[[], int]) -> tuple[int, float]:
-    """(units of work, best seconds) over ``repeats`` runs: the least disturbed run."""
-    best = float("inf")
+def best_of(repeats: int, work: Callable[[], int]) -> tuple[int, float, float]:
+    """(units of work, best CPU seconds, best wall seconds) over ``repeats`` runs.
+
+    CPU time of this process is the figure: on a shared machine wall time also counts
+    the time other processes held the core. Both are reported.
+    """
+    best_cpu = best_wall = float("inf")
     units = 0
     for _ in range(repeats):
-        started = time.perf_counter()
+        wall = time.perf_counter()
+        cpu = time.process_time()
         units = work()
-        best = min(best, time.perf_counter() - started)
-    return units, best
+        best_cpu = min(best_cpu, time.process_time() - cpu)
+        best_wall = min(best_wall, time.perf_counter() - wall)
+    return units, best_cpu, best_wall
 
 
 def replay_all(sample: list[Game]) -> int:
@@ -125,12 +132,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     rows = []
     for name, unit, work in (
         ("replay (validate + apply)", "actions/s", lambda: replay_all(sample)),
-        ("replay with duel/windows scoring", "actions/s", lambda: replay_scored(sample)),
+        ("replay + scoring", "actions/s", lambda: replay_scored(sample)),
         ("legal_actions", "positions/s", lambda: generate_all(sample)),
     ):
-        units, seconds = best_of(repeats, work)
-        rows.append({"name": name, "unit": unit, "units": units, "seconds": seconds,
-                     "per_second": units / seconds})
+        units, seconds, wall = best_of(repeats, work)
+        rows.append({"name": name, "unit": unit, "units": units, "cpu_seconds": seconds,
+                     "wall_seconds": wall, "per_second": units / seconds,
+                     "per_wall_second": units / wall})
     result = {
         "benchmark": "engine",
         "python": sys.version.split()[0],
@@ -138,16 +146,17 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "games": count,
         "actions": actions,
         "repeats": repeats,
+        "load_average": list(os.getloadavg()),
         "target_actions_per_second": TARGET_ACTIONS_PER_SECOND,
         "meets_target": rows[0]["per_second"] >= TARGET_ACTIONS_PER_SECOND,
         "rows": rows,
     }
     table = Table(title=f"engine: {count} games, {actions} actions, best of {repeats}")
-    for column in ("measure", "work", "seconds", "rate"):
+    for column in ("measure", "work", "cpu s", "wall s", "rate (per cpu second)"):
         table.add_column(column, justify="left" if column == "measure" else "right")
     for row in rows:
-        table.add_row(row["name"], f"{row['units']:,}", f"{row['seconds']:.3f}",
-                      f"{row['per_second']:,.0f} {row['unit']}")
+        table.add_row(row["name"], f"{row['units']:,}", f"{row['cpu_seconds']:.3f}",
+                      f"{row['wall_seconds']:.3f}", f"{row['per_second']:,.0f} {row['unit']}")
     console = Console()
     console.print(table)
     verdict = "meets" if result["meets_target"] else "MISSES"

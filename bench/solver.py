@@ -28,7 +28,11 @@ from app.engine.solver.solvable import BUDGET_NODES
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "solver.json"
-REFERENCE = ROOT.parent / "shared" / "bench" / "solver-deals-60.json"
+# ``../shared`` from the main checkout (/work/main); a worktree sits one level deeper.
+REFERENCES = [
+    base / "shared" / "bench" / "solver-deals-60.json" for base in (ROOT.parent, ROOT.parent.parent)
+]
+REFERENCE = next((path for path in REFERENCES if path.exists()), REFERENCES[0])
 
 # Targets of issue 3: (deals, per-deal time cap in seconds, solved share, median seconds)
 TARGETS = {1: (1000, 30.0, 1.00, 0.5), 2: (200, 30.0, 0.99, 3.0), 4: (50, 60.0, 0.90, None)}
@@ -45,18 +49,23 @@ def percentile(values: list[float], pct: float) -> float:
 
 
 def run_one(state: Any, cap: float) -> dict[str, Any]:
+    cpu = time.process_time()
     found = solve(state, nodes=NODES, seconds=cap)
     return {
         "status": found.status,
         "seconds": round(found.seconds, 4),
+        "cpu_s": round(time.process_time() - cpu, 4),
         "nodes": found.nodes,
         "actions": len(found.actions),
-        "difficulty": difficulty_of(found.nodes, solved=found.solved),
+        "difficulty": difficulty_of(
+            found.nodes, suits=state.rules.suits, solved=found.solved
+        ),
     }
 
 
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     times = [row["seconds"] for row in rows]
+    cpu = [row["cpu_s"] for row in rows]
     nodes = [float(row["nodes"]) for row in rows]
     solved = [row for row in rows if row["status"] == "solved"]
     counts = {level: 0 for level in ("easy", "medium", "hard")}
@@ -70,6 +79,8 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "median_s": round(statistics.median(times), 3) if rows else None,
         "p95_s": round(percentile(times, 95), 3),
         "max_s": round(max(times), 3) if rows else None,
+        "median_cpu_s": round(statistics.median(cpu), 3) if rows else None,
+        "p95_cpu_s": round(percentile(cpu, 95), 3),
         "median_nodes": statistics.median(nodes) if rows else None,
         "p95_nodes": percentile(nodes, 95),
         "median_actions": statistics.median(row["actions"] for row in solved) if solved else None,
@@ -118,14 +129,18 @@ def solvable_pool(count: int) -> dict[str, Any]:
     rows = []
     for number in range(1, count + 1):
         solvable_deal.cache_clear()
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         found = solvable_deal(number, 2)
         rows.append({"deal": number, "seconds": round(time.perf_counter() - started, 4),
+                     "cpu_s": round(time.process_time() - cpu, 4),
                      "attempt": found.attempt, "source": found.source,
                      "difficulty": found.difficulty})
     times = [row["seconds"] for row in rows]
+    cpu = [row["cpu_s"] for row in rows]
     return {
         "deals": count,
+        "median_cpu_s": round(statistics.median(cpu), 3) if rows else None,
+        "p95_cpu_s": round(percentile(cpu, 95), 3),
         "budget_nodes": BUDGET_NODES,
         "median_s": round(statistics.median(times), 3) if rows else None,
         "p95_s": round(percentile(times, 95), 3),
@@ -137,9 +152,10 @@ def solvable_pool(count: int) -> dict[str, Any]:
 
 def print_tables(sets: list[dict[str, Any]], reference: dict[str, Any] | None,
                  pool: dict[str, Any] | None) -> None:
-    print("\nRandom deals (classic rules), 1 core")
+    print("\nRandom deals (classic rules), 1 core; s = wall time, cpu = process time")
     print(f"{'suits':>5} {'deals':>6} {'solved':>7} {'%':>7} {'unknown':>8} {'median s':>9} "
-          f"{'p95 s':>7} {'max s':>7} {'med nodes':>10} {'easy/med/hard':>14}  target")
+          f"{'p95 s':>7} {'max s':>7} {'med cpu':>8} {'p95 cpu':>8} {'med nodes':>10} "
+          f"{'easy/med/hard':>14}  target")
     for item in sets:
         s = item["summary"]
         _, cap, share, median = TARGETS[item["suits"]]
@@ -150,7 +166,8 @@ def print_tables(sets: list[dict[str, Any]], reference: dict[str, Any] | None,
         met = pct / 100 >= share and (median is None or (s["median_s"] or 0) <= median)
         d = s["difficulty"]
         print(f"{item['suits']:>5} {s['deals']:>6} {s['solved']:>7} {pct:>6.1f}% {s['unknown']:>8} "
-              f"{s['median_s']:>9} {s['p95_s']:>7} {s['max_s']:>7} {s['median_nodes']:>10} "
+              f"{s['median_s']:>9} {s['p95_s']:>7} {s['max_s']:>7} {s['median_cpu_s']:>8} "
+              f"{s['p95_cpu_s']:>8} {s['median_nodes']:>10} "
               f"{d['easy']:>4}/{d['medium']}/{d['hard']:<5}  "
               f"{target}: {'met' if met else 'NOT met'}")
     if reference:
@@ -172,9 +189,19 @@ def print_tables(sets: list[dict[str, Any]], reference: dict[str, Any] | None,
                   f"{ref['wall_s']:>7.2f} {ref.get('moves') or '-':>9}")
     if pool:
         print(f"\nSolvable 2-suit deal for a new duel ({pool['deals']} deal numbers, cold cache): "
-              f"median {pool['median_s']} s, p95 {pool['p95_s']} s, max {pool['max_s']} s, "
+              f"median {pool['median_s']} s, p95 {pool['p95_s']} s, max {pool['max_s']} s "
+              f"(CPU: median {pool['median_cpu_s']} s, p95 {pool['p95_cpu_s']} s), "
               f"{pool['replaced']} replaced by a later candidate; target p95 <= 2 s: "
               f"{'met' if pool['p95_s'] <= 2 else 'NOT met'}")
+
+
+def _load() -> list[float] | None:
+    try:
+        import os
+
+        return [round(value, 2) for value in os.getloadavg()]
+    except OSError:
+        return None
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -198,6 +225,7 @@ def main(argv: list[str] | None = None) -> None:
         "command": "python -m bench.solver " + " ".join(sys.argv[1:] if argv is None else argv),
         "python": platform.python_version(),
         "machine": platform.machine(),
+        "load_average": _load(),
         "node_budget": NODES,
         "wall_s": round(time.perf_counter() - started, 1),
         "sets": sets,

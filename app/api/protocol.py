@@ -119,10 +119,13 @@ class UnsubscribeLobby(_Message):
 
 
 class WatchPresence(_Message):
-    """Follow whether these players are online (e.g. my friends); replaces the earlier list."""
+    """Follow whether my friends are online (all, or those listed); replaces the earlier list.
+
+    Players not in my friend list are left out: presence is not for strangers to probe.
+    """
 
     type: Literal["watch_presence"]
-    player_ids: list[Id] = Field(max_length=500)
+    player_ids: list[Id] | None = Field(None, max_length=500)
 
 
 class Ping(_Message):

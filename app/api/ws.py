@@ -43,8 +43,7 @@ async def rooms_lifespan(app: FastAPI) -> AsyncIterator[None]:
 
     rooms = await rooms_for_app(app)
     app.state.rooms = rooms
-    restored = await rooms.duels.restore()
-    log.info("rooms ready: %d unfinished match(es) restored", restored)
+    rooms.start_restoring()  # in the background: a database not ready yet delays, not kills
     try:
         yield
     finally:
@@ -255,9 +254,14 @@ async def _handle(message: p.ClientMessage, rooms: Rooms, session: Session, outb
         outbox.put(_error("already_hello", "hello is only the first frame"))
 
 
-async def _watch_presence(rooms: Rooms, session: Session, player_ids: list[int]) -> None:
+async def _watch_presence(rooms: Rooms, session: Session, player_ids: list[int] | None
+                          ) -> None:
+    # Only players in my friend list (all of them when no list is given): presence is
+    # not for strangers to probe.
+    friends = await rooms.friends_of(session.player_id)
+    wanted = friends if player_ids is None else [i for i in player_ids if i in set(friends)]
     await session.unfollow_matching("presence:")
-    for player_id in dict.fromkeys(player_ids):
+    for player_id in dict.fromkeys(wanted):
         await session.follow(channels.presence(player_id))
         session.emit({"type": "presence", "player_id": player_id,
                       "online": rooms.sessions.is_online(player_id)})

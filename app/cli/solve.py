@@ -68,9 +68,10 @@ def solve_command(
         found = solve(start, nodes=nodes, seconds=seconds)
     except (BatchRangeError, RecordError, RulesError, DealNumberError, SolverLimitError) as error:
         raise _fail(str(error)) from None
+    level = difficulty_of(found.nodes, suits=start.rules.suits, solved=found.solved)
     typer.echo(
         f"{found.status}: {len(found.actions)} actions, {found.nodes} nodes, "
-        f"{found.seconds:.2f} s, {difficulty_of(found.nodes, solved=found.solved)}",
+        f"{found.seconds:.2f} s, {level}",
         err=True,
     )
     if not found.solved:

@@ -1,7 +1,5 @@
-"""One async engine and session factory per database URL (from settings)."""
+"""Async engines and session factories; the app makes one per database URL it is given."""
 
-from collections.abc import AsyncIterator
-from functools import lru_cache
 from pathlib import Path
 
 from sqlalchemy import event
@@ -12,8 +10,6 @@ from sqlalchemy.ext.asyncio import (
     async_sessionmaker,
     create_async_engine,
 )
-
-from app.settings import get_settings
 
 
 def ensure_sqlite_directory(url: str) -> None:
@@ -41,13 +37,3 @@ def make_engine(url: str) -> AsyncEngine:
 def make_session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
     # expire_on_commit=False: services return ORM objects that routes read after commit.
     return async_sessionmaker(engine, expire_on_commit=False)
-
-
-@lru_cache
-def default_engine() -> AsyncEngine:
-    return make_engine(get_settings().database_url)
-
-
-async def session_scope(factory: async_sessionmaker[AsyncSession]) -> AsyncIterator[AsyncSession]:
-    async with factory() as session:
-        yield session

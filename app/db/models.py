@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     CheckConstraint,
     DateTime,
@@ -182,7 +183,8 @@ class Match(Base):
     suits: Mapped[int] = mapped_column(Integer)
     time_limit_seconds: Mapped[int] = mapped_column(Integer)
     rated: Mapped[bool] = mapped_column(Boolean)
-    deal_number: Mapped[int | None] = mapped_column(Integer, default=None)
+    # BIGINT: solvable-deal mappings name generator deals up to 2**48 (issue 3).
+    deal_number: Mapped[int | None] = mapped_column(BigInteger, default=None)
     generator_version: Mapped[int | None] = mapped_column(Integer, default=None)
     # The full starting layout (rule book form) when it is not just a generator deal:
     # a solvable-deal mapping or a test layout. Rebuilding prefers it when present.

@@ -107,9 +107,8 @@ def _check_undo(state: GameState) -> None:
 
 def check(state: GameState, action: Action) -> None:
     """Raise the specific :class:`errors.IllegalAction` that forbids ``action``, if any."""
-    kind = type(action)
-    if kind is Move or isinstance(action, Move):
-        _check_move(state, action)  # type: ignore[arg-type]  # narrowed by the test above
+    if isinstance(action, Move):
+        _check_move(state, action)
     elif isinstance(action, Deal):
         _check_deal(state)
     elif isinstance(action, Flip):

@@ -1,10 +1,14 @@
 """Which deal a match plays, and how a game's position is rebuilt from the action log.
 
-``choose_deal`` is the single place that picks a match's deal: for now a random deal
-number from the built-in generator. The solver work will swap in a solvable-deal
-mapping (and a difficulty) here, nowhere else.
+``choose_deal`` is the single place that picks a match's deal. For 1 and 2 suits it is
+"solvable only" by default: a random deal number N goes through the solver's mapping
+(``app.engine.solver.solvable``, version 1) to the generator deal that the solver has won,
+and that generator deal's number is stored as the match's deal number, with the
+solver's difficulty. Storing the generator number keeps every record verifiable with
+``spider replay`` (``{"deal": {"number": ...}}``). 4-suit deals are random.
 """
 
+import asyncio
 import secrets
 from typing import Any
 
@@ -16,16 +20,26 @@ from app.engine.game import replay
 from app.engine.layout import state_from_layout
 from app.engine.record import Record
 from app.engine.rules import Rules, preset
+from app.engine.solver.solvable import solvable_by_default, solvable_deal
 from app.engine.state import GameState
 
 # Deal numbers are drawn from [1, 2**31 - 1] so they fit every database's INTEGER.
 MAX_DEAL_NUMBER = 2**31 - 1
 
 
-def choose_deal(*, preset_name: str, suits: int) -> DealChoice:
-    """The deal for a new match. Swap point for solvable deals (issue 3)."""
+async def choose_deal(
+    *, preset_name: str, suits: int, solvable_only: bool | None = None
+) -> DealChoice:
+    """The deal for a new match (solvable only by default for 1 and 2 suits)."""
     number = secrets.randbelow(MAX_DEAL_NUMBER) + 1
-    return DealChoice(deal_number=number, generator_version=GENERATOR_VERSION)
+    if solvable_only is None:
+        solvable_only = solvable_by_default(suits)
+    if not solvable_only:
+        return DealChoice(deal_number=number, generator_version=GENERATOR_VERSION)
+    # The solver takes milliseconds to a few seconds: keep it off the event loop.
+    found = await asyncio.to_thread(solvable_deal, number, suits)
+    return DealChoice(deal_number=found.source, generator_version=GENERATOR_VERSION,
+                      difficulty=found.difficulty)
 
 
 def match_rules(match: Match) -> Rules:

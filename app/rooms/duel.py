@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,6 +54,7 @@ Follow = Callable[[str], Awaitable[None]]
 Payload = dict[str, Any]
 
 FINISH_OP = "finish"
+SETTLED_CACHE = 500
 
 
 class RoomError(ValueError):
@@ -108,10 +110,12 @@ class LiveGame:
         return self.started_at + self.time_limit_s
 
     def elapsed_s(self, now: float) -> float:
-        if self.started_at is None:
-            return 0.0
-        end = self.ended_at if self.ended_at is not None else now
-        return min(max(0.0, end - self.started_at), self.time_limit_s)
+        return self.elapsed_if_ended(self.end_reason, self.ended_at or now)
+
+    def elapsed_if_ended(self, reason: str | None, at: float) -> float:
+        if self.started_at is None:  # never opened: an expired table counts the whole limit
+            return self.time_limit_s if reason == "timed_out" else 0.0
+        return min(max(0.0, at - self.started_at), self.time_limit_s)
 
     def time_left_ms(self, now: float) -> int:
         return round((self.time_limit_s - self.elapsed_s(now)) * 1000)
@@ -125,6 +129,8 @@ class LiveMatch:
     start: GameState
     games: list[LiveGame]
     result: Payload | None = None
+    expires_at: float | None = None  # the table's: games nobody opened by then time out
+    expiry: asyncio.Task[None] | None = None
 
     @property
     def over(self) -> bool:
@@ -182,6 +188,7 @@ class DuelService:
         self._is_online = is_online
         self._allow_test_layouts = allow_test_layouts
         self._matches: dict[int, LiveMatch] = {}
+        self._settled: deque[int] = deque()  # finished matches still cached, oldest first
         self._loading = asyncio.Lock()
 
     # ------------------------------------------------------------------ loading
@@ -211,7 +218,7 @@ class DuelService:
         deal = stored.deal or await self._store.set_deal(match_id, self._new_deal(rules, stored))
         start = start_state(rules, deal)
         games = [_rebuild_game(game, start, stored.time_limit_s) for game in stored.games]
-        live = LiveMatch(match_id, rules, deal, start, games)
+        live = LiveMatch(match_id, rules, deal, start, games, expires_at=stored.expires_at)
         self._matches[match_id] = live
         if self._peers is not None:
             await self._peers.watch(match_id)
@@ -236,11 +243,14 @@ class DuelService:
                     await self._end(live, game, "timed_out", game.deadline)
                 else:
                     self._arm(live, game)
+        if any(g.started_at is None and not g.over for g in live.games):
+            live.expiry = asyncio.create_task(self._expire_later(live))
         if live.over and not stored.finished:
             await self._conclude(live)
         elif live.over:
             outcomes = self._outcomes(live)
             live.result = self._result_payload(live, outcomes, stored.winner_id, {})
+            self._keep_settled(live.match_id)
 
     # ------------------------------------------------------------------ playing
 
@@ -250,7 +260,9 @@ class DuelService:
         game = live.game_of(player_id)
         async with game.lock:
             await follow(channels.match(match_id))
-            if game.started_at is None:
+            if self._expired(live, game):
+                await self._end(live, game, "timed_out", live.expires_at or self._clock())
+            if game.started_at is None and not game.over:
                 now = self._clock()
                 await self._store.start_game(game.game_id, now)
                 game.started_at = now
@@ -280,10 +292,10 @@ class DuelService:
             game.seq > 0 and seq == game.seq
         ):
             return self._again(live, game, seq, now)
-        if game.started_at is None:
-            return self._reject(live, game, seq, "not_opened", "open the game before playing")
         if game.over:
             return self._reject(live, game, seq, "game_over", f"the game is over ({game.status})")
+        if game.started_at is None:
+            return self._reject(live, game, seq, "not_opened", "open the game before playing")
         if seq < game.seq:
             return self._reject(live, game, seq, "stale_seq",
                                 f"seq {seq} is older than the last applied ({game.seq})")
@@ -361,6 +373,20 @@ class DuelService:
                 game.timer = None  # this task is finishing the game itself
                 await self._end(live, game, "timed_out", game.deadline)
 
+    def _expired(self, live: LiveMatch, game: LiveGame) -> bool:
+        """A game nobody opened before the table expired (asynchronous play is over)."""
+        return (game.started_at is None and not game.over and live.expires_at is not None
+                and self._clock() >= live.expires_at)
+
+    async def _expire_later(self, live: LiveMatch) -> None:
+        if live.expires_at is None:
+            return
+        await asyncio.sleep(max(0.0, live.expires_at - self._clock()))
+        for game in live.games:
+            async with game.lock:
+                if self._expired(live, game):
+                    await self._end(live, game, "timed_out", live.expires_at)
+
     async def _end(
         self, live: LiveMatch, game: LiveGame, reason: str, at: float, *, announce: bool = True
     ) -> None:
@@ -370,7 +396,9 @@ class DuelService:
         again when the match is rebuilt. A finish does not: the player is told and retries.
         """
         try:
-            await self._store.end_game(game.game_id, reason, at, self._totals(game, at))
+            totals = Progress(game.game.points, game.game.state.actions,
+                              round(game.elapsed_if_ended(reason, at) * 1000))
+            await self._store.end_game(game.game_id, reason, at, totals)
         except StoreError:
             if reason == "finished":
                 raise
@@ -409,6 +437,7 @@ class DuelService:
             log.exception("could not settle match %d", live.match_id)
             return
         live.result = self._result_payload(live, outcomes, settled.winner_id, settled.ratings)
+        self._keep_settled(live.match_id)
         for game in live.games:
             await self._pubsub.publish(channels.player(game.player_id), live.result)
 
@@ -453,12 +482,13 @@ class DuelService:
         game = live.game_of(player_id)
         if not live.over:
             raise ReplayNotReady("replays open once both games of the match are over")
-        record: Payload = {"rules": live.rules.to_json()}
-        if "number" in live.deal:
-            record["deal"] = {"number": live.deal["number"]}
-        else:
-            record["layout"] = state_to_layout(live.start)
-        record["moves"] = [action.to_json() for action in game.actions]
+        # Always the cards themselves: a client can draw the replay without its own copy
+        # of the deal generator (the match result names the deal number for verification).
+        record: Payload = {
+            "rules": live.rules.to_json(),
+            "layout": state_to_layout(live.start),
+            "moves": [action.to_json() for action in game.actions],
+        }
         return {"type": "replay", "match_id": match_id, "player_id": player_id,
                 "record": record}
 
@@ -474,6 +504,12 @@ class DuelService:
                 await follow(channels.match(match_id))
                 snapshots.append(self._snapshot(live, game, role="player"))
         return snapshots
+
+    def _keep_settled(self, match_id: int) -> None:
+        """Finished matches stay cached for replays and late spectators, a bounded few."""
+        self._settled.append(match_id)
+        while len(self._settled) > SETTLED_CACHE:
+            self._matches.pop(self._settled.popleft(), None)
 
     def forget(self, match_id: int) -> None:
         """Drop a cached match nobody has opened yet (its stored deal was replaced)."""
@@ -516,6 +552,10 @@ class DuelService:
         if self._peers is not None:
             await self._peers.close()
         for live in self._matches.values():
+            if live.expiry is not None:
+                live.expiry.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await live.expiry
             for game in live.games:
                 if game.timer is not None:
                     game.timer.cancel()

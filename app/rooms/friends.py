@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Friendship, Ignore, Player
@@ -36,7 +37,11 @@ async def add_friend(*, session: AsyncSession, player: Player, name: str) -> Con
         raise Conflict(f"{friend.name} is already your friend", code="already_friend")
     row = Friendship(player_id=player.id, friend_id=friend.id)
     session.add(row)
-    await session.commit()
+    try:
+        await session.commit()
+    except IntegrityError:  # the same request twice at once
+        await session.rollback()
+        raise Conflict(f"{friend.name} is already your friend", code="already_friend") from None
     return Contact(friend.id, friend.name, row.created_at, False)
 
 
@@ -74,7 +79,11 @@ async def add_ignore(*, session: AsyncSession, player: Player, name: str) -> Con
         raise Conflict(f"you already ignore {other.name}", code="already_ignored")
     row = Ignore(player_id=player.id, ignored_id=other.id)
     session.add(row)
-    await session.commit()
+    try:
+        await session.commit()
+    except IntegrityError:  # the same request twice at once
+        await session.rollback()
+        raise Conflict(f"you already ignore {other.name}", code="already_ignored") from None
     return Contact(other.id, other.name, row.created_at, False)
 
 

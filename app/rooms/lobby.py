@@ -9,7 +9,7 @@ from app.db.models import DuelTable, Ignore, Player, Seat, utcnow
 from app.rooms.bands import ANY_LEVEL, band_of, check_level
 from app.rooms.paging import Page, check_paging
 from app.rooms.ratings import check_suits, ratings_of
-from app.rooms.tables import TableView, table_view
+from app.rooms.tables import TableView, table_views
 
 
 @dataclass(frozen=True)
@@ -59,5 +59,5 @@ async def open_tables(
         query.order_by(DuelTable.created_at.desc(), DuelTable.id.desc())
         .offset(offset).limit(limit)
     )
-    items = [await table_view(session=session, table=table) for table in rows]
+    items = await table_views(session=session, tables=list(rows))
     return Page(items, total, page, page_size)

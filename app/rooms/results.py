@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
@@ -80,28 +80,44 @@ def first_player_score(first: tuple[int, int], second: tuple[int, int]) -> float
 async def finish_match(*, session: AsyncSession, match_id: int) -> MatchResult:
     """Settle a match whose two games are over: winner, ratings (once), status. Commits.
 
-    Safe to call twice: a finished match is returned as it is, ratings untouched.
+    Safe to call twice, even at the same moment: the first caller claims the match with
+    a conditional UPDATE (playing → finished); any other caller finds it claimed and gets
+    the result as it is, ratings untouched.
     """
-    match = await session.scalar(select(Match).where(Match.id == match_id).with_for_update())
+    match = await session.scalar(
+        select(Match).where(Match.id == match_id)
+        .execution_options(populate_existing=True)  # fresh status, not a cached one
+    )
     if match is None:
         raise NotFound(f"no match {match_id}", code="match_not_found")
-    if match.status != "finished":
+    if match.status == "playing":
         games = await game_repo.games_of_match(session, match_id=match.id)
         if not over(games) or len(games) != 2:
             raise Conflict("both games must be over first", code="match_not_over")
-        first, second = games
-        points = [await duel_points(session, match, game) for game in games]
-        score = first_player_score((points[0], first.time_used_ms),
-                                   (points[1], second.time_used_ms))
-        match.winner_id = {1.0: first.player_id, 0.0: second.player_id}.get(score)
-        if match.rated:
-            await rate_games(session=session, suits=match.suits, first=first, second=second,
-                             first_score=score)
-        match.status = "finished"
-        ended = [game.ended_at for game in games if game.ended_at is not None]
-        match.ended_at = max(ended) if ended else utcnow()
-        await session.commit()
-    return await match_result(session=session, match_id=match.id)
+        claim = await session.execute(
+            update(Match).where(Match.id == match.id, Match.status == "playing")
+            .values(status="finished")
+        )
+        if getattr(claim, "rowcount", 0) == 1:
+            await _settle(session, match, games)
+            await session.commit()
+        else:
+            await session.rollback()
+    return await match_result(session=session, match_id=match_id)
+
+
+async def _settle(session: AsyncSession, match: Match, games: list[Game]) -> None:
+    first, second = games
+    points = [await duel_points(session, match, game) for game in games]
+    score = first_player_score((points[0], first.time_used_ms),
+                               (points[1], second.time_used_ms))
+    match.winner_id = {1.0: first.player_id, 0.0: second.player_id}.get(score)
+    if match.rated:
+        await rate_games(session=session, suits=match.suits, first=first, second=second,
+                         first_score=score)
+    match.status = "finished"
+    ended = [game.ended_at for game in games if game.ended_at is not None]
+    match.ended_at = max(ended) if ended else utcnow()
 
 
 async def match_result(*, session: AsyncSession, match_id: int) -> MatchResult:

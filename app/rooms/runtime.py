@@ -6,6 +6,9 @@ services reach the same object (e.g. ``request.app.state.rooms.pubsub`` for lobb
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
@@ -15,6 +18,10 @@ from app.rooms.sessions import SessionHub
 from app.rooms.store import DuelStore
 
 Authenticate = Callable[[str], Awaitable[int]]
+FriendsOf = Callable[[int], Awaitable[list[int]]]
+RESTORE_RETRY_SECONDS = 5.0
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -23,9 +30,31 @@ class Rooms:
     sessions: SessionHub
     duels: DuelService
     authenticate: Authenticate
+    friends_of: FriendsOf
     on_close: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+    _restorer: asyncio.Task[None] | None = None
+
+    def start_restoring(self, retry_seconds: float = RESTORE_RETRY_SECONDS) -> None:
+        """Rebuild unfinished matches (clocks, time-outs) now, retrying until it works."""
+        self._restorer = asyncio.create_task(self._restore(retry_seconds))
+
+    async def _restore(self, retry_seconds: float) -> None:
+        while True:
+            try:
+                restored = await self.duels.restore()
+            except Exception:
+                log.exception("restoring unfinished matches failed; retrying in %s s",
+                              retry_seconds)
+                await asyncio.sleep(retry_seconds)
+            else:
+                log.info("rooms ready: %d unfinished match(es) restored", restored)
+                return
 
     async def close(self) -> None:
+        if self._restorer is not None:
+            self._restorer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._restorer
         await self.duels.close()
         await self.sessions.close()
         await self.pubsub.close()
@@ -38,6 +67,7 @@ def build_rooms(
     pubsub: PubSub,
     store: DuelStore,
     authenticate: Authenticate,
+    friends_of: FriendsOf,
     allow_test_layouts: bool,
     clock: Clock | None = None,
     peers: bool = False,
@@ -52,4 +82,4 @@ def build_rooms(
         **({"clock": clock} if clock is not None else {}),
     )
     sessions.on_presence(duels.online_changed)
-    return Rooms(pubsub, sessions, duels, authenticate)
+    return Rooms(pubsub, sessions, duels, authenticate, friends_of)

@@ -14,7 +14,7 @@ import contextlib
 import secrets
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from app.rooms import channels
@@ -28,6 +28,7 @@ IDLE_SESSION_SECONDS = 15 * 60
 # A sweep walks every session: at most once a minute, not on every connect (10,000
 # connections arriving at once would otherwise cost 50 million steps).
 SWEEP_EVERY_SECONDS = 60.0
+MATCH_CHANNEL_GRACE_SECONDS = 5.0
 
 
 class Outbox:
@@ -56,6 +57,7 @@ class Session:
         self._buffer: deque[Payload] = deque(maxlen=BUFFER_EVENTS)
         self._outboxes: set[Outbox] = set()
         self._pumps: dict[str, tuple[Subscription, asyncio.Task[None]]] = {}
+        self._chores: set[asyncio.Task[None]] = set()
 
     @property
     def connections(self) -> int:
@@ -68,7 +70,20 @@ class Session:
         self._buffer.append(frame)
         for outbox in self._outboxes:
             outbox.put(frame)
+        if payload.get("type") == "match_result":
+            self._later(self._leave_match(int(payload["match_id"])))
         return frame
+
+    def _later(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._chores.add(task)
+        task.add_done_callback(self._chores.discard)
+
+    async def _leave_match(self, match_id: int) -> None:
+        """A settled match sends nothing more: drop its channels once stragglers are in."""
+        await asyncio.sleep(MATCH_CHANNEL_GRACE_SECONDS)
+        await self.unfollow(channels.match(match_id))
+        await self.unfollow_matching(f"watch:{match_id}:")
 
     def missed_since(self, stream: str | None, last_event: int | None) -> list[Payload] | None:
         """Events after ``last_event`` on ``stream``; None when they cannot all be replayed."""
@@ -123,6 +138,8 @@ class Session:
             self.emit(message)
 
     async def close(self) -> None:
+        for chore in list(self._chores):
+            chore.cancel()
         for channel in list(self._pumps):
             await self.unfollow(channel)
         for outbox in self._outboxes:

@@ -15,7 +15,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import games as repo
-from app.db.models import Game, Match
+from app.db.models import DuelTable, Game, Match
 from app.rooms.results import finish_match as settle_match
 from app.rooms.store import (
     DealAlreadySet,
@@ -48,12 +48,14 @@ def _seconds(moment: datetime | None) -> float | None:
 
 
 def _deal_of(match: Match) -> dict[str, Any]:
+    """The stored deal: its public number and, when the cards differ from the generator's
+    deal of that number (solvable mapping, test layout), the layout, which then wins."""
     deal: dict[str, Any] = {"difficulty": match.difficulty}
-    if match.layout is not None:
-        deal["layout"] = match.layout
-    else:
+    if match.deal_number is not None:
         deal["number"] = match.deal_number
         deal["generator"] = match.generator_version
+    if match.layout is not None:
+        deal["layout"] = match.layout
     return deal
 
 
@@ -66,6 +68,7 @@ class SqlStore:
             match = await session.get(Match, match_id)
             if match is None:
                 return None
+            table = await session.get(DuelTable, match.table_id)
             games = []
             for game in await repo.games_of_match(session, match_id=match_id):
                 rows = await repo.actions_of_game(session, game_id=game.id)
@@ -85,6 +88,7 @@ class SqlStore:
                 deal=_deal_of(match),
                 finished=match.status != "playing",
                 winner_id=match.winner_id,
+                expires_at=_seconds(table.expires_at) if table is not None else None,
             )
 
     async def set_deal(self, match_id: int, deal: dict[str, Any]) -> dict[str, Any]:

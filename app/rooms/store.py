@@ -52,6 +52,7 @@ class StoredMatch:
     deal: dict[str, Any] | None = None
     finished: bool = False
     winner_id: int | None = None
+    expires_at: float | None = None  # the table's expiry: unopened games time out then
     test_layout: dict[str, Any] | None = None
 
 

@@ -7,7 +7,7 @@ both seated players have asked for a new game after the last match finished.
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -68,21 +68,51 @@ def is_expired(table: DuelTable, now: datetime | None = None) -> bool:
 
 
 async def seats_of(session: AsyncSession, table_id: int) -> list[Seat]:
+    """The table's seats as the database has them now (never a stale cached copy)."""
     rows = await session.scalars(select(Seat).where(Seat.table_id == table_id)
-                                 .order_by(Seat.seat))
+                                 .order_by(Seat.seat)
+                                 .execution_options(populate_existing=True))
     return list(rows)
 
 
+async def lock_table(session: AsyncSession, table_id: int) -> None:
+    """Serialise changes to one table's seats (row lock on PostgreSQL; SQLite serialises
+    writers anyway, and seats are re-read after our own write)."""
+    await session.execute(select(DuelTable).where(DuelTable.id == table_id)
+                          .with_for_update().execution_options(populate_existing=True))
+
+
 async def table_view(*, session: AsyncSession, table: DuelTable) -> TableView:
-    rows = await session.execute(
+    return (await table_views(session=session, tables=[table]))[0]
+
+
+async def table_views(*, session: AsyncSession, tables: list[DuelTable]) -> list[TableView]:
+    """Views of many tables in three queries (the lobby pages through dozens)."""
+    ids = [table.id for table in tables]
+    if not ids:
+        return []
+    seats: dict[int, list[SeatView]] = {table_id: [] for table_id in ids}
+    seat_rows = await session.execute(
         select(Seat, Player.name).join(Player, Player.id == Seat.player_id)
-        .where(Seat.table_id == table.id).order_by(Seat.seat)
+        .where(Seat.table_id.in_(ids)).order_by(Seat.table_id, Seat.seat)
+        .execution_options(populate_existing=True)
     )
-    seats = [SeatView(seat.seat, seat.player_id, name, seat.wants_new_game)
-             for seat, name in rows]
-    owner = await session.get(Player, table.owner_id)
-    match = await game_repo.current_match(session, table_id=table.id)
-    return TableView(table, owner.name if owner else "?", seats, match)
+    for seat, name in seat_rows:
+        seats[seat.table_id].append(SeatView(seat.seat, seat.player_id, name,
+                                             seat.wants_new_game))
+    owner_rows = await session.execute(
+        select(Player.id, Player.name).where(Player.id.in_({t.owner_id for t in tables}))
+    )
+    owners = {player_id: name for player_id, name in owner_rows}
+    latest = (select(Match.table_id, func.max(Match.ordinal).label("ordinal"))
+              .where(Match.table_id.in_(ids)).group_by(Match.table_id).subquery())
+    match_rows = await session.scalars(
+        select(Match).join(latest, (Match.table_id == latest.c.table_id)
+                           & (Match.ordinal == latest.c.ordinal))
+    )
+    matches = {match.table_id: match for match in match_rows}
+    return [TableView(table, owners.get(table.owner_id, "?"), seats[table.id],
+                      matches.get(table.id)) for table in tables]
 
 
 async def create_table(
@@ -159,7 +189,7 @@ async def start_match(*, session: AsyncSession, table: DuelTable) -> Match:
     seats = await seats_of(session, table.id)
     if len(seats) != len(SEATS):
         raise Conflict("a match needs two seated players", code="table_not_full")
-    choice = choose_deal(preset_name=table.preset, suits=table.suits)
+    choice = await choose_deal(preset_name=table.preset, suits=table.suits)
     for seat in seats:
         seat.wants_new_game = False
     return await game_repo.create_match(
@@ -170,6 +200,7 @@ async def start_match(*, session: AsyncSession, table: DuelTable) -> Match:
 async def seat_player(*, session: AsyncSession, table: DuelTable, player: Player,
                       invited: bool = False) -> TableView:
     """Seat ``player``; starts the first match when the table fills. Commits."""
+    await lock_table(session, table.id)
     seats = await seats_of(session, table.id)
     await _check_joinable(session, table, player, seats, invited=invited)
     free = next(number for number in SEATS if number not in {s.seat for s in seats})
@@ -202,6 +233,7 @@ async def _my_seat(session: AsyncSession, table: DuelTable, player: Player) -> S
 async def leave_table(*, session: AsyncSession, table_id: int, player: Player) -> TableView:
     """Free my seat; refused while my game of the current match is still being played."""
     table = await get_table(session=session, table_id=table_id, viewer=player)
+    await lock_table(session, table.id)
     seat = await _my_seat(session, table, player)
     match = await game_repo.current_match(session, table_id=table.id)
     if match is not None and match.status == "playing":
@@ -224,6 +256,7 @@ async def leave_table(*, session: AsyncSession, table_id: int, player: Player) -
 async def agree_new_game(*, session: AsyncSession, table_id: int, player: Player) -> TableView:
     """Ask for a new game; when both seated players have asked, a new match starts."""
     table = await get_table(session=session, table_id=table_id, viewer=player)
+    await lock_table(session, table.id)
     seat = await _my_seat(session, table, player)
     seats = await seats_of(session, table.id)
     if len(seats) != len(SEATS):
@@ -235,7 +268,8 @@ async def agree_new_game(*, session: AsyncSession, table_id: int, player: Player
         raise Conflict("the table has expired", code="table_expired")
     seat.wants_new_game = True
     await session.flush()
-    if all(s.wants_new_game for s in seats):
+    # Re-read after our write: the other player may have agreed a moment ago.
+    if all(s.wants_new_game for s in await seats_of(session, table.id)):
         await start_match(session=session, table=table)
     await session.commit()
     return await table_view(session=session, table=table)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from fastapi import FastAPI
+from sqlalchemy import select
 
-from app.db.models import Player
+from app.db.models import Friendship, Player
 from app.db.sqlite_wal import use_wal
 from app.rooms.auth import verify_token
 from app.rooms.errors import NotAuthenticated
@@ -26,12 +27,20 @@ async def rooms_for_app(app: FastAPI) -> Rooms:
                 raise NotAuthenticated("the token's player no longer exists")
         return player_id
 
+    async def friends_of(player_id: int) -> list[int]:
+        async with app.state.sessions() as session:
+            found = await session.scalars(
+                select(Friendship.friend_id).where(Friendship.player_id == player_id)
+            )
+            return list(found)
+
     rooms = build_rooms(
         pubsub=make_pubsub(settings.pubsub_backend, redis_url=settings.redis_url,
                            channel_prefix=settings.redis_channel_prefix),
         # The app's session factory (app/api/database.py); group commit under load.
         store=(GroupCommitSqlStore if settings.db_group_commit else SqlStore)(app.state.sessions),
         authenticate=authenticate,
+        friends_of=friends_of,
         allow_test_layouts=settings.allow_test_layouts,
         peers=settings.pubsub_backend != "memory",  # other processes may cache our matches
     )

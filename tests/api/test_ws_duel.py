@@ -5,8 +5,10 @@ from typing import Any
 
 import websockets
 
-from app.engine.layout import state_from_layout
+from app.engine.deal import deal
+from app.engine.layout import state_from_layout, state_to_layout
 from app.engine.rules import rules_from_json
+from app.engine.solver import solvable_deal, solve
 from tests.support.duel_layouts import RULES, WINNING_LINE, near_finished_layout
 from tests.support.leaks import check_frames, positions
 from tests.support.live import LiveServer, make_duel, signup
@@ -161,3 +163,50 @@ async def test_a_bad_token_or_no_hello_is_refused(live_server: LiveServer) -> No
         async with websockets.connect(url) as socket:
             await socket.send('{"type": "hello", "v": 1}')
             assert '"welcome"' in str(await socket.recv())
+
+
+async def test_a_solvable_deal_is_won_with_the_solvers_actions_while_the_loser_watches(
+    live_server: LiveServer,
+) -> None:
+    rules = rules_from_json({"preset": "duel", "suits": 1})
+    found = solvable_deal(7, 1)  # the solver's mapping: deal 7 → a deal it has won
+    start = deal(found.source, rules)
+    solution = solve(start)
+    assert solution.solved
+    line = [action.to_json() for action in solution.actions]
+    async with make_duel(live_server) as duel:
+        layout = state_to_layout(start)
+        put = await duel.http.put(f"/api/test/matches/{duel.match_id}/layout",
+                                  headers=duel.ann.auth, json={"layout": layout})
+        assert put.status_code == 200, put.text
+        ann, bob = duel.client(duel.ann), duel.client(duel.bob)
+        await ann.connect()
+        await bob.connect()
+        match = duel.match_id
+        await ann.request({"type": "open_game", "match_id": match}, "snapshot")
+        await bob.request({"type": "open_game", "match_id": match}, "snapshot")
+        for seq, action in enumerate(line[:3], start=1):
+            await bob.request(act(match, seq, action), "ack")
+        await bob.request({"type": "finish", "match_id": match, "seq": 4}, "ack")
+        await bob.request({"type": "spectate", "match_id": match}, "snapshot")
+
+        for seq, action in enumerate(line, start=1):
+            reply = await ann.request(act(match, seq, action), ("ack", "reject"))
+            assert reply["type"] == "ack", reply
+        assert reply["status"] == "won" and len(reply["view"]["removed"]) == 8
+        watched = await bob.until("watch", seq=len(line))
+        assert watched["view"] == reply["view"]
+        result = await bob.until("match_result")
+        assert result["winner_id"] == duel.ann.id
+        assert result["deal"]["layout"] == layout
+
+        replays = {}
+        for player in (duel.ann.id, duel.bob.id):
+            replay = await ann.request({"type": "get_replay", "match_id": match,
+                                        "player_id": player}, "replay")
+            assert replay["record"]["layout"] == layout  # the cards, not a deal number
+            replays[player] = replay["record"]["moves"]
+        states = {player: positions(start, moves) for player, moves in replays.items()}
+        assert check_frames(duel.log.frames, states) > 2 * len(line)
+        await ann.close()
+        await bob.close()

@@ -71,27 +71,34 @@ async def test_an_online_friend_gets_the_invite_at_once_and_presence_is_live(
         for me, friend in ((ann, bob), (bob, ann)):
             added = await http.post("/api/me/friends", headers=me.auth, json={"name": friend.name})
             assert added.status_code == 201, added.text
+        stranger = await signup(http, "Zed")
         ann_ws, bob_ws = Client(live_server, ann, log), Client(live_server, bob, log)
+        zed_ws = Client(live_server, stranger, log)
+        await zed_ws.connect()
         await ann_ws.connect()
-        await ann_ws.send({"type": "watch_presence", "player_ids": [bob.id]})
-        initially = await ann_ws.until("presence")
-        assert initially == {**initially, "player_id": bob.id, "online": False}
+        await ann_ws.send({"type": "watch_presence", "player_ids": [bob.id, stranger.id]})
+        await ann_ws.send({"type": "ping"})
+        await ann_ws.until("pong")
+        told = [f for who, f in log.frames if who == ann.id and f["type"] == "presence"]
+        assert [(f["player_id"], f["online"]) for f in told] == [(bob.id, False)]  # no Zed
+        ann_ws.drop_pending()
 
         await bob_ws.connect()
         assert (await ann_ws.until("presence"))["online"] is True
         friends = (await http.get("/api/me/friends", headers=ann.auth)).json()
-        assert [(f["name"], f["online"]) for f in friends] == [("Bob", True)]
+        assert [(f["name"], f["online"]) for f in friends] == [(bob.name, True)]
 
         table = await create_table(http, ann, public=False)
         sent = await http.post(f"/api/tables/{table['id']}/invites", headers=ann.auth,
-                               json={"to": "Bob"})
+                               json={"to": bob.name})
         assert sent.status_code == 201, sent.text
         invite = await bob_ws.until("invite", timeout=5)
         assert invite["invite"]["code"] == sent.json()["code"]
-        assert invite["invite"]["inviter_name"] == "Ann"
+        assert invite["invite"]["inviter_name"] == ann.name
 
         await bob_ws.close()
         assert (await ann_ws.until("presence"))["online"] is False
         friends = (await http.get("/api/me/friends", headers=ann.auth)).json()
         assert friends[0]["online"] is False
         await ann_ws.close()
+        await zed_ws.close()

@@ -9,7 +9,8 @@ from app.engine.layout import sketch_state
 from app.engine.rules import preset
 from app.engine.solver import SolverLimitError, difficulty_of, rate, solve
 from app.engine.solver.board import board_from_state
-from app.engine.solver.search import Limits, all_steps, beam, depth_first
+from app.engine.solver.moves import all_steps
+from app.engine.solver.search import Limits, beam, depth_first
 from app.engine.state import GameState
 
 ONE_SUIT = preset("classic", 1)
@@ -120,10 +121,13 @@ def test_depth_first_exhausts_only_in_complete_mode() -> None:
 
 
 def test_difficulty_follows_the_node_count() -> None:
-    assert difficulty_of(200) == "easy"
-    assert difficulty_of(5_000) == "medium"
-    assert difficulty_of(50_000) == "hard"
-    assert difficulty_of(200, solved=False) == "hard"
+    assert difficulty_of(120, suits=1) == "easy"
+    assert difficulty_of(400, suits=1) == "medium"
+    assert difficulty_of(5_000, suits=1) == "hard"
+    assert difficulty_of(5_000, suits=2) == "medium"
+    assert difficulty_of(5_000, suits=4) == "easy"
+    assert difficulty_of(50_000, suits=4) == "hard"
+    assert difficulty_of(120, suits=1, solved=False) == "hard"
 
 
 @pytest.mark.parametrize("nodes", [0, -5])

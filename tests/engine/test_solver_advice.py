@@ -118,3 +118,27 @@ def test_finish_confirms_a_lost_visible_position_is_lost() -> None:
     lost = sketch_state(ONE_SUIT, ["Qs", "Qs", "Js"], removed="s s s s s s s")
     assert can_finish(lost)
     assert finish(lost, nodes=1_000).status == "unsolvable"
+
+
+def test_under_classic_rules_a_hint_fills_an_empty_column_before_a_deal() -> None:
+    columns = ["Qh 5s", "Kd", "", *["Kd"] * 7]
+    state = sketch_state(preset("classic", 4), columns, stock=" ".join(["Qc"] * 10))
+    advice = hint(state)
+    assert isinstance(advice.action, Move)
+    assert advice.action.dst == 2
+    after = push(state, advice.action)
+    assert hint(after).action == Deal()
+
+
+@pytest.mark.parametrize("suits,number", [(1, 1), (1, 2), (2, 2), (4, 1)])
+def test_following_the_hints_never_comes_back_to_a_position(suits: int, number: int) -> None:
+    state = deal(number, preset("classic", suits))
+    seen = {state.position}
+    for _ in range(300):
+        advice = hint(state)
+        if advice.action is None or isinstance(advice.action, Undo):
+            break
+        state = push(state, advice.action)
+        assert state.position not in seen, advice
+        seen.add(state.position)
+    assert state.won or hint(state).action in (None, Undo())

@@ -233,3 +233,56 @@ async def test_a_finish_that_cannot_be_stored_is_refused_but_a_time_out_stands()
     late = await duels.finish(player_id=ANN, match_id=MATCH, seq=1)
     assert late["code"] == "game_over" and late["status"] == "timed_out"
     await duels.close()
+
+
+async def test_only_a_bounded_number_of_finished_matches_stay_in_memory(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from app.rooms import duel as duel_module
+
+    monkeypatch.setattr(duel_module, "SETTLED_CACHE", 2)
+    store = MemoryStore()
+    for match_id in range(1, 5):
+        store.add_match(StoredMatch(
+            match_id=match_id, rules=RULES, time_limit_s=60,
+            games=[StoredGame(10 * match_id, ANN), StoredGame(10 * match_id + 1, BOB)],
+            deal={"layout": near_finished_layout()},
+        ))
+    duels = service(store, FakeClock())
+    for match_id in range(1, 5):
+        for player in (ANN, BOB):
+            await duels.open_game(player_id=player, match_id=match_id, follow=no_follow)
+            await duels.finish(player_id=player, match_id=match_id, seq=1)
+    assert [duels.result(m) is not None for m in range(1, 5)] == [False, False, True, True]
+    reloaded = await duels.match(1)  # evicted, not lost: rebuilt from the store
+    assert reloaded.over and reloaded.result is not None
+    await duels.close()
+
+
+async def test_a_game_nobody_opened_times_out_when_the_table_expires() -> None:
+    import time
+
+    store = make_store(time_limit=600)
+    store.matches[MATCH].expires_at = time.time() + 0.3
+    duels = service(store)
+    await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    await duels.finish(player_id=ANN, match_id=MATCH, seq=1)  # Bob plays later… or never
+    await asyncio.sleep(0.5)
+    bob = store.matches[MATCH].games[1]
+    assert bob.end_reason == "timed_out" and bob.started_at is None
+    assert store.results[MATCH][0] == ANN  # same score (0), Bob's time is the whole limit
+    late = await duels.open_game(player_id=BOB, match_id=MATCH, follow=no_follow)
+    assert late["status"] == "timed_out" and late["time_left_ms"] == 0
+    assert store.matches[MATCH].games[1].started_at is None  # opening late starts nothing
+    await duels.close()
+
+
+async def test_opening_after_the_table_expired_starts_no_clock() -> None:
+    store = make_store()
+    store.matches[MATCH].expires_at = 1.0  # long ago
+    duels = service(store, FakeClock())
+    snapshot = await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    assert snapshot["status"] == "timed_out"
+    reply = await duels.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
+    assert reply["code"] == "game_over"
+    await duels.close()

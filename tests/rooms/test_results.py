@@ -1,11 +1,12 @@
 """finish_match: winner by duel score then time, ratings once per rated match, history,
 records that the engine's record parser accepts and replays to the stored score."""
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import games as repo
 from app.db.models import Match, Player, Rating
@@ -178,3 +179,25 @@ def test_first_player_score() -> None:
     assert results.first_player_score((10, 500), (10, 100)) == 0.0
     assert results.first_player_score((10, 100), (10, 100)) == 0.5
     assert results.first_player_score((-3, 100), (0, 900)) == 0.0
+
+
+async def test_finishing_twice_at_once_rates_once(
+    session: AsyncSession, session_factory: async_sessionmaker[AsyncSession]
+) -> None:
+    ann, bob, match = await seated_match(session)
+    first, second = await games(session, match)
+    await play(session, game_id=first, steps=3)
+    await play(session, game_id=second, steps=0)
+
+    async def finish() -> int | None:
+        async with session_factory() as own:
+            result = await results.finish_match(session=own, match_id=match.id)
+            return result.match.winner_id
+
+    winners = await asyncio.gather(finish(), finish(), finish())
+    assert len(set(winners)) == 1
+    for player in (ann, bob):
+        rating = await session.get(Rating, (player.id, 1))
+        assert rating is not None
+        await session.refresh(rating)
+        assert rating.games == 1

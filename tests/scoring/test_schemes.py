@@ -1,11 +1,16 @@
 """The three scoring schemes, each rule of the rule book checked on a small position."""
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from app.engine.actions import Action, Deal, Flip, Move, Undo
-from app.engine.layout import sketch_state
+from app.engine.game import legal_actions
+from app.engine.layout import build_state, sketch_state
 from app.engine.rules import preset, with_options
 from app.engine.state import GameState
 from app.scoring.play import ScoredGame
 from app.scoring.schemes import aisleriot_points, windows_points
+from tests.engine.strategies_engine import start_states
 
 DUEL = preset("duel", 4)
 CLASSIC = preset("classic", 4)
@@ -92,3 +97,51 @@ def test_aisleriot_12_per_run_plus_length_less_one_of_each_same_suit_run() -> No
 def test_aisleriot_maximum_is_96() -> None:
     start = sketch_state(CLASSIC, [], removed="s h d c s h d c")
     assert aisleriot_points(start) == 96
+
+
+def maximal_runs(up: tuple[int, ...]) -> list[int]:
+    """Lengths of the maximal face-up same-suit descending runs of a column, bottom up."""
+    lengths: list[int] = []
+    for index, card in enumerate(up):
+        if index and (card & 63) + 1 == (up[index - 1] & 63):
+            lengths[-1] += 1
+        else:
+            lengths.append(1)
+    return lengths
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data(), start_states())
+def test_windows_and_aisleriot_follow_the_position(data: st.DataObject, start: GameState) -> None:
+    games = {
+        name: ScoredGame.start(
+            build_state(
+                with_options(start.rules, scoring=name),
+                [([c & 63 for c in col.down], [c & 63 for c in col.up]) for col in start.columns],
+                [c & 63 for c in start.stock],
+                list(start.removed),
+            )
+        )
+        for name in ("windows", "aisleriot")
+    }
+    for _ in range(40):
+        legal = legal_actions(games["windows"].state)
+        if not legal:
+            break
+        action = data.draw(st.sampled_from(legal))
+        games = {name: game.play(action)[0] for name, game in games.items()}
+        state = games["windows"].state
+        assert games["windows"].points == max(0, 500 - state.actions + 100 * len(state.removed))
+        expected = 12 * len(state.removed) + sum(
+            length - 1 for column in state.columns for length in maximal_runs(column.up)
+        )
+        assert games["aisleriot"].points == expected
+        assert 0 <= expected <= 96
+
+
+def test_a_layout_won_from_the_start_earns_no_win_bonus() -> None:
+    start = sketch_state(DUEL, ["9h", "Ts"], removed="s h d c s h d c")
+    assert start.won and start.status == "won"
+    game = ScoredGame.start(start)
+    after, events = game.play(Move(0, 1, 1))
+    assert after.points == -1 and not any(type(e).__name__ == "GameWon" for e in events)

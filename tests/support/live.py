@@ -7,6 +7,7 @@ duels, that nothing hidden ever left the server.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import socket
@@ -63,6 +64,9 @@ class LiveServer:
             "SPIDER_ALLOW_TEST_LAYOUTS": "true",
             "SPIDER_PLAYER_CREATE_BURST": "1000",
             "SPIDER_PLAYER_CREATE_PER_MINUTE": "1000",
+            # Whole duels are played as fast as the server answers: no frame rate limit.
+            "SPIDER_WS_ACTIONS_PER_SECOND": "100000",
+            "SPIDER_WS_ACTION_BURST": "100000",
         }
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
@@ -92,10 +96,15 @@ class LiveServer:
         self.process = None
 
 
-@pytest.fixture
-def live_server(migrated_databases: MigratedDatabases, tmp_path: Path) -> Iterator[LiveServer]:
-    migrated_databases.fresh_url("sqlite", tmp_path)  # copies the migrated template
-    server = LiveServer(tmp_path / "spider.db", tmp_path / "uvicorn.log")
+@pytest.fixture(scope="module")
+def live_server(
+    migrated_databases: MigratedDatabases, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[LiveServer]:
+    """One server per test module (starting uvicorn is the slow part); tests use their own
+    players (``signup`` makes names unique), so they do not see each other's games."""
+    folder = tmp_path_factory.mktemp("live")
+    migrated_databases.fresh_url("sqlite", folder)  # copies the migrated template
+    server = LiveServer(folder / "spider.db", folder / "uvicorn.log")
     server.start()
     try:
         yield server
@@ -196,6 +205,7 @@ class Client:
                 frame = await self.recv()
                 if frame["type"] in kinds:
                     return frame
+                assert frame["type"] != "error", f"{message} was answered by {frame}"
                 skipped.append(frame)
         finally:
             self.pending = skipped + self.pending
@@ -204,8 +214,12 @@ class Client:
         self.pending.clear()
 
 
+_names = itertools.count(1)
+
+
 async def signup(http: httpx.AsyncClient, name: str) -> Account:
-    response = await http.post("/api/players", json={"name": name})
+    """A new player named ``name`` plus a number (tests share one server per module)."""
+    response = await http.post("/api/players", json={"name": f"{name}{next(_names)}"})
     assert response.status_code == 201, response.text
     body = response.json()
     return Account(body["player"]["id"], body["player"]["name"], body["token"])

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 import uvicorn
+from playwright.sync_api import expect
 
 from app.main import create_app
 from app.settings import Settings
@@ -18,6 +19,9 @@ from tests.support.database import sqlite_url, upgrade
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+
+# Two cores shared with the rest of the suite: give the browser time before failing.
+expect.set_options(timeout=10_000)
 
 
 @pytest.fixture(scope="session")

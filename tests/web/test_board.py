@@ -186,9 +186,73 @@ def test_finish_then_watch_then_result(page: Page, fake: FakeServer, artifacts: 
     page.screenshot(path=artifacts / "spectate.png", full_page=True)
     fake.match_over(my_score=-1, their_score=fake.opponent_game.points)
     expect(page.locator("#winner")).to_have_text("Winner: bob")
+    expect(page.locator("#live")).to_have_text("Winner: bob")  # said to screen readers too
     expect(page.locator(".scoresheet tbody tr")).to_have_count(2)
     expect(page.locator(".scoresheet")).to_contain_text("finished early")
     expect(page.locator(".scoresheet")).to_contain_text("−16 (1484)")
     share = page.locator("#share-text").input_value()
     assert "I lost" in share and "1234" not in share  # no deal number: spoiler-free
     page.screenshot(path=artifacts / "result.png", full_page=True)
+
+
+def test_animations_only_without_reduced_motion(page: Page, fake: FakeServer) -> None:
+    tap(card(page, "6s", 1))
+    expect(top(page, 0)).to_have_attribute("data-card", "4s")
+    assert page.evaluate("document.getAnimations().length") > 0  # the run slides over
+    page.emulate_media(reduced_motion="reduce")
+    tap(card(page, "As", 4))
+    expect(top(page, 3)).to_have_attribute("data-card", "As")
+    page.wait_for_timeout(400)  # the first slide is over by now
+    tap(card(page, "As", 3))
+    expect(top(page, 6)).to_have_attribute("data-card", "As")
+    assert page.evaluate("document.getAnimations().length") == 0
+
+
+def test_touch_tap_and_drag(browser: Browser, static_server: LiveServer,
+                            artifacts: Path) -> None:
+    context = browser.new_context(has_touch=True, is_mobile=True,
+                                  viewport={"width": 412, "height": 860})
+    page = context.new_page()
+    fake = open_table(page, static_server)
+    page.screenshot(path=artifacts / "table-phone.png", full_page=True)
+    box = card(page, "6s", 1).bounding_box()
+    assert box
+    page.touchscreen.tap(box["x"] + 4, box["y"] + 4)
+    expect(top(page, 0)).to_have_attribute("data-card", "4s")
+    source = card(page, "As", 4).bounding_box()
+    target = card(page, "2s", 6).bounding_box()
+    assert source and target
+    touch_drag(page, (source["x"] + 5, source["y"] + 5),
+               (target["x"] + target["width"] / 2, target["y"] + target["height"] / 2))
+    expect(top(page, 6)).to_have_attribute("data-card", "As")
+    assert actions_sent(fake)[-1] == {"op": "move", "from": 4, "to": 6, "count": 1}
+    context.close()
+
+
+def touch_drag(page: Page, start: tuple[float, float], end: tuple[float, float]) -> None:
+    """A finger drag, as pointer events of type touch (what the board listens to)."""
+    page.evaluate(
+        """([[x0, y0], [x1, y1]]) => {
+          const fire = (type, x, y, target) => (target || document.elementFromPoint(x, y))
+            .dispatchEvent(new PointerEvent(type, { bubbles: true, clientX: x, clientY: y,
+              pointerId: 7, pointerType: "touch", isPrimary: true, button: 0 }));
+          const origin = document.elementFromPoint(x0, y0);
+          fire("pointerdown", x0, y0, origin);
+          for (let i = 1; i <= 8; i++) {
+            fire("pointermove", x0 + (x1 - x0) * i / 8, y0 + (y1 - y0) * i / 8, origin);
+          }
+          fire("pointerup", x1, y1, origin);
+        }""",
+        [list(start), list(end)],
+    )
+
+
+def test_an_unknown_token_leads_back_to_the_name_screen(page: Page,
+                                                        static_server: LiveServer) -> None:
+    fake = FakeServer()
+    fake.install(page)
+    page.route_web_socket("**/ws**", lambda ws: ws.on_message(lambda _: ws.send(
+        '{"type": "error", "code": "not_authenticated", "message": "unknown token"}')))
+    page.goto(static_server.url)
+    expect(page.get_by_label("Choose your name")).to_be_visible()
+    assert page.evaluate("localStorage.getItem('spider.token')") is None

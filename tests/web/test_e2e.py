@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, WebSocketRoute, expect
 
+from tests.web.axe import serious
 from tests.web.conftest import LiveServer
 
 INVITE_LINK = re.compile(r"/#/invite/[\w-]{20,}$")
+RATING_UP = re.compile(r"^\+\d+ \(\d+\)$")
 
 
 def new_player(browser: Browser, server: LiveServer, name: str, path: str = "/") -> Page:
@@ -30,6 +33,7 @@ def invite_by_link(browser: Browser, server: LiveServer, artifacts: Path) -> tup
     alice.click("#invite-friend")
     dialog = alice.get_by_role("dialog")
     expect(dialog.get_by_label("Private")).to_be_checked()
+    dialog.get_by_label("Rated").check()
     dialog.get_by_role("button", name="Create").click()
     expect(alice.locator("#invite-link")).to_have_value(INVITE_LINK)
     alice.click("#copy-link")
@@ -54,3 +58,215 @@ def test_invite_by_link_seats_both_players(browser: Browser, app_server: LiveSer
     alice, bob = invite_by_link(browser, app_server, artifacts)
     alice.screenshot(path=artifacts / "e2e-ready.png")
     expect(bob.locator("#start")).to_be_enabled()
+
+
+# Seven runs removed: one run of spades is left, with a face-down three (duel preset).
+LAST_RUN: dict[str, Any] = {
+    "tableau": [
+        {"down": [], "up": ["Ks", "Qs", "Js", "Ts", "9s", "8s", "7s"]},
+        {"down": [], "up": ["6s", "5s", "4s"]},
+        {"down": ["3s"], "up": []},
+        {"down": [], "up": ["2s"]},
+        {"down": [], "up": ["As"]},
+        *({"down": [], "up": []} for _ in range(5)),
+    ],
+    "stock": [],
+    "removed": ["s"] * 7,
+}
+
+
+def set_test_layout(page: Page, layout: dict[str, Any]) -> int:
+    """Give the table's match a chosen deal (test-only route) before either game opens."""
+    token = page.evaluate("localStorage.getItem('spider.token')")
+    headers = {"Authorization": f"Bearer {token}"}
+    table_id = int(page.url.rsplit("/", 1)[1])
+    match_id = page.request.get(f"/api/tables/{table_id}", headers=headers).json()["match_id"]
+    answer = page.request.put(f"/api/test/matches/{match_id}/layout", headers=headers,
+                              data={"layout": layout})
+    assert answer.ok, answer.text()
+    return int(match_id)
+
+
+def card(page: Page, name: str, column: int) -> Locator:
+    return page.locator(f'.column[data-col="{column}"] .card[data-card="{name}"]')
+
+
+def top(page: Page, column: int) -> Locator:
+    return page.locator(f'.column[data-col="{column}"] .card:not(.back)').last
+
+
+def tap(target: Locator) -> None:
+    target.click(position={"x": 8, "y": 6})
+
+
+def tab_into_board(page: Page) -> None:
+    for _ in range(30):
+        page.keyboard.press("Tab")
+        if page.evaluate("!!document.activeElement.closest('.tableau')"):
+            return
+    raise AssertionError("Tab never reached the board")
+
+
+def test_duel_watch_and_result(browser: Browser, app_server: LiveServer,
+                               artifacts: Path) -> None:
+    alice, bob = invite_by_link(browser, app_server, artifacts)
+    set_test_layout(alice, LAST_RUN)
+    alice.click("#start")
+    bob.click("#start")
+    expect(alice.locator(".tableau .column")).to_have_count(10)
+    expect(bob.locator(".tableau .column")).to_have_count(10)
+    expect(alice.locator(".runs .run")).to_have_count(7)
+    expect(alice.locator(".player.them .name")).to_have_text("bob")
+    alice.screenshot(path=artifacts / "e2e-table.png", full_page=True)
+    assert serious(alice) == []
+
+    # Alice wins with taps: each card goes to its best place (its own suit).
+    tap(card(alice, "6s", 1))
+    expect(top(alice, 0)).to_have_attribute("data-card", "4s")
+    alice.locator('.column[data-col="2"] .card.back').click()  # flip the face-down three
+    tap(card(alice, "3s", 2))
+    tap(card(alice, "2s", 3))
+    tap(card(alice, "As", 4))
+    expect(alice.locator("#watching")).to_have_text("Watching bob (read-only)")
+    expect(bob.locator(".player.them .state")).to_contain_text("won")
+
+    # Bob plays with the keyboard only; Alice watches his board live.
+    tab_into_board(bob)
+    for key in ("ArrowRight", "ArrowUp", "ArrowUp", "Enter", "ArrowLeft", "Enter"):
+        bob.keyboard.press(key)
+    expect(top(bob, 0)).to_have_attribute("data-card", "4s")
+    expect(top(alice, 0)).to_have_attribute("data-card", "4s")
+    for key in ("ArrowRight", "ArrowRight", "f"):
+        bob.keyboard.press(key)
+    expect(card(bob, "3s", 2)).to_be_visible()
+    expect(card(alice, "3s", 2)).to_be_visible()
+    expect(alice.locator("#their-score")).to_have_text(bob.locator("#my-score").inner_text())
+    alice.screenshot(path=artifacts / "e2e-spectate.png", full_page=True)
+    assert serious(alice) == []
+
+    bob.once("dialog", lambda dialog: dialog.accept())
+    bob.click("#finish")
+    for page in (alice, bob):
+        expect(page.locator("#winner")).to_have_text("Winner: alice")
+        sheet = page.locator(".scoresheet")
+        expect(sheet).to_contain_text("won")
+        expect(sheet).to_contain_text("finished early")
+        expect(sheet.locator("tbody tr").first.locator("td").last).to_have_text(RATING_UP)
+    share = bob.locator("#share-text").input_value()
+    assert "I lost" in share
+    assert serious(bob) == []
+    alice.screenshot(path=artifacts / "e2e-result-alice.png", full_page=True)
+    bob.screenshot(path=artifacts / "e2e-result-bob.png", full_page=True)
+
+    bob.get_by_role("button", name="Watch replay — alice").click()
+    expect(bob.locator("#replay-at")).to_have_text("5 / 5")  # four taps and a flip
+    expect(bob.locator(".runs .run")).to_have_count(8)
+    bob.get_by_role("button", name="Previous").click()
+    expect(bob.locator("#replay-at")).to_have_text("4 / 5")
+    expect(bob.locator(".runs .run")).to_have_count(7)
+    expect(top(bob, 0)).to_have_attribute("data-card", "2s")
+    bob.screenshot(path=artifacts / "e2e-replay.png", full_page=True)
+
+    bob.get_by_role("button", name="Back").click()
+    for page in (bob, alice):  # both agree: a new match at the same table
+        page.click("#new-game")
+    for page in (alice, bob):
+        expect(page.locator("#start")).to_be_visible()
+
+
+class SocketCutter:
+    """Passes a page's WebSocket through to the server, and can cut it like a network."""
+
+    def __init__(self, page: Page) -> None:
+        self.routes: list[WebSocketRoute] = []
+        self.down = False
+        page.route_web_socket(re.compile(r"/ws(\?|$)"), self.connect)
+
+    def connect(self, ws: WebSocketRoute) -> None:
+        if self.down:
+            ws.close()
+            return
+        ws.connect_to_server()
+        self.routes.append(ws)
+
+    def cut(self) -> None:
+        self.down = True
+        self.routes[-1].close()
+
+
+def test_reconnect_after_the_socket_is_cut(browser: Browser, app_server: LiveServer,
+                                           artifacts: Path) -> None:
+    alice, bob = invite_by_link(browser, app_server, artifacts)
+    cutter = SocketCutter(bob)
+    bob.reload()  # the page's socket now goes through the cutter
+    expect(bob.locator("#start")).to_be_visible()
+    set_test_layout(alice, LAST_RUN)
+    alice.click("#start")
+    bob.click("#start")
+    expect(bob.locator(".tableau .column")).to_have_count(10)
+    tap(card(bob, "6s", 1))
+    expect(top(bob, 0)).to_have_attribute("data-card", "4s")
+
+    cutter.cut()
+    expect(bob.locator("#status")).to_have_text("Connection lost — reconnecting…")
+    bob.screenshot(path=artifacts / "e2e-reconnecting.png", full_page=True)
+    tap(card(alice, "6s", 1))  # happens while Bob is away
+    expect(alice.locator("#my-score")).not_to_have_text("0")
+    alice_score = alice.locator("#my-score").inner_text()
+    cutter.down = False
+    expect(bob.locator("#status")).to_be_hidden(timeout=15_000)
+    expect(bob.locator("#their-score")).to_have_text(alice_score)  # the missed progress
+    bob.locator('.column[data-col="2"] .card.back').click()  # and play goes on
+    expect(card(bob, "3s", 2)).to_be_visible()
+    expect(bob.locator("#undo")).to_be_disabled()  # a flip is final
+
+
+def test_lobby_lists_a_public_table_and_filters_it(browser: Browser, app_server: LiveServer,
+                                                   artifacts: Path) -> None:
+    carol = new_player(browser, app_server, "carol")
+    carol.click("#new-game")
+    dialog = carol.get_by_role("dialog")
+    dialog.get_by_label("2 suits").check()
+    dialog.get_by_role("button", name="Create").click()
+    expect(carol.get_by_role("status").filter(has_text="Waiting for an opponent")).to_be_visible()
+
+    dave = new_player(browser, app_server, "dave")
+    row = dave.locator(".list li", has_text="carol")
+    expect(row).to_contain_text("2 suits")
+    dave.get_by_label("Suits").select_option("1")
+    expect(dave.get_by_text("No open table matches.")).to_be_visible()
+    dave.get_by_label("Suits").select_option("2")
+    expect(row).to_be_visible()
+    dave.screenshot(path=artifacts / "e2e-lobby.png", full_page=True)
+    assert serious(dave) == []
+    row.get_by_role("button", name="Join — carol").click()
+    expect(dave.locator("#start")).to_be_visible()
+    expect(carol.locator("#start")).to_be_visible()
+
+
+def test_friend_presence_and_direct_invite(browser: Browser, app_server: LiveServer,
+                                           artifacts: Path) -> None:
+    frank = new_player(browser, app_server, "frank")
+    erin = new_player(browser, app_server, "erin")
+    erin.goto("/#/player/frank")
+    expect(erin.locator("dl.stats")).to_contain_text("Games")
+    erin.click("#add-friend")
+    expect(erin.get_by_role("main").get_by_role("status")).to_have_text("Friend added.")
+    erin.screenshot(path=artifacts / "e2e-player.png", full_page=True)
+    assert serious(erin) == []
+    erin.goto("/#/")
+    friend = erin.locator(".list li", has_text="frank")
+    expect(friend).to_contain_text("online")  # live presence: frank's page is connected
+
+    erin.click("#invite-friend")
+    erin.get_by_role("dialog").get_by_role("button", name="Create").click()
+    erin.get_by_label("Friend's name").fill("frank")
+    erin.get_by_role("button", name="Invite", exact=True).click()
+    expect(erin.get_by_role("region", name="Invite a friend").get_by_role("status")).to_have_text(
+        "Invitation sent.")
+
+    invite = frank.locator(".list li", has_text="erin invites you")  # arrives live
+    expect(invite).to_be_visible()
+    invite.get_by_role("button", name="Accept").click()
+    expect(frank.locator("#start")).to_be_visible()
+    expect(erin.locator("#start")).to_be_visible()

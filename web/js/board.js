@@ -128,11 +128,6 @@ export function createBoard({ root, rules, onAction, readOnly = false, title }) 
   }
 
   // ---- focus and the keyboard ------------------------------------------------------------
-  function focusables(col) {
-    const column = view.columns[col];
-    return column.up.length ? column.up.length : 1;
-  }
-
   function clampFocus() {
     focus.col = Math.max(0, Math.min(9, focus.col));
     const column = view.columns[focus.col];
@@ -223,11 +218,15 @@ export function createBoard({ root, rules, onAction, readOnly = false, title }) 
     return act(move);
   }
 
-  // Actions go to the server one at a time, in the order they were made.
+  // Actions go to the server one at a time, in the order they were made. An action may
+  // be given as a function, called when its turn comes (null: nothing to send).
   let chain = Promise.resolve();
   function act(action, options) {
     if (readOnly) return Promise.resolve(false);
-    const run = chain.then(() => perform(action, options));
+    const run = chain.then(() => {
+      const next = typeof action === "function" ? action() : action;
+      return next ? perform(next, options) : false;
+    });
     chain = run.catch(() => false);
     return run;
   }
@@ -259,41 +258,54 @@ export function createBoard({ root, rules, onAction, readOnly = false, title }) 
     if (el && !reducedMotion()) el.animate?.(SHAKE, 240);
   }
 
-  // Tap: the best legal place; tapping the same cards again tries the next place.
+  // Tap: the best legal place; tapping the same cards again tries the next place. Taps
+  // made while an action is on its way wait for it, then look at the board as it is.
   function tap(col, index) {
     const column = view.columns[col];
     if (index < 0 || !column.up.length) {
       if (column.down && !column.up.length) flip(col);
       return;
     }
-    const count = column.up.length - index;
-    if (count > movableRun(column)) return refuse("not_movable");
     const card = column.up[index];
-    const options = targets(view, rules, col, count);
-    let order = [...options, col];
-    if (tapCycle && tapCycle.card === card && tapCycle.at === col && tapCycle.count === count) {
-      order = tapCycle.order; // keep the first ranking so the cycle visits every place
-    }
-    const start = order.indexOf(col);
-    const next = [...order.slice(start + 1), ...order.slice(0, start)].find(
-      (to) => !moveProblem(view, rules, col, to, count));
-    if (next === undefined) return refuse(options.length ? "bad_target" : "bad_target");
-    focus = { col: next, index: 99 };
-    act({ op: "move", from: col, to: next, count }).then((ok) => {
-      tapCycle = ok ? { card, at: next, count, order } : null;
-    });
+    const depth = column.up.length - index; // the tapped card's place from the top
+    let chosen = null;
+    act(() => {
+      const now = view.columns[col];
+      if (now.up[now.up.length - depth] !== card) return null; // the board has changed
+      const count = depth;
+      if (count > movableRun(now)) {
+        refuse("not_movable");
+        return null;
+      }
+      const cycle = tapCycle && tapCycle.card === card && tapCycle.at === col && tapCycle.count === count;
+      const order = cycle ? tapCycle.order : [...targets(view, rules, col, count), col];
+      const start = order.indexOf(col);
+      const next = [...order.slice(start + 1), ...order.slice(0, start)].find(
+        (to) => !moveProblem(view, rules, col, to, count));
+      if (next === undefined) {
+        refuse("bad_target");
+        return null;
+      }
+      chosen = { card, at: next, count, order };
+      focus = { col: next, index: 99 };
+      return { op: "move", from: col, to: next, count };
+    }).then((ok) => { tapCycle = ok ? chosen : null; });
   }
 
   // ---- pointer: drag or tap --------------------------------------------------------------
   function onPointerDown(event) {
-    if (event.button > 0 || pending) return;
+    if (event.button > 0) return;
     const el = event.target.closest("[data-col][data-index]");
     if (!el || !tableau.contains(el)) return;
     const col = Number(el.dataset.col);
     const index = Number(el.dataset.index);
     drag = { col, index, x: event.clientX, y: event.clientY, started: false, id: event.pointerId };
     focus = { col, index };
-    surface.setPointerCapture?.(event.pointerId);
+    try {
+      surface.setPointerCapture(event.pointerId); // keep the drag when the finger leaves
+    } catch {
+      // no such active pointer (synthetic events): the listeners below still work
+    }
     surface.addEventListener("pointermove", onPointerMove);
     surface.addEventListener("pointerup", onPointerUp);
     surface.addEventListener("pointercancel", onPointerCancel);
@@ -315,7 +327,7 @@ export function createBoard({ root, rules, onAction, readOnly = false, title }) 
   function startDrag() {
     const column = view.columns[drag.col];
     const count = column.up.length - drag.index;
-    if (drag.index < 0 || count > movableRun(column)) {
+    if (pending || drag.index < 0 || count > movableRun(column)) {
       drag.started = true; // a drag that cannot carry anything; ends as nothing
       drag.ghost = h("div");
       drag.dead = true;
@@ -339,6 +351,7 @@ export function createBoard({ root, rules, onAction, readOnly = false, title }) 
     });
     document.body.append(ghost);
     Object.assign(drag, { started: true, ghost, cards, count });
+    for (const to of targets(view, rules, drag.col, count)) tableau.children[to].classList.add("target");
     return true;
   }
 
@@ -356,7 +369,7 @@ export function createBoard({ root, rules, onAction, readOnly = false, title }) 
     surface.removeEventListener("pointermove", onPointerMove);
     surface.removeEventListener("pointerup", onPointerUp);
     surface.removeEventListener("pointercancel", onPointerCancel);
-    for (const c of tableau.children) c.classList.remove("over");
+    for (const c of tableau.children) c.classList.remove("over", "target");
   }
 
   function onPointerCancel() {
@@ -453,4 +466,3 @@ const SHAKE = [
   { transform: "translateX(6px)" }, { transform: "translateX(0)" },
 ];
 
-export { suitName };

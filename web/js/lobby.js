@@ -9,7 +9,7 @@ export function nameScreen(app, { then }) {
   function render() {
     const input = h("input", {
       id: "name", name: "name", required: true, minlength: 3, maxlength: 20,
-      pattern: "[A-Za-z0-9_\\-]{3,20}", autocomplete: "nickname", "aria-describedby": "name-hint name-error",
+      pattern: "[A-Za-z][A-Za-z0-9_\\-]{2,19}", autocomplete: "nickname", "aria-describedby": "name-hint name-error",
     });
     clear(el,
       h("h1", {}, t("app")),
@@ -47,11 +47,14 @@ export function lobbyScreen(app, { inviteCode }) {
   let filters = { suits: "", level: "", min_time_limit: "", max_time_limit: "" };
   let message = "";
 
+  let loads = 0;
   async function load() {
+    const mine = ++loads; // only the newest answer counts when filters change quickly
     const results = await Promise.allSettled([
       api.tables(filters), api.invites(), api.friends(),
       inviteCode ? api.invite(inviteCode) : Promise.resolve(null),
     ]);
+    if (mine !== loads) return;
     const [a, b, c, d] = results.map((r) => (r.status === "fulfilled" ? r.value : null));
     tables = items(a);
     invites = items(b);
@@ -138,7 +141,7 @@ export function lobbyScreen(app, { inviteCode }) {
       const table = await api.createTable(settings);
       app.go(`#/table/${table.id}`);
     });
-    el.append(dialog);
+    document.body.append(dialog); // outside the screen, which re-renders on lobby news
     dialog.showModal();
   }
 
@@ -200,7 +203,7 @@ export function tableSummary(table) {
   const suits = [null, t("oneSuit"), t("twoSuits"), null, t("fourSuits")][table.suits] ?? "";
   const limit = table.time_limit_seconds;
   return h("span.summary", {},
-    h("strong", {}, hostName(table)), " · ", suits, " · ",
+    h("a", { href: `#/player/${encodeURIComponent(hostName(table))}` }, hostName(table)), " · ", suits, " · ",
     limit ? t("minutes", { n: Math.round(limit / 60) }) : t("unlimited"),
     table.level && table.level !== "any" ? ` · ${levelName(table.level)}` : "",
     table.rated ? ` · ${t("rated")}` : "");

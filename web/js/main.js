@@ -36,6 +36,12 @@ function startSocket() {
 }
 
 function showStatus(state) {
+  if (state === "unauthorized") {
+    session.token = null;
+    app.me = null;
+    app.socket = null;
+    return route();
+  }
   const el = $("#status");
   document.body.classList.toggle("offline", state === "reconnecting");
   el.hidden = state !== "reconnecting";
@@ -76,7 +82,14 @@ async function route() {
   screen?.destroy?.();
   screen = null;
   clear(main);
-  if (!(await signedIn())) {
+  let known;
+  try {
+    known = await signedIn();
+  } catch (problem) {
+    main.append(h("p.error", { role: "alert" }, t("error", { detail: problem.message })));
+    return;
+  }
+  if (!known) {
     screen = nameScreen(app, { then: route });
   } else {
     for (const [pattern, make] of ROUTES) {

@@ -1,6 +1,6 @@
 // Player info from any name: stats, rating, Add friend, Ignore.
 import { h, clear, announce } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, levelName } from "./i18n.js";
 
 const suitsLabel = (n) => t({ 1: "oneSuit", 2: "twoSuits", 4: "fourSuits" }[n]);
 import { api } from "./api.js";
@@ -32,7 +32,7 @@ export function playerScreen(app, { name }) {
         row(t("losses"), info.lost),
         row(t("streak"), info.streak),
         (info.ratings || []).map((r) => row(`${t("rating")} (${suitsLabel(r.suits)})`,
-          `${Math.round(r.rating)} · ${r.band}`))) : null,
+          `${Math.round(r.rating)} · ${levelName(r.band)}`))) : null,
       self ? null : h("div.row",
         h("button.primary", { type: "button", id: "add-friend", onclick: () => act(api.addFriend, "friendAdded") }, t("addFriend")),
         h("button", { type: "button", id: "ignore", onclick: () => act(api.ignore, "ignored") }, t("ignore"))),

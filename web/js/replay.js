@@ -19,21 +19,28 @@ export function replayView({ record, onClose }) {
     board.update(view(states[at]), { animate: animate && at > 0, action: record.moves?.[at - 1] });
     where.textContent = `${at} / ${states.length - 1}`;
   };
-  const button = (text, label, onclick) => h("button", { type: "button", "aria-label": label, onclick }, text);
+  const button = (text, label, onclick) => h("button", { type: "button", "aria-label": label, title: label, onclick }, text);
+  const playButton = button("▶▶", t("play"), () => {
+    if (timer) return stop();
+    if (at === states.length - 1) show(0);
+    timer = setInterval(() => (at < states.length - 1 ? show(at + 1, true) : stop()), 500);
+    playButton.textContent = "❚❚";
+  });
+  const stop = () => {
+    clearInterval(timer);
+    timer = null;
+    playButton.textContent = "▶▶";
+  };
   const el = h("section.replay", { "aria-label": t("replay") },
     h("h1", {}, t("replay")),
     h("div.row",
-      button("⏮", "0", () => show(0)),
-      button("◀", "−1", () => show(at - 1, false)),
-      button("▶", "+1", () => show(at + 1, true)),
-      button("⏭", String(states.length - 1), () => show(states.length - 1)),
-      button("⏯", t("play"), () => {
-        if (timer) { clearInterval(timer); timer = null; return; }
-        if (at === states.length - 1) show(0);
-        timer = setInterval(() => (at < states.length - 1 ? show(at + 1, true) : clearInterval(timer)), 500);
-      }),
+      button("«", t("first"), () => show(0)),
+      button("‹", t("prev"), () => show(at - 1, false)),
+      button("›", t("next"), () => show(at + 1, true)),
+      button("»", t("last"), () => show(states.length - 1)),
+      playButton,
       where,
-      button(t("back"), t("back"), () => { clearInterval(timer); onClose(); })),
+      button(t("back"), t("back"), () => { stop(); onClose(); })),
     host);
   show(at);
   return el;

@@ -18,7 +18,8 @@ export function resultView({ result, me, nameOf, suits, onNewGame, onLeave, onRe
       h("thead", {}, h("tr", {}, [t("player"), t("score"), t("time"), t("howEnded"), t("ratingChange")]
         .map((text) => h("th", { scope: "col" }, text)))),
       h("tbody", {}, rows.map((row) => h("tr", { class: row.player_id === result.winner_id ? "win" : "" },
-        h("th", { scope: "row" }, nameOf(row.player_id), row.player_id === me.id ? ` (${t("you")})` : ""),
+        h("th", { scope: "row" }, h("a", { href: `#/player/${encodeURIComponent(nameOf(row.player_id))}` }, nameOf(row.player_id)),
+          row.player_id === me.id ? ` (${t("you")})` : ""),
         h("td", {}, String(row.score)),
         h("td", {}, formatClock(row.elapsed_ms)),
         h("td", {}, t(HOW[row.reason] || row.reason)),

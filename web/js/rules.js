@@ -17,11 +17,11 @@ export const follows = (lower, upper) => suit(lower) === suit(upper) && rank(low
 
 // Why a move is illegal (a rule-book code), or null when it is legal.
 export function moveProblem(view, rules, from, to, count) {
-  if (from === to) return "same_column";
   const source = view.columns[from];
   const target = view.columns[to];
   if (!source || !target) return "bad_column";
-  if (count < 1 || count > source.up.length) return "bad_count";
+  if (from === to) return "same_column";
+  if (count < 1 || count > source.down + source.up.length) return "bad_count";
   if (count > movableRun(source)) return "not_movable";
   const bottom = source.up[source.up.length - count];
   if (target.up.length) {

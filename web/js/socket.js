@@ -43,6 +43,11 @@ export function createSocket({ token, onMessage, onStatus, url = defaultUrl() })
       while (queue.length) raw(queue.shift());
       return;
     }
+    if (message.type === "error" && message.code === "not_authenticated") {
+      closed = true; // a token the server no longer knows: retrying cannot help
+      onStatus?.("unauthorized");
+      return;
+    }
     if (typeof message.n === "number") {
       if (lastEvent !== null && message.n <= lastEvent) return; // already seen before a resume
       lastEvent = message.n;
@@ -82,10 +87,11 @@ export function createSocket({ token, onMessage, onStatus, url = defaultUrl() })
   }
 
   connect();
+  const keepAlive = setInterval(() => ws?.readyState === WebSocket.OPEN && raw({ type: "ping" }), 25_000);
   return {
     send, request, settleAll,
     forget: (key) => subscriptions.delete(key),
-    close() { closed = true; clearTimeout(timer); ws?.close(); },
+    close() { closed = true; clearTimeout(timer); clearInterval(keepAlive); ws?.close(); },
     // For tests and the "reconnecting" state: drop the connection as a network would.
     drop() { ws?.close(); },
     get connected() { return !!ws && ws.readyState === WebSocket.OPEN; },

@@ -9,7 +9,7 @@ import { tableSummary } from "./lobby.js";
 import { resultView } from "./result.js";
 import { replayView } from "./replay.js";
 
-const OVER = new Set(["won", "finished", "timeout", "stuck"]);
+const OVER = new Set(["won", "finished", "timeout", "timed_out", "stuck"]);
 const POLL_MS = 1500;
 
 export function tableScreen(app, { tableId }) {
@@ -34,16 +34,18 @@ export function tableScreen(app, { tableId }) {
   // ---- loading the table and the match --------------------------------------------------
   async function load() {
     clearTimeout(poll);
+    const before = JSON.stringify(table);
     try {
-      table = await api.table(tableId);
+      table = { ...(await api.table(tableId)), invite_code: table?.invite_code };
     } catch (problem) {
       notice = t("error", { detail: problem.message });
       return render();
     }
     const current = table.match_id;
-    if (current && current !== matchId) await arrive(current);
+    const arrived = current && current !== matchId;
+    if (arrived) await arrive(current);
     else if (!current || wantNew) poll = setTimeout(load, POLL_MS);
-    render();
+    if (arrived || JSON.stringify(table) !== before) render(); // a redraw would drop typing
   }
 
   // A match is there: show its result if over, open it if my clock already runs, else
@@ -78,10 +80,7 @@ export function tableScreen(app, { tableId }) {
     if (m.type === "watch") return watched(m);
     if (m.type === "game_over") return gameOver(m);
     if (m.type === "match_result") return matchResult(m);
-    if (m.type === "replay") {
-      replay = m.record;
-      return render();
-    }
+    if (m.type === "replay") return showReplay(m.record);
   }
 
   function snapshot(m) {
@@ -95,7 +94,7 @@ export function tableScreen(app, { tableId }) {
       rules: resolveRules(m.rules), view: m.view, score: m.score, seq: m.seq,
       status: m.status, left: m.time_left_ms, at: Date.now(), limit: m.time_limit_ms,
     };
-    if (m.opponent) opponent = m.opponent;
+    if (m.opponent) opponent = { ...m.opponent, at: Date.now() };
     if (board) board.update(m.view, { animate: false });
     if (OVER.has(m.status)) spectate();
     render();
@@ -119,8 +118,8 @@ export function tableScreen(app, { tableId }) {
     if (m.player_id === me.id) {
       if (game) Object.assign(game, { status: m.reason, score: m.score });
       spectate();
-    } else if (opponent) {
-      Object.assign(opponent, { status: m.reason, score: m.score });
+    } else {
+      opponent = { ...(opponent || { player_id: m.player_id }), status: m.reason, score: m.score };
       if (watch) watch.status = m.reason;
     }
     render();
@@ -130,8 +129,12 @@ export function tableScreen(app, { tableId }) {
     result = m;
     app.socket.forget(`watch:${matchId}`);
     render();
-    const text = resultSentence(m);
-    announce(text);
+    announce(m.winner_id === null ? t("draw") : t("winner", { name: nameOf(m.winner_id) }));
+  }
+
+  function showReplay(record) {
+    replay = record;
+    render();
   }
 
   function spectate() {
@@ -205,7 +208,8 @@ export function tableScreen(app, { tableId }) {
 
   // ---- keyboard shortcuts (the board handles arrows and Enter itself) -------------------
   function onKey(event) {
-    if (!board || event.target.closest("input, textarea, select, dialog")) return;
+    if (!board || !game || OVER.has(game.status)) return; // nothing of mine to play
+    if (event.target.closest("input, textarea, select, dialog")) return;
     if (event.key === " " && event.target.closest("button, a")) return; // Space presses it
     if (event.key === " ") board.deal();
     else if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "z") board.undo();
@@ -292,7 +296,8 @@ export function tableScreen(app, { tableId }) {
   function renderWaiting() {
     const code = table?.invite_code;
     const link = h("input", { id: "invite-link", readonly: true, value: code ? app.inviteUrl(code) : "", "aria-label": t("inviteLink") });
-    const friend = h("input", { id: "friend-name", name: "friend", autocomplete: "off" });
+    const typed = el.querySelector("#friend-name")?.value; // kept across redraws
+    const friend = h("input", { id: "friend-name", name: "friend", autocomplete: "off", value: typed || "" });
     clear(el,
       h("h1", {}, t("table")),
       table ? h("p", {}, tableSummary(table)) : null,
@@ -361,6 +366,7 @@ export function tableScreen(app, { tableId }) {
     wantNew = true;
     result = null;
     game = null;
+    render();
     load();
   }
 
@@ -440,8 +446,4 @@ export function actionOf(events = []) {
   if (moved) return { op: "move", from: moved.from, to: moved.to, count: moved.cards.length };
   if (events.some((e) => e.kind === "dealt")) return { op: "deal" };
   return null;
-}
-
-function resultSentence(m) {
-  return m.winner_id === null ? t("draw") : t("result");
 }

@@ -17,8 +17,9 @@ from typing import Literal
 from app.engine.actions import Action, Deal, Flip, Move, Undo
 from app.engine.cards import FACE, SUIT_SYMBOLS
 from app.engine.game import is_legal
-from app.engine.solver.board import DEAL, DOWN, Board, Columns, Step, settle
-from app.engine.solver.search import candidate_steps, play, score
+from app.engine.solver.board import DEAL, DOWN, EMPTY, Board, Columns, Step, settle
+from app.engine.solver.moves import all_steps, candidate_steps, play
+from app.engine.solver.score import score
 from app.engine.solver.solve import DEFAULT_NODES, Solution, solve
 from app.engine.state import COLUMNS, GameState
 
@@ -29,6 +30,8 @@ HINT_DEPTH = 3
 HINT_WIDTH = 40
 REVEAL = 2_000
 """Worth of turning a card face up, in score units (a chunk of disorder is 1000)."""
+EMPTY_BEFORE_DEAL = 2_500
+"""Cost of an empty column while it blocks a deal: more than it earns in the score."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,9 +52,15 @@ def _visible_board(state: GameState) -> Board:
     return Board(columns, rows, 0, len(state.removed))
 
 
-def _value(columns: Columns, removed: int) -> int:
+def _value(columns: Columns, removed: int, fill_to_deal: bool = False) -> int:
+    """Score plus turned cards; with ``fill_to_deal`` (a deal to come, and the rules refuse
+    it over an empty column) an empty column counts against, so that emptying one is never
+    progress by itself and filling one to deal is."""
     revealed = sum(column.count(UNKNOWN) for column in columns)
-    return score(columns, removed) + REVEAL * revealed
+    value = score(columns, removed) + REVEAL * revealed
+    if fill_to_deal:
+        value -= EMPTY_BEFORE_DEAL * columns.count(EMPTY)
+    return value
 
 
 def _reason(columns: Columns, step: Step) -> str:
@@ -89,21 +98,42 @@ def hint(state: GameState) -> Hint:
         if column.down and not column.up and state.rules.manual_flip:
             return Hint(Flip(col), "turns a card face up")
     board = _visible_board(state)
-    best = _best_first_step(board)
+    best = _best_first_step(board, bool(state.stock) and not state.rules.deal_over_empty)
     if best is not None:
         action: Action = Move(*best)
         if is_legal(state, action):
             return Hint(action, _reason(board.columns, best))
     if is_legal(state, Deal()):
         return Hint(Deal(), "deal")
+    filler = _fill_for_deal(state, board)
+    if filler is not None:
+        return Hint(filler, "fills the empty column so you can deal")
     if state.previous is not None:
         return Hint(Undo(), "no useful move: undo")
     return Hint(None, "no useful move left")
 
 
-def _best_first_step(board: Board) -> Step | None:
+def _fill_for_deal(state: GameState, board: Board) -> Action | None:
+    """When only an empty column stops a deal: the best move into it (classic rules)."""
+    if not state.stock or state.rules.deal_over_empty:
+        return None
+    best: tuple[int, Step] | None = None
+    for step in all_steps(board.columns):
+        if board.columns[step[1]]:
+            continue
+        child, runs = play(board.columns, step)
+        value = _value(child, board.removed + runs, True)
+        if best is None or value > best[0]:
+            best = (value, step)
+    if best is None:
+        return None
+    action = Move(*best[1])
+    return action if is_legal(state, action) else None
+
+
+def _best_first_step(board: Board, fill_to_deal: bool) -> Step | None:
     """First step of the best line of up to :data:`HINT_DEPTH` moves, if any improves."""
-    start_value = _value(board.columns, board.removed)
+    start_value = _value(board.columns, board.removed, fill_to_deal)
     best_value, best_step = start_value, None
     seen = {board.columns}
     level: list[tuple[Columns, int, Step]] = [(board.columns, board.removed, DEAL)]
@@ -115,7 +145,7 @@ def _best_first_step(board: Board) -> Step | None:
                 if child in seen:
                     continue
                 seen.add(child)
-                value = _value(child, removed + runs)
+                value = _value(child, removed + runs, fill_to_deal)
                 origin = step if depth == 0 else first
                 children.append((value, -len(children), child, removed + runs, origin))
         if not children:

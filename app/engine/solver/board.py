@@ -34,6 +34,10 @@ DEAL: Step = (-1, -1, 0)
 
 EMPTY = b""
 
+MEMO_LIMIT = 200_000
+"""Entries a per-column memo table holds before it starts afresh (bounds memory)."""
+_MEMO_LIMIT = MEMO_LIMIT
+
 
 @dataclass(frozen=True, slots=True)
 class Board:
@@ -84,7 +88,7 @@ def run_length(column: bytes) -> int:
         length = 1
         while length < n and column[-length] + 1 == column[-length - 1]:
             length += 1
-    if len(_RUN) > 1_000_000:
+    if len(_RUN) > _MEMO_LIMIT:
         _RUN.clear()
     _RUN[column] = length
     return length
@@ -106,7 +110,7 @@ def settle(column: bytes) -> tuple[bytes, int]:
         runs = 1
     if out and out[-1] >= DOWN:
         out = out[:-1] + bytes((out[-1] - DOWN,))
-    if len(_SETTLED) > 1_000_000:
+    if len(_SETTLED) > _MEMO_LIMIT:
         _SETTLED.clear()
     _SETTLED[column] = (out, runs)
     return out, runs

@@ -68,7 +68,7 @@ def solvable_deal(number: int, suits: int) -> SolvableDeal:
         if found.solved:
             return SolvableDeal(
                 number, suits, source, attempt, found.nodes,
-                difficulty_of(found.nodes), found.actions,
+                difficulty_of(found.nodes, suits=suits), found.actions,
             )
     raise NoSolvableDeal(f"no solvable candidate for deal {number} with {suits} suits")
 

@@ -1,0 +1,97 @@
+"""Event streams: numbering, resuming, presence, and channels dropped after a match."""
+
+import asyncio
+
+import pytest
+
+from app.rooms import channels, sessions
+from app.rooms.pubsub import MemoryPubSub
+from app.rooms.sessions import Session, SessionHub
+
+
+async def settle() -> None:
+    for _ in range(5):
+        await asyncio.sleep(0)
+
+
+async def test_events_are_numbered_and_missed_ones_replayed_in_order() -> None:
+    session = Session(1, MemoryPubSub())
+    frames = [session.emit({"type": "progress", "i": i}) for i in range(5)]
+    assert [f["n"] for f in frames] == [1, 2, 3, 4, 5]
+    missed = session.missed_since(session.stream, 2)
+    assert missed is not None and [f["n"] for f in missed] == [3, 4, 5]
+    assert session.missed_since(session.stream, 5) == []
+    assert session.missed_since("another-stream", 2) is None
+    assert session.missed_since(session.stream, 9) is None  # from the future
+    assert session.missed_since(None, None) is None
+
+
+async def test_a_position_older_than_the_buffer_gets_no_replay(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sessions, "BUFFER_EVENTS", 3)
+    session = Session(1, MemoryPubSub())
+    for i in range(6):
+        session.emit({"type": "progress", "i": i})
+    assert session.missed_since(session.stream, 1) is None
+    missed = session.missed_since(session.stream, 3)
+    assert missed is not None and [f["n"] for f in missed] == [4, 5, 6]
+
+
+async def test_a_new_connection_gets_its_prelude_before_anything_live() -> None:
+    pubsub = MemoryPubSub()
+    hub = SessionHub(pubsub)
+    _, outbox = await hub.connect(7, lambda s: [{"type": "welcome", "n": 0}])
+    await pubsub.publish(channels.player(7), {"type": "invite", "invite": {}})
+    await settle()
+    first, second = outbox.queue.get_nowait(), outbox.queue.get_nowait()
+    assert first is not None and first["type"] == "welcome"
+    assert second is not None and second["type"] == "invite" and second["n"] == 1
+    await hub.close()
+
+
+async def test_presence_follows_connections() -> None:
+    pubsub = MemoryPubSub()
+    watch = await pubsub.subscribe(channels.presence(7))
+    changes: list[int] = []
+
+    async def listener(player_id: int) -> None:
+        changes.append(player_id)
+
+    hub = SessionHub(pubsub)
+    hub.on_presence(listener)
+    session, first = await hub.connect(7, lambda s: [])
+    _, second = await hub.connect(7, lambda s: [])
+    assert hub.is_online(7) and hub.online_among([7, 8]) == [7]
+    await hub.disconnect(session, first)
+    assert hub.is_online(7)  # one connection left
+    await hub.disconnect(session, second)
+    assert not hub.is_online(7)
+    seen = [await asyncio.wait_for(watch.__anext__(), 1) for _ in range(2)]
+    assert [m["online"] for m in seen] == [True, False] and changes == [7, 7]
+    await hub.close()
+
+
+async def test_a_settled_match_s_channels_are_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sessions, "MATCH_CHANNEL_GRACE_SECONDS", 0)
+    pubsub = MemoryPubSub()
+    session = Session(1, pubsub)
+    await session.follow(channels.match(5))
+    await session.follow(channels.watch(5, 2))
+    await session.follow(channels.match(6))
+    session.emit({"type": "match_result", "match_id": 5})
+    await settle()
+    assert not session.following(channels.match(5))
+    assert not session.following(channels.watch(5, 2))
+    assert session.following(channels.match(6))
+    assert pubsub.subscriber_count(channels.match(5)) == 0
+    await session.close()
+
+
+async def test_idle_sessions_are_forgotten() -> None:
+    hub = SessionHub(MemoryPubSub())
+    session, outbox = await hub.connect(3, lambda s: [])
+    await hub.disconnect(session, outbox)
+    await hub.sweep(idle_seconds=0)
+    assert await hub.session(3) is not session
+    await hub.close()
