@@ -63,6 +63,7 @@ class DuelClient:
     snapshots: dict[int, Frame] = field(default_factory=dict)
     errors: list[Frame] = field(default_factory=list)
     _answer: asyncio.Future[Frame] | None = None
+    _expects: Any = None  # the predicate the pending answer must satisfy
     _reader: asyncio.Task[None] | None = None
     keep_frames: bool = True
 
@@ -100,10 +101,9 @@ class DuelClient:
                     self.snapshots[frame["match_id"]] = frame
                 if kind == "error":
                     self.errors.append(frame)
-                if kind in ("ack", "reject", "snapshot", "error", "pong", "replay"):
-                    answer = self._answer
-                    if answer is not None and not answer.done():
-                        answer.set_result(frame)
+                answer = self._answer
+                if answer is not None and not answer.done() and self._expects(frame):
+                    answer.set_result(frame)
         except Exception:  # the connection ended; pending callers see it below
             pass
         finally:
@@ -112,7 +112,13 @@ class DuelClient:
                 answer.set_exception(ConnectionError("connection closed"))
 
     async def request(self, frame: Frame, *, timeout: float = 30.0) -> tuple[Frame, float]:
-        """Send one frame, wait for its answer; returns (answer, round trip seconds)."""
+        """Send one frame, wait for its answer; returns (answer, round trip seconds).
+
+        The answer is the first frame that can only be about this request: an error, or
+        the reply of the request's kind for the same match (and seq), so a resync
+        snapshot or a stray event is never taken for it.
+        """
+        self._expects = _answers(frame)
         self._answer = asyncio.get_running_loop().create_future()
         started = time.perf_counter()
         await self.ws.send(json.dumps(frame))
@@ -134,3 +140,25 @@ class DuelClient:
         await self.ws.close()
         if self._reader is not None:
             await self._reader
+
+
+def _answers(request: Frame) -> Any:
+    kind, match_id = request.get("type"), request.get("match_id")
+    replies = {"open_game": ("snapshot",), "spectate": ("snapshot",), "ping": ("pong",),
+               "get_replay": ("replay",), "action": ("ack", "reject"),
+               "finish": ("ack", "reject")}.get(str(kind), ("ack", "reject", "snapshot"))
+
+    def expects(frame: Frame) -> bool:
+        if frame.get("type") == "error":
+            return True
+        if frame.get("type") not in replies:
+            return False
+        if match_id is not None and frame.get("match_id") not in (None, match_id):
+            return False
+        if kind == "open_game" and frame.get("role") != "player":
+            return False
+        if kind == "spectate" and frame.get("role") != "spectator":
+            return False
+        return not (kind in ("action", "finish") and frame.get("seq") != request.get("seq"))
+
+    return expects

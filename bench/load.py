@@ -239,7 +239,7 @@ async def seat_all(server: Server, players: list[Player]) -> list[tuple[Player, 
 
 async def run(args: argparse.Namespace, server: Server) -> dict[str, Any]:
     results: dict[str, Any] = {"rss_start_mib": mib(server.rss)}
-    players = await signups(server, args.players, "load") if args.pace else []
+    players = await signups(server, args.players, "load")
     phases: list[Phase] = []
     async with RssSampler(server) as sampler:
         for pace in args.pace:
@@ -247,7 +247,7 @@ async def run(args: argparse.Namespace, server: Server) -> dict[str, Any]:
             # A fresh set of matches per pace: every game starts from its deal.
             pairs = await seat_all(server, players)
             phases.append(await duel_phase(server, pairs, pace, args.duration))
-    results["rss_peak_during_duels_mib"] = mib(sampler.peak) if args.pace else None
+    results["rss_peak_during_duels_mib"] = mib(sampler.peak)
     results["phases"] = [p.report() for p in phases]
     by_name = {p.name: p.report() for p in phases}
     results["ratios"] = {
@@ -257,13 +257,22 @@ async def run(args: argparse.Namespace, server: Server) -> dict[str, Any]:
         }
         for pace in args.pace
     }
-    if args.idle:
-        idle_players = await signups(server, args.idle, "idle")
-        results["idle"] = await idle_phase(server, idle_players)
-    metrics = httpx.get(f"{server.http}/metrics", timeout=30).text
-    results["server_errors"] = sum(
-        float(v) for v in re.findall(r"^spider_errors_total\{[^}]*\} (\S+)$", metrics, re.M))
+    results["server_errors"] = server_errors(server)
     return results
+
+
+async def run_idle(args: argparse.Namespace, server: Server) -> dict[str, Any]:
+    """On a fresh process: nothing of the duel phases inflates the per-connection figure."""
+    idle_players = await signups(server, args.idle, "idle")
+    idle = await idle_phase(server, idle_players)
+    idle["server_errors"] = server_errors(server)
+    return idle
+
+
+def server_errors(server: Server) -> float:
+    metrics = httpx.get(f"{server.http}/metrics", timeout=30).text
+    return sum(
+        float(v) for v in re.findall(r"^spider_errors_total\{[^}]*\} (\S+)$", metrics, re.M))
 
 
 def print_table(results: dict[str, Any]) -> None:
@@ -276,16 +285,19 @@ def print_table(results: dict[str, Any]) -> None:
     print(table(rows))
     for pace, ratio in results["ratios"].items():
         print(f"{pace}: duel/echo round trip ratio p50 {ratio['p50']}x, p99 {ratio['p99']}x")
-    print(f"server RSS: start {results['rss_start_mib']} MiB, "
-          f"peak during duels {results['rss_peak_during_duels_mib']} MiB")
+    if "rss_start_mib" in results:
+        print(f"server RSS: start {results['rss_start_mib']} MiB, "
+              f"peak during duels {results['rss_peak_during_duels_mib']} MiB")
+        print(f"server errors during duels (spider_errors_total): "
+              f"{results['server_errors']:.0f}")
     if "idle" in results:
         idle = results["idle"]
         print(f"idle: {idle['connections']} authenticated connections held "
               f"({idle['errors']} errors, {idle['connect_s']} s to open): "
               f"RSS {idle['rss_before_mib']} -> {idle['rss_after_mib']} MiB, "
               f"{idle['kib_per_connection']} KiB per connection "
-              f"(10,000 projected: {idle['projected_10k_mib']} MiB)")
-    print(f"server errors (spider_errors_total): {results['server_errors']:.0f}")
+              f"(10,000 projected: {idle['projected_10k_mib']} MiB); server errors "
+              f"{idle['server_errors']:.0f}")
     for p in results["phases"]:
         if p["why"]:
             print(f"{p['phase']}: {p['why']}")
@@ -341,15 +353,24 @@ def main() -> None:
         }
         log_path = args.output.with_suffix(".server.log")
         log_path.unlink(missing_ok=True)
-        server = start_server(env=env, log_path=log_path, nofile=nofile)
-        try:
-            with contextlib.suppress(ImportError):
-                import uvloop
+        with contextlib.suppress(ImportError):
+            import uvloop
 
-                asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
-            results = asyncio.run(run(args, server))
-        finally:
-            server.stop()
+            asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+        results: dict[str, Any] = {"phases": [], "ratios": {}}
+        if args.pace:
+            server = start_server(env=env, log_path=log_path, nofile=nofile)
+            try:
+                results = asyncio.run(run(args, server))
+            finally:
+                server.stop()
+        if args.idle:
+            server = start_server(env=env, log_path=log_path.with_suffix(".idle.log"),
+                                  nofile=nofile)
+            try:
+                results["idle"] = asyncio.run(run_idle(args, server))
+            finally:
+                server.stop()
     results["config"] = {
         "players": args.players, "duration_s": args.duration, "idle": args.idle,
         "pace": args.pace, "database": "postgresql" if args.postgres else "sqlite",

@@ -25,6 +25,9 @@ Payload = dict[str, Any]
 BUFFER_EVENTS = 2000
 OUTBOX_LIMIT = 5000
 IDLE_SESSION_SECONDS = 15 * 60
+# A sweep walks every session: at most once a minute, not on every connect (10,000
+# connections arriving at once would otherwise cost 50 million steps).
+SWEEP_EVERY_SECONDS = 60.0
 MATCH_CHANNEL_GRACE_SECONDS = 5.0
 
 
@@ -151,6 +154,7 @@ class SessionHub:
         self._pubsub = pubsub
         self._sessions: dict[int, Session] = {}
         self._presence_listeners: list[Callable[[int], Awaitable[None]]] = []
+        self._swept_at = time.monotonic()
 
     def on_presence(self, listener: Callable[[int], Awaitable[None]]) -> None:
         self._presence_listeners.append(listener)
@@ -173,7 +177,9 @@ class SessionHub:
     async def connect(
         self, player_id: int, prelude: Callable[[Session], list[Payload]]
     ) -> tuple[Session, Outbox]:
-        await self.sweep()
+        if time.monotonic() - self._swept_at >= SWEEP_EVERY_SECONDS:
+            self._swept_at = time.monotonic()
+            await self.sweep()
         session = await self.session(player_id)
         was_online = session.connections > 0
         outbox = session.attach(prelude(session))

@@ -30,6 +30,9 @@ def server_env(database_url: str, **extra: str) -> dict[str, str]:
         "SPIDER_PLAYER_CREATE_BURST": "100000",
         "SPIDER_PLAYER_CREATE_PER_MINUTE": "100000",
         "SPIDER_LOG_LEVEL": "INFO",
+        # Bots play flat out; the rate limit has its own tests (tests/api/test_ws_limits.py).
+        "SPIDER_WS_ACTIONS_PER_SECOND": "100000",
+        "SPIDER_WS_ACTION_BURST": "100000",
         **extra,
     }
 
