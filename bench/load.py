@@ -231,7 +231,9 @@ async def seat_all(server: Server, players: list[Player]) -> list[tuple[Player, 
     async with httpx.AsyncClient(base_url=server.http, timeout=60) as http:
         async def one(a: Player, b: Player) -> tuple[Player, Player, int]:
             async with gate:
-                return a, b, await seat_pair(http, a, b, time_limit_seconds=3600)
+                # 4 suits: a random deal, no solver run per match (1 and 2 suits are
+                # solvable-only); the action path is the same whatever the deal.
+                return a, b, await seat_pair(http, a, b, time_limit_seconds=3600, suits=4)
 
         return list(await asyncio.gather(
             *(one(players[i], players[i + 1]) for i in range(0, len(players) - 1, 2))))
@@ -350,6 +352,7 @@ def main() -> None:
             "SPIDER_SECRET_KEY": os.urandom(16).hex(),
             "SPIDER_WS_IMPLEMENTATION": args.ws,
             "SPIDER_LOG_LEVEL": "WARNING",
+            "SPIDER_DEAL_POOL_SIZE": "0",  # no background solving during the measurement
         }
         log_path = args.output.with_suffix(".server.log")
         log_path.unlink(missing_ok=True)
