@@ -42,10 +42,11 @@ class SubscriptionOverflow(RuntimeError):
     """A subscriber fell too far behind; its stream is cut rather than growing without bound."""
 
 
-class MemorySubscription:
-    def __init__(self, hub: MemoryPubSub, channel: str) -> None:
+class QueuedSubscription:
+    """A local subscriber's bounded queue; each backend feeds it with ``_deliver``."""
+
+    def __init__(self, channel: str) -> None:
         self.channel = channel
-        self._hub = hub
         self._queue: asyncio.Queue[Message | None] = asyncio.Queue()
         self._closed = False
 
@@ -54,10 +55,17 @@ class MemorySubscription:
             return
         if self._queue.qsize() >= SUBSCRIPTION_BUFFER:
             # A stuck consumer must not make memory grow forever: end its stream.
-            self._closed = True
-            self._queue.put_nowait(None)
+            self._end()
             return
         self._queue.put_nowait(message)
+
+    def _end(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._queue.put_nowait(None)
+
+    def __aiter__(self) -> AsyncIterator[Message]:
+        return self
 
     async def __anext__(self) -> Message:
         if self._closed and self._queue.empty():
@@ -67,13 +75,14 @@ class MemorySubscription:
             raise StopAsyncIteration
         return message
 
-    def __aiter__(self) -> MemorySubscription:
-        return self
+
+class MemorySubscription(QueuedSubscription):
+    def __init__(self, hub: MemoryPubSub, channel: str) -> None:
+        super().__init__(channel)
+        self._hub = hub
 
     async def close(self) -> None:
-        if not self._closed:
-            self._closed = True
-            self._queue.put_nowait(None)
+        self._end()
         self._hub._forget(self)
 
 

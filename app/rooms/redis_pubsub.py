@@ -22,15 +22,13 @@ import logging
 import os
 import uuid
 from collections import defaultdict
-from collections.abc import AsyncIterator
 from typing import Any
 
 import redis.asyncio as redis
 
 from app.ops import metrics
+from app.rooms.pubsub import Message, QueuedSubscription
 
-Message = dict[str, Any]
-SUBSCRIPTION_BUFFER = 1000
 READ_TIMEOUT = 1.0
 RETRY_DELAY = 0.5
 CONFIRM_TIMEOUT = 5.0
@@ -38,40 +36,15 @@ CONFIRM_TIMEOUT = 5.0
 log = logging.getLogger("spider.pubsub")
 
 
-class RedisSubscription:
+class RedisSubscription(QueuedSubscription):
     """One local subscriber: a bounded queue fed by the process's reader task."""
 
     def __init__(self, bus: RedisPubSub, channel: str) -> None:
-        self.channel = channel
+        super().__init__(channel)
         self._bus = bus
-        self._queue: asyncio.Queue[Message | None] = asyncio.Queue()
-        self._closed = False
-
-    def _deliver(self, message: Message) -> None:
-        if self._closed:
-            return
-        if self._queue.qsize() >= SUBSCRIPTION_BUFFER:
-            # A stuck consumer must not make memory grow forever: end its stream.
-            self._closed = True
-            self._queue.put_nowait(None)
-            return
-        self._queue.put_nowait(message)
-
-    def __aiter__(self) -> AsyncIterator[Message]:
-        return self
-
-    async def __anext__(self) -> Message:
-        if self._closed and self._queue.empty():
-            raise StopAsyncIteration
-        message = await self._queue.get()
-        if message is None:
-            raise StopAsyncIteration
-        return message
 
     async def close(self) -> None:
-        if not self._closed:
-            self._closed = True
-            self._queue.put_nowait(None)
+        self._end()
         await self._bus._forget(self)
 
 

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 import pytest
 import redis.asyncio as redis
 
-from app.rooms import redis_pubsub
+from app.rooms import pubsub
 from app.rooms.redis_pubsub import RedisPubSub
 from tests.services import require_redis
 
@@ -101,7 +101,7 @@ async def test_a_closed_subscription_ends_its_stream_and_gets_nothing_more(
 async def test_a_stuck_subscriber_is_cut_off_not_buffered_forever(
     buses: tuple[RedisPubSub, RedisPubSub], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(redis_pubsub, "SUBSCRIPTION_BUFFER", 5)
+    monkeypatch.setattr(pubsub, "SUBSCRIPTION_BUFFER", 5)
     a, b = buses
     name = channel()
     stuck, reader = await a.subscribe(name), await a.subscribe(name)
