@@ -86,6 +86,13 @@ class Finish(_Message):
     seq: Seq
 
 
+class AskHint(_Message):
+    """A suggested next action for my own game in progress; changes nothing (no seq)."""
+
+    type: Literal["hint"]
+    match_id: Id
+
+
 class Spectate(_Message):
     """Watch a game: my opponent's once my own game is over, anybody's once the match is."""
 
@@ -133,7 +140,7 @@ class Ping(_Message):
 
 
 ClientMessage = Annotated[
-    Hello | Resume | OpenGame | Act | Finish | Spectate | Unspectate | GetReplay
+    Hello | Resume | OpenGame | Act | Finish | AskHint | Spectate | Unspectate | GetReplay
     | SubscribeLobby | UnsubscribeLobby | WatchPresence | Ping,
     Field(discriminator="type"),
 ]
@@ -310,6 +317,15 @@ class Presence(_Message):
     online: bool
 
 
+class Hint(_Message):
+    """The answer to ``hint``: computed from what the player sees only. Not numbered."""
+
+    type: Literal["hint"] = "hint"
+    match_id: int
+    action: ActionJson | None = Field(description="None when no action helps.")
+    reason: str = Field(description="Why, in a few words (no card names).")
+
+
 class Error(_Message):
     """A frame the server could not accept; nothing was changed. Not numbered."""
 
@@ -324,7 +340,7 @@ class Pong(_Message):
 
 ServerMessage = Annotated[
     Welcome | Snapshot | Ack | Reject | ProgressEvent | WatchEvent | GameOver | MatchResult
-    | Replay | Lobby | Invite | Presence | Error | Pong,
+    | Replay | Lobby | Invite | Presence | Hint | Error | Pong,
     Field(discriminator="type"),
 ]
 SERVER_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)

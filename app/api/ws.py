@@ -227,6 +227,9 @@ async def _handle(message: p.ClientMessage, rooms: Rooms, session: Session, outb
         answer = await duels.finish(player_id=me, match_id=message.match_id, seq=message.seq)
         metrics.record_answer(answer, op="finish", started=started)
         session.emit(answer)
+    elif isinstance(message, p.AskHint):
+        # An answer to this connection only, not an event: unnumbered, like pong.
+        outbox.put(await duels.hint(player_id=me, match_id=message.match_id))
     elif isinstance(message, p.Spectate):
         session.emit(await duels.spectate(viewer_id=me, match_id=message.match_id,
                                           player_id=message.player_id, follow=session.follow))

@@ -30,6 +30,7 @@ from app.engine.actions import Action, ActionFormatError, action_from_json
 from app.engine.errors import IllegalAction
 from app.engine.layout import state_to_layout
 from app.engine.rules import Rules, rules_from_json
+from app.engine.solver.advice import hint as visible_hint
 from app.engine.state import GameState
 from app.rooms import channels
 from app.rooms.deal_forms import choose_deal, public_deal, start_state
@@ -55,6 +56,8 @@ Payload = dict[str, Any]
 
 FINISH_OP = "finish"
 SETTLED_CACHE = 500
+HINTS_AT_ONCE = 2
+"""Hints computed at the same time, server-wide: each holds a worker thread for a few ms."""
 
 
 class RoomError(ValueError):
@@ -77,6 +80,14 @@ class SpectateRefused(RoomError):
 
 class ReplayNotReady(RoomError):
     code = "replay_not_ready"
+
+
+class NotOpened(RoomError):
+    code = "not_opened"
+
+
+class GameIsOver(RoomError):
+    code = "game_over"
 
 
 @dataclass(eq=False)
@@ -190,6 +201,7 @@ class DuelService:
         self._matches: dict[int, LiveMatch] = {}
         self._settled: deque[int] = deque()  # finished matches still cached, oldest first
         self._loading = asyncio.Lock()
+        self._hinting = asyncio.Semaphore(HINTS_AT_ONCE)
 
     # ------------------------------------------------------------------ loading
 
@@ -283,6 +295,29 @@ class DuelService:
         return await self.act(
             player_id=player_id, match_id=match_id, seq=seq, action={"op": FINISH_OP}
         )
+
+    async def hint(self, *, player_id: int, match_id: int) -> Payload:
+        """A suggested next action for my own game in progress; changes nothing.
+
+        The advice sees only what the player sees (app.engine.solver.advice.hint), so its
+        answer may go to the client as it is. The state is read under the game's lock and
+        the search runs in a worker thread, outside the lock and off the event loop.
+        """
+        live = await self.match(match_id)
+        game = live.game_of(player_id)
+        async with game.lock:
+            if game.started_at is not None and not game.over and self._clock() >= game.deadline:
+                await self._end(live, game, "timed_out", game.deadline)
+            if game.over:
+                raise GameIsOver(f"the game is over ({game.status})")
+            if game.started_at is None:
+                raise NotOpened("open the game before asking for a hint")
+            state = game.game.state  # immutable: safe to read after the lock is released
+        async with self._hinting:
+            advice = await asyncio.to_thread(visible_hint, state)
+        return {"type": "hint", "match_id": match_id,
+                "action": None if advice.action is None else advice.action.to_json(),
+                "reason": advice.reason}
 
     async def _act(self, live: LiveMatch, game: LiveGame, seq: int, action: Payload) -> Payload:
         now = self._clock()

@@ -63,6 +63,8 @@ async def test_every_payload_the_duel_service_builds_is_a_documented_message() -
         return None
 
     answers = [await duels.open_game(player_id=p, match_id=1, follow=follow) for p in (1, 2)]
+    hint = SERVER_ADAPTER.validate_python(await duels.hint(player_id=1, match_id=1))
+    assert hint.type == "hint"  # an answer to one connection, not numbered
     for seq, action in enumerate(WINNING_LINE, start=1):
         answers.append(await duels.act(player_id=1, match_id=1, seq=seq, action=action))
     answers.append(await duels.act(player_id=1, match_id=1, seq=1, action=WINNING_LINE[0]))

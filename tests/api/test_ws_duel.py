@@ -210,3 +210,52 @@ async def test_a_solvable_deal_is_won_with_the_solvers_actions_while_the_loser_w
         assert check_frames(duel.log.frames, states) > 2 * len(line)
         await ann.close()
         await bob.close()
+
+
+async def test_hints_answer_my_own_game_only_and_following_them_wins_without_leaks(
+    live_server: LiveServer,
+) -> None:
+    async with make_duel(live_server) as duel:
+        eve_account = await signup(duel.http, "Eve")
+        ann, bob, eve = duel.client(duel.ann), duel.client(duel.bob), duel.client(eve_account)
+        for client in (ann, bob, eve):
+            await client.connect()
+        match = duel.match_id
+        ask = {"type": "hint", "match_id": match}
+
+        assert (await eve.request(ask, "error"))["code"] == "not_seated"
+        assert (await bob.request(ask, "error"))["code"] == "not_opened"
+        await bob.request({"type": "open_game", "match_id": match}, "snapshot")
+        await bob.request({"type": "finish", "match_id": match, "seq": 1}, "ack")
+        assert (await bob.request(ask, "error"))["code"] == "game_over"
+
+        await ann.request({"type": "open_game", "match_id": match}, "snapshot")
+        hints = 0
+        for seq in range(1, 40):
+            hint = await ann.request(ask, "hint")
+            assert "n" not in hint and hint["match_id"] == match and hint["reason"]
+            assert hint["action"] is not None, hint
+            hints += 1
+            ack = await ann.request(act(match, seq, hint["action"]), ("ack", "reject"))
+            assert ack["type"] == "ack" and ack["seq"] == seq, (hint, ack)
+            if ack["status"] == "won":
+                break
+        assert ack["status"] == "won" and hints == 20  # the winning line takes 19
+
+        result = await ann.until("match_result")
+        assert result["winner_id"] == duel.ann.id
+        replays = {}
+        for player in (duel.ann.id, duel.bob.id):
+            replay = await ann.request({"type": "get_replay", "match_id": match,
+                                        "player_id": player}, "replay")
+            replays[player] = replay["record"]["moves"]
+        start = state_from_layout(rules_from_json(RULES), near_finished_layout())
+        states = {player: positions(start, moves) for player, moves in replays.items()}
+        checked = check_frames(duel.log.frames, states)
+        first_result = next(i for i, (_, f) in enumerate(duel.log.frames)
+                            if f["type"] == "match_result")
+        assert checked == first_result
+        hint_frames = [f for _, f in duel.log.frames[:first_result] if f["type"] == "hint"]
+        assert len(hint_frames) == hints  # every hint answer went through the leak check
+        for client in (ann, bob, eve):
+            await client.close()

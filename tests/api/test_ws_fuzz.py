@@ -89,7 +89,7 @@ action = st.fixed_dictionaries(
 ) | weird
 types = st.sampled_from([
     "action", "finish", "open_game", "spectate", "unspectate", "get_replay", "resume",
-    "hello", "watch_presence", "subscribe_lobby", "nope", "", "ACTION",
+    "hello", "watch_presence", "subscribe_lobby", "hint", "nope", "", "ACTION",
 ]) | st.text(max_size=10)
 
 

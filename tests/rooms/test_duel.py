@@ -5,8 +5,18 @@ from typing import Any
 
 import pytest
 
+from app.engine.actions import action_from_json
+from app.engine.game import is_legal
 from app.rooms import channels
-from app.rooms.duel import DuelService, NotSeated, ReplayNotReady, SpectateRefused
+from app.rooms.duel import (
+    DuelService,
+    GameIsOver,
+    NoSuchMatch,
+    NotOpened,
+    NotSeated,
+    ReplayNotReady,
+    SpectateRefused,
+)
 from app.rooms.pubsub import MemoryPubSub
 from app.rooms.store import MemoryStore, StoredGame, StoredMatch, StoreError
 from tests.support.duel_layouts import RULES, WINNING_LINE, near_finished_layout
@@ -285,4 +295,70 @@ async def test_opening_after_the_table_expired_starts_no_clock() -> None:
     assert snapshot["status"] == "timed_out"
     reply = await duels.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
     assert reply["code"] == "game_over"
+    await duels.close()
+
+
+# ------------------------------------------------------------------ hints
+
+
+def hidden_swapped_layout() -> dict[str, Any]:
+    """The same visible position as near_finished_layout, other face-down cards and stock."""
+    layout = near_finished_layout()
+    tableau = layout["tableau"]
+    tableau[1]["down"], tableau[3]["down"] = tableau[3]["down"], tableau[1]["down"]
+    layout["stock"] = list(reversed(layout["stock"]))
+    return layout
+
+
+async def test_a_hint_is_legal_for_the_current_state_and_changes_nothing() -> None:
+    store = make_store()
+    duels = service(store, FakeClock())
+    await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    for seq, action in enumerate(WINNING_LINE[:4], start=1):
+        await duels.act(player_id=ANN, match_id=MATCH, seq=seq, action=action)
+    before = await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    answer = await duels.hint(player_id=ANN, match_id=MATCH)
+    assert answer["type"] == "hint" and answer["match_id"] == MATCH and answer["reason"]
+    state = (await duels.match(MATCH)).game_of(ANN).game.state
+    assert answer["action"] is not None
+    assert is_legal(state, action_from_json(answer["action"]))
+    after = await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    assert after == before  # no seq, no score, no log entry
+    assert len(store.matches[MATCH].games[0].actions) == 4
+    # Playing the hint is accepted by the server as the next action.
+    played = await duels.act(player_id=ANN, match_id=MATCH, seq=5, action=answer["action"])
+    assert played["type"] == "ack", played
+    await duels.close()
+
+
+async def test_a_hint_ignores_face_down_cards_and_the_stock_order() -> None:
+    answers = []
+    for layout in (near_finished_layout(), hidden_swapped_layout()):
+        store = make_store()
+        store.matches[MATCH].deal = {"layout": layout}
+        duels = service(store, FakeClock())
+        await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+        answers.append(await duels.hint(player_id=ANN, match_id=MATCH))
+        await duels.close()
+    assert answers[0] == answers[1]
+
+
+async def test_a_hint_is_refused_for_a_game_not_mine_not_opened_or_over() -> None:
+    clock = FakeClock()
+    duels = service(make_store(time_limit=100), clock)
+    await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    with pytest.raises(NotSeated):
+        await duels.hint(player_id=EVE, match_id=MATCH)
+    with pytest.raises(NoSuchMatch):
+        await duels.hint(player_id=ANN, match_id=MATCH + 1)
+    with pytest.raises(NotOpened):  # Bob's seat, not opened yet
+        await duels.hint(player_id=BOB, match_id=MATCH)
+    await duels.finish(player_id=ANN, match_id=MATCH, seq=1)
+    with pytest.raises(GameIsOver):
+        await duels.hint(player_id=ANN, match_id=MATCH)
+    await duels.open_game(player_id=BOB, match_id=MATCH, follow=no_follow)
+    clock.now += 101  # past Bob's deadline, before his timer has run
+    with pytest.raises(GameIsOver):
+        await duels.hint(player_id=BOB, match_id=MATCH)
+    assert (await duels.match(MATCH)).game_of(BOB).end_reason == "timed_out"
     await duels.close()
