@@ -26,6 +26,7 @@ from app.engine.events import (
 )
 from app.engine.layout import state_from_layout
 from app.engine.rules import preset
+from app.engine.solver.advice import hint as engine_hint
 from app.engine.view import player_view
 from app.scoring.play import ScoredGame
 
@@ -154,6 +155,8 @@ class FakeServer:
             self.act(ws, message)
         elif kind == "finish":
             self.finish(ws, message)
+        elif kind == "hint":
+            self.hint(ws)
         elif kind == "spectate":
             self.push(ws, self.opponent_snapshot())
         elif kind == "ping":
@@ -220,6 +223,17 @@ class FakeServer:
             "events": [event_json(e) for e in events], "status": self.status,
             "time_left_ms": self.time_limit_ms,
         })
+
+    def hint(self, ws: WebSocketRoute) -> None:
+        """Unnumbered, like the real server's: the engine's advice on what I can see."""
+        if self.status != "playing":
+            ws.send(json.dumps({"type": "error", "code": "game_over", "message": "over"}))
+            return
+        advice = engine_hint(self.game.state)
+        ws.send(json.dumps({
+            "type": "hint", "match_id": MATCH_ID, "reason": advice.reason,
+            "action": None if advice.action is None else advice.action.to_json(),
+        }))
 
     def finish(self, ws: WebSocketRoute, message: dict[str, Any]) -> None:
         self.seq = message["seq"]

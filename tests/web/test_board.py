@@ -3,6 +3,7 @@ reconnect, spectating and the result — with the real rules engine behind the s
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -135,6 +136,30 @@ def test_drop_rejected_by_the_server_snaps_back(page: Page, fake: FakeServer) ->
     expect(top(page, 4)).to_have_attribute("data-card", "As")
     drag(page, card(page, "As", 4), card(page, "2s", 6))  # the resynced seq goes through
     expect(top(page, 6)).to_have_attribute("data-card", "As")
+
+
+def test_hint_points_at_the_move_and_says_why(page: Page, fake: FakeServer,
+                                              artifacts: Path) -> None:
+    live = page.locator("#live")
+    page.locator("#hint").click()  # column 3 has only a face-down card: turn it up first
+    expect(page.locator('.column[data-col="2"] .card.back[role=button]')).to_have_class(
+        re.compile(r"\bhinted\b"))
+    expect(live).to_have_text("Hint: turn up the card in column 3 — turns a card face up")
+    assert actions_sent(fake) == []  # a hint never plays
+    page.keyboard.press("f")
+    expect(card(page, "3s", 2)).to_be_visible()
+    page.keyboard.press("i")  # the shortcut asks too
+    for name in ("6s", "5s", "4s"):
+        expect(card(page, name, 1)).to_have_class(re.compile(r"\bhinted\b"))
+    expect(page.locator('.column[data-col="0"]')).to_have_class(re.compile(r"\bhinted\b"))
+    expect(live).to_have_text("Hint: move the six of spades to column 1 — empties a column")
+    page.screenshot(path=artifacts / "table-hint.png")
+    expect(page.locator(".hinted")).to_have_count(0, timeout=5000)  # only for a moment
+    assert actions_sent(fake) == [{"op": "flip", "col": 2}]
+    assert [m["type"] for m in fake.received].count("hint") == 2
+    page.select_option("#lang", "fr")
+    page.locator("#hint").click()
+    expect(live).to_have_text("Indice: déplacez six de pique en colonne 1 — vide une colonne")
 
 
 def test_language_switch(page: Page, fake: FakeServer) -> None:

@@ -42,6 +42,7 @@ const EN = {
   keys: "Keys", keySpace: "Space: deal", keyUndo: "Ctrl+Z: undo", keyArrows: "Arrows: move between columns and cards",
   keyEnter: "Enter: pick up the cards, then drop them on a column", keyEsc: "Escape: cancel",
   keyFlip: "F: turn up a face-down card", keyHelp: "H: this help",
+  hint: "Hint", keyHint: "I: a hint", hintMove: "move the {card} to column {n}", hintFlip: "turn up the card in column {n}", hintDeal: "deal a row", hintUndo: "undo", hintNone: "none",
   rejected: "Not allowed: {reason}", error: "Something went wrong: {detail}",
   lang_en: "English", lang_fr: "Français", lang_de: "Deutsch",
   same_column: "that is the same column", bad_column: "no such column",
@@ -97,6 +98,8 @@ const FR = {
   keys: "Touches", keySpace: "Espace : distribuer", keyUndo: "Ctrl+Z : annuler", keyArrows: "Flèches : se déplacer entre colonnes et cartes",
   keyEnter: "Entrée : prendre les cartes, puis les poser sur une colonne", keyEsc: "Échap : annuler",
   keyFlip: "F : retourner une carte face cachée", keyHelp: "H : cette aide",
+  hint: "Indice", keyHint: "I : un indice", hintMove: "déplacez {card} en colonne {n}", hintFlip: "retournez la carte de la colonne {n}", hintDeal: "distribuez une rangée", hintUndo: "annulez le coup", hintNone: "aucun",
+  tips: { "completes a {s} run": "complète une suite {s}", "uncovers a card": "découvre une carte", "empties a column": "vide une colonne", "joins {s} run": "rejoint la suite {s}", "uses the empty column": "utilise la colonne vide", "makes room": "fait de la place", "turns a card face up": "retourne une carte", "fills the empty column so you can deal": "remplit la colonne vide pour distribuer", "no useful move: undo": "aucun coup utile : annulez", "no useful move left": "plus aucun coup utile", "the game is won": "la partie est gagnée" },
   rejected: "Refusé : {reason}", error: "Un problème est survenu : {detail}",
   lang_en: "English", lang_fr: "Français", lang_de: "Deutsch",
   same_column: "c'est la même colonne", bad_column: "colonne inexistante",
@@ -152,6 +155,8 @@ const DE = {
   keys: "Tasten", keySpace: "Leertaste: geben", keyUndo: "Strg+Z: zurück", keyArrows: "Pfeile: zwischen Spalten und Karten wechseln",
   keyEnter: "Enter: Karten aufnehmen, dann auf eine Spalte legen", keyEsc: "Esc: abbrechen",
   keyFlip: "F: verdeckte Karte aufdecken", keyHelp: "H: diese Hilfe",
+  hint: "Tipp", keyHint: "I: ein Tipp", hintMove: "{card} auf Spalte {n} legen", hintFlip: "Karte in Spalte {n} aufdecken", hintDeal: "eine Reihe geben", hintUndo: "zurücknehmen", hintNone: "keiner",
+  tips: { "completes a {s} run": "vervollständigt eine {s}-Reihe", "uncovers a card": "legt eine Karte frei", "empties a column": "leert eine Spalte", "joins {s} run": "schließt an die {s}-Reihe an", "uses the empty column": "nutzt die leere Spalte", "makes room": "schafft Platz", "turns a card face up": "deckt eine Karte auf", "fills the empty column so you can deal": "füllt die leere Spalte, damit du geben kannst", "no useful move: undo": "kein sinnvoller Zug: zurücknehmen", "no useful move left": "kein sinnvoller Zug mehr", "the game is won": "das Spiel ist gewonnen" },
   rejected: "Nicht erlaubt: {reason}", error: "Etwas ist schiefgegangen: {detail}",
   lang_en: "English", lang_fr: "Français", lang_de: "Deutsch",
   same_column: "das ist dieselbe Spalte", bad_column: "diese Spalte gibt es nicht",
@@ -208,3 +213,8 @@ export function cardName(name) {
 export const suitName = (code) => TABLES[current].suit[code];
 export const levelName = (code) => TABLES[current].levels[code] ?? code;
 export const reason = (code) => (code && TABLES[current][code] ? t(code) : code || "");
+// The server's (English) reason for a hint, in the current language: "joins ♥ run".
+export function tip(text) {
+  const s = text.match(/[♠♥♦♣]/u)?.[0] ?? "";
+  return (TABLES[current].tips?.[s ? text.replace(s, "{s}") : text] ?? text).replace("{s}", s);
+}

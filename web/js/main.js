@@ -118,7 +118,7 @@ function renderHelp() {
     h("h2", { id: "help-title" }, t("helpTitle")),
     h("p", {}, t("helpText")),
     h("h3", {}, t("keys")),
-    h("ul", {}, ["keySpace", "keyUndo", "keyArrows", "keyEnter", "keyEsc", "keyFlip", "keyHelp"]
+    h("ul", {}, ["keySpace", "keyUndo", "keyArrows", "keyEnter", "keyEsc", "keyFlip", "keyHint", "keyHelp"]
       .map((key) => h("li", {}, t(key)))),
     h("form", { method: "dialog" }, h("button", { class: "primary" }, t("close"))));
 }

@@ -1,7 +1,7 @@
 // A duel table: waiting for an opponent (invite link), my game, then watching the
 // opponent live once mine is over, then the result.
 import { h, clear, announce, formatClock, copyText } from "./dom.js";
-import { t, cardName, suitName } from "./i18n.js";
+import { t, cardName, suitName, tip } from "./i18n.js";
 import { api } from "./api.js";
 import { createBoard } from "./board.js";
 import { resolveRules } from "./rules.js";
@@ -81,6 +81,7 @@ export function tableScreen(app, { tableId }) {
     if (m.type === "game_over") return gameOver(m);
     if (m.type === "match_result") return matchResult(m);
     if (m.type === "replay") return showReplay(m.record);
+    if (m.type === "hint") return showHint(m);
   }
 
   function snapshot(m) {
@@ -187,6 +188,25 @@ export function tableScreen(app, { tableId }) {
     }
   }
 
+  // A hint only points: it lights up what to play for a moment and says why; never plays.
+  function hint() {
+    if (game && !OVER.has(game.status)) app.socket.send({ type: "hint", match_id: matchId });
+  }
+
+  function showHint({ action: a, reason }) {
+    if (!game) return;
+    const q = (s) => [...el.querySelectorAll(s)];
+    const col = (c) => `.tableau .column[data-col="${c}"]`;
+    const lit = !a ? [] : a.op === "move" ? [...q(`${col(a.from)} .card:not(.back)`).slice(-a.count), ...q(col(a.to))]
+      : q(a.op === "flip" ? `${col(a.col)} .back[role=button]` : a.op === "deal" ? ".stock .pilebox" : "#undo");
+    lit.forEach((e) => e.classList.add("hinted"));
+    setTimeout(() => lit.forEach((e) => e.classList.remove("hinted")), 2500);
+    const what = !a ? t("hintNone") : a.op === "move"
+      ? t("hintMove", { card: cardName(game.view.columns[a.from].up.at(-a.count)), n: a.to + 1 })
+      : a.op === "flip" ? t("hintFlip", { n: a.col + 1 }) : t(a.op === "deal" ? "hintDeal" : "hintUndo");
+    announce(`${t("hint")}: ${what}${reason === "deal" ? "" : ` — ${tip(reason)}`}`);
+  }
+
   function announceEvents(events = [], mine) {
     const said = [];
     for (const e of events) {
@@ -213,7 +233,9 @@ export function tableScreen(app, { tableId }) {
     if (event.key === " " && event.target.closest("button, a")) return; // Space presses it
     if (event.key === " ") board.deal();
     else if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "z") board.undo();
-    else if (event.key.toLowerCase() === "f" && !event.ctrlKey && !event.metaKey) board.flip();
+    else if (event.ctrlKey || event.metaKey || event.altKey) return;
+    else if (event.key.toLowerCase() === "f") board.flip();
+    else if (event.key.toLowerCase() === "i") hint();
     else return;
     event.preventDefault();
   }
@@ -260,6 +282,7 @@ export function tableScreen(app, { tableId }) {
     clear(host,
       h("button", { type: "button", id: "deal", disabled: over || !game.view.stock, onclick: () => board.deal(), "aria-keyshortcuts": "Space" }, t("deal")),
       h("button", { type: "button", id: "undo", disabled: over || !game.view.can_undo, onclick: () => board.undo(), "aria-keyshortcuts": "Control+Z" }, t("undo")),
+      h("button", { type: "button", id: "hint", disabled: over, onclick: hint, "aria-keyshortcuts": "I" }, t("hint")),
       h("button", { type: "button", id: "finish", disabled: over, onclick: finish }, t("finish")));
   }
 
