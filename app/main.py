@@ -14,6 +14,7 @@ from app.api.routes import tables as tables_routes
 from app.ops.wiring import install_operations
 from app.rooms.presence import NobodyOnline
 from app.settings import Settings, get_settings
+from app.web import mount_web
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -31,14 +32,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(invites_routes.router)
     app.include_router(results_routes.router)
     app.include_router(ws_routes.router)  # live duels, lobby, invites, presence
+    mount_web(app, settings)  # the browser client: web/ as static files, index at "/"
     # Last, so its lifespan wraps all others: it starts first and drains and flushes last.
     install_operations(app, settings)
-
-    # The browser client (issue 6): web/ served as static files, index at "/".
-    from app.web import mount_web
-
-    mount_web(app, settings)
-
     return app
 
 
