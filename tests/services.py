@@ -10,9 +10,6 @@ import socket
 import pytest
 
 REDIS_URL = os.environ.get("SPIDER_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
-POSTGRES_ADMIN_URL = os.environ.get(
-    "SPIDER_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/postgres"
-)
 
 
 def _reachable(host: str, port: int) -> bool:
@@ -23,20 +20,18 @@ def _reachable(host: str, port: int) -> bool:
         return False
 
 
-def require(service: str, host: str, port: int) -> None:
-    if _reachable(host, port):
-        return
-    message = f"{service} is not reachable at {host}:{port}; start it to run this test"
-    if os.environ.get("CI") == "true":
+def unavailable(message: str) -> None:
+    """A service a test needs is missing: fail under CI, skip (saying why) elsewhere."""
+    if os.environ.get("CI", "").lower() == "true":
         pytest.fail(message)
     pytest.skip(message)
+
+
+def require(service: str, host: str, port: int) -> None:
+    if not _reachable(host, port):
+        unavailable(f"{service} is not reachable at {host}:{port}; start it to run this test")
 
 
 def require_redis() -> str:
     require("Redis", "127.0.0.1", 6379)
     return REDIS_URL
-
-
-def require_postgres() -> str:
-    require("PostgreSQL", "127.0.0.1", 5432)
-    return POSTGRES_ADMIN_URL

@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from alembic import command
 from app.db.engine import make_engine, make_session_factory
+from tests.services import unavailable
 
 ROOT = Path(__file__).resolve().parents[2]
 PG_HOST = os.environ.get("SPIDER_TEST_PG_HOST", "127.0.0.1")
@@ -67,13 +68,10 @@ def require_postgres() -> None:
     try:
         asyncio.run(_admin("SELECT 1"))
     except (OSError, asyncpg.PostgresError, TimeoutError) as error:
-        message = (
+        unavailable(
             f"PostgreSQL is not reachable at {PG_HOST}:{PG_PORT} as {PG_USER} "
             f"(database {PG_ADMIN_DB!r}): {error}. Start PostgreSQL to run these tests."
         )
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(message)
-        pytest.skip(message)
 
 
 def create_pg_database() -> str:
