@@ -15,7 +15,9 @@ player; flat: the next action as soon as the previous is answered):
   p95 / p99, acknowledged (persisted) actions per second, rejects, errors;
 
 then 10,000 idle authenticated connections (hello answered) held open: server memory per
-connection. Server memory (RSS) is sampled throughout. Prints a table and writes
+connection. Server memory (RSS) is sampled throughout, and the server's CPU time per
+answer in each phase (a figure the client, on the same cores, disturbs far less than
+throughput). Prints a table and writes
 bench/results/load.json. The client runs on the same 2 cores as the server, so flat-out
 figures are a floor for the server, not a ceiling.
 """
@@ -58,6 +60,7 @@ class Phase:
     rejects: int = 0
     errors: int = 0
     seconds: float = 0.0
+    server_cpu_s: float = 0.0
     reasons: Counter[str] = field(default_factory=Counter)
 
     def failed(self, why: str) -> None:
@@ -70,6 +73,11 @@ class Phase:
                 "seconds": round(self.seconds, 2),
                 "answers_per_s": round(len(self.rtts) / self.seconds, 1) if self.seconds else 0,
                 "acks_per_s": round(self.acks / self.seconds, 1) if self.seconds else 0,
+                "server_cpu_s": round(self.server_cpu_s, 2),
+                # Server CPU per answer: what one core could serve if the load client did
+                # not share the machine (it runs on the same 2 cores).
+                "server_cpu_ms_per_answer": (
+                    round(self.server_cpu_s * 1e3 / len(self.rtts), 3) if self.rtts else 0),
                 "why": dict(self.reasons.most_common(5))}
 
 
@@ -113,9 +121,10 @@ async def echo_phase(server: Server, connections: int, pace: str, seconds: float
         except Exception as error:
             phase.failed(f"{type(error).__name__}: {error}")
 
-    started = time.monotonic()
+    started, cpu = time.monotonic(), server.cpu_s
     await asyncio.gather(*(one(i) for i in range(connections)))
     phase.seconds = time.monotonic() - started
+    phase.server_cpu_s = server.cpu_s - cpu
     return phase
 
 
@@ -169,9 +178,10 @@ async def duel_phase(server: Server, pairs: list[tuple[Player, Player, int]], pa
     waiting[0] = len(players)
     tasks = [asyncio.create_task(one(p, m, i)) for i, (p, m) in enumerate(players)]
     await ready.wait()
-    started = time.monotonic()
+    started, cpu = time.monotonic(), server.cpu_s
     await asyncio.gather(*tasks)
     phase.seconds = time.monotonic() - started
+    phase.server_cpu_s = server.cpu_s - cpu
     return phase
 
 
@@ -279,11 +289,11 @@ def server_errors(server: Server) -> float:
 
 def print_table(results: dict[str, Any]) -> None:
     rows = [("phase", "answers", "p50 ms", "p95 ms", "p99 ms", "answers/s", "acks/s",
-             "rejects", "errors")]
+             "cpu ms/answer", "rejects", "errors")]
     for p in results["phases"]:
         rows.append((p["phase"], str(p["count"]), f"{p['p50_ms']:.2f}", f"{p['p95_ms']:.2f}",
                      f"{p['p99_ms']:.2f}", f"{p['answers_per_s']:.0f}", f"{p['acks_per_s']:.0f}",
-                     str(p["rejects"]), str(p["errors"])))
+                     f"{p['server_cpu_ms_per_answer']:.3f}", str(p["rejects"]), str(p["errors"])))
     print(table(rows))
     for pace, ratio in results["ratios"].items():
         print(f"{pace}: duel/echo round trip ratio p50 {ratio['p50']}x, p99 {ratio['p99']}x")

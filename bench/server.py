@@ -33,6 +33,12 @@ def rss_bytes(pid: int) -> int:
     raise RuntimeError(f"no VmRSS for pid {pid}")
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used so far, from /proc (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 @dataclass
 class Server:
     process: subprocess.Popen[bytes]
@@ -50,6 +56,10 @@ class Server:
     @property
     def rss(self) -> int:
         return rss_bytes(self.process.pid)
+
+    @property
+    def cpu_s(self) -> float:
+        return cpu_seconds(self.process.pid)
 
     def wait_ready(self, timeout: float = 30.0) -> None:
         deadline = time.monotonic() + timeout
