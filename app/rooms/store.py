@@ -99,6 +99,11 @@ class DuelStore(Protocol):
         """Matches with a started game not yet recorded as finished (all, or one player's)."""
         ...
 
+    async def overdue_match_ids(self, now: float, limit: int = 100) -> list[int]:
+        """Unfinished matches with a game nobody has ended though it should be: opened and
+        past its deadline, or never opened and its table expired (the sweeper's query)."""
+        ...
+
 
 class MemoryStore:
     """Everything in dicts; what a process restart would lose, a database keeps."""
@@ -160,3 +165,17 @@ class MemoryStore:
             and any(game.started_at is not None for game in match.games)
             and (player_id is None or any(g.player_id == player_id for g in match.games))
         ]
+
+    async def overdue_match_ids(self, now: float, limit: int = 100) -> list[int]:
+        found = []
+        for match in self.matches.values():
+            if match.finished:
+                continue
+            playing = [game for game in match.games if game.ended_at is None]
+            if any(game.started_at is not None and game.started_at + match.time_limit_s <= now
+                   for game in playing) or (
+                match.expires_at is not None and match.expires_at <= now
+                and any(game.started_at is None for game in playing)
+            ):
+                found.append(match.match_id)
+        return sorted(found)[:limit]
