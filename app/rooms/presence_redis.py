@@ -241,6 +241,7 @@ class SharedPresence:
         self._open = asyncio.Event()
         self._open.set()
         self._subscription: Subscription | None = None
+        self._closed = False  # sockets closing after the rooms layer: nothing to tell
         self._tasks: list[asyncio.Task[None]] = []
 
     # ------------------------------------------------------------------ reading
@@ -275,6 +276,8 @@ class SharedPresence:
             await self._learn(player_id, True, version)
 
     async def release(self, player_id: int) -> None:
+        if self._closed:  # we left the registry already (close): our numbers are gone
+            return
         async with self._changing():
             left = self._local.get(player_id, 0) - 1
             if left > 0:
@@ -415,6 +418,7 @@ class SharedPresence:
     # ------------------------------------------------------------------ closing
 
     async def close(self) -> None:
+        self._closed = True
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
