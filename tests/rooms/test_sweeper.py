@@ -50,7 +50,7 @@ async def test_a_game_past_its_deadline_is_found_and_ended_once(
 async def test_an_expired_table_with_a_game_nobody_opened_is_found(
     session_factory: Sessions,
 ) -> None:
-    match_id, ann, bob = await seated_match(session_factory)
+    match_id, _, _ = await seated_match(session_factory)
     clock = FakeClock()
     async with session_factory() as session:
         match = await session.get(Match, match_id)
