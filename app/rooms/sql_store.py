@@ -18,6 +18,7 @@ from app.db import games as repo
 from app.db.models import DuelTable, Game, Match
 from app.rooms.results import finish_match as settle_match
 from app.rooms.store import (
+    SETTLE_GRACE_SECONDS,
     DealAlreadySet,
     Progress,
     SeqTaken,
@@ -182,10 +183,17 @@ class SqlStore:
             table_expired = exists().where(
                 DuelTable.id == Match.table_id, DuelTable.expires_at <= moment
             )
+            # Both games over for a while, the match still not settled: settling failed.
+            any_game = exists().where(Game.match_id == Match.id)
+            still_playing = exists().where(Game.match_id == Match.id, Game.status == "playing")
+            ended_lately = exists().where(
+                Game.match_id == Match.id, Game.ended_at > _when(now - SETTLE_GRACE_SECONDS)
+            )
             query = (
                 select(Match.id)
                 .where(Match.status == "playing",
-                       or_(opened_and_late, and_(unopened, table_expired)))
+                       or_(opened_and_late, and_(unopened, table_expired),
+                           and_(any_game, ~still_playing, ~ended_lately)))
                 .order_by(Match.id).limit(limit)
             )
             with _storage_errors():

@@ -14,7 +14,7 @@ import pytest
 from app.ops.connections import TooManyConnections
 from app.rooms import channels
 from app.rooms.presence_redis import SharedPresence
-from app.rooms.pubsub import Subscription
+from app.rooms.pubsub import MemoryPubSub, Subscription
 from app.rooms.redis_pubsub import RedisPubSub
 from tests.services import require_redis
 
@@ -144,3 +144,17 @@ async def test_a_process_that_was_reaped_registers_again(
     await eventually(lambda: not b.presence.is_online(11), timeout=TTL + 2)
     await a.presence.beat()  # it wakes up: its connection is still open, so it counts again
     await eventually(lambda: b.presence.is_online(11))
+
+
+async def test_without_redis_connections_are_still_admitted() -> None:
+    # Nothing listens on port 1: every Redis call fails at once.
+    presence = SharedPresence("redis://127.0.0.1:1/0", pubsub=MemoryPubSub(), ttl=TTL,
+                              heartbeat=HEARTBEAT, max_per_player=1)
+    await presence.start()  # logs, does not raise: the server still starts
+    await presence.admit(12)
+    await presence.admit(12)  # the global cap needs Redis; the per-process one still holds
+    assert presence.is_online(12) and presence.connections_here(12) == 2
+    await presence.release(12)
+    await presence.release(12)
+    assert not presence.is_online(12)
+    await presence.close()

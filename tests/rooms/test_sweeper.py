@@ -2,12 +2,19 @@
 
 import asyncio
 from datetime import UTC, datetime
+from typing import Any
 
 from app.db.models import DuelTable, Game, Match
 from app.rooms.duel import DuelService
 from app.rooms.pubsub import MemoryPubSub
 from app.rooms.sql_store import SqlStore
-from app.rooms.store import MemoryStore, StoredGame, StoredMatch
+from app.rooms.store import (
+    SETTLE_GRACE_SECONDS,
+    MemoryStore,
+    StoredGame,
+    StoredMatch,
+    StoreError,
+)
 from app.rooms.sweeper import OverdueSweeper
 from tests.rooms.test_sql_store import FakeClock, Sessions, no_follow, rows, seated_match
 
@@ -86,3 +93,35 @@ async def test_the_memory_store_answers_the_same_question() -> None:
     assert await store.overdue_match_ids(2000.0) == [1, 2]
     store.matches[1].games[0].ended_at = 1300.0
     assert await store.overdue_match_ids(2000.0) == [2]
+    store.matches[2].games[0].ended_at = store.matches[2].games[1].ended_at = 2000.0
+    assert await store.overdue_match_ids(2000.0) == []  # settling is its last ender's job
+    assert await store.overdue_match_ids(2000.0 + SETTLE_GRACE_SECONDS) == [2]
+
+
+async def test_a_match_whose_settlement_failed_is_settled_by_the_sweeper(
+    session_factory: Sessions,
+) -> None:
+    match_id, ann, bob = await seated_match(session_factory)
+    clock = FakeClock()
+
+    class SettlingFails(SqlStore):
+        async def finish_match(self, match_id: int, outcomes: Any) -> Any:
+            raise StoreError("the database went away at the very end")
+
+    duels = DuelService(store=SettlingFails(session_factory), pubsub=MemoryPubSub(),
+                        clock=clock)
+    for player in (ann, bob):
+        await duels.open_game(player_id=player, match_id=match_id, follow=no_follow)
+        await duels.finish(player_id=player, match_id=match_id, seq=1)
+    await duels.close()
+    [match] = await rows(session_factory, Match, id=match_id)
+    assert match.status == "playing"  # both games over, the match not settled
+    store = SqlStore(session_factory)
+    assert await store.overdue_match_ids(clock.now + SETTLE_GRACE_SECONDS - 1) == []
+    clock.now += SETTLE_GRACE_SECONDS + 1
+    assert await store.overdue_match_ids(clock.now) == [match_id]
+    again = service(session_factory, clock)
+    await OverdueSweeper(store=store, duels=again, every=5, clock=clock).sweep()
+    [match] = await rows(session_factory, Match, id=match_id)
+    assert match.status == "finished"
+    await again.close()
