@@ -15,9 +15,9 @@ crashed stops counting ``ttl`` seconds after its last heartbeat at most, so its 
 turn offline and nobody stays locked out by the cap beyond that. The next heartbeat of
 any surviving process (every ``heartbeat`` seconds) reaps it: deletes its numbers and
 announces ``offline`` for the players it leaves with no connection. So a crashed
-process's presence disappears within ``ttl`` (for ``is_online`` and the cap) and
-``ttl + heartbeat`` (for ``presence`` events) — plus the scheduling delay of the
-survivor's event loop.
+process's connections stop counting against the cap within ``ttl`` of the crash, and
+its players are offline everywhere (``is_online``, ``presence`` events) within
+``ttl + heartbeat`` — plus the scheduling delay of the survivors' event loops.
 
 Every change runs as one Lua script, so a check and its write are atomic across
 processes, and the script itself publishes the change of the *global* state (0 → ≥ 1
