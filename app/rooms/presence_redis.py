@@ -364,6 +364,7 @@ class SharedPresence:
     # ------------------------------------------------------------------ local view
 
     async def _follow_changes(self) -> None:
+        self._tasks = [task for task in self._tasks if not task.done()]
         subscription = await self._pubsub.subscribe(CHANGES)
         self._subscription = subscription
         self._tasks.append(asyncio.create_task(self._listen(subscription),
@@ -396,12 +397,12 @@ class SharedPresence:
     async def _refresh_view(self) -> None:
         version, *online = await self._snapshot(args=[self.prefix, self.ttl])
         version = int(version)
-        if version < self._view_version:
-            return
         fresh: dict[int, tuple[bool, int]] = {int(p): (True, version) for p in online}
-        for player_id, known in self._view.items():
-            if known[1] > version:  # a change newer than the snapshot
-                fresh[player_id] = known
+        if version >= self._view_version:
+            for player_id, known in self._view.items():
+                if known[1] > version:  # a change newer than the snapshot
+                    fresh[player_id] = known
+        # else Redis lost its data (restart, flush): versions start again, and so do we.
         changed = [p for p in set(fresh) | set(self._view)
                    if self._online_elsewhere(p) != (p in fresh and fresh[p][0])]
         self._view, self._view_version = fresh, version

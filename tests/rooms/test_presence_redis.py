@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 import pytest
+import redis.asyncio as redis
 
 from app.ops.connections import TooManyConnections
 from app.rooms import channels
@@ -158,3 +159,24 @@ async def test_without_redis_connections_are_still_admitted() -> None:
     await presence.release(12)
     assert not presence.is_online(12)
     await presence.close()
+
+
+async def test_presence_comes_back_after_redis_lost_its_data(
+    pair: tuple[Process, Process],
+) -> None:
+    a, b = pair
+    for _ in range(5):  # versions well above what they restart from
+        await a.presence.admit(99)
+        await a.presence.release(99)
+    await a.presence.admit(13)
+    await eventually(lambda: b.presence.is_online(13))
+    await b.presence.beat()
+    client = redis.Redis.from_url(require_redis())
+    keys = [key async for key in client.scan_iter(match=f"{a.presence.prefix}presence:*")]
+    await client.delete(*keys)  # a Redis restart without persistence
+    await client.aclose()
+    await a.presence.beat()  # not registered any more: it writes its numbers again
+    await b.presence.beat()
+    assert b.presence.is_online(13)
+    await a.presence.release(13)  # new versions start low again: still heard
+    await eventually(lambda: not b.presence.is_online(13))
