@@ -80,7 +80,8 @@ def build_rooms(
 ) -> Rooms:
     """``sessions``: a hub with shared presence (several processes); ``sweep_every``:
     seconds between two sweeps for overdue games (app/rooms/sweeper.py), 0 for none."""
-    sessions = sessions or SessionHub(pubsub)
+    if sessions is None:
+        sessions = SessionHub(pubsub)
     duels = DuelService(
         store=store,
         pubsub=pubsub,
