@@ -48,8 +48,17 @@ class Settings(BaseSettings):
     ws_implementation: str = "websockets-sansio"
     # Many games' action-log appends share one transaction under load (app/rooms/group_commit.py).
     db_group_commit: bool = True
-    # Prefix of every Redis pub/sub channel: deployments sharing one Redis stay apart.
+    # Prefix of every Redis pub/sub channel (and presence key): deployments sharing one
+    # Redis stay apart.
     redis_channel_prefix: str = "spider:"
+    # Shared presence with the redis backend (app/rooms/presence_redis.py): a process
+    # counts while its heartbeat is younger than the ttl, so a crashed process's
+    # connections vanish within presence_ttl_seconds (events: + one heartbeat).
+    presence_ttl_seconds: float = 15.0
+    presence_heartbeat_seconds: float = 3.0
+    # Seconds between two sweeps for overdue games (app/rooms/sweeper.py); None: every
+    # 5 s with several processes (pubsub_backend redis), off with one; 0: off.
+    overdue_sweep_seconds: float | None = None
     # A bare WebSocket echo at /bench/echo, the load harness's baseline; off in production.
     bench_echo: bool = False
     # Solvable 1- and 2-suit deals solved ahead of need, per suit count (app/rooms/deal_pool.py);

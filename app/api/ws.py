@@ -145,16 +145,16 @@ async def duel_socket(websocket: WebSocket) -> None:
     connections: ConnectionRegistry = websocket.app.state.connections
     try:
         connections.admit(websocket, player=player_id)
+        try:  # with several processes, the sessions hold the global cap (raises the same)
+            session, outbox = await rooms.sessions.connect(player_id, prelude)
+        except BaseException:
+            connections.release(websocket, player=player_id)
+            raise
     except TooManyConnections as error:
         metrics.REJECTED.labels(code=error.code).inc()
         await websocket.send_text(_error_text(error.code, str(error)))
         await websocket.close(code=CLOSE_POLICY_VIOLATION)
         return
-    try:
-        session, outbox = await rooms.sessions.connect(player_id, prelude)
-    except BaseException:
-        connections.release(websocket, player=player_id)
-        raise
     writer = asyncio.create_task(_writer(websocket, outbox))
     try:
         if not resumed[0]:

@@ -552,6 +552,14 @@ class DuelService:
         if live is not None and all(game.started_at is None for game in live.games):
             del self._matches[match_id]
 
+    def cached(self, match_id: int) -> bool:
+        return match_id in self._matches
+
+    async def reload(self, match_id: int) -> LiveMatch:
+        """Drop our copy and rebuild it from the log (ends what is overdue; the sweeper)."""
+        await self._invalidate(match_id)
+        return await self.match(match_id)
+
     def result(self, match_id: int) -> Payload | None:
         live = self._matches.get(match_id)
         return None if live is None else live.result

@@ -16,6 +16,7 @@ from app.rooms.duel import Clock, DuelService
 from app.rooms.pubsub import PubSub
 from app.rooms.sessions import SessionHub
 from app.rooms.store import DuelStore
+from app.rooms.sweeper import OverdueSweeper
 
 Authenticate = Callable[[str], Awaitable[int]]
 FriendsOf = Callable[[int], Awaitable[list[int]]]
@@ -32,6 +33,7 @@ class Rooms:
     authenticate: Authenticate
     friends_of: FriendsOf
     on_close: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+    sweeper: OverdueSweeper | None = None
     _restorer: asyncio.Task[None] | None = None
 
     def start_restoring(self, retry_seconds: float = RESTORE_RETRY_SECONDS) -> None:
@@ -51,6 +53,8 @@ class Rooms:
                 return
 
     async def close(self) -> None:
+        if self.sweeper is not None:  # first: a sweep must not load matches into a closed service
+            await self.sweeper.stop()
         if self._restorer is not None:
             self._restorer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -71,8 +75,13 @@ def build_rooms(
     allow_test_layouts: bool,
     clock: Clock | None = None,
     peers: bool = False,
+    sessions: SessionHub | None = None,
+    sweep_every: float = 0.0,
 ) -> Rooms:
-    sessions = SessionHub(pubsub)
+    """``sessions``: a hub with shared presence (several processes); ``sweep_every``:
+    seconds between two sweeps for overdue games (app/rooms/sweeper.py), 0 for none."""
+    if sessions is None:
+        sessions = SessionHub(pubsub)
     duels = DuelService(
         store=store,
         pubsub=pubsub,
@@ -82,4 +91,11 @@ def build_rooms(
         **({"clock": clock} if clock is not None else {}),
     )
     sessions.on_presence(duels.online_changed)
-    return Rooms(pubsub, sessions, duels, authenticate, friends_of)
+    rooms = Rooms(pubsub, sessions, duels, authenticate, friends_of)
+    if sweep_every > 0:
+        rooms.sweeper = OverdueSweeper(
+            store=store, duels=duels, every=sweep_every,
+            **({"clock": clock} if clock is not None else {}),
+        )
+        rooms.sweeper.start()
+    return rooms

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import exists, select
+from sqlalchemy import ColumnElement, and_, exists, func, or_, select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -18,6 +18,7 @@ from app.db import games as repo
 from app.db.models import DuelTable, Game, Match
 from app.rooms.results import finish_match as settle_match
 from app.rooms.store import (
+    SETTLE_GRACE_SECONDS,
     DealAlreadySet,
     Progress,
     SeqTaken,
@@ -138,7 +139,8 @@ class SqlStore:
 
     async def _end_game(self, game_id: int, reason: str, at: float, progress: Progress) -> None:
         async with self._sessions() as session, session.begin():
-            game = await session.get(Game, game_id)
+            # Locked: two processes ending the same game (time-out, sweeper) record it once.
+            game = await session.get(Game, game_id, with_for_update=True)
             if game is None:
                 raise StoreError(f"no game {game_id}")
             if game.status != "playing":
@@ -166,3 +168,43 @@ class SqlStore:
             query = query.where(seated)
         async with self._sessions() as session:
             return list(await session.scalars(query.order_by(Match.id)))
+
+    async def overdue_match_ids(self, now: float, limit: int = 100) -> list[int]:
+        moment = _when(now)
+        async with self._sessions() as session:
+            deadline_passed = _deadline_passed(session.get_bind().dialect.name, moment)
+            opened_and_late = exists().where(
+                Game.match_id == Match.id, Game.status == "playing",
+                Game.started_at.is_not(None), deadline_passed,
+            )
+            unopened = exists().where(
+                Game.match_id == Match.id, Game.status == "playing", Game.started_at.is_(None)
+            )
+            table_expired = exists().where(
+                DuelTable.id == Match.table_id, DuelTable.expires_at <= moment
+            )
+            # Both games over for a while, the match still not settled: settling failed.
+            any_game = exists().where(Game.match_id == Match.id)
+            still_playing = exists().where(Game.match_id == Match.id, Game.status == "playing")
+            ended_lately = exists().where(
+                Game.match_id == Match.id, Game.ended_at > _when(now - SETTLE_GRACE_SECONDS)
+            )
+            query = (
+                select(Match.id)
+                .where(Match.status == "playing",
+                       or_(opened_and_late, and_(unopened, table_expired),
+                           and_(any_game, ~still_playing, ~ended_lately)))
+                .order_by(Match.id).limit(limit)
+            )
+            with _storage_errors():
+                return list(await session.scalars(query))
+
+
+def _deadline_passed(dialect: str, moment: datetime) -> ColumnElement[bool]:
+    """games.started_at + matches.time_limit_seconds <= moment, in the database's terms."""
+    if dialect == "sqlite":  # datetimes are text there; julianday counts days
+        started = func.julianday(Game.started_at)
+        return started + Match.time_limit_seconds / 86400.0 <= func.julianday(
+            moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f"))
+    return Game.started_at + func.make_interval(
+        0, 0, 0, 0, 0, 0, Match.time_limit_seconds) <= moment

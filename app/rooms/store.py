@@ -13,6 +13,10 @@ from typing import Any, Protocol
 
 from app.rooms.winner import PlayerOutcome, decide_winner
 
+SETTLE_GRACE_SECONDS = 10.0
+"""A match whose games are all over is settled by whoever ended the last one; only after
+this long without a settlement does the sweeper retry it (no race with that process)."""
+
 
 class StoreError(RuntimeError):
     """Storage refused or failed; the caller changes nothing in memory."""
@@ -99,6 +103,12 @@ class DuelStore(Protocol):
         """Matches with a started game not yet recorded as finished (all, or one player's)."""
         ...
 
+    async def overdue_match_ids(self, now: float, limit: int = 100) -> list[int]:
+        """Unfinished matches with work overdue (the sweeper's query): a game opened and
+        past its deadline, a game never opened when its table expired, or both games over
+        for SETTLE_GRACE_SECONDS and the match still not settled (settling failed)."""
+        ...
+
 
 class MemoryStore:
     """Everything in dicts; what a process restart would lose, a database keeps."""
@@ -160,3 +170,18 @@ class MemoryStore:
             and any(game.started_at is not None for game in match.games)
             and (player_id is None or any(g.player_id == player_id for g in match.games))
         ]
+
+    async def overdue_match_ids(self, now: float, limit: int = 100) -> list[int]:
+        return sorted(m.match_id for m in self.matches.values() if _overdue(m, now))[:limit]
+
+
+def _overdue(match: StoredMatch, now: float) -> bool:
+    if match.finished or not match.games:
+        return False
+    playing = [game for game in match.games if game.ended_at is None]
+    if not playing:
+        return max(g.ended_at or now for g in match.games) <= now - SETTLE_GRACE_SECONDS
+    late = any(g.started_at is not None and g.started_at + match.time_limit_s <= now
+               for g in playing)
+    expired = match.expires_at is not None and match.expires_at <= now
+    return late or (expired and any(g.started_at is None for g in playing))

@@ -14,10 +14,13 @@ from app.rooms.auth import verify_token
 from app.rooms.deals import solvable_choice
 from app.rooms.errors import NotAuthenticated
 from app.rooms.group_commit import GroupCommitSqlStore
-from app.rooms.pubsub import make_pubsub
+from app.rooms.pubsub import PubSub, make_pubsub
 from app.rooms.runtime import Rooms, build_rooms
+from app.rooms.sessions import SessionHub
 from app.rooms.sql_store import SqlStore
 from app.settings import Settings
+
+DEFAULT_SWEEP_SECONDS = 5.0
 
 
 async def rooms_for_app(app: FastAPI) -> Rooms:
@@ -38,15 +41,19 @@ async def rooms_for_app(app: FastAPI) -> Rooms:
             )
             return list(found)
 
+    pubsub = make_pubsub(settings.pubsub_backend, redis_url=settings.redis_url,
+                         channel_prefix=settings.redis_channel_prefix)
+    several = settings.pubsub_backend != "memory"  # other processes share our players
     rooms = build_rooms(
-        pubsub=make_pubsub(settings.pubsub_backend, redis_url=settings.redis_url,
-                           channel_prefix=settings.redis_channel_prefix),
+        pubsub=pubsub,
         # The app's session factory (app/api/database.py); group commit under load.
         store=(GroupCommitSqlStore if settings.db_group_commit else SqlStore)(app.state.sessions),
         authenticate=authenticate,
         friends_of=friends_of,
         allow_test_layouts=settings.allow_test_layouts,
-        peers=settings.pubsub_backend != "memory",  # other processes may cache our matches
+        peers=several,  # other processes may cache our matches
+        sessions=await shared_sessions(settings, pubsub) if several else None,
+        sweep_every=sweep_period(settings),
     )
     rooms.on_close.append(start_deal_pool(settings))
     # The REST friend list asks app.state.presence who is online (app/rooms/presence.py).
@@ -66,3 +73,24 @@ def start_deal_pool(settings: Settings) -> Callable[[], Awaitable[None]]:
         await pool.stop()
 
     return stop
+
+
+async def shared_sessions(settings: Settings, pubsub: PubSub) -> SessionHub:
+    """Sessions whose presence and connection cap hold across processes (Redis)."""
+    from app.rooms.presence_redis import SharedPresence, SharedSessionHub  # redis only here
+
+    presence = SharedPresence(
+        settings.redis_url, pubsub=pubsub, prefix=settings.redis_channel_prefix,
+        ttl=settings.presence_ttl_seconds, heartbeat=settings.presence_heartbeat_seconds,
+        max_per_player=settings.ws_max_connections_per_player,
+    )
+    hub = SharedSessionHub(pubsub, presence)
+    await presence.start()
+    return hub
+
+
+def sweep_period(settings: Settings) -> float:
+    """Seconds between sweeps for overdue games; by default only with several processes."""
+    if settings.overdue_sweep_seconds is not None:
+        return max(0.0, settings.overdue_sweep_seconds)
+    return DEFAULT_SWEEP_SECONDS if settings.pubsub_backend != "memory" else 0.0

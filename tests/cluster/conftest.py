@@ -1,1 +1,5 @@
-from tests.support.cluster import pg_cluster, sqlite_server  # noqa: F401 (fixtures)
+from tests.support.cluster import (  # noqa: F401 (fixtures)
+    pg_cluster,
+    quick_pg_cluster,
+    sqlite_server,
+)

@@ -70,6 +70,8 @@ async def test_players_on_different_processes_duel_spectate_and_see_the_lobby(
         bob_snap = await bob_ws.open_game(match_id)
         assert ann_snap["view"] == bob_snap["view"]
         assert bob_snap["opponent"]["status"] == "playing"
+        # Each process knows the opponent connected to the other one is online.
+        assert ann_snap["opponent"]["online"] is True and bob_snap["opponent"]["online"] is True
         rng = random.Random(5)
         await play(ann_ws, match_id, ann_snap, 6, rng)
         progress = await until(bob_ws, "progress", match_id=match_id,

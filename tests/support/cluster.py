@@ -87,6 +87,25 @@ def sqlite_server(tmp_path: Path) -> Iterator[Cluster]:
 @pytest.fixture
 def pg_cluster(tmp_path: Path) -> Iterator[Cluster]:
     """Two processes on a fresh PostgreSQL database (dropped after) and the real Redis."""
+    yield from _pg_cluster(tmp_path)
+
+
+@pytest.fixture
+def quick_pg_cluster(tmp_path: Path) -> Iterator[Cluster]:
+    """`pg_cluster` with short presence bounds, a fast sweeper and test layouts (short
+    clocks), so crash tests take seconds."""
+    yield from _pg_cluster(tmp_path, **QUICK)
+
+
+QUICK = {
+    "SPIDER_PRESENCE_TTL_SECONDS": "1.5",
+    "SPIDER_PRESENCE_HEARTBEAT_SECONDS": "0.3",
+    "SPIDER_OVERDUE_SWEEP_SECONDS": "0.5",
+    "SPIDER_ALLOW_TEST_LAYOUTS": "true",
+}
+
+
+def _pg_cluster(tmp_path: Path, **extra: str) -> Iterator[Cluster]:
     redis_url = require_redis()
     name = create_pg_database()
     try:
@@ -98,6 +117,7 @@ def pg_cluster(tmp_path: Path) -> Iterator[Cluster]:
             SPIDER_REDIS_URL=redis_url,
             # Every test run speaks on its own Redis channels (the Redis is shared).
             SPIDER_REDIS_CHANNEL_PREFIX=f"t{uuid.uuid4().hex[:8]}:",
+            **extra,
         )
         cluster = Cluster(env, tmp_path)
         cluster.start()

@@ -1,0 +1,127 @@
+"""The overdue-game sweeper on SQLite and PostgreSQL: the query, and ending what nobody ends."""
+
+import asyncio
+from datetime import UTC, datetime
+from typing import Any
+
+from app.db.models import DuelTable, Game, Match
+from app.rooms.duel import DuelService
+from app.rooms.pubsub import MemoryPubSub
+from app.rooms.sql_store import SqlStore
+from app.rooms.store import (
+    SETTLE_GRACE_SECONDS,
+    MemoryStore,
+    StoredGame,
+    StoredMatch,
+    StoreError,
+)
+from app.rooms.sweeper import OverdueSweeper
+from tests.rooms.test_sql_store import FakeClock, Sessions, no_follow, rows, seated_match
+
+
+def service(sessions: Sessions, clock: FakeClock) -> DuelService:
+    return DuelService(store=SqlStore(sessions), pubsub=MemoryPubSub(), clock=clock)
+
+
+async def test_a_game_past_its_deadline_is_found_and_ended_once(
+    session_factory: Sessions,
+) -> None:
+    match_id, ann, bob = await seated_match(session_factory)  # 300 s clocks
+    clock = FakeClock()
+    gone = service(session_factory, clock)  # the process that served the match, then died
+    await gone.open_game(player_id=ann, match_id=match_id, follow=no_follow)
+    await gone.open_game(player_id=bob, match_id=match_id, follow=no_follow)
+    await gone.close()
+    store = SqlStore(session_factory)
+    clock.now += 299
+    assert await store.overdue_match_ids(clock.now) == []
+    clock.now += 2
+    assert await store.overdue_match_ids(clock.now) == [match_id]
+
+    # Two processes sweep at the same moment: both games end once, the match is settled.
+    one, two = service(session_factory, clock), service(session_factory, clock)
+    sweepers = [OverdueSweeper(store=SqlStore(session_factory), duels=d, every=5, clock=clock)
+                for d in (one, two)]
+    touched = await asyncio.gather(*(s.sweep() for s in sweepers))
+    assert sum(touched) >= 1
+    games = await rows(session_factory, Game, match_id=match_id)
+    assert {g.status for g in games} == {"timed_out"}
+    assert {g.time_used_ms for g in games} == {300_000}
+    [match] = await rows(session_factory, Match, id=match_id)
+    assert match.status == "finished"
+    assert await store.overdue_match_ids(clock.now) == []
+    for duels in (one, two):
+        await duels.close()
+
+
+async def test_an_expired_table_with_a_game_nobody_opened_is_found(
+    session_factory: Sessions,
+) -> None:
+    match_id, _, _ = await seated_match(session_factory)
+    clock = FakeClock()
+    async with session_factory() as session:
+        match = await session.get(Match, match_id)
+        assert match is not None
+        table = await session.get(DuelTable, match.table_id)
+        assert table is not None
+        table.expires_at = datetime.fromtimestamp(clock.now + 60, UTC)
+        await session.commit()
+    store = SqlStore(session_factory)
+    assert await store.overdue_match_ids(clock.now) == []  # nobody opened, table still open
+    clock.now += 61
+    assert await store.overdue_match_ids(clock.now) == [match_id]
+    duels = service(session_factory, clock)
+    await OverdueSweeper(store=store, duels=duels, every=5, clock=clock).sweep()
+    for _ in range(100):  # the expiry task ends the unopened games at once
+        [row] = await rows(session_factory, Match, id=match_id)
+        if row.status == "finished":
+            break
+        await asyncio.sleep(0.05)
+    games = await rows(session_factory, Game, match_id=match_id)
+    assert {g.status for g in games} == {"timed_out"}
+    await duels.close()
+
+
+async def test_the_memory_store_answers_the_same_question() -> None:
+    store = MemoryStore()
+    store.add_match(StoredMatch(1, {}, 300.0, [StoredGame(1, 1, started_at=1000.0),
+                                               StoredGame(2, 2)], expires_at=5000.0))
+    store.add_match(StoredMatch(2, {}, 300.0, [StoredGame(3, 1), StoredGame(4, 2)],
+                                expires_at=2000.0))
+    assert await store.overdue_match_ids(1299.0) == []
+    assert await store.overdue_match_ids(1300.0) == [1]
+    assert await store.overdue_match_ids(2000.0) == [1, 2]
+    store.matches[1].games[0].ended_at = 1300.0
+    assert await store.overdue_match_ids(2000.0) == [2]
+    store.matches[2].games[0].ended_at = store.matches[2].games[1].ended_at = 2000.0
+    assert await store.overdue_match_ids(2000.0) == []  # settling is its last ender's job
+    assert await store.overdue_match_ids(2000.0 + SETTLE_GRACE_SECONDS) == [2]
+
+
+async def test_a_match_whose_settlement_failed_is_settled_by_the_sweeper(
+    session_factory: Sessions,
+) -> None:
+    match_id, ann, bob = await seated_match(session_factory)
+    clock = FakeClock()
+
+    class SettlingFails(SqlStore):
+        async def finish_match(self, match_id: int, outcomes: Any) -> Any:
+            raise StoreError("the database went away at the very end")
+
+    duels = DuelService(store=SettlingFails(session_factory), pubsub=MemoryPubSub(),
+                        clock=clock)
+    for player in (ann, bob):
+        await duels.open_game(player_id=player, match_id=match_id, follow=no_follow)
+        await duels.finish(player_id=player, match_id=match_id, seq=1)
+    await duels.close()
+    [match] = await rows(session_factory, Match, id=match_id)
+    assert match.status == "playing"  # both games over, the match not settled
+    store = SqlStore(session_factory)
+    assert await store.overdue_match_ids(clock.now + SETTLE_GRACE_SECONDS - 1) == []
+    clock.now += SETTLE_GRACE_SECONDS + 1
+    assert await store.overdue_match_ids(clock.now) == [match_id]
+    again = service(session_factory, clock)
+    await OverdueSweeper(store=store, duels=again, every=5, clock=clock).sweep()
+    [match] = await rows(session_factory, Match, id=match_id)
+    assert match.status == "finished"
+    await again.close()
