@@ -187,8 +187,9 @@ async def duel_socket(websocket: WebSocket) -> None:
         await outbox.stop()
 
 
-# A plain Starlette route: the endpoint needs no dependency injection, and FastAPI's
-# per-request machinery (exit stacks, wrappers) costs ~5 KB per idle connection.
+# A plain Starlette route: the endpoint needs no dependency injection. The app serves it
+# past the middleware stack (app/ops/middleware.py WebSocketShortcut); the route stays for
+# anything that routes normally.
 router.add_websocket_route("/ws", duel_socket)
 
 
