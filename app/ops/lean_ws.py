@@ -5,7 +5,8 @@ protocol is uvicorn's own, unchanged on the wire, with three things lighter, tog
 ~9 KB of the ~25 KB an idle authenticated connection costs:
 
 - the handshake request and response (headers and all) are dropped once the handshake
-  is sent: uvicorn keeps them for the life of the connection and never reads them again;
+  is sent: uvicorn keeps them for the life of the connection and never reads them again
+  (the scope has its own copy of the request headers);
 - the ASGI receive queue is a deque and one future instead of an ``asyncio.Queue``
   (three deques and an Event, ~3 KB even when empty);
 - the "writable" flag is an event that allocates its waiter list only when someone
@@ -106,5 +107,8 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
     async def send(self, message: Any) -> None:
         await super().send(message)
         if self.handshake_complete and getattr(self, "response", None) is not None:
-            # Sent (or refused): uvicorn reads neither again.
+            # Sent (or refused): uvicorn reads neither again. The request object itself
+            # lives on in websockets' parser (a generator's local), so its headers, the
+            # bulk of it, are emptied; the scope has its own copy.
+            self.request.headers.clear()
             self.request = self.response = None  # type: ignore[assignment]
