@@ -149,11 +149,13 @@ async def duel_socket(websocket: WebSocket) -> None:
         )
         await websocket.close(code=CLOSE_POLICY)
         return
+    stream, last_event = hello.stream, hello.last_event
+    del hello, token  # this frame lives as long as the connection: keep only what is used
 
     resumed: list[bool] = []
 
     def prelude(session: Session) -> list[dict[str, Any]]:
-        missed = session.missed_since(hello.stream, hello.last_event)
+        missed = session.missed_since(stream, last_event)
         resumed.append(missed is not None)
         welcome = {"type": "welcome", "v": p.PROTOCOL_VERSION, "player_id": player_id,
                    "stream": session.stream, "last_event": session.last_n,
