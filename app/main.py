@@ -34,7 +34,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ws_routes.router)  # live duels, lobby, invites, presence
     mount_web(app, settings)  # the browser client: web/ as static files, index at "/"
     # Last, so its lifespan wraps all others: it starts first and drains and flushes last.
-    install_operations(app, settings)
+    install_operations(app, settings, websockets={"/ws": ws_routes.duel_socket})
     return app
 
 

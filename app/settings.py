@@ -45,7 +45,12 @@ class Settings(BaseSettings):
     ws_ping_timeout: float = 20.0
     ws_protocol_max_bytes: int = 65_536
     ws_per_message_deflate: bool = False
-    ws_implementation: str = "websockets-sansio"
+    # "lean": uvicorn's websockets-sansio with lighter per-connection state (app/ops/lean_ws.py).
+    ws_implementation: str = "lean"
+    # Check every server frame against the protocol models before sending it (and that
+    # the fast serializer says the same). Costs CPU on every frame: on in the test suite,
+    # off in production.
+    ws_validate_frames: bool = False
     # Many games' action-log appends share one transaction under load (app/rooms/group_commit.py).
     db_group_commit: bool = True
     # Prefix of every Redis pub/sub channel (and presence key): deployments sharing one

@@ -72,6 +72,7 @@ def main() -> None:
     args = parser.parse_args()
     raise_nofile(args.connections + 1000)
     for impl, deflate in [
+        ("lean", False),
         ("websockets", True),
         ("websockets", False),
         ("websockets-sansio", True),

@@ -345,8 +345,8 @@ def main() -> None:
     parser.add_argument("--idle", type=int, default=10_000, help="idle connections (0: skip)")
     parser.add_argument("--pace", nargs="*", default=["human", "flat"],
                         choices=["human", "flat"], help="none: only the idle phase")
-    parser.add_argument("--ws", default="websockets-sansio",
-                        choices=["websockets-sansio", "websockets", "wsproto"])
+    parser.add_argument("--ws", default="lean",
+                        choices=["lean", "websockets-sansio", "websockets", "wsproto"])
     parser.add_argument("--postgres", action="store_true", help="fresh PostgreSQL database")
     parser.add_argument("--output", type=Path, default=RESULTS / "load.json")
     args = parser.parse_args()

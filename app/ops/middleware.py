@@ -2,14 +2,19 @@
 
 A client may send its own `X-Request-ID` (a proxy's, say); an unusable one is replaced.
 The id is echoed in the response and attached to every log line of the request.
+
+`WebSocketShortcut` gives the long-lived WebSocket endpoints (`/ws`) the same request id
+and error accounting without the rest of the stack (see its docstring).
 """
 
 import logging
 import re
 import time
 import uuid
+from collections.abc import Awaitable, Callable, Mapping
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket
 
 from app.ops import context, metrics
 
@@ -77,9 +82,53 @@ class RequestIdMiddleware:
         try:
             await self.app(scope, receive, send)
         except Exception:
-            metrics.ERRORS.labels(where="ws").inc()
-            log.exception("unhandled websocket error", extra={"path": scope.get("path")})
+            _websocket_failed(scope)
             raise
+
+
+def _websocket_failed(scope: Scope) -> None:
+    metrics.ERRORS.labels(where="ws").inc()
+    log.exception("unhandled websocket error", extra={"path": scope.get("path")})
+
+
+WebSocketEndpoint = Callable[[WebSocket], Awaitable[None]]
+
+
+class WebSocketShortcut:
+    """Outermost in the app: WebSocket scopes of the given paths go straight to their endpoint.
+
+    An idle WebSocket keeps its whole ASGI call chain suspended for hours. Through the
+    full stack (server-error, exception-telemetry, body-limit, request-id and exception
+    middleware, FastAPI's exit stack, the router and its included routers, Starlette's
+    websocket session wrapper) that is some twenty coroutine frames and their objects,
+    ~6 KB per connection. For a WebSocket those layers do nothing but pass it on, except
+    the request id and the error metric and log line, which are done here as well.
+    Everything else (other paths, HTTP, lifespan) takes the usual way.
+    """
+
+    def __init__(self, app: ASGIApp, endpoints: Mapping[str, WebSocketEndpoint]) -> None:
+        self.app = app
+        self.endpoints = dict(endpoints)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        endpoint = self.endpoints.get(_route_path(scope)) if scope["type"] == "websocket" else None
+        if endpoint is None:
+            await self.app(scope, receive, send)
+            return
+        token = context.request_id.set(_request_id(scope))
+        try:
+            await endpoint(WebSocket(scope, receive, send))
+        except Exception:
+            _websocket_failed(scope)
+            raise
+        finally:
+            context.request_id.reset(token)
+
+
+def _route_path(scope: Scope) -> str:
+    path: str = scope["path"]
+    root: str = scope.get("root_path", "")
+    return path[len(root):] if root and path.startswith(root) else path
 
 
 # Probes are scraped every few seconds; logging each would drown the useful lines.

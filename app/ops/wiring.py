@@ -2,17 +2,18 @@
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 
 from fastapi import FastAPI
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from starlette.types import ASGIApp
 
 from app.ops import echo
 from app.ops.connections import ConnectionRegistry
 from app.ops.health import Readiness, database_check
 from app.ops.logging import configure_logging, flush_logs
-from app.ops.middleware import RequestIdMiddleware
+from app.ops.middleware import RequestIdMiddleware, WebSocketEndpoint, WebSocketShortcut
 from app.ops.routes import router
 from app.settings import Settings
 
@@ -20,8 +21,14 @@ log = logging.getLogger("spider.ops")
 ShutdownHook = Callable[[], Awaitable[None]]
 
 
-def install_operations(app: FastAPI, settings: Settings) -> None:
+def install_operations(
+    app: FastAPI, settings: Settings, *, websockets: Mapping[str, WebSocketEndpoint] = {}
+) -> None:
+    """`websockets`: long-lived WebSocket endpoints by path, served past the middleware
+    stack (see `WebSocketShortcut`); they stay routed normally too."""
     app.add_middleware(RequestIdMiddleware)
+    if websockets:
+        _shortcut_websockets(app, websockets)
     app.include_router(router)
     if settings.bench_echo:
         app.include_router(echo.router)
@@ -33,6 +40,17 @@ def install_operations(app: FastAPI, settings: Settings) -> None:
     app.state.readiness.add("database", database_check(lambda: _database_engine(app)))
     app.state.readiness.add("pubsub", _pubsub_check(app))
     _wrap_lifespan(app)
+
+
+def _shortcut_websockets(app: FastAPI, endpoints: Mapping[str, WebSocketEndpoint]) -> None:
+    # Starlette builds the stack on the first call (after every middleware is added);
+    # the shortcut goes around what it builds.
+    build = app.build_middleware_stack
+
+    def build_with_shortcut() -> ASGIApp:
+        return WebSocketShortcut(build(), endpoints)
+
+    app.build_middleware_stack = build_with_shortcut  # type: ignore[method-assign]
 
 
 def _wrap_lifespan(app: FastAPI) -> None:

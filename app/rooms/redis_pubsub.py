@@ -39,6 +39,8 @@ log = logging.getLogger("spider.pubsub")
 class RedisSubscription(QueuedSubscription):
     """One local subscriber: a bounded queue fed by the process's reader task."""
 
+    __slots__ = ("_bus",)
+
     def __init__(self, bus: RedisPubSub, channel: str) -> None:
         super().__init__(channel)
         self._bus = bus

@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from app.api import protocol_docs
+from app.api import protocol_docs, ws
 from app.api.protocol import (
     MAX_FRAME_BYTES,
     SERVER_ADAPTER,
@@ -83,3 +83,16 @@ async def test_every_payload_the_duel_service_builds_is_a_documented_message() -
 
 def test_the_document_holds_the_current_schemas() -> None:
     assert protocol_docs.main(["--check"]) == 0, "run: python -m app.api.protocol_docs"
+
+
+def test_the_checked_encoder_refuses_a_frame_that_differs_from_its_model() -> None:
+    pong = ws._encode_checked({"type": "pong"})
+    assert pong == ws._encode({"type": "pong"}) == '{"type":"pong"}'
+    error = json.loads(ws._encode_checked({"type": "error", "code": "x", "message": "m"}))
+    assert error == {"type": "error", "code": "x", "message": "m"}
+    # The model would add duplicate=false: the fast serializer would not say the same.
+    ack = {"type": "ack", "n": 1, "match_id": 1, "seq": 1, "view": {}, "score": 0, "delta": 0,
+           "events": [], "status": "playing", "time_left_ms": 5}
+    assert json.loads(ws._encode_checked(ack))["code"] == "internal"
+    assert json.loads(ws._encode_checked({**ack, "duplicate": False}))["type"] == "ack"
+    assert json.loads(ws._encode_checked({"type": "pong", "secret": 1}))["code"] == "internal"

@@ -1,14 +1,19 @@
 """`spider serve` hands the operational settings to uvicorn; the echo baseline is opt-in."""
 
+import asyncio
+import json
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from app.main import create_app
 from app.ops.serve import uvicorn_config
 from app.settings import Settings
+from bench.server import start_server
 from tests.support.database import sqlite_url, upgrade
 
 
@@ -33,3 +38,67 @@ def test_the_echo_endpoint_exists_only_when_asked_for(tmp_path: Path) -> None:
     without = TestClient(create_app(Settings(database_url=memory)))
     with without, pytest.raises(WebSocketDisconnect), without.websocket_connect("/bench/echo"):
         pass
+
+
+def test_spider_serve_runs_the_lean_websocket_protocol_by_default() -> None:
+    from app.ops.lean_ws import LeanWebSocketProtocol
+
+    assert uvicorn_config(Settings()).ws is LeanWebSocketProtocol
+    assert uvicorn_config(Settings(ws_implementation="wsproto")).ws == "wsproto"
+
+
+async def test_the_light_queue_and_event_behave_like_asyncio_s() -> None:
+    from app.ops.lean_ws import LightEvent, LightQueue
+
+    queue = LightQueue()
+    getter = asyncio.create_task(queue.get())
+    await asyncio.sleep(0)
+    queue.put_nowait(1)
+    queue.put_nowait(2)
+    assert await getter == 1 and queue.qsize() == 1 and not queue.empty()
+    assert await queue.get() == 2 and queue.empty()
+    cancelled = asyncio.create_task(queue.get())
+    await asyncio.sleep(0)
+    cancelled.cancel()
+    await asyncio.sleep(0)
+    queue.put_nowait(3)  # not lost to the cancelled get
+    assert await asyncio.wait_for(queue.get(), 1) == 3
+
+    event = LightEvent()
+    waiter = asyncio.create_task(event.wait())
+    await asyncio.sleep(0)
+    assert not waiter.done() and not event.is_set()
+    event.set()
+    await asyncio.wait_for(waiter, 1)
+    event.clear()
+    assert not event.is_set()
+
+
+async def test_a_real_server_with_the_lean_protocol_speaks_and_closes_with_1012(
+    tmp_path: Path,
+) -> None:
+    url = sqlite_url(tmp_path / "spider.db")
+    await asyncio.to_thread(upgrade, url)  # runs its own event loop
+    env = {"SPIDER_DATABASE_URL": url, "SPIDER_BENCH_ECHO": "true",
+           "SPIDER_WS_IMPLEMENTATION": "lean", "SPIDER_WS_PING_INTERVAL": "0.2"}
+    server = await asyncio.to_thread(start_server, env=env, log_path=tmp_path / "server.log")
+    try:
+        async with connect(f"{server.ws}/bench/echo") as echo, connect(f"{server.ws}/ws") as ws:
+            await ws.send(json.dumps({"type": "hello", "v": 1, "token": "forged"}))
+            refused = json.loads(await ws.recv())
+            assert refused["code"] == "not_authenticated"
+            with pytest.raises(ConnectionClosed) as closed:
+                await ws.recv()
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
+            for text in ("a", "b" * 5000):
+                await echo.send(text)
+                assert await echo.recv() == text
+            await asyncio.sleep(0.5)  # pinged and answered: still open
+            await echo.send("c")
+            assert await echo.recv() == "c"
+            await asyncio.to_thread(server.stop)
+            with pytest.raises(ConnectionClosed) as stopped:
+                await echo.recv()
+            assert stopped.value.rcvd is not None and stopped.value.rcvd.code == 1012
+    finally:
+        server.stop()

@@ -6,7 +6,7 @@ import pytest
 
 from app.rooms import channels, sessions
 from app.rooms.pubsub import MemoryPubSub
-from app.rooms.sessions import Session, SessionHub
+from app.rooms.sessions import Outbox, Payload, Session, SessionHub
 
 
 async def settle() -> None:
@@ -44,7 +44,7 @@ async def test_a_new_connection_gets_its_prelude_before_anything_live() -> None:
     _, outbox = await hub.connect(7, lambda s: [{"type": "welcome", "n": 0}])
     await pubsub.publish(channels.player(7), {"type": "invite", "invite": {}})
     await settle()
-    first, second = outbox.queue.get_nowait(), outbox.queue.get_nowait()
+    first, second = outbox.pending
     assert first is not None and first["type"] == "welcome"
     assert second is not None and second["type"] == "invite" and second["n"] == 1
     await hub.close()
@@ -95,3 +95,72 @@ async def test_idle_sessions_are_forgotten() -> None:
     await hub.sweep(idle_seconds=0)
     assert await hub.session(3) is not session
     await hub.close()
+
+
+class SlowSocket:
+    """Records what an outbox delivers; each send takes a loop turn or two."""
+
+    def __init__(self) -> None:
+        self.sent: list[Payload | None] = []
+
+    async def deliver(self, frame: Payload | None) -> None:
+        await asyncio.sleep(0)
+        self.sent.append(frame)
+
+
+async def test_an_outbox_sends_in_order_and_holds_no_task_while_idle() -> None:
+    socket, outbox = SlowSocket(), Outbox()
+    outbox.put({"i": 0})  # before start: waits (the welcome goes first)
+    outbox.start(socket.deliver)
+    for i in range(1, 4):
+        outbox.put({"i": i})  # while the drain is sending
+    await settle()
+    assert outbox._drain is None and outbox._pending is None  # idle: nothing held
+    outbox.put({"i": 4})  # a new drain starts
+    assert outbox._drain is not None
+    await settle()
+    assert [f and f["i"] for f in socket.sent] == [0, 1, 2, 3, 4]
+    assert outbox._drain is None
+
+
+async def test_an_outbox_that_overflows_asks_once_to_close(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sessions, "OUTBOX_LIMIT", 3)
+    socket, outbox = SlowSocket(), Outbox()
+    for i in range(6):
+        outbox.put({"i": i})
+    assert outbox.overflowed and outbox.pending == [{"i": 0}, {"i": 1}, {"i": 2}, None]
+    outbox.start(socket.deliver)
+    await settle()
+    outbox.put({"i": 9})  # after the close: dropped
+    await settle()
+    assert socket.sent == [{"i": 0}, {"i": 1}, {"i": 2}, None]
+
+
+async def test_a_stopped_outbox_sends_nothing_more() -> None:
+    socket, outbox = SlowSocket(), Outbox()
+    outbox.start(socket.deliver)
+    outbox.put({"i": 0})
+    outbox.put({"i": 1})
+    await outbox.stop()  # cancels the send in progress
+    outbox.put({"i": 2})
+    await settle()
+    assert socket.sent == [] and outbox._drain is None
+
+
+async def test_a_failing_send_ends_the_outbox_quietly() -> None:
+    sent: list[Payload | None] = []
+
+    async def broken(frame: Payload | None) -> None:
+        sent.append(frame)
+        raise ConnectionResetError
+
+    outbox = Outbox()
+    outbox.start(broken)
+    outbox.put({"i": 0})
+    outbox.put({"i": 1})
+    await settle()
+    outbox.put({"i": 2})
+    await settle()
+    assert sent == [{"i": 0}] and outbox._drain is None
