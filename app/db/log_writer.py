@@ -37,7 +37,7 @@ from app.db.models import GameAction
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LogRow:
     """One appended action and its game's totals after it."""
 

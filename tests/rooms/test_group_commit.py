@@ -268,3 +268,20 @@ async def test_postgres_writer_killed_mid_batch_fails_that_batch_and_recovers(
         assert list(await session.scalars(
             select(GameAction.seq).where(GameAction.game_id == game))) == [1, 2]
         assert (await session.get(Game, game)).actions_count == 2  # type: ignore[union-attr]
+
+
+async def test_a_caller_that_goes_away_does_not_cancel_the_batch(
+    session_factory: async_sessionmaker[AsyncSession], store: GroupCommitSqlStore
+) -> None:
+    ids = await games(session_factory, 2)
+    waiting = [asyncio.ensure_future(store.append_action(g, 1, {"op": "deal"}, 1.0,
+                                                         Progress(-1, 1, 0))) for g in ids]
+    for _ in range(3):  # the batch is in flight
+        await asyncio.sleep(0)
+    waiting[0].cancel()
+    results = await asyncio.gather(*waiting, return_exceptions=True)
+    assert isinstance(results[0], asyncio.CancelledError)
+    assert results[1:] == [None] * (len(ids) - 1)
+    # Its row was part of the batch: written all the same (the log, not the ack, decides).
+    async with session_factory() as session:
+        assert await session.scalar(select(func.count()).select_from(GameAction)) == len(ids)
