@@ -9,6 +9,7 @@ from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import games as repo
+from app.db import log_writer
 from app.db.engine import make_engine, make_session_factory
 from app.db.models import DuelTable, Game, GameAction, Player
 from app.rooms.group_commit import GroupCommitSqlStore
@@ -285,3 +286,27 @@ async def test_a_caller_that_goes_away_does_not_cancel_the_batch(
     # Its row was part of the batch: written all the same (the log, not the ack, decides).
     async with session_factory() as session:
         assert await session.scalar(select(func.count()).select_from(GameAction)) == len(ids)
+
+
+async def test_sqlite_writer_without_aiosqlite_internals(
+    session_factory: async_sessionmaker[AsyncSession], store: GroupCommitSqlStore,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The public-call path, for an aiosqlite that no longer has `_execute` (PostgreSQL
+    # ignores the switch: the same appends must commit there too).
+    monkeypatch.setattr(log_writer, "_IN_THREAD", False)
+    ids = await games(session_factory, 1)
+    await store.append_action(ids[0], 1, {"op": "deal"}, 1.0, Progress(-1, 1, 5))
+    results = await asyncio.gather(
+        store.append_action(ids[0], 2, {"op": "deal"}, 2.0, Progress(-2, 2, 6)),
+        store.append_action(ids[1], 1, {"op": "deal"}, 2.0, Progress(-1, 1, 7)),
+        store.append_action(ids[0], 1, {"op": "undo"}, 2.0, Progress(-3, 3, 8)),
+        return_exceptions=True,
+    )
+    assert results[:2] == [None, None] and isinstance(results[2], SeqTaken)
+    async with session_factory() as session:
+        rows = (await session.execute(
+            select(GameAction.game_id, GameAction.seq).order_by(GameAction.id))).all()
+        game = await session.get(Game, ids[0])
+    assert [tuple(r) for r in rows] == [(ids[0], 1), (ids[0], 2), (ids[1], 1)]
+    assert game is not None and (game.actions_count, game.time_used_ms) == (2, 6)
