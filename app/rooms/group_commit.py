@@ -7,8 +7,11 @@ transaction writes all of them: one flush for the batch, each caller still answe
 after *its* row is committed. A lone action waits for nobody (no timer); batching
 happens by itself under load.
 
-A batch that meets the unique `(game, seq)` constraint (another process won a seq race)
-is written again one append at a time, so only the loser gets `SeqTaken`.
+The batch goes through ``app/db/log_writer.py``: a connection the writer keeps and, on
+PostgreSQL, one statement per batch (one round trip, commit included).
+
+A batch that meets a constraint (another process won a seq race on the unique
+``(game, seq)``) is written again one append at a time, so only the loser gets `SeqTaken`.
 """
 
 from __future__ import annotations
@@ -18,32 +21,32 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import insert, update
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from app.db.models import Game, GameAction
+from app.db.log_writer import LogRow, LogWriter, Refused, WriteFailed, log_writer
 from app.rooms.sql_store import SqlStore, _when
-from app.rooms.store import Progress, StoreError
+from app.rooms.store import Progress, SeqTaken, StoreError
 
 log = logging.getLogger(__name__)
 
 MAX_BATCH = 1000
 
 
-@dataclass
+@dataclass(slots=True)
 class _Append:
-    game_id: int
-    seq: int
-    action: dict[str, Any]
-    at: float
-    progress: Progress
+    row: LogRow
     done: asyncio.Future[None]
 
 
 class GroupCommitSqlStore(SqlStore):
-    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+    def __init__(
+        self, sessions: async_sessionmaker[AsyncSession], engine: AsyncEngine | None = None
+    ) -> None:
         super().__init__(sessions)
+        bind = engine if engine is not None else sessions.kw.get("bind")
+        if not isinstance(bind, AsyncEngine):
+            raise TypeError("group commit needs the sessions' AsyncEngine")
+        self._log: LogWriter = log_writer(bind)
         self._queue: list[_Append] = []
         self._writer: asyncio.Task[None] | None = None
 
@@ -51,54 +54,80 @@ class GroupCommitSqlStore(SqlStore):
         self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Progress
     ) -> None:
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.append(_Append(game_id, seq, action, at, progress, done))
+        self._queue.append(_Append(LogRow(
+            game_id, seq, action, _when(at),
+            progress.score, progress.actions, progress.time_used_ms,
+        ), done))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._drain(), name="action-log-writer")
-        # Shielded: a caller that goes away must not cancel a batch others wait on.
-        await asyncio.shield(done)
+            self._writer.add_done_callback(self._stopped)
+        # A caller that goes away cancels only its own future (settling skips it), never
+        # the batch others wait on: no shield needed, and none paid for on every action.
+        await done
+
+    async def close(self) -> None:
+        """Let the appends already queued commit, then give the kept connection back."""
+        if self._writer is not None:
+            await asyncio.wait([self._writer])
+        await self._log.close()
 
     async def _drain(self) -> None:
-        while self._queue:
-            batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
-            try:
-                await self._write(batch)
-            except IntegrityError:
-                await self._one_by_one(batch)
-                continue
-            except SQLAlchemyError as error:
-                failure = StoreError(f"database error: {type(error).__name__}")
-                for item in batch:
-                    _settle(item, failure)
-                continue
-            except BaseException as error:  # cancelled at shutdown: nobody is left hanging
-                for item in batch:
-                    _settle(item, StoreError(f"not written: {type(error).__name__}"))
-                raise
-            for item in batch:
-                _settle(item, None)
+        batch: list[_Append] = []
+        try:
+            while self._queue:
+                batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
+                await self._commit(batch)
+                batch = []
+        except BaseException as error:  # cancelled at shutdown: nobody is left hanging
+            failure = StoreError(f"not written: {type(error).__name__}")
+            for item in batch + self._queue:
+                _settle(item, failure)
+            self._queue = []
+            raise
 
-    async def _write(self, batch: list[_Append]) -> None:
-        async with self._sessions() as session, session.begin():
-            await session.execute(insert(GameAction), [
-                {"game_id": a.game_id, "seq": a.seq, "action": a.action, "at": _when(a.at)}
-                for a in batch
-            ])
-            await session.execute(update(Game), [
-                {"id": a.game_id, "score": a.progress.score,
-                 "actions_count": a.progress.actions, "time_used_ms": a.progress.time_used_ms}
-                for a in batch
-            ])
+    def _stopped(self, writer: asyncio.Task[None]) -> None:
+        # A writer cancelled before its first step never runs _drain's handler.
+        if not writer.cancelled() and writer.exception() is not None:
+            log.error("the action-log writer failed", exc_info=writer.exception())
+        if writer is self._writer and (writer.cancelled() or writer.exception() is not None):
+            failure = StoreError("not written: the action-log writer stopped")
+            for item in self._queue:
+                _settle(item, failure)
+            self._queue = []
+
+    async def _commit(self, batch: list[_Append]) -> None:
+        try:
+            await self._log.write([item.row for item in batch])
+        except Refused as refused:
+            if len(batch) > 1:
+                await self._one_by_one(batch)
+            else:
+                _settle(batch[0], _refusal(batch[0], refused))
+            return
+        except WriteFailed as error:
+            failure = StoreError(f"database error: {error}")
+            for item in batch:
+                _settle(item, failure)
+            return
+        for item in batch:
+            _settle(item, None)
 
     async def _one_by_one(self, batch: list[_Append]) -> None:
         for item in batch:
             try:
-                await super().append_action(
-                    item.game_id, item.seq, item.action, item.at, item.progress
-                )
-            except StoreError as error:  # SeqTaken for the loser of the race
-                _settle(item, error)
+                await self._log.write([item.row])
+            except Refused as refused:
+                _settle(item, _refusal(item, refused))
+            except WriteFailed as error:
+                _settle(item, StoreError(f"database error: {error}"))
             else:
                 _settle(item, None)
+
+
+def _refusal(item: _Append, refused: Refused) -> StoreError:
+    if refused.seq_taken:  # the loser of a seq race
+        return SeqTaken(f"game {item.row.game_id} already has seq {item.row.seq}")
+    return StoreError(f"database refused game {item.row.game_id} seq {item.row.seq}: {refused}")
 
 
 def _settle(item: _Append, error: BaseException | None) -> None:

@@ -44,10 +44,13 @@ async def rooms_for_app(app: FastAPI) -> Rooms:
     pubsub = make_pubsub(settings.pubsub_backend, redis_url=settings.redis_url,
                          channel_prefix=settings.redis_channel_prefix)
     several = settings.pubsub_backend != "memory"  # other processes share our players
+    # The app's session factory (app/api/database.py); group commit under load, on a
+    # connection of its own that goes back to the pool when the rooms close.
+    store = (GroupCommitSqlStore(app.state.sessions, app.state.db_engine)
+             if settings.db_group_commit else SqlStore(app.state.sessions))
     rooms = build_rooms(
         pubsub=pubsub,
-        # The app's session factory (app/api/database.py); group commit under load.
-        store=(GroupCommitSqlStore if settings.db_group_commit else SqlStore)(app.state.sessions),
+        store=store,
         authenticate=authenticate,
         friends_of=friends_of,
         allow_test_layouts=settings.allow_test_layouts,
@@ -56,6 +59,8 @@ async def rooms_for_app(app: FastAPI) -> Rooms:
         sweep_every=sweep_period(settings),
     )
     rooms.on_close.append(start_deal_pool(settings))
+    if isinstance(store, GroupCommitSqlStore):
+        rooms.on_close.append(store.close)
     # The REST friend list asks app.state.presence who is online (app/rooms/presence.py).
     app.state.presence = rooms.sessions
     return rooms
