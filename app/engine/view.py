@@ -5,14 +5,17 @@ Face-down cards and the stock order never appear: only their counts.
 
 from typing import Any
 
-from app.engine.cards import SUITS, names
+from app.engine.cards import FACE, FACE_NAMES, SUITS
 from app.engine.state import GameState
 
 
 def player_view(state: GameState) -> dict[str, Any]:
+    # Built for every answer to an action: card names by table lookup, inline.
+    table = FACE_NAMES
     return {
         "columns": [
-            {"down": len(column.down), "up": names(column.up)} for column in state.columns
+            {"down": len(column.down), "up": [table[card & FACE] for card in column.up]}
+            for column in state.columns
         ],
         "stock": len(state.stock),
         "deals_left": state.deals_left,
