@@ -36,7 +36,7 @@ from app.rooms import channels
 from app.rooms.deal_forms import choose_deal, public_deal, start_state
 from app.rooms.peers import PeerSync
 from app.rooms.projection import events_json, game_view
-from app.rooms.pubsub import PubSub
+from app.rooms.pubsub import PubSub, may_deliver
 from app.rooms.store import (
     DuelStore,
     Progress,
@@ -370,7 +370,7 @@ class DuelService:
         if after.state.won:
             await self._end(live, game, "won", now, announce=False)
         ack = self._ack(live, game, seq, delta, event_list, now)
-        await self._after_step(live, game, event_list)
+        await self._after_step(live, game, ack)
         return ack
 
     async def _apply_finish(
@@ -382,15 +382,23 @@ class DuelService:
         except StoreError as error:
             return self._reject(live, game, seq, "not_stored", f"not saved, try again: {error}")
         ack = self._ack(live, game, seq, 0, [], now)
-        await self._after_step(live, game, [])
+        await self._after_step(live, game, ack)
         return ack
 
-    async def _after_step(self, live: LiveMatch, game: LiveGame, events: list[Payload]) -> None:
-        await self._pubsub.publish(channels.watch(live.match_id, game.player_id), {
-            "type": "watch", "match_id": live.match_id, "player_id": game.player_id,
-            "seq": game.seq, "view": game_view(game.game.state), "score": game.game.points,
-            "events": events, "status": game.status,
-        })
+    async def _after_step(self, live: LiveMatch, game: LiveGame, ack: Payload) -> None:
+        """Fan a step out: to spectators of the game, then as progress to the match."""
+        watch = channels.watch(live.match_id, game.player_id)
+        # A spectator follows the channel under this game's lock before taking its
+        # snapshot, and steps happen under the same lock: a step nobody can receive now is
+        # in every later snapshot, so it needs no frame. Frames are never mutated once
+        # built (sessions copy them shallowly to number them): the ack's view and events
+        # go out again as they are.
+        if may_deliver(self._pubsub, watch):
+            await self._pubsub.publish(watch, {
+                "type": "watch", "match_id": live.match_id, "player_id": game.player_id,
+                "seq": game.seq, "view": ack["view"], "score": game.game.points,
+                "events": ack["events"], "status": game.status,
+            })
         await self._publish_progress(live, game)
         await self._tell_peers(live, ended=game.over)
         if game.over:
