@@ -32,6 +32,7 @@ from app.engine.layout import state_to_layout
 from app.engine.rules import Rules, rules_from_json
 from app.engine.solver.advice import hint as visible_hint
 from app.engine.state import GameState
+from app.engine.view import ViewMemo
 from app.rooms import channels
 from app.rooms.deal_forms import choose_deal, public_deal, start_state
 from app.rooms.peers import PeerSync
@@ -102,6 +103,7 @@ class LiveGame:
     ended_at: float | None = None
     end_reason: str | None = None
     last_ack: Payload | None = None
+    views: ViewMemo = field(default_factory=ViewMemo)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timer: asyncio.Task[None] | None = None
 
@@ -632,8 +634,9 @@ class DuelService:
         now = self._clock()
         return {
             "type": "snapshot", "match_id": live.match_id, "player_id": game.player_id,
-            "role": role, "rules": live.rules.to_json(), "view": game_view(game.game.state),
-            "score": game.game.points, "seq": game.seq, "status": game.status,
+            "role": role, "rules": live.rules.to_json(),
+            "view": game_view(game.game.state, game.views), "score": game.game.points,
+            "seq": game.seq, "status": game.status,
             "time_limit_ms": round(game.time_limit_s * 1000),
             "time_left_ms": game.time_left_ms(now),
             "opponent": self.progress(others[0]) if others else None,
@@ -645,9 +648,9 @@ class DuelService:
     ) -> Payload:
         ack = {
             "type": "ack", "match_id": live.match_id, "seq": seq,
-            "view": game_view(game.game.state), "score": game.game.points, "delta": delta,
-            "events": events, "status": game.status, "time_left_ms": game.time_left_ms(now),
-            "duplicate": False,
+            "view": game_view(game.game.state, game.views), "score": game.game.points,
+            "delta": delta, "events": events, "status": game.status,
+            "time_left_ms": game.time_left_ms(now), "duplicate": False,
         }
         game.last_ack = ack
         return ack
@@ -662,6 +665,6 @@ class DuelService:
                 ) -> Payload:
         return {
             "type": "reject", "match_id": live.match_id, "seq": seq, "code": code,
-            "message": message, "view": game_view(game.game.state),
+            "message": message, "view": game_view(game.game.state, game.views),
             "score": game.game.points, "next_seq": game.seq + 1, "status": game.status,
         }
