@@ -31,6 +31,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.engine
 	$(BIN)/python -m bench.rest
 	$(BIN)/python -m bench.live
+	$(BIN)/python -m bench.rooms
 	$(BIN)/python -m bench.hint
 
 # The solver's targets (issue 3); the full sets take minutes: SOLVER_BENCH='--one 50 --two 20 --four 5'

@@ -50,8 +50,16 @@ def face_of(card: Card) -> int:
     return card & FACE
 
 
+FACE_NAMES: tuple[str, ...] = tuple(
+    RANKS[rank - 1] + SUITS[(face >> 4) & 3] if 1 <= (rank := face & 15) <= KING else "??"
+    for face in range(FACE + 1)
+)
+"""Every face's name, by ``card & FACE``: every view and event names its cards, so a
+lookup replaces building each string anew (ranks 0, 14 and 15 name no card: ``"??"``)."""
+
+
 def card_name(card: Card) -> str:
-    return RANKS[(card & 15) - 1] + SUITS[(card >> 4) & 3]
+    return FACE_NAMES[card & FACE]
 
 
 def spoken_name(card: Card) -> str:
@@ -95,7 +103,8 @@ def deck_faces(suit_count: int) -> list[int]:
 
 
 def names(cards: Iterable[Card]) -> list[str]:
-    return [card_name(card) for card in cards]
+    table = FACE_NAMES
+    return [table[card & FACE] for card in cards]
 
 
 def is_same_suit_sequence(cards: Sequence[Card]) -> bool:

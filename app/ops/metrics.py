@@ -52,14 +52,28 @@ for _where in ("http", "ws", "pubsub"):
     ERRORS.labels(where=_where)
 
 
+# The labelled children actions and rejections count into, by label value: `labels()`
+# resolves a child under a lock on every call, and this runs for every action.
+_ACCEPTED: dict[str, Counter] = {}
+_REFUSED: dict[str, Counter] = {}
+
+
 def record_answer(answer: dict[str, Any], *, op: object, started: float) -> None:
     """Count an action's answer (ack or reject) and time it from `started` (perf_counter)."""
     ACTION_LATENCY.observe(time.perf_counter() - started)
     if answer.get("type") == "ack":
         if not answer.get("duplicate"):
-            ACTIONS.labels(op=str(op)).inc()
+            name = str(op)  # an ack's op is one of the five the engine accepts
+            counter = _ACCEPTED.get(name)
+            if counter is None:
+                counter = _ACCEPTED[name] = ACTIONS.labels(op=name)
+            counter.inc()
     else:
-        REJECTED.labels(code=str(answer.get("code", answer.get("type")))).inc()
+        code = str(answer.get("code", answer.get("type")))  # the server's own codes
+        counter = _REFUSED.get(code)
+        if counter is None:
+            counter = _REFUSED[code] = REJECTED.labels(code=code)
+        counter.inc()
 
 
 def render() -> tuple[bytes, str]:

@@ -32,11 +32,12 @@ from app.engine.layout import state_to_layout
 from app.engine.rules import Rules, rules_from_json
 from app.engine.solver.advice import hint as visible_hint
 from app.engine.state import GameState
+from app.engine.view import ViewMemo
 from app.rooms import channels
 from app.rooms.deal_forms import choose_deal, public_deal, start_state
 from app.rooms.peers import PeerSync
 from app.rooms.projection import events_json, game_view
-from app.rooms.pubsub import PubSub
+from app.rooms.pubsub import PubSub, may_deliver
 from app.rooms.store import (
     DuelStore,
     Progress,
@@ -102,6 +103,7 @@ class LiveGame:
     ended_at: float | None = None
     end_reason: str | None = None
     last_ack: Payload | None = None
+    views: ViewMemo = field(default_factory=ViewMemo)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timer: asyncio.Task[None] | None = None
 
@@ -370,7 +372,7 @@ class DuelService:
         if after.state.won:
             await self._end(live, game, "won", now, announce=False)
         ack = self._ack(live, game, seq, delta, event_list, now)
-        await self._after_step(live, game, event_list)
+        await self._after_step(live, game, ack)
         return ack
 
     async def _apply_finish(
@@ -382,15 +384,23 @@ class DuelService:
         except StoreError as error:
             return self._reject(live, game, seq, "not_stored", f"not saved, try again: {error}")
         ack = self._ack(live, game, seq, 0, [], now)
-        await self._after_step(live, game, [])
+        await self._after_step(live, game, ack)
         return ack
 
-    async def _after_step(self, live: LiveMatch, game: LiveGame, events: list[Payload]) -> None:
-        await self._pubsub.publish(channels.watch(live.match_id, game.player_id), {
-            "type": "watch", "match_id": live.match_id, "player_id": game.player_id,
-            "seq": game.seq, "view": game_view(game.game.state), "score": game.game.points,
-            "events": events, "status": game.status,
-        })
+    async def _after_step(self, live: LiveMatch, game: LiveGame, ack: Payload) -> None:
+        """Fan a step out: to spectators of the game, then as progress to the match."""
+        watch = channels.watch(live.match_id, game.player_id)
+        # A spectator follows the channel under this game's lock before taking its
+        # snapshot, and steps happen under the same lock: a step nobody can receive now is
+        # in every later snapshot, so it needs no frame. Frames are never mutated once
+        # built (sessions copy them shallowly to number them): the ack's view and events
+        # go out again as they are.
+        if may_deliver(self._pubsub, watch):
+            await self._pubsub.publish(watch, {
+                "type": "watch", "match_id": live.match_id, "player_id": game.player_id,
+                "seq": game.seq, "view": ack["view"], "score": game.game.points,
+                "events": ack["events"], "status": game.status,
+            })
         await self._publish_progress(live, game)
         await self._tell_peers(live, ended=game.over)
         if game.over:
@@ -632,8 +642,9 @@ class DuelService:
         now = self._clock()
         return {
             "type": "snapshot", "match_id": live.match_id, "player_id": game.player_id,
-            "role": role, "rules": live.rules.to_json(), "view": game_view(game.game.state),
-            "score": game.game.points, "seq": game.seq, "status": game.status,
+            "role": role, "rules": live.rules.to_json(),
+            "view": game_view(game.game.state, game.views), "score": game.game.points,
+            "seq": game.seq, "status": game.status,
             "time_limit_ms": round(game.time_limit_s * 1000),
             "time_left_ms": game.time_left_ms(now),
             "opponent": self.progress(others[0]) if others else None,
@@ -645,9 +656,9 @@ class DuelService:
     ) -> Payload:
         ack = {
             "type": "ack", "match_id": live.match_id, "seq": seq,
-            "view": game_view(game.game.state), "score": game.game.points, "delta": delta,
-            "events": events, "status": game.status, "time_left_ms": game.time_left_ms(now),
-            "duplicate": False,
+            "view": game_view(game.game.state, game.views), "score": game.game.points,
+            "delta": delta, "events": events, "status": game.status,
+            "time_left_ms": game.time_left_ms(now), "duplicate": False,
         }
         game.last_ack = ack
         return ack
@@ -662,6 +673,6 @@ class DuelService:
                 ) -> Payload:
         return {
             "type": "reject", "match_id": live.match_id, "seq": seq, "code": code,
-            "message": message, "view": game_view(game.game.state),
+            "message": message, "view": game_view(game.game.state, game.views),
             "score": game.game.points, "next_seq": game.seq + 1, "status": game.status,
         }

@@ -21,11 +21,12 @@ from app.engine.events import (
     RunCompleted,
 )
 from app.engine.state import GameState
-from app.engine.view import player_view
+from app.engine.view import ViewMemo, player_view
 
 
-def game_view(state: GameState) -> dict[str, Any]:
-    return player_view(state)
+def game_view(state: GameState, memo: ViewMemo | None = None) -> dict[str, Any]:
+    """The view of ``state``; with the game's ``memo``, sharing its unchanged columns."""
+    return player_view(state, memo)
 
 
 def event_json(event: Event) -> dict[str, Any]:

@@ -141,6 +141,17 @@ class MemoryPubSub:
                 await subscription.close()
 
 
+def may_deliver(pubsub: PubSub, channel: str) -> bool:
+    """False only when no subscriber anywhere can receive a message published on ``channel``.
+
+    The in-process backend knows all its subscribers; any other backend may have them in
+    other processes, so the answer there is always True.
+    """
+    if isinstance(pubsub, MemoryPubSub):
+        return pubsub.subscriber_count(channel) > 0
+    return True
+
+
 def make_pubsub(backend: str, *, redis_url: str = "", channel_prefix: str = "") -> PubSub:
     if backend == "memory":
         return MemoryPubSub()

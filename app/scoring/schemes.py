@@ -28,6 +28,7 @@ WIN_POINTS = 100
 WINDOWS_START = 500
 WINDOWS_RUN_POINTS = 100
 AISLERIOT_RUN_POINTS = 12
+_NONE_MARKED: frozenset[int] = frozenset()  # most actions mark nothing: share one value
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +66,7 @@ def _duel_gain(events: Iterable[Event], marked: frozenset[int]) -> tuple[int, fr
             gain += RUN_POINTS
         elif isinstance(event, GameWon):
             gain += WIN_POINTS
-    return gain, frozenset(newly)
+    return gain, frozenset(newly) if newly else _NONE_MARKED
 
 
 def _next_duel(score: Score, events: tuple[Event, ...]) -> Score:

@@ -60,7 +60,8 @@ async def test_every_payload_the_duel_service_builds_is_a_documented_message() -
     duels = DuelService(store=store, pubsub=pubsub)
 
     async def follow(channel: str) -> None:
-        return None
+        # A real subscription: the service builds no watch frame for a channel nobody follows.
+        await pubsub.subscribe(channel)
 
     answers = [await duels.open_game(player_id=p, match_id=1, follow=follow) for p in (1, 2)]
     hint = SERVER_ADAPTER.validate_python(await duels.hint(player_id=1, match_id=1))

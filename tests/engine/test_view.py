@@ -7,7 +7,7 @@ from app.engine.cards import card_name
 from app.engine.deal import deal
 from app.engine.game import legal_moves, push
 from app.engine.rules import preset
-from app.engine.view import player_view
+from app.engine.view import ViewMemo, player_view
 
 
 def test_the_view_shows_counts_not_hidden_cards() -> None:
@@ -35,3 +35,26 @@ def test_the_view_says_when_undo_is_possible() -> None:
     assert player_view(after)["can_undo"] is True
     assert player_view(after)["actions"] == 1
     assert isinstance(moves[0], Move)
+
+
+
+def test_a_memo_gives_the_same_views_and_reuses_only_unchanged_columns() -> None:
+    state = deal(7, preset("duel", 4))
+    memo = ViewMemo()
+    last = player_view(state, memo)
+    states = [state]
+    for _ in range(30):
+        moves = legal_moves(state)
+        if not moves:
+            break
+        after = push(state, moves[-1])
+        view = player_view(after, memo)
+        assert view == player_view(after)
+        reused = [i for i in range(10) if view["columns"][i] is last["columns"][i]]
+        assert reused == [i for i in range(10) if after.columns[i] is state.columns[i]]
+        assert len(reused) >= 8  # a move changes two columns
+        state, last = after, view
+        states.append(state)
+    assert len(states) > 10
+    for earlier in reversed(states):  # and back, as undo goes
+        assert player_view(earlier, memo) == player_view(earlier)

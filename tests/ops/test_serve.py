@@ -1,6 +1,7 @@
 """`spider serve` hands the operational settings to uvicorn; the echo baseline is opt-in."""
 
 import asyncio
+import gc
 import json
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from app.main import create_app
-from app.ops.serve import uvicorn_config
+from app.ops.serve import GC_THRESHOLDS, settle_memory, uvicorn_config
 from app.settings import Settings
 from bench.server import start_server
 from tests.support.database import sqlite_url, upgrade
@@ -26,6 +27,18 @@ def test_uvicorn_gets_ping_timeouts_frame_cap_and_no_compression() -> None:
     assert config.ws_max_size == 4096
     assert config.ws_per_message_deflate is False
     assert config.access_log is False
+
+
+def test_the_server_freezes_what_start_up_built_and_collects_young_objects_less_often(
+) -> None:
+    thresholds = gc.get_threshold()
+    try:
+        settle_memory("app.main")
+        assert gc.get_freeze_count() > 10_000  # modules, routes, models, schemas
+        assert gc.get_threshold() == GC_THRESHOLDS
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)
 
 
 def test_the_echo_endpoint_exists_only_when_asked_for(tmp_path: Path) -> None:

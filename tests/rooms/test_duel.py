@@ -183,6 +183,73 @@ async def test_spectating_needs_my_game_over_and_strangers_wait_for_the_match() 
     await duels.close()
 
 
+class RecordingPubSub(MemoryPubSub):
+    def __init__(self) -> None:
+        super().__init__()
+        self.published: list[str] = []
+
+    async def publish(self, channel: str, message: dict[str, Any]) -> None:
+        self.published.append(channel)
+        await super().publish(channel, message)
+
+
+async def test_a_spectator_joining_mid_game_gets_every_later_step() -> None:
+    pubsub = RecordingPubSub()
+    duels = service(make_store(), FakeClock(), pubsub=pubsub)
+    await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    await duels.open_game(player_id=BOB, match_id=MATCH, follow=no_follow)
+    acks = [await duels.act(player_id=BOB, match_id=MATCH, seq=seq, action=action)
+            for seq, action in enumerate(WINNING_LINE[:4], start=1)]
+    await duels.finish(player_id=ANN, match_id=MATCH, seq=1)
+    # Nobody could watch Bob's game so far: its steps built no watch frame.
+    assert channels.watch(MATCH, BOB) not in pubsub.published
+    subscriptions = []
+
+    async def follow(channel: str) -> None:
+        subscriptions.append(await pubsub.subscribe(channel))
+
+    snap = await duels.spectate(viewer_id=ANN, match_id=MATCH, player_id=BOB, follow=follow)
+    assert snap["seq"] == 4 and snap["view"] == acks[-1]["view"]
+    watch = next(s for s in subscriptions if s.channel == channels.watch(MATCH, BOB))
+    for seq, action in enumerate(WINNING_LINE[4:], start=5):
+        ack = await duels.act(player_id=BOB, match_id=MATCH, seq=seq, action=action)
+        step = await asyncio.wait_for(watch.__anext__(), 1)
+        assert step == {
+            "type": "watch", "match_id": MATCH, "player_id": BOB, "seq": seq,
+            "view": ack["view"], "score": ack["score"], "events": ack["events"],
+            "status": ack["status"],
+        }
+    assert step["status"] == "won" and step["view"]["status"] == "won"
+    await duels.close()
+
+
+class ElsewherePubSub:
+    """Not the in-process backend: its subscribers may live in other processes."""
+
+    def __init__(self) -> None:
+        self.hub = MemoryPubSub()
+        self.published: list[str] = []
+
+    async def publish(self, channel: str, message: dict[str, Any]) -> None:
+        self.published.append(channel)
+        await self.hub.publish(channel, message)
+
+    async def subscribe(self, channel: str) -> Any:
+        return await self.hub.subscribe(channel)
+
+    async def close(self) -> None:
+        await self.hub.close()
+
+
+async def test_steps_are_published_when_watchers_may_be_in_other_processes() -> None:
+    pubsub = ElsewherePubSub()
+    duels = DuelService(store=make_store(), pubsub=pubsub, clock=FakeClock())
+    await duels.open_game(player_id=BOB, match_id=MATCH, follow=no_follow)
+    await duels.act(player_id=BOB, match_id=MATCH, seq=1, action=WINNING_LINE[0])
+    assert channels.watch(MATCH, BOB) in pubsub.published
+    await duels.close()
+
+
 async def test_the_server_times_a_game_out_without_the_player() -> None:
     pubsub = MemoryPubSub()
     news = await pubsub.subscribe(channels.match(MATCH))

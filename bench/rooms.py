@@ -1,0 +1,111 @@
+"""CPU time of the rooms layer per action, without a database or a socket.
+
+``python -m bench.rooms [--duels N] [--actions M]`` seats N duels (4 suits, duel rules) on
+a store that keeps nothing, follows each match channel with a real player session (as a
+connected player does), and has bots play M actions per game, one at a time, picking
+each move from the previous answer's view. It reports process CPU microseconds per
+acknowledged action, less the bots' own choosing: the engine, the scoring, the
+projections, the fan-out and the metrics, which is what the live server spends on an
+action besides the database write and the WebSocket frame. Writes bench/results/rooms.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+from app.ops import metrics
+from app.rooms.duel import DuelService
+from app.rooms.pubsub import MemoryPubSub
+from app.rooms.sessions import SessionHub
+from app.rooms.store import MemoryStore, Progress, StoredGame, StoredMatch
+from bench.bot import choose
+
+RESULTS = Path(__file__).resolve().parent / "results"
+RULES = {"preset": "duel", "suits": 4}
+
+
+class NullLogStore(MemoryStore):
+    """Accepts every action and keeps none: the benchmark times the rooms layer only."""
+
+    async def append_action(
+        self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Progress
+    ) -> None:
+        return None
+
+
+async def _play(duels: DuelService, hub: SessionHub, player_id: int, match_id: int,
+                actions: int, rng: random.Random, bots: list[float]) -> int:
+    session = await hub.session(player_id)
+    snapshot = await duels.open_game(player_id=player_id, match_id=match_id,
+                                     follow=session.follow)
+    view, seq, acks = snapshot["view"], 0, 0
+    for _ in range(actions):
+        thinking = time.process_time()
+        action = choose(view, manual_flip=True, rng=rng)
+        bots[0] += time.process_time() - thinking
+        if action is None:
+            break
+        started = time.perf_counter()
+        answer = await duels.act(player_id=player_id, match_id=match_id, seq=seq + 1,
+                                 action=action)
+        metrics.record_answer(answer, op=action["op"], started=started)
+        if answer["type"] == "ack":
+            seq, acks = answer["seq"], acks + 1
+        view = answer["view"]
+        if answer["status"] != "playing":
+            break
+        await asyncio.sleep(0)  # let the session pumps run, as the server's loop would
+    return acks
+
+
+async def run(duel_count: int, actions: int, seed: int) -> dict[str, Any]:
+    store = NullLogStore()
+    for index in range(duel_count):
+        a, b = 2 * index + 1, 2 * index + 2
+        store.add_match(StoredMatch(
+            match_id=index + 1, rules=RULES, time_limit_s=3600.0,
+            games=[StoredGame(100 + a, a), StoredGame(100 + b, b)],
+            deal={"number": 1000 + index},
+        ))
+    pubsub = MemoryPubSub()
+    hub = SessionHub(pubsub)
+    duels = DuelService(store=store, pubsub=pubsub)
+    rng = random.Random(seed)
+    bots = [0.0]  # CPU the bots spend choosing: the clients', not the server's
+    started_cpu, started_wall = time.process_time(), time.perf_counter()
+    counts = await asyncio.gather(*(
+        _play(duels, hub, player_id, (player_id + 1) // 2, actions,
+              random.Random(rng.random()), bots)
+        for player_id in range(1, 2 * duel_count + 1)
+    ))
+    cpu = time.process_time() - started_cpu - bots[0]
+    wall = time.perf_counter() - started_wall
+    await duels.close()
+    await hub.close()
+    acks = sum(counts)
+    return {"duels": duel_count, "acks": acks, "cpu_s": round(cpu, 3),
+            "bot_cpu_s": round(bots[0], 3), "wall_s": round(wall, 3),
+            "cpu_us_per_ack": round(cpu * 1e6 / max(1, acks), 1)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--duels", type=int, default=10)
+    parser.add_argument("--actions", type=int, default=1500)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    result = asyncio.run(run(args.duels, args.actions, args.seed))
+    print(f"{result['acks']} acks in {result['cpu_s']} s CPU: "
+          f"{result['cpu_us_per_ack']} µs per ack (rooms layer, no database, no socket)")
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "rooms.json").write_text(json.dumps(result, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,62 @@
+"""The in-process pubsub: order, a waiting reader, close, a stuck subscriber cut off."""
+
+import asyncio
+
+import pytest
+
+from app.rooms import pubsub
+from app.rooms.pubsub import MemoryPubSub, may_deliver
+
+
+async def test_a_waiting_reader_gets_messages_in_order_and_close_ends_it() -> None:
+    bus = MemoryPubSub()
+    sub = await bus.subscribe("c")
+    received: list[int] = []
+
+    async def read() -> None:
+        async for message in sub:
+            received.append(message["n"])
+
+    reader = asyncio.create_task(read())
+    await asyncio.sleep(0)  # the reader waits on an empty queue
+    for n in range(3):
+        await bus.publish("c", {"n": n})
+    await asyncio.sleep(0)
+    await bus.publish("c", {"n": 3})
+    await sub.close()
+    await asyncio.wait_for(reader, 1)
+    assert received == [0, 1, 2, 3]
+    await bus.publish("c", {"n": 4})
+    assert [m async for m in sub] == []
+
+
+async def test_a_cancelled_reader_does_not_lose_the_next_message() -> None:
+    bus = MemoryPubSub()
+    sub = await bus.subscribe("c")
+    waiting = asyncio.create_task(sub.__anext__())
+    await asyncio.sleep(0)
+    waiting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    await bus.publish("c", {"n": 1})
+    assert await asyncio.wait_for(sub.__anext__(), 1) == {"n": 1}
+
+
+async def test_a_stuck_subscriber_is_cut_off_after_what_it_holds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(pubsub, "SUBSCRIPTION_BUFFER", 5)
+    bus = MemoryPubSub()
+    stuck = await bus.subscribe("c")
+    for n in range(10):
+        await bus.publish("c", {"n": n})
+    assert [m["n"] async for m in stuck] == [0, 1, 2, 3, 4]
+
+
+async def test_may_deliver_knows_the_subscribers_of_this_process() -> None:
+    bus = MemoryPubSub()
+    assert not may_deliver(bus, "c")
+    sub = await bus.subscribe("c")
+    assert may_deliver(bus, "c") and not may_deliver(bus, "d")
+    await sub.close()
+    assert not may_deliver(bus, "c")
