@@ -53,6 +53,12 @@ class Settings(BaseSettings):
     ws_validate_frames: bool = False
     # Many games' action-log appends share one transaction under load (app/rooms/group_commit.py).
     db_group_commit: bool = True
+    # The database connection pool of one process (the action-log writer keeps one of
+    # them for itself; count pool_size + max_overflow per process against the server's
+    # max_connections).
+    db_pool_size: int = 10
+    db_max_overflow: int = 20
+    db_pool_timeout_seconds: float = 30.0
     # Prefix of every Redis pub/sub channel (and presence key): deployments sharing one
     # Redis stay apart.
     redis_channel_prefix: str = "spider:"

@@ -12,7 +12,9 @@ from app.settings import Settings
 
 
 def install_database(app: FastAPI, settings: Settings) -> None:
-    engine = make_engine(settings.database_url)
+    engine = make_engine(settings.database_url, pool_size=settings.db_pool_size,
+                         max_overflow=settings.db_max_overflow,
+                         pool_timeout=settings.db_pool_timeout_seconds)
     app.state.db_engine = engine
     app.state.sessions = make_session_factory(engine)
     previous = app.router.lifespan_context

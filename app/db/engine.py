@@ -25,9 +25,18 @@ def _enable_sqlite_foreign_keys(dbapi_connection: object, _record: object) -> No
     cursor.close()
 
 
-def make_engine(url: str) -> AsyncEngine:
+def make_engine(
+    url: str, *, pool_size: int = 10, max_overflow: int = 20, pool_timeout: float = 30.0
+) -> AsyncEngine:
     ensure_sqlite_directory(url)
-    engine = create_async_engine(url, pool_pre_ping=True)
+    # Connecting a player takes two short queries (the token's player, unfinished games);
+    # thousands of players reconnecting at once after a restart queue for these
+    # connections, and SQLAlchemy's default 5 + 10 left a few waiting past the timeout.
+    sizing: dict[str, float] = {}
+    if make_url(url).database not in (None, "", ":memory:"):  # in-memory: one static connection
+        sizing = {"pool_size": pool_size, "max_overflow": max_overflow,
+                  "pool_timeout": pool_timeout}
+    engine = create_async_engine(url, pool_pre_ping=True, **sizing)
     if engine.dialect.name == "sqlite":
         # SQLite ignores foreign keys unless every connection asks for them.
         event.listen(engine.sync_engine, "connect", _enable_sqlite_foreign_keys)
