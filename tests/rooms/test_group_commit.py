@@ -1,6 +1,7 @@
 """Group commit of the action log, on SQLite and the real PostgreSQL."""
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -10,20 +11,29 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import games as repo
 from app.db import log_writer
-from app.db.engine import make_engine, make_session_factory
 from app.db.models import DuelTable, Game, GameAction, Player
 from app.rooms.group_commit import GroupCommitSqlStore
 from app.rooms.store import Progress, SeqTaken, StoreError
-from tests.support.database import MigratedDatabases
+from tests.support.database import MigratedDatabases, sessions_on
+
+
+@contextlib.asynccontextmanager
+async def opened_store(
+    sessions: async_sessionmaker[AsyncSession],
+) -> AsyncIterator[GroupCommitSqlStore]:
+    opened = GroupCommitSqlStore(sessions)
+    try:
+        yield opened
+    finally:
+        await opened.close()  # the kept connection back to the pool
 
 
 @pytest.fixture
 async def store(
     session_factory: async_sessionmaker[AsyncSession],
 ) -> AsyncIterator[GroupCommitSqlStore]:
-    opened = GroupCommitSqlStore(session_factory)
-    yield opened
-    await opened.close()  # the kept connection back to the pool
+    async with opened_store(session_factory) as opened:
+        yield opened
 
 
 async def games(sessions: async_sessionmaker[AsyncSession], count: int) -> list[int]:
@@ -203,20 +213,16 @@ def pg_database_url(migrated_databases: MigratedDatabases, tmp_path: Path) -> st
 
 @pytest.fixture
 async def pg_sessions(pg_database_url: str) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
-    engine = make_engine(pg_database_url)
-    try:
-        yield make_session_factory(engine)
-    finally:
-        await engine.dispose()
+    async with sessions_on(pg_database_url) as sessions:
+        yield sessions
 
 
 @pytest.fixture
 async def pg_store(
     pg_sessions: async_sessionmaker[AsyncSession],
 ) -> AsyncIterator[GroupCommitSqlStore]:
-    opened = GroupCommitSqlStore(pg_sessions)
-    yield opened
-    await opened.close()
+    async with opened_store(pg_sessions) as opened:
+        yield opened
 
 
 async def _terminate_writer(sessions: async_sessionmaker[AsyncSession], waiting: bool) -> int:

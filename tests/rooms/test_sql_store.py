@@ -49,6 +49,17 @@ async def seated_match(sessions: Sessions) -> tuple[int, int, int]:
         return match_id, ann.id, bob.id
 
 
+async def expire_table(sessions: Sessions, match_id: int, *, at: float) -> None:
+    """Set the expiry of the match's table (games nobody opened by then time out)."""
+    async with sessions() as session:
+        match = await session.get(Match, match_id)
+        assert match is not None
+        table = await session.get(DuelTable, match.table_id)
+        assert table is not None
+        table.expires_at = datetime.fromtimestamp(at, UTC)
+        await session.commit()
+
+
 async def rows(sessions: Sessions, model: Any, **where: Any) -> list[Any]:
     async with sessions() as session:
         query = select(model).filter_by(**where)
@@ -116,13 +127,7 @@ async def test_a_game_that_ran_out_while_the_server_was_down_ends_at_its_deadlin
 async def test_the_tables_expiry_ends_games_nobody_opened(session_factory: Sessions) -> None:
     match_id, ann, bob = await seated_match(session_factory)
     clock = FakeClock()
-    async with session_factory() as session:
-        match = await session.get(Match, match_id)
-        assert match is not None
-        table = await session.get(DuelTable, match.table_id)
-        assert table is not None
-        table.expires_at = datetime.fromtimestamp(clock.now + 60, UTC)
-        await session.commit()
+    await expire_table(session_factory, match_id, at=clock.now + 60)
     duels = DuelService(store=SqlStore(session_factory), pubsub=MemoryPubSub(), clock=clock)
     await duels.open_game(player_id=ann, match_id=match_id, follow=no_follow)
     await duels.finish(player_id=ann, match_id=match_id, seq=1)

@@ -1,10 +1,9 @@
 """The overdue-game sweeper on SQLite and PostgreSQL: the query, and ending what nobody ends."""
 
 import asyncio
-from datetime import UTC, datetime
 from typing import Any
 
-from app.db.models import DuelTable, Game, Match
+from app.db.models import Game, Match
 from app.rooms.duel import DuelService
 from app.rooms.pubsub import MemoryPubSub
 from app.rooms.sql_store import SqlStore
@@ -16,7 +15,14 @@ from app.rooms.store import (
     StoreError,
 )
 from app.rooms.sweeper import OverdueSweeper
-from tests.rooms.test_sql_store import FakeClock, Sessions, no_follow, rows, seated_match
+from tests.rooms.test_sql_store import (
+    FakeClock,
+    Sessions,
+    expire_table,
+    no_follow,
+    rows,
+    seated_match,
+)
 
 
 def service(sessions: Sessions, clock: FakeClock) -> DuelService:
@@ -59,13 +65,7 @@ async def test_an_expired_table_with_a_game_nobody_opened_is_found(
 ) -> None:
     match_id, _, _ = await seated_match(session_factory)
     clock = FakeClock()
-    async with session_factory() as session:
-        match = await session.get(Match, match_id)
-        assert match is not None
-        table = await session.get(DuelTable, match.table_id)
-        assert table is not None
-        table.expires_at = datetime.fromtimestamp(clock.now + 60, UTC)
-        await session.commit()
+    await expire_table(session_factory, match_id, at=clock.now + 60)
     store = SqlStore(session_factory)
     assert await store.overdue_match_ids(clock.now) == []  # nobody opened, table still open
     clock.now += 61

@@ -6,6 +6,7 @@ elsewhere they skip with a message saying what to start.
 """
 
 import asyncio
+import contextlib
 import os
 import shutil
 import uuid
@@ -149,13 +150,20 @@ def database_url(migrated_databases: MigratedDatabases, backend: str, tmp_path: 
     return migrated_databases.fresh_url(backend, tmp_path)
 
 
-@pytest.fixture
-async def session_factory(database_url: str) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
-    engine = make_engine(database_url)
+@contextlib.asynccontextmanager
+async def sessions_on(url: str) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
+    """A session factory on its own engine, disposed of afterwards."""
+    engine = make_engine(url)
     try:
         yield make_session_factory(engine)
     finally:
         await engine.dispose()
+
+
+@pytest.fixture
+async def session_factory(database_url: str) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
+    async with sessions_on(database_url) as sessions:
+        yield sessions
 
 
 @pytest.fixture
