@@ -136,4 +136,10 @@ async def test_a_dead_process_overdue_games_are_ended_by_another(
     assert time.monotonic() - opened >= limit_s
     assert {g["status"] for g in result["games"]} == {"timed_out"}
     assert {g["time_used_ms"] for g in result["games"]} == {limit_s * 1000}
+    # The sweeper logs once the load that ended and settled the match has returned: the
+    # result can be read over REST a moment before that line is written.
+    for _ in range(50):
+        if "ended overdue games" in quick_pg_cluster.logs():
+            break
+        await asyncio.sleep(0.1)
     assert "ended overdue games" in quick_pg_cluster.logs()
