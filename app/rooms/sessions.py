@@ -214,7 +214,8 @@ class Session:
 
     async def _pump(self, subscription: Subscription) -> None:
         async for message in subscription:
-            self.emit(message)
+            if not _own_progress(message, self.player_id):
+                self.emit(message)
 
     async def close(self) -> None:
         for chore in list(self._chores or ()):
@@ -224,6 +225,15 @@ class Session:
         for outbox in self._outboxes:
             outbox.put(None)
         self._outboxes.clear()
+
+
+def _own_progress(message: Payload, player_id: int) -> bool:
+    """A progress line about this very player: their acks and snapshots already say it
+    (score, status, time left), so it would be a third frame per action for nothing."""
+    if message.get("type") != "progress":
+        return False
+    progress = message.get("progress")
+    return isinstance(progress, dict) and progress.get("player_id") == player_id
 
 
 class SessionHub:

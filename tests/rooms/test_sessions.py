@@ -50,6 +50,30 @@ async def test_a_new_connection_gets_its_prelude_before_anything_live() -> None:
     await hub.close()
 
 
+async def test_progress_lines_reach_the_other_players_not_the_one_they_describe() -> None:
+    pubsub = MemoryPubSub()
+    hub = SessionHub(pubsub)
+    ann, ann_box = await hub.connect(1, lambda s: [])
+    bob, bob_box = await hub.connect(2, lambda s: [])
+    for session in (ann, bob):
+        await session.follow(channels.match(9))
+    for player_id in (1, 2):
+        await pubsub.publish(channels.match(9), {
+            "type": "progress", "match_id": 9, "progress": {"player_id": player_id}})
+    await pubsub.publish(channels.match(9), {"type": "game_over", "match_id": 9,
+                                             "player_id": 1})
+    await settle()
+    about = {
+        name: [(f["type"], (f.get("progress") or f)["player_id"])
+               for f in box.pending if f is not None]
+        for name, box in (("ann", ann_box), ("bob", bob_box))
+    }
+    assert about["ann"] == [("progress", 2), ("game_over", 1)]
+    assert about["bob"] == [("progress", 1), ("game_over", 1)]
+    assert [f["n"] for f in ann_box.pending if f is not None] == [1, 2]  # no gap
+    await hub.close()
+
+
 async def test_presence_follows_connections() -> None:
     pubsub = MemoryPubSub()
     watch = await pubsub.subscribe(channels.presence(7))
