@@ -18,14 +18,7 @@ from app.api.limits import (
     origin_allowed,
 )
 from app.settings import Settings
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.support.clock import FakeClock
 
 
 def depth_of(value: Any) -> int:
@@ -75,7 +68,7 @@ def test_a_deeply_nested_frame_is_refused_before_parsing() -> None:
 
 
 def test_the_bucket_allows_a_burst_then_the_rate() -> None:
-    clock = FakeClock()
+    clock = FakeClock(100.0)
     bucket = TokenBucket(rate=2, burst=3, clock=clock)
     for _ in range(3):
         bucket.take()
@@ -89,7 +82,7 @@ def test_the_bucket_allows_a_burst_then_the_rate() -> None:
 
 
 def test_the_guard_counts_strikes_and_asks_to_close_a_flooding_client() -> None:
-    clock = FakeClock()
+    clock = FakeClock(100.0)
     guard = FrameGuard(
         max_bytes=50, max_depth=2, bucket=TokenBucket(rate=1, burst=1, clock=clock), max_strikes=3
     )

@@ -11,21 +11,27 @@ from app.engine.rules import rules_from_json
 from app.engine.solver import solvable_deal, solve
 from tests.support.duel_layouts import RULES, WINNING_LINE, near_finished_layout
 from tests.support.leaks import check_frames, positions
-from tests.support.live import LiveServer, make_duel, signup
+from tests.support.live import Client, Duel, LiveServer, make_duel, signup
 
 
 def act(match_id: int, seq: int, action: dict[str, Any]) -> dict[str, Any]:
     return {"type": "action", "match_id": match_id, "seq": seq, "action": action}
 
 
+async def seated_pair_and_eve(duel: Duel) -> tuple[Client, Client, Client]:
+    """Ann and Bob (seated in the duel) and Eve (a stranger to it), all connected."""
+    eve_account = await signup(duel.http, "Eve")
+    clients = duel.client(duel.ann), duel.client(duel.bob), duel.client(eve_account)
+    for client in clients:
+        await client.connect()
+    return clients
+
+
 async def test_a_whole_duel_one_wins_one_finishes_and_nothing_leaks(
     live_server: LiveServer,
 ) -> None:
     async with make_duel(live_server) as duel:
-        eve_account = await signup(duel.http, "Eve")
-        ann, bob, eve = duel.client(duel.ann), duel.client(duel.bob), duel.client(eve_account)
-        for client in (ann, bob, eve):
-            await client.connect()
+        ann, bob, eve = await seated_pair_and_eve(duel)
         match = duel.match_id
 
         mine = await ann.request({"type": "open_game", "match_id": match}, "snapshot")
@@ -216,10 +222,7 @@ async def test_hints_answer_my_own_game_only_and_following_them_wins_without_lea
     live_server: LiveServer,
 ) -> None:
     async with make_duel(live_server) as duel:
-        eve_account = await signup(duel.http, "Eve")
-        ann, bob, eve = duel.client(duel.ann), duel.client(duel.bob), duel.client(eve_account)
-        for client in (ann, bob, eve):
-            await client.connect()
+        ann, bob, eve = await seated_pair_and_eve(duel)
         match = duel.match_id
         ask = {"type": "hint", "match_id": match}
 

@@ -19,18 +19,11 @@ from app.rooms.duel import (
 )
 from app.rooms.pubsub import MemoryPubSub
 from app.rooms.store import MemoryStore, StoredGame, StoredMatch, StoreError
+from tests.support.clock import FakeClock
 from tests.support.duel_layouts import RULES, WINNING_LINE, near_finished_layout
 
 ANN, BOB, EVE = 1, 2, 3
 MATCH = 10
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def make_store(time_limit: float = 600.0) -> MemoryStore:

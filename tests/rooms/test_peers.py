@@ -6,18 +6,11 @@ from app.rooms.duel import DuelService
 from app.rooms.pubsub import MemoryPubSub
 from app.rooms.store import MemoryStore, StoredGame, StoredMatch
 from bench.bot import legal_moves
+from tests.support.clock import FakeClock
 from tests.support.duel_layouts import RULES, WINNING_LINE, near_finished_layout
 
 ANN, BOB = 1, 2
 MATCH = 10
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 async def no_follow(channel: str) -> None:

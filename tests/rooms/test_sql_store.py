@@ -16,19 +16,15 @@ from app.rooms.pubsub import MemoryPubSub
 from app.rooms.sql_store import SqlStore
 from app.rooms.tables import TableSettings, create_table, join_table
 from app.rooms.test_layouts import set_test_layout
+from tests.support.clock import FakeClock
 from tests.support.duel_layouts import WINNING_LINE, near_finished_layout
 
 Sessions = async_sessionmaker[AsyncSession]
 
 
-class FakeClock:
+def real_time_clock() -> FakeClock:
     """Starts at the real time (tables expire a day after creation), then moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = float(int(time.time()))
-
-    def __call__(self) -> float:
-        return self.now
+    return FakeClock(float(int(time.time())))
 
 
 async def no_follow(channel: str) -> None:
@@ -68,7 +64,7 @@ async def rows(sessions: Sessions, model: Any, **where: Any) -> list[Any]:
 
 async def test_a_duel_is_logged_settled_and_rebuilt(session_factory: Sessions) -> None:
     match_id, ann, bob = await seated_match(session_factory)
-    clock = FakeClock()
+    clock = real_time_clock()
     duels = DuelService(store=SqlStore(session_factory), pubsub=MemoryPubSub(), clock=clock)
     await duels.open_game(player_id=ann, match_id=match_id, follow=no_follow)
     for seq, action in enumerate(WINNING_LINE[:6], start=1):
@@ -107,7 +103,7 @@ async def test_a_game_that_ran_out_while_the_server_was_down_ends_at_its_deadlin
     session_factory: Sessions,
 ) -> None:
     match_id, ann, bob = await seated_match(session_factory)
-    clock = FakeClock()
+    clock = real_time_clock()
     first = DuelService(store=SqlStore(session_factory), pubsub=MemoryPubSub(), clock=clock)
     await first.open_game(player_id=ann, match_id=match_id, follow=no_follow)
     await first.act(player_id=ann, match_id=match_id, seq=1, action=WINNING_LINE[0])
@@ -126,7 +122,7 @@ async def test_a_game_that_ran_out_while_the_server_was_down_ends_at_its_deadlin
 
 async def test_the_tables_expiry_ends_games_nobody_opened(session_factory: Sessions) -> None:
     match_id, ann, bob = await seated_match(session_factory)
-    clock = FakeClock()
+    clock = real_time_clock()
     await expire_table(session_factory, match_id, at=clock.now + 60)
     duels = DuelService(store=SqlStore(session_factory), pubsub=MemoryPubSub(), clock=clock)
     await duels.open_game(player_id=ann, match_id=match_id, follow=no_follow)

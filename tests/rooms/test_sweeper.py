@@ -16,13 +16,14 @@ from app.rooms.store import (
 )
 from app.rooms.sweeper import OverdueSweeper
 from tests.rooms.test_sql_store import (
-    FakeClock,
     Sessions,
     expire_table,
     no_follow,
+    real_time_clock,
     rows,
     seated_match,
 )
+from tests.support.clock import FakeClock
 
 
 def service(sessions: Sessions, clock: FakeClock) -> DuelService:
@@ -33,7 +34,7 @@ async def test_a_game_past_its_deadline_is_found_and_ended_once(
     session_factory: Sessions,
 ) -> None:
     match_id, ann, bob = await seated_match(session_factory)  # 300 s clocks
-    clock = FakeClock()
+    clock = real_time_clock()
     gone = service(session_factory, clock)  # the process that served the match, then died
     await gone.open_game(player_id=ann, match_id=match_id, follow=no_follow)
     await gone.open_game(player_id=bob, match_id=match_id, follow=no_follow)
@@ -64,7 +65,7 @@ async def test_an_expired_table_with_a_game_nobody_opened_is_found(
     session_factory: Sessions,
 ) -> None:
     match_id, _, _ = await seated_match(session_factory)
-    clock = FakeClock()
+    clock = real_time_clock()
     await expire_table(session_factory, match_id, at=clock.now + 60)
     store = SqlStore(session_factory)
     assert await store.overdue_match_ids(clock.now) == []  # nobody opened, table still open
@@ -102,7 +103,7 @@ async def test_a_match_whose_settlement_failed_is_settled_by_the_sweeper(
     session_factory: Sessions,
 ) -> None:
     match_id, ann, bob = await seated_match(session_factory)
-    clock = FakeClock()
+    clock = real_time_clock()
 
     class SettlingFails(SqlStore):
         async def finish_match(self, match_id: int, outcomes: Any) -> Any:
