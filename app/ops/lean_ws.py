@@ -19,45 +19,11 @@ tests/ops/test_serve.py checks that they are still there.
 from __future__ import annotations
 
 import asyncio
-from collections import deque
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
-
-class LightQueue:
-    """The part of asyncio.Queue uvicorn uses: unbounded, one consumer at a time."""
-
-    __slots__ = ("_items", "_waiter")
-
-    def __init__(self) -> None:
-        self._items: deque[Any] | None = None
-        self._waiter: asyncio.Future[None] | None = None
-
-    def put_nowait(self, item: Any) -> None:
-        if self._items is None:
-            self._items = deque()
-        self._items.append(item)
-        waiter, self._waiter = self._waiter, None
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
-
-    async def get(self) -> Any:
-        while not self._items:
-            waiter = self._waiter
-            if waiter is None or waiter.done():
-                waiter = self._waiter = asyncio.get_running_loop().create_future()
-            await waiter  # cancelled with a cancelled get: the next get makes a new one
-        item = self._items.popleft()
-        if not self._items:
-            self._items = None
-        return item
-
-    def empty(self) -> bool:
-        return not self._items
-
-    def qsize(self) -> int:
-        return len(self._items or ())
+from app.ops.light_queue import LightQueue
 
 
 class LightEvent:
@@ -100,7 +66,7 @@ class LightEvent:
 class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.queue = LightQueue()  # type: ignore[assignment]
+        self.queue = LightQueue[Any]()  # type: ignore[assignment]
         self.writable = LightEvent()  # type: ignore[assignment]
         self.writable.set()
 

@@ -12,10 +12,11 @@ a game, for spectators allowed to see them).
 
 from __future__ import annotations
 
-import asyncio
-from collections import defaultdict, deque
+from collections import defaultdict
 from collections.abc import AsyncIterator
 from typing import Any, Protocol
+
+from app.ops.light_queue import LightQueue
 
 Message = dict[str, Any]
 
@@ -45,57 +46,41 @@ class SubscriptionOverflow(RuntimeError):
 class QueuedSubscription:
     """A local subscriber's bounded queue; each backend feeds it with ``_deliver``.
 
-    Not an asyncio.Queue: every online player holds one (its ``player:{id}`` channel),
-    and an idle one should cost next to nothing. The buffer exists while messages wait;
-    the one consumer waits on a bare future.
+    A LightQueue, not an asyncio.Queue: every online player holds one (its
+    ``player:{id}`` channel), and an idle one should cost next to nothing.
     """
 
-    __slots__ = ("_closed", "_messages", "_waiter", "channel")
+    __slots__ = ("_closed", "_queue", "channel")
 
     def __init__(self, channel: str) -> None:
         self.channel = channel
-        self._messages: deque[Message] | None = None
-        self._waiter: asyncio.Future[None] | None = None
+        self._queue: LightQueue[Message | None] = LightQueue()
         self._closed = False
 
     def _deliver(self, message: Message) -> None:
         if self._closed:
             return
-        messages = self._messages
-        if messages is None:
-            messages = self._messages = deque()
-        if len(messages) >= SUBSCRIPTION_BUFFER:
+        if self._queue.qsize() >= SUBSCRIPTION_BUFFER:
             # A stuck consumer must not make memory grow forever: end its stream.
             self._end()
             return
-        messages.append(message)
-        self._wake()
+        self._queue.put_nowait(message)
 
     def _end(self) -> None:
         if not self._closed:
             self._closed = True
-            self._wake()
-
-    def _wake(self) -> None:
-        waiter, self._waiter = self._waiter, None
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
+            self._queue.put_nowait(None)
 
     def __aiter__(self) -> AsyncIterator[Message]:
         return self
 
     async def __anext__(self) -> Message:
-        while True:
-            messages = self._messages
-            if messages:
-                message = messages.popleft()
-                if not messages:
-                    self._messages = None
-                return message
-            if self._closed:
-                raise StopAsyncIteration
-            waiter = self._waiter = asyncio.get_running_loop().create_future()
-            await waiter
+        if self._closed and self._queue.empty():
+            raise StopAsyncIteration
+        message = await self._queue.get()
+        if message is None:
+            raise StopAsyncIteration
+        return message
 
 
 class MemorySubscription(QueuedSubscription):

@@ -61,7 +61,8 @@ def test_spider_serve_runs_the_lean_websocket_protocol_by_default() -> None:
 
 
 async def test_the_light_queue_and_event_behave_like_asyncio_s() -> None:
-    from app.ops.lean_ws import LightEvent, LightQueue
+    from app.ops.lean_ws import LightEvent
+    from app.ops.light_queue import LightQueue
 
     queue = LightQueue()
     getter = asyncio.create_task(queue.get())
