@@ -6,7 +6,15 @@ import re
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, WebSocketRoute, expect
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Locator,
+    Page,
+    Route,
+    WebSocketRoute,
+    expect,
+)
 
 from tests.web.axe import serious
 from tests.web.conftest import LiveServer
@@ -270,3 +278,27 @@ def test_friend_presence_and_direct_invite(browser: Browser, app_server: LiveSer
     invite.get_by_role("button", name="Accept").click()
     expect(frank.locator("#start")).to_be_visible()
     expect(erin.locator("#start")).to_be_visible()
+
+
+def test_a_table_update_does_not_steal_the_friend_name_field(browser: Browser,
+                                                              app_server: LiveServer) -> None:
+    """The waiting screen redraws when its invitation link arrives; typing goes on."""
+    gina = new_player(browser, app_server, "gina")
+    held: list[Route] = []
+    gina.route("**/api/tables/*/invites", lambda route: held.append(route))
+    gina.click("#invite-friend")
+    gina.get_by_role("dialog").get_by_role("button", name="Create").click()
+    field = gina.get_by_label("Friend's name")
+    field.press_sequentially("fra")
+    for _ in range(100):
+        if held:
+            break
+        gina.wait_for_timeout(50)
+    assert held, "the page never asked for its invitation link"
+    expect(gina.locator("#invite-link")).to_have_value("")
+    held[0].continue_()
+    gina.unroute("**/api/tables/*/invites")
+    expect(gina.locator("#invite-link")).to_have_value(INVITE_LINK)  # the screen was redrawn
+    expect(field).to_be_focused()
+    gina.keyboard.type("nk")
+    expect(field).to_have_value("frank")

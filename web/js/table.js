@@ -45,7 +45,7 @@ export function tableScreen(app, { tableId }) {
     const arrived = current && current !== matchId;
     if (arrived) await arrive(current);
     else if (!current || wantNew) poll = setTimeout(load, POLL_MS);
-    if (arrived || JSON.stringify(table) !== before) render(); // a redraw would drop typing
+    if (arrived || JSON.stringify(table) !== before) render();
   }
 
   // A match is there: show its result if over, open it if my clock already runs, else
@@ -319,8 +319,9 @@ export function tableScreen(app, { tableId }) {
   function renderWaiting() {
     const code = table?.invite_code;
     const link = h("input", { id: "invite-link", readonly: true, value: code ? app.inviteUrl(code) : "", "aria-label": t("inviteLink") });
-    const typed = el.querySelector("#friend-name")?.value; // kept across redraws
-    const friend = h("input", { id: "friend-name", name: "friend", autocomplete: "off", value: typed || "" });
+    // Same field across redraws: typing and focus survive table updates.
+    const friend = el.querySelector("#friend-name") || h("input", { id: "friend-name", name: "friend", autocomplete: "off" });
+    const typing = document.activeElement === friend;
     clear(el,
       h("h1", {}, t("table")),
       table ? h("p", {}, tableSummary(table)) : null,
@@ -335,6 +336,7 @@ export function tableScreen(app, { tableId }) {
           h("label", { for: "friend-name" }, t("friendName")), friend,
           h("button", { type: "submit" }, t("send")))),
       h("button", { type: "button", onclick: leave }, t("leave")));
+    if (typing) friend.focus();
     if (table && !code && !currentMatch(table) && !wantNew) makeLink();
   }
 
