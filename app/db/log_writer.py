@@ -70,9 +70,9 @@ class LogWriter(Protocol):
     async def close(self) -> None: ...
 
 
-def log_writer(engine: AsyncEngine) -> LogWriter:
+def log_writer(engine: AsyncEngine, *, synchronous_commit: bool = True) -> LogWriter:
     if engine.dialect.name == "postgresql":
-        return PostgresLogWriter(engine)
+        return PostgresLogWriter(engine, synchronous_commit=synchronous_commit)
     if engine.dialect.name == "sqlite":
         return SqliteLogWriter(engine)
     raise ValueError(f"no action-log writer for {engine.dialect.name}")
@@ -144,8 +144,9 @@ WHERE g.id = t.game_id
 
 
 class PostgresLogWriter:
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, *, synchronous_commit: bool = True) -> None:
         self._kept = _KeptConnection(engine)
+        self._synchronous_commit = synchronous_commit
         self._statement: Any = None  # asyncpg PreparedStatement on the kept connection
         self._driver: Any = None
         self._json = _processor("action", engine)
@@ -159,6 +160,9 @@ class PostgresLogWriter:
         if self._statement is None:
             self._driver = None
             self._driver = await self._kept.driver()
+            if not self._synchronous_commit:
+                # This session only: the rest of the pool keeps the server's setting.
+                await self._driver.execute("SET synchronous_commit TO off")
             self._statement = await self._driver.prepare(POSTGRES_BATCH)
         return self._statement
 
@@ -196,6 +200,11 @@ class PostgresLogWriter:
     async def close(self) -> None:
         if self._driver is not None and self._driver.is_closed():
             await self._discard()
+        if self._driver is not None and not self._synchronous_commit:
+            try:  # the connection goes back to the pool: as the pool gave it
+                await self._driver.execute("RESET synchronous_commit")
+            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
+                await self._discard()
         self._statement = self._driver = None
         await self._kept.close()
 

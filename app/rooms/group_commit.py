@@ -40,13 +40,17 @@ class _Append:
 
 class GroupCommitSqlStore(SqlStore):
     def __init__(
-        self, sessions: async_sessionmaker[AsyncSession], engine: AsyncEngine | None = None
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        engine: AsyncEngine | None = None,
+        *,
+        synchronous_commit: bool = True,
     ) -> None:
         super().__init__(sessions)
         bind = engine if engine is not None else sessions.kw.get("bind")
         if not isinstance(bind, AsyncEngine):
             raise TypeError("group commit needs the sessions' AsyncEngine")
-        self._log: LogWriter = log_writer(bind)
+        self._log: LogWriter = log_writer(bind, synchronous_commit=synchronous_commit)
         self._queue: list[_Append] = []
         self._writer: asyncio.Task[None] | None = None
 

@@ -277,6 +277,28 @@ async def test_postgres_writer_killed_mid_batch_fails_that_batch_and_recovers(
         assert (await session.get(Game, game)).actions_count == 2  # type: ignore[union-attr]
 
 
+async def test_postgres_writer_without_synchronous_commit_changes_only_its_own_session(
+    pg_sessions: async_sessionmaker[AsyncSession],
+) -> None:
+    (game, *_) = await games(pg_sessions, 1)
+    store = GroupCommitSqlStore(pg_sessions, synchronous_commit=False)
+    try:
+        await store.append_action(game, 1, {"op": "deal"}, 1.0, Progress(-1, 1, 0))
+        writer = await store._log._kept.driver()  # type: ignore[attr-defined]
+        assert await writer.fetchval("SHOW synchronous_commit") == "off"
+        async with pg_sessions() as session:
+            assert await session.scalar(text("SHOW synchronous_commit")) == "on"
+            assert list(await session.scalars(select(GameAction.seq))) == [1]
+    finally:
+        await store.close()
+    # Back in the pool as the pool gave it: every pooled connection commits durably.
+    engine = pg_sessions.kw["bind"]
+    async with contextlib.AsyncExitStack() as stack:
+        connections = [await stack.enter_async_context(engine.connect()) for _ in range(3)]
+        assert [await c.scalar(text("SHOW synchronous_commit")) for c in connections] == [
+            "on"] * 3
+
+
 async def test_a_caller_that_goes_away_does_not_cancel_the_batch(
     session_factory: async_sessionmaker[AsyncSession], store: GroupCommitSqlStore
 ) -> None:
