@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from app.rooms import channels
-from app.rooms.pubsub import PubSub, Subscription
+from app.rooms.pubsub import PubSub, QueuedSubscription, Subscription
 
 Payload = dict[str, Any]
 log = logging.getLogger(__name__)
@@ -140,7 +140,7 @@ class Session:
         self._pubsub = pubsub
         self._buffer: deque[Payload] | None = None
         self._outboxes: set[Outbox] = set()
-        self._pumps: dict[str, tuple[Subscription, asyncio.Task[None]]] = {}
+        self._pumps: dict[str, tuple[Subscription, asyncio.Task[None] | None]] = {}
         self._chores: set[asyncio.Task[None]] | None = None
 
     @property
@@ -206,17 +206,23 @@ class Session:
         if channel in self._pumps:
             return
         subscription = await self._pubsub.subscribe(channel)
-        task = asyncio.create_task(self._pump(subscription))
-        self._pumps[channel] = (subscription, task)
+        if isinstance(subscription, QueuedSubscription):
+            # Handed over, not pumped: emitting is synchronous, so no task per channel
+            # waits on a queue and none is woken per message (two per action).
+            subscription.forward(self._take)
+            self._pumps[channel] = (subscription, None)
+        else:
+            self._pumps[channel] = (subscription, asyncio.create_task(self._pump(subscription)))
 
     async def unfollow(self, channel: str) -> None:
         entry = self._pumps.pop(channel, None)
         if entry is not None:
             subscription, task = entry
             await subscription.close()
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
 
     async def unfollow_matching(self, prefix: str) -> None:
         for channel in [c for c in self._pumps if c.startswith(prefix)]:
@@ -224,8 +230,11 @@ class Session:
 
     async def _pump(self, subscription: Subscription) -> None:
         async for message in subscription:
-            if not _own_progress(message, self.player_id):
-                self.emit(message)
+            self._take(message)
+
+    def _take(self, message: Payload) -> None:
+        if not _own_progress(message, self.player_id):
+            self.emit(message)
 
     async def close(self) -> None:
         for chore in list(self._chores or ()):
