@@ -82,6 +82,10 @@ def _encode_checked(frame: dict[str, Any]) -> str:
     return text
 
 
+def _encode_checked_bytes(frame: dict[str, Any]) -> bytes:
+    return _encode_checked(frame).encode()
+
+
 def _delivery(websocket: WebSocket, outbox: Outbox, *, validate: bool
               ) -> Callable[[dict[str, Any] | None], Awaitable[None]]:
     encode = _encode_checked if validate else _encode
@@ -102,7 +106,7 @@ def _sender(websocket: WebSocket, *, validate: bool
     protocol = lean_ws.text_sender(websocket._send)
     if protocol is None:
         return None
-    encode = _encode_checked if validate else _encode
+    encode = _encode_checked_bytes if validate else to_json  # UTF-8 JSON, as sent
 
     def send_now(frame: dict[str, Any]) -> bool:
         return protocol.can_send_soon() and protocol.send_text_soon(encode(frame))

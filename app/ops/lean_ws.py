@@ -99,13 +99,13 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         return (self.handshake_complete and not self.close_sent and not self.disconnected
                 and self.initial_response is None and self.writable.is_set())
 
-    def send_text_soon(self, text: str) -> bool:
-        """Queue a text frame for this iteration's flush; False if it must go the ASGI way
-        (closed, closing, paused), which then says why."""
+    def send_text_soon(self, text: bytes) -> bool:
+        """Queue a text frame (UTF-8) for this iteration's flush; False if it must go the
+        ASGI way (closed, closing, paused), which then says why."""
         if not self.can_send_soon():
             return False
         try:
-            self.conn.send_text(text.encode())
+            self.conn.send_text(text)
         except InvalidState:  # the client's close is in: the ASGI send reports it
             return False
         output = self.conn.data_to_send()
