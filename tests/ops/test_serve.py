@@ -172,3 +172,14 @@ async def test_the_lean_protocol_s_direct_frames_keep_their_order_and_go_before_
         assert {f["code"] for f in refused} == {"frame_too_large"}
     finally:
         server.stop()
+
+
+def test_the_lean_protocol_frames_text_as_websockets_does() -> None:
+    from websockets.frames import Frame, Opcode
+
+    from app.ops.lean_ws import text_frame
+
+    for size in (0, 1, 125, 126, 127, 65_535, 65_536, 70_000):
+        payload = ("é" * size).encode()[:size]
+        expected = Frame(Opcode.TEXT, payload).serialize(mask=False, extensions=[])
+        assert text_frame(payload) == expected, size
