@@ -16,8 +16,9 @@ And one thing cheaper per frame: :meth:`LeanWebSocketProtocol.send_text_soon` ta
 text frame without the ASGI ``send`` chain (no task, no coroutine per frame) and writes
 it with the other frames queued for the same socket in this loop iteration, one
 ``transport.write`` per socket (see :func:`text_sender`); the frame header is built here
-(:func:`text_frame`) unless an extension or anything unusual needs websockets' own. Anything sent the ASGI way (a close,
-a frame while the socket is paused) first writes what is queued: frame order holds.
+(:func:`text_frame`) unless an extension or anything unusual needs websockets' own.
+Anything sent the ASGI way (a close, a frame while the socket is paused) first writes
+what is queued: frame order holds.
 
 It relies on uvicorn internals (``queue``, ``writable``, ``request``, ``response``; for
 frames sent straight ``conn``, ``transport``, ``loop`` and the handshake and close
