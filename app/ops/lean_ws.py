@@ -41,9 +41,10 @@ from app.ops.light_queue import LightQueue
 
 log = logging.getLogger(__name__)
 
-# Sockets with frames queued by send_text_soon, written by one callback per loop iteration
-# for all of them (a callback per socket would cost about what it saves).
-_unflushed: list[LeanWebSocketProtocol] = []
+# Sockets with frames queued by send_text_soon, by event loop, written by one callback per
+# loop iteration for all of them (a callback per socket would cost about what it saves).
+# By loop: a loop that stopped with a flush pending must not keep another from flushing.
+_unflushed: dict[asyncio.AbstractEventLoop, list[LeanWebSocketProtocol]] = {}
 
 
 def text_frame(payload: bytes) -> bytes:
@@ -57,10 +58,8 @@ def text_frame(payload: bytes) -> bytes:
     return struct.pack("!BBQ", 0x81, 127, size) + payload
 
 
-def _flush_all() -> None:
-    protocols = _unflushed[:]
-    _unflushed.clear()
-    for protocol in protocols:
+def _flush_all(loop: asyncio.AbstractEventLoop) -> None:
+    for protocol in _unflushed.pop(loop, ()):
         protocol.flush()
 
 
@@ -132,9 +131,11 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
             output = conn.data_to_send()
         if self.unflushed is None:
             self.unflushed = output
-            if not _unflushed:
-                self.loop.call_soon(_flush_all)
-            _unflushed.append(self)
+            waiting = _unflushed.get(self.loop)
+            if waiting is None:
+                waiting = _unflushed[self.loop] = []
+                self.loop.call_soon(_flush_all, self.loop)
+            waiting.append(self)
         else:
             self.unflushed.extend(output)
         return True
