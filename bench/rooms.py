@@ -60,7 +60,7 @@ async def _play(duels: DuelService, hub: SessionHub, player_id: int, match_id: i
         view = answer["view"]
         if answer["status"] != "playing":
             break
-        await asyncio.sleep(0)  # let the session pumps run, as the server's loop would
+        await asyncio.sleep(0)  # let the sessions take their channel messages, as on the server
     return acks
 
 

@@ -23,7 +23,7 @@ from pydantic_core import to_json
 
 from app.api import limits, test_layouts
 from app.api import protocol as p
-from app.ops import context, metrics
+from app.ops import context, lean_ws, metrics
 from app.ops.connections import ConnectionRegistry, TooManyConnections
 from app.rooms import channels
 from app.rooms.duel import RoomError
@@ -82,6 +82,10 @@ def _encode_checked(frame: dict[str, Any]) -> str:
     return text
 
 
+def _encode_checked_bytes(frame: dict[str, Any]) -> bytes:
+    return _encode_checked(frame).encode()
+
+
 def _delivery(websocket: WebSocket, outbox: Outbox, *, validate: bool
               ) -> Callable[[dict[str, Any] | None], Awaitable[None]]:
     encode = _encode_checked if validate else _encode
@@ -93,6 +97,21 @@ def _delivery(websocket: WebSocket, outbox: Outbox, *, validate: bool
             await websocket.send_text(encode(frame))
 
     return deliver
+
+
+def _sender(websocket: WebSocket, *, validate: bool
+            ) -> Callable[[dict[str, Any]], bool] | None:
+    """Frames straight to uvicorn's protocol when it is the lean one (app/ops/lean_ws.py):
+    the ASGI way costs a task and five coroutine layers per frame."""
+    protocol = lean_ws.text_sender(websocket._send)
+    if protocol is None:
+        return None
+    encode = _encode_checked_bytes if validate else to_json  # UTF-8 JSON, as sent
+
+    def send_now(frame: dict[str, Any]) -> bool:
+        return protocol.can_send_soon() and protocol.send_text_soon(encode(frame))
+
+    return send_now
 
 
 async def _receive_text(websocket: WebSocket) -> str | bytes | None:
@@ -176,7 +195,9 @@ async def duel_socket(websocket: WebSocket) -> None:
         await websocket.send_text(_error_text(error.code, str(error)))
         await websocket.close(code=CLOSE_POLICY_VIOLATION)
         return
-    outbox.start(_delivery(websocket, outbox, validate=settings.ws_validate_frames))
+    validate = settings.ws_validate_frames
+    outbox.start(_delivery(websocket, outbox, validate=validate),
+                 _sender(websocket, validate=validate))
     try:
         if not resumed[0]:
             await _resync(rooms, session)

@@ -43,6 +43,11 @@ class LightQueue(Generic[T]):
             self._items = None
         return item
 
+    def take_all(self) -> list[T]:
+        """Everything waiting, oldest first, leaving the queue empty."""
+        items, self._items = self._items, None
+        return list(items or ())
+
     def empty(self) -> bool:
         return not self._items
 

@@ -24,7 +24,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.db.log_writer import LogRow, LogWriter, Refused, WriteFailed, log_writer
-from app.rooms.sql_store import SqlStore, _when
+from app.rooms.sql_store import SqlStore
 from app.rooms.store import Progress, SeqTaken, StoreError
 
 log = logging.getLogger(__name__)
@@ -59,7 +59,7 @@ class GroupCommitSqlStore(SqlStore):
     ) -> None:
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queue.append(_Append(LogRow(
-            game_id, seq, action, _when(at),
+            game_id, seq, action, at,
             progress.score, progress.actions, progress.time_used_ms,
         ), done))
         if self._writer is None or self._writer.done():

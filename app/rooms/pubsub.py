@@ -12,13 +12,16 @@ a game, for spectators allowed to see them).
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections import defaultdict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any, Protocol
 
 from app.ops.light_queue import LightQueue
 
 Message = dict[str, Any]
+log = logging.getLogger(__name__)
 
 SUBSCRIPTION_BUFFER = 1000
 
@@ -48,17 +51,46 @@ class QueuedSubscription:
 
     A LightQueue, not an asyncio.Queue: every online player holds one (its
     ``player:{id}`` channel), and an idle one should cost next to nothing.
+
+    A consumer that handles messages synchronously can have them handed over instead
+    (:meth:`forward`): no task waiting on the queue, no coroutine resumed per message.
     """
 
-    __slots__ = ("_closed", "_queue", "channel")
+    __slots__ = ("_closed", "_forward", "_queue", "channel")
 
     def __init__(self, channel: str) -> None:
         self.channel = channel
         self._queue: LightQueue[Message | None] = LightQueue()
         self._closed = False
+        self._forward: Callable[[Message], None] | None = None
+
+    def forward(self, handler: Callable[[Message], None]) -> None:
+        """From now on hand each message to ``handler`` instead of queueing it (those
+        already queued first); the subscription is then no longer iterated.
+
+        Handed over on the loop's next turn, as a consumer task would have taken it: a
+        publisher finishes what it is doing (an action's ack goes out before the
+        game_over it caused) before subscribers see its messages.
+        """
+        self._forward = handler
+        for message in self._queue.take_all():
+            if message is None:  # ended while queued: nothing after it
+                break
+            self._deliver(message)
+
+    def _hand_over(self, message: Message) -> None:
+        if self._closed or self._forward is None:  # closed since: dropped, like a queue
+            return
+        try:
+            self._forward(message)
+        except Exception:  # one subscriber's failure is not the publisher's
+            log.exception("a subscriber failed to take a message")
 
     def _deliver(self, message: Message) -> None:
         if self._closed:
+            return
+        if self._forward is not None:
+            asyncio.get_running_loop().call_soon(self._hand_over, message)
             return
         if self._queue.qsize() >= SUBSCRIPTION_BUFFER:
             # A stuck consumer must not make memory grow forever: end its stream.

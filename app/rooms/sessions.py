@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from app.rooms import channels
-from app.rooms.pubsub import PubSub, Subscription
+from app.rooms.pubsub import PubSub, QueuedSubscription, Subscription
 
 Payload = dict[str, Any]
 log = logging.getLogger(__name__)
@@ -34,6 +34,7 @@ MATCH_CHANNEL_GRACE_SECONDS = 5.0
 
 
 Deliver = Callable[[Payload | None], Awaitable[None]]
+SendNow = Callable[[Payload], bool]
 
 
 class Outbox:
@@ -42,13 +43,18 @@ class Outbox:
     No task waits on an idle connection: the first frame put starts a drain task, which
     sends until nothing is left and then ends (10,000 idle connections, 10,000 tasks
     fewer). ``None`` asks the connection to close: after it nothing more is sent.
+
+    With a ``send_now`` (the connection can take a frame without waiting), a frame put
+    while nothing waits before it goes straight to it: no task, no await, per frame. When
+    ``send_now`` declines (paused, closing), the frame waits its turn as above.
     """
 
-    __slots__ = ("_deliver", "_done", "_drain", "_pending", "overflowed")
+    __slots__ = ("_deliver", "_done", "_drain", "_pending", "_send_now", "overflowed")
 
     def __init__(self) -> None:
         self._pending: deque[Payload | None] | None = None  # created with the first frame
         self._deliver: Deliver | None = None
+        self._send_now: SendNow | None = None
         self._drain: asyncio.Task[None] | None = None
         self._done = False  # closed, stopped or broken: nothing more goes out
         self.overflowed = False
@@ -61,6 +67,9 @@ class Outbox:
     def put(self, frame: Payload | None) -> None:
         if self._done or self.overflowed:  # an overflow has queued the close already
             return
+        if (frame is not None and self._send_now is not None and self._drain is None
+                and not self._pending and self._send_now(frame)):
+            return
         pending = self._pending
         if pending is None:
             pending = self._pending = deque()
@@ -72,9 +81,10 @@ class Outbox:
         if self._drain is None and self._deliver is not None:
             self._drain = asyncio.create_task(self._drain_pending(self._deliver))
 
-    def start(self, deliver: Deliver) -> None:
+    def start(self, deliver: Deliver, send_now: SendNow | None = None) -> None:
         """Send what is waiting, and from now on every frame as it is put."""
         self._deliver = deliver
+        self._send_now = send_now
         if self._pending and self._drain is None and not self._done:
             self._drain = asyncio.create_task(self._drain_pending(deliver))
 
@@ -130,7 +140,7 @@ class Session:
         self._pubsub = pubsub
         self._buffer: deque[Payload] | None = None
         self._outboxes: set[Outbox] = set()
-        self._pumps: dict[str, tuple[Subscription, asyncio.Task[None]]] = {}
+        self._pumps: dict[str, tuple[Subscription, asyncio.Task[None] | None]] = {}
         self._chores: set[asyncio.Task[None]] | None = None
 
     @property
@@ -196,17 +206,23 @@ class Session:
         if channel in self._pumps:
             return
         subscription = await self._pubsub.subscribe(channel)
-        task = asyncio.create_task(self._pump(subscription))
-        self._pumps[channel] = (subscription, task)
+        if isinstance(subscription, QueuedSubscription):
+            # Handed over, not pumped: emitting is synchronous, so no task per channel
+            # waits on a queue and none is woken per message (two per action).
+            subscription.forward(self._take)
+            self._pumps[channel] = (subscription, None)
+        else:
+            self._pumps[channel] = (subscription, asyncio.create_task(self._pump(subscription)))
 
     async def unfollow(self, channel: str) -> None:
         entry = self._pumps.pop(channel, None)
         if entry is not None:
             subscription, task = entry
             await subscription.close()
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
 
     async def unfollow_matching(self, prefix: str) -> None:
         for channel in [c for c in self._pumps if c.startswith(prefix)]:
@@ -214,8 +230,11 @@ class Session:
 
     async def _pump(self, subscription: Subscription) -> None:
         async for message in subscription:
-            if not _own_progress(message, self.player_id):
-                self.emit(message)
+            self._take(message)
+
+    def _take(self, message: Payload) -> None:
+        if not _own_progress(message, self.player_id):
+            self.emit(message)
 
     async def close(self) -> None:
         for chore in list(self._chores or ()):

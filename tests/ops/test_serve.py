@@ -1,6 +1,7 @@
 """`spider serve` hands the operational settings to uvicorn; the echo baseline is opt-in."""
 
 import asyncio
+import contextlib
 import gc
 import json
 from pathlib import Path
@@ -116,3 +117,69 @@ async def test_a_real_server_with_the_lean_protocol_speaks_and_closes_with_1012(
             assert stopped.value.rcvd is not None and stopped.value.rcvd.code == 1012
     finally:
         server.stop()
+
+
+async def test_the_lean_protocol_s_direct_frames_keep_their_order_and_go_before_a_close(
+    tmp_path: Path,
+) -> None:
+    import random
+
+    import httpx
+
+    from bench.bot import choose
+    from bench.client import DuelClient, seat_pair, signup
+
+    url = sqlite_url(tmp_path / "spider.db")
+    await asyncio.to_thread(upgrade, url)
+    env = {"SPIDER_DATABASE_URL": url, "SPIDER_WS_IMPLEMENTATION": "lean",
+           "SPIDER_WS_ACTIONS_PER_SECOND": "1000", "SPIDER_WS_ACTION_BURST": "1000"}
+    server = await asyncio.to_thread(start_server, env=env, log_path=tmp_path / "server.log")
+    try:
+        async with httpx.AsyncClient(base_url=server.http) as http:
+            ann, bob = await signup(http, "ann"), await signup(http, "bob")
+            match_id = await seat_pair(http, ann, bob)
+        a = await DuelClient.open(server.ws, ann)
+        b = await DuelClient.open(server.ws, bob)
+        view, seq = (await a.open_game(match_id))["view"], 0
+        await b.open_game(match_id)
+        rng, acks = random.Random(7), 0
+        while acks < 15:
+            action = choose(view, manual_flip=True, rng=rng) or {"op": "undo"}
+            answer, _ = await a.act(match_id, seq + 1, action)
+            view = answer["view"]
+            seq = answer["seq"] if answer["type"] == "ack" else answer["next_seq"] - 1
+            acks += answer["type"] == "ack"
+        await asyncio.sleep(0.2)
+        numbered = [f["n"] for f in a.frames if "n" in f]
+        assert numbered == list(range(numbered[0], numbered[0] + len(numbered)))
+        assert [f["seq"] for f in a.frames if f["type"] == "ack"] == list(range(1, seq + 1))
+        seen = [f["progress"]["actions"] for f in b.frames
+                if f["type"] == "progress" and f["progress"]["player_id"] == ann.id]
+        assert seen[-1] == view["actions"] and seen == sorted(seen)
+
+        # Flooding with oversized frames: every refusal is answered, the last one before
+        # the close (1008), nothing after it.
+        await b.close()
+        await a.ws.send("x" * 20_000)
+        for _ in range(60):
+            with contextlib.suppress(ConnectionClosed):
+                await a.ws.send("x" * 20_000)
+        with contextlib.suppress(ConnectionClosed):
+            await asyncio.wait_for(a._reader, 10) if a._reader else None
+        assert a.ws.close_code == 1008
+        refused = [f for f in a.frames if f["type"] == "error"]
+        assert len(refused) == 50 and a.frames[-1] is refused[-1]
+        assert {f["code"] for f in refused} == {"frame_too_large"}
+    finally:
+        server.stop()
+
+
+def test_the_lean_protocol_frames_text_as_websockets_does() -> None:
+    from websockets.frames import Frame, Opcode
+
+    from app.ops.lean_ws import text_frame
+
+    for size in (0, 1, 125, 126, 127, 65_535, 65_536, 70_000):
+        payload = ("é" * size).encode()[:size]
+        expected = Frame(Opcode.TEXT, payload).serialize(mask=False, extensions=[])
+        assert text_frame(payload) == expected, size

@@ -74,6 +74,28 @@ async def test_concurrent_appends_of_many_games_are_all_committed(
     assert all((g.score, g.actions_count, g.time_used_ms) == (-5, 5, 50) for g in rows)
 
 
+async def test_logged_rows_read_back_as_the_orm_would_have_written_them(
+    session_factory: async_sessionmaker[AsyncSession], store: GroupCommitSqlStore
+) -> None:
+    # The writer encodes rows its own way (compact JSON text, seconds turned into the
+    # timestamp by the database): the ORM must read back what it would have written.
+    import random
+    from datetime import UTC, datetime
+
+    [game, _] = await games(session_factory, 1)
+    rng = random.Random(3)
+    moments = [1_764_000_000 + rng.random() * 10_000_000 for _ in range(300)]
+    action = {"op": "move", "from": 3, "to": 7, "count": 2, "note": "é \" \u2028"}
+    await asyncio.gather(*(
+        store.append_action(game, seq, {**action, "seq": seq}, at, Progress(seq, seq, seq))
+        for seq, at in enumerate(moments, start=1)
+    ))
+    async with session_factory() as session:
+        rows = (await session.scalars(select(GameAction).order_by(GameAction.seq))).all()
+    assert [row.action for row in rows] == [{**action, "seq": seq} for seq in range(1, 301)]
+    assert [row.at for row in rows] == [datetime.fromtimestamp(at, UTC) for at in moments]
+
+
 async def test_a_seq_conflict_fails_only_the_loser_of_the_batch(
     session_factory: async_sessionmaker[AsyncSession], store: GroupCommitSqlStore
 ) -> None:

@@ -60,3 +60,41 @@ async def test_may_deliver_knows_the_subscribers_of_this_process() -> None:
     assert may_deliver(bus, "c") and not may_deliver(bus, "d")
     await sub.close()
     assert not may_deliver(bus, "c")
+
+
+async def test_a_forwarded_subscription_hands_messages_over_after_the_publisher_in_order(
+) -> None:
+    bus = MemoryPubSub()
+    a, b = await bus.subscribe("a"), await bus.subscribe("b")
+    await bus.publish("a", {"n": 0})  # queued before forwarding: handed over first
+    got: list[tuple[str, int]] = []
+    a.forward(lambda message: got.append(("a", message["n"])))
+    b.forward(lambda message: got.append(("b", message["n"])))
+    for channel, n in (("a", 1), ("b", 2), ("a", 3)):
+        await bus.publish(channel, {"n": n})
+    assert got == []  # not inside the publisher's step
+    await asyncio.sleep(0)
+    assert got == [("a", 0), ("a", 1), ("b", 2), ("a", 3)]  # across channels too
+    await bus.publish("a", {"n": 4})
+    await a.close()  # published, not yet handed over: dropped, as from a closed queue
+    await asyncio.sleep(0)
+    assert got[-1] == ("a", 3)
+
+
+async def test_a_failing_forward_handler_is_logged_not_raised(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    bus = MemoryPubSub()
+    sub = await bus.subscribe("c")
+    got: list[int] = []
+
+    def handler(message: dict[str, int]) -> None:
+        if message["n"] == 0:
+            raise RuntimeError("boom")
+        got.append(message["n"])
+
+    sub.forward(handler)
+    await bus.publish("c", {"n": 0})
+    await bus.publish("c", {"n": 1})
+    await asyncio.sleep(0)
+    assert got == [1] and "failed to take a message" in caplog.text

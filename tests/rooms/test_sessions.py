@@ -188,3 +188,29 @@ async def test_a_failing_send_ends_the_outbox_quietly() -> None:
     outbox.put({"i": 2})
     await settle()
     assert sent == [{"i": 0}] and outbox._drain is None
+
+
+async def test_an_outbox_hands_frames_straight_to_a_ready_socket_and_keeps_order() -> None:
+    socket, outbox = SlowSocket(), Outbox()
+    direct: list[Payload] = []
+    ready = [True]
+
+    def send_now(frame: Payload) -> bool:
+        if ready[0]:
+            direct.append(frame)
+        return ready[0]
+
+    outbox.put({"i": 0})  # before start: waits for the drain
+    outbox.start(socket.deliver, send_now)
+    outbox.put({"i": 1})  # the welcome is still waiting: behind it, not straight
+    await settle()
+    outbox.put({"i": 2})  # nothing waits: straight, no task
+    assert outbox._drain is None and direct == [{"i": 2}]
+    ready[0] = False  # paused: the frame waits its turn the usual way...
+    outbox.put({"i": 3})
+    ready[0] = True
+    outbox.put({"i": 4})  # ...and the next one waits behind it
+    outbox.put(None)  # a close is never sent straight
+    await settle()
+    assert [f and f["i"] for f in socket.sent] == [0, 1, 3, 4, None]
+    assert direct == [{"i": 2}]
