@@ -33,6 +33,10 @@ with `uvicorn[standard]`). Next to the server's CPU per answer the table gives t
 client's own (`client cpu`: its process time over the phase per answer): the two share
 2 cores with PostgreSQL, so when their sum times answers per second nears 2 s per
 second, round trips measure queueing for a core, not the server.
+For the duels it also prints the share of actions the server itself took over 2.5 / 5 /
+10 ms to answer (its `spider_action_latency_seconds` histogram over the phase: frame
+in, answer out, the commit wait included): a round-trip tail beyond that share is the
+transport, the client or waiting for a core.
 """
 
 from __future__ import annotations
@@ -77,6 +81,7 @@ class Phase:
     seconds: float = 0.0
     server_cpu_s: float = 0.0
     client_cpu_s: float = 0.0
+    server_latency: dict[str, float] = field(default_factory=dict)  # bucket -> answers
     reasons: Counter[str] = field(default_factory=Counter)
 
     def failed(self, why: str) -> None:
@@ -97,7 +102,17 @@ class Phase:
                 "client_cpu_s": round(self.client_cpu_s, 2),
                 "client_cpu_ms_per_answer": (
                     round(self.client_cpu_s * 1e3 / len(self.rtts), 3) if self.rtts else 0),
+                "server_over_ms": self.server_over_ms(),
                 "why": dict(self.reasons.most_common(5))}
+
+    def server_over_ms(self) -> dict[str, float]:
+        """Per cent of the phase's actions the server itself took longer than 2.5, 5, 10 ms
+        to answer (frame in, answer out: the commit wait included; not the transport)."""
+        total = self.server_latency.get("+Inf", 0.0)
+        if not total:
+            return {}
+        return {str(float(le) * 1e3): round(100 * (total - self.server_latency[le]) / total, 2)
+                for le in ("0.0025", "0.005", "0.01") if le in self.server_latency}
 
 
 @contextlib.contextmanager
@@ -151,9 +166,11 @@ async def echo_phase(server: Server, connections: int, pace: str, seconds: float
 
     async def one(index: int) -> None:
         rng = random.Random(index)
+        counted = False
         try:
             async with connect(f"{server.ws}/bench/echo", ping_interval=None,
                                open_timeout=60) as ws:
+                counted = True
                 connected()
                 await ready.wait()  # as in the duels: every socket open before timing starts
                 await asyncio.sleep(rng.uniform(0, 1.0) if pace == "human" else 0)
@@ -165,7 +182,7 @@ async def echo_phase(server: Server, connections: int, pace: str, seconds: float
                     phase.rtts.append(time.perf_counter() - started)
                     await asyncio.sleep(pause(pace, rng))
         except Exception as error:
-            if not ready.is_set():
+            if not counted:
                 connected()
             phase.failed(f"{type(error).__name__}: {error}")
 
@@ -226,8 +243,11 @@ async def duel_phase(server: Server, pairs: list[tuple[Player, Player, int]], pa
     waiting[0] = len(players)
     tasks = [asyncio.create_task(one(p, m, i)) for i, (p, m) in enumerate(players)]
     await ready.wait()
+    before = server_latency(server)
     with measuring(phase, server):
         await asyncio.gather(*tasks)
+    after = server_latency(server)
+    phase.server_latency = {le: after[le] - before.get(le, 0.0) for le in after}
     return phase
 
 
@@ -327,6 +347,16 @@ async def run_idle(args: argparse.Namespace, server: Server) -> dict[str, Any]:
     return idle
 
 
+LATENCY_BUCKET = re.compile(
+    r'^spider_action_latency_seconds_bucket\{le="([^"]+)"\} (\S+)$', re.MULTILINE)
+
+
+def server_latency(server: Server) -> dict[str, float]:
+    """The server's action-latency histogram so far: bucket bound -> answers."""
+    metrics = httpx.get(f"{server.http}/metrics", timeout=30).text
+    return {le: float(count) for le, count in LATENCY_BUCKET.findall(metrics)}
+
+
 def server_errors(server: Server) -> float:
     metrics = httpx.get(f"{server.http}/metrics", timeout=30).text
     return sum(
@@ -357,6 +387,11 @@ def print_table(results: dict[str, Any]) -> None:
               f"{idle['kib_per_connection']} KiB per connection "
               f"(10,000 projected: {idle['projected_10k_mib']} MiB); server errors "
               f"{idle['server_errors']:.0f}")
+    for p in results["phases"]:
+        if p.get("server_over_ms"):
+            over = " / ".join(f"{pct}%" for pct in p["server_over_ms"].values())
+            print(f"{p['phase']}: answered by the server in over 2.5 / 5 / 10 ms "
+                  f"(frame in, answer out): {over}")
     for p in results["phases"]:
         if p["why"]:
             print(f"{p['phase']}: {p['why']}")
