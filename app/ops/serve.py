@@ -61,8 +61,9 @@ def settle_memory(app_module: str, thresholds: tuple[int, int, int]) -> None:
     - Middle, 1: collected every other young collection, so it stays small as well.
     - Full, 20000: a full collection walks every live object (60-900 ms in the load
       runs: the games' undo histories, sessions, connections), so it waits for 20,000
-      middle collections (~1-3 minutes under load) instead of 10, and, as always in
-      CPython, for the old generation to have grown by a quarter. Game state dies by
+      middle collections instead of 10 (~75 s with 500 players flat out, ~8 minutes
+      with 1,000 at human pace) and, as always in CPython, for the old generation to
+      have grown by a quarter. Game state dies by
       reference counting (tests/rooms/test_duel.py checks a settled match); what waits
       for a full pass is the cyclic garbage of closed HTTP and WebSocket connections
       (uvicorn's protocol objects) and of SQLAlchemy statements built per request.
