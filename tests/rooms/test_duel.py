@@ -452,3 +452,17 @@ async def test_a_settled_match_is_freed_without_the_cycle_collector(
     finally:
         gc.enable()
     await duels.close()
+
+
+async def test_a_game_keeps_its_actions_as_json_the_collector_does_not_walk() -> None:
+    duels = service(make_store(), FakeClock())
+    await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    await play_line(duels, ANN)
+    kept = (await duels.match(MATCH)).game_of(ANN).actions
+    assert kept == WINNING_LINE
+    assert not any(gc.is_tracked(action) for action in kept)
+    await duels.open_game(player_id=BOB, match_id=MATCH, follow=no_follow)
+    await duels.finish(player_id=BOB, match_id=MATCH, seq=1)
+    replay = await duels.replay(viewer_id=BOB, match_id=MATCH, player_id=ANN)
+    assert replay["record"]["moves"] == WINNING_LINE
+    await duels.close()
