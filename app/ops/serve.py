@@ -57,7 +57,7 @@ def settle_memory(app_module: str, thresholds: tuple[int, int, int]) -> None:
       pace old objects die about as fast as new ones are made (each connection's wait
       for its next frame, a game's previous answer), so the young generation holds many
       times the threshold when it is collected: at 5,000 young pauses took 5-40 ms with
-      1,000 players, at 700 3-6 ms; at 100 they stay around a millisecond.
+      1,000 players, at 700 3-6 ms; at 100 nearly all stay under 2 ms.
     - Middle, 1: collected every other young collection, so it stays small as well.
     - Full, 20000: a full collection walks every live object (60-900 ms in the load
       runs: the games' undo histories, sessions, connections), so it waits for 20,000
