@@ -81,6 +81,9 @@ class Settings(BaseSettings):
     # Solvable 1- and 2-suit deals solved ahead of need, per suit count (app/rooms/deal_pool.py);
     # 0 turns the pool off (every new match then waits for the solver).
     deal_pool_size: int = 4
+    # The collector's thresholds in `spider serve` (young, middle, full; why these:
+    # app/ops/serve.py settle_memory). In the environment as JSON: '[100,1,20000]'.
+    gc_thresholds: tuple[int, int, int] = (100, 1, 20000)
 
 
 @lru_cache

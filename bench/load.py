@@ -9,7 +9,8 @@ dropped afterwards). Phases, for each pace (human: one action every 0.5-1.5 s pe
 player; flat: the next action as soon as the previous is answered):
 
 - echo: the same number of WebSockets to `/bench/echo` sending action-sized frames at
-  the same pace: the transport's own round trip, the baseline;
+  the same pace: the transport's own round trip, the baseline (timed once every socket
+  is open, as the duels are once every game is open);
 - duels: the players, seated in pairs, each on their own socket, playing bot actions
   (validated, scored and written to the action log before the ack): round trip p50 /
   p95 / p99, acknowledged (persisted) actions per second, rejects, errors;
@@ -20,6 +21,22 @@ answer in each phase (a figure the client, on the same cores, disturbs far less 
 throughput). Prints a table and writes
 bench/results/load.json. The client runs on the same 2 cores as the server, so flat-out
 figures are a floor for the server, not a ceiling.
+
+The client must not make the tail it measures. During a measured phase its garbage
+collector is off, with what existed before the phase frozen (`measuring`): one client
+process drives every socket, so each of its collections (tens of ms once it holds a few
+hundred thousand objects) delayed every answer in flight at that moment: at 1,000
+players, human pace, it made the duels' p99 130-280 ms where the server gave 80-100,
+and flat out it cost a third of the throughput. What the phase leaves is collected once
+it is over. The client runs on uvloop when it is installed (it comes
+with `uvicorn[standard]`). Next to the server's CPU per answer the table gives the
+client's own (`client cpu`: its process time over the phase per answer): the two share
+2 cores with PostgreSQL, so when their sum times answers per second nears 2 s per
+second, round trips measure queueing for a core, not the server.
+For the duels it also prints the share of actions the server itself took over 2.5 / 5 /
+10 ms to answer (its `spider_action_latency_seconds` histogram over the phase: frame
+in, answer out, the commit wait included): a round-trip tail beyond that share is the
+transport, the client or waiting for a core.
 """
 
 from __future__ import annotations
@@ -27,6 +44,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import platform
@@ -35,6 +53,7 @@ import re
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -61,6 +80,8 @@ class Phase:
     errors: int = 0
     seconds: float = 0.0
     server_cpu_s: float = 0.0
+    client_cpu_s: float = 0.0
+    server_latency: dict[str, float] = field(default_factory=dict)  # bucket -> answers
     reasons: Counter[str] = field(default_factory=Counter)
 
     def failed(self, why: str) -> None:
@@ -78,7 +99,38 @@ class Phase:
                 # not share the machine (it runs on the same 2 cores).
                 "server_cpu_ms_per_answer": (
                     round(self.server_cpu_s * 1e3 / len(self.rtts), 3) if self.rtts else 0),
+                "client_cpu_s": round(self.client_cpu_s, 2),
+                "client_cpu_ms_per_answer": (
+                    round(self.client_cpu_s * 1e3 / len(self.rtts), 3) if self.rtts else 0),
+                "server_over_ms": self.server_over_ms(),
                 "why": dict(self.reasons.most_common(5))}
+
+    def server_over_ms(self) -> dict[str, float]:
+        """Per cent of the phase's actions the server itself took longer than 2.5, 5, 10 ms
+        to answer (frame in, answer out: the commit wait included; not the transport)."""
+        total = self.server_latency.get("+Inf", 0.0)
+        if not total:
+            return {}
+        return {str(float(le) * 1e3): round(100 * (total - self.server_latency[le]) / total, 2)
+                for le in ("0.0025", "0.005", "0.01") if le in self.server_latency}
+
+
+@contextlib.contextmanager
+def measuring(phase: Phase, server: Server) -> Iterator[None]:
+    """The phase's server and client CPU, with the client's collector out of the way."""
+    gc.collect()
+    gc.freeze()  # what the phase finds is not walked again by anything during it
+    gc.disable()
+    server_cpu, client_cpu, started = server.cpu_s, time.process_time(), time.monotonic()
+    try:
+        yield
+    finally:
+        phase.seconds = time.monotonic() - started
+        phase.server_cpu_s = server.cpu_s - server_cpu
+        phase.client_cpu_s = time.process_time() - client_cpu
+        gc.unfreeze()
+        gc.enable()
+        gc.collect()
 
 
 class RssSampler:
@@ -104,14 +156,25 @@ def pause(pace: str, rng: random.Random) -> float:
 
 async def echo_phase(server: Server, connections: int, pace: str, seconds: float) -> Phase:
     phase = Phase(f"echo {pace}")
-    stop = time.monotonic() + seconds
+    ready = asyncio.Event()
+    waiting = [connections]
+
+    def connected() -> None:
+        waiting[0] -= 1
+        if waiting[0] == 0:
+            ready.set()
 
     async def one(index: int) -> None:
         rng = random.Random(index)
+        counted = False
         try:
             async with connect(f"{server.ws}/bench/echo", ping_interval=None,
                                open_timeout=60) as ws:
+                counted = True
+                connected()
+                await ready.wait()  # as in the duels: every socket open before timing starts
                 await asyncio.sleep(rng.uniform(0, 1.0) if pace == "human" else 0)
+                stop = time.monotonic() + seconds
                 while time.monotonic() < stop:
                     started = time.perf_counter()
                     await ws.send(ACTION_FRAME)
@@ -119,12 +182,14 @@ async def echo_phase(server: Server, connections: int, pace: str, seconds: float
                     phase.rtts.append(time.perf_counter() - started)
                     await asyncio.sleep(pause(pace, rng))
         except Exception as error:
+            if not counted:
+                connected()
             phase.failed(f"{type(error).__name__}: {error}")
 
-    started, cpu = time.monotonic(), server.cpu_s
-    await asyncio.gather(*(one(i) for i in range(connections)))
-    phase.seconds = time.monotonic() - started
-    phase.server_cpu_s = server.cpu_s - cpu
+    tasks = [asyncio.create_task(one(i)) for i in range(connections)]
+    await ready.wait()
+    with measuring(phase, server):
+        await asyncio.gather(*tasks)
     return phase
 
 
@@ -178,10 +243,11 @@ async def duel_phase(server: Server, pairs: list[tuple[Player, Player, int]], pa
     waiting[0] = len(players)
     tasks = [asyncio.create_task(one(p, m, i)) for i, (p, m) in enumerate(players)]
     await ready.wait()
-    started, cpu = time.monotonic(), server.cpu_s
-    await asyncio.gather(*tasks)
-    phase.seconds = time.monotonic() - started
-    phase.server_cpu_s = server.cpu_s - cpu
+    before = server_latency(server)
+    with measuring(phase, server):
+        await asyncio.gather(*tasks)
+    after = server_latency(server)
+    phase.server_latency = {le: after[le] - before.get(le, 0.0) for le in after}
     return phase
 
 
@@ -281,6 +347,16 @@ async def run_idle(args: argparse.Namespace, server: Server) -> dict[str, Any]:
     return idle
 
 
+LATENCY_BUCKET = re.compile(
+    r'^spider_action_latency_seconds_bucket\{le="([^"]+)"\} (\S+)$', re.MULTILINE)
+
+
+def server_latency(server: Server) -> dict[str, float]:
+    """The server's action-latency histogram so far: bucket bound -> answers."""
+    metrics = httpx.get(f"{server.http}/metrics", timeout=30).text
+    return {le: float(count) for le, count in LATENCY_BUCKET.findall(metrics)}
+
+
 def server_errors(server: Server) -> float:
     metrics = httpx.get(f"{server.http}/metrics", timeout=30).text
     return sum(
@@ -289,11 +365,12 @@ def server_errors(server: Server) -> float:
 
 def print_table(results: dict[str, Any]) -> None:
     rows = [("phase", "answers", "p50 ms", "p95 ms", "p99 ms", "answers/s", "acks/s",
-             "cpu ms/answer", "rejects", "errors")]
+             "cpu ms/answer", "client cpu", "rejects", "errors")]
     for p in results["phases"]:
         rows.append((p["phase"], str(p["count"]), f"{p['p50_ms']:.2f}", f"{p['p95_ms']:.2f}",
                      f"{p['p99_ms']:.2f}", f"{p['answers_per_s']:.0f}", f"{p['acks_per_s']:.0f}",
-                     f"{p['server_cpu_ms_per_answer']:.3f}", str(p["rejects"]), str(p["errors"])))
+                     f"{p['server_cpu_ms_per_answer']:.3f}",
+                     f"{p['client_cpu_ms_per_answer']:.3f}", str(p["rejects"]), str(p["errors"])))
     print(table(rows))
     for pace, ratio in results["ratios"].items():
         print(f"{pace}: duel/echo round trip ratio p50 {ratio['p50']}x, p99 {ratio['p99']}x")
@@ -310,6 +387,11 @@ def print_table(results: dict[str, Any]) -> None:
               f"{idle['kib_per_connection']} KiB per connection "
               f"(10,000 projected: {idle['projected_10k_mib']} MiB); server errors "
               f"{idle['server_errors']:.0f}")
+    for p in results["phases"]:
+        if p.get("server_over_ms"):
+            over = " / ".join(f"{pct}%" for pct in p["server_over_ms"].values())
+            print(f"{p['phase']}: answered by the server in over 2.5 / 5 / 10 ms "
+                  f"(frame in, answer out): {over}")
     for p in results["phases"]:
         if p["why"]:
             print(f"{p['phase']}: {p['why']}")

@@ -42,24 +42,36 @@ def ws_protocol(name: str) -> str | type[asyncio.Protocol]:
     return name
 
 
-# Young-generation threshold (CPython's default is 700). Every action allocates a few
-# dozen containers (positions, frames) that die within milliseconds; collecting less
-# often lets them die by reference count first instead of being promoted, and a longer
-# collection now and then costs less than many short ones (bench: 20 players flat on
-# PostgreSQL, GC time ~1.3 s -> ~0.45 s per 20 s, longest pause ~210 -> ~65 ms).
-GC_THRESHOLDS = (5000, 10, 10)
-
-
-def settle_memory(app_module: str) -> None:
+def settle_memory(app_module: str, thresholds: tuple[int, int, int]) -> None:
     """Import the app, then keep everything start-up built out of later collections.
 
     Modules, routes, models and schemas live as long as the process; frozen, a full
     collection no longer walks them again and again (gc.freeze).
+
+    Then the collector's thresholds (``Settings.gc_thresholds``, default (100, 1, 20000)),
+    chosen for the round-trip tail: a collection stops the event loop for as long as it
+    walks its generations (~1 µs per object on the 2-core test machine), and every
+    answer in flight waits that long.
+
+    - Young, 100: CPython counts allocations *minus deallocations* against it. At human
+      pace old objects die about as fast as new ones are made (each connection's wait
+      for its next frame, a game's previous answer), so the young generation holds many
+      times the threshold when it is collected: at 5,000 young pauses took 5-40 ms with
+      1,000 players, at 700 3-6 ms; at 100 nearly all stay under 2 ms.
+    - Middle, 1: collected every other young collection, so it stays small as well.
+    - Full, 20000: a full collection walks every live object (60-900 ms in the load
+      runs: the games' undo histories, sessions, connections), so it waits for 20,000
+      middle collections instead of 10 (~75 s with 500 players flat out, ~8 minutes
+      with 1,000 at human pace) and, as always in CPython, for the old generation to
+      have grown by a quarter. Game state dies by
+      reference counting (tests/rooms/test_duel.py checks a settled match); what waits
+      for a full pass is the cyclic garbage of closed HTTP and WebSocket connections
+      (uvicorn's protocol objects) and of SQLAlchemy statements built per request.
     """
     importlib.import_module(app_module)
     gc.collect()
     gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
+    gc.set_threshold(*thresholds)
 
 
 def main() -> None:
@@ -69,7 +81,7 @@ def main() -> None:
     configure_logging(level=settings.log_level, fmt=settings.log_format)
     config = uvicorn_config(settings)
     assert isinstance(config.app, str)
-    settle_memory(config.app.partition(":")[0])
+    settle_memory(config.app.partition(":")[0], settings.gc_thresholds)
     uvicorn.Server(config).run()
 
 

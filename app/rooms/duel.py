@@ -26,7 +26,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.engine.actions import Action, ActionFormatError, action_from_json
+from app.engine.actions import ActionFormatError, action_from_json
 from app.engine.errors import IllegalAction
 from app.engine.layout import state_to_layout
 from app.engine.rules import Rules, rules_from_json
@@ -98,7 +98,9 @@ class LiveGame:
     time_limit_s: float
     game: ScoredGame
     seq: int = 0
-    actions: list[Action] = field(default_factory=list)
+    # As JSON (dicts of ints and strings): kept for the game's whole life, and such dicts
+    # are nothing the garbage collector walks, where Move and Flip objects are.
+    actions: list[Payload] = field(default_factory=list)
     started_at: float | None = None
     ended_at: float | None = None
     end_reason: str | None = None
@@ -173,7 +175,7 @@ def _rebuild_game(stored: StoredGame, start: GameState, limit: float) -> LiveGam
     for entry in sorted(stored.actions, key=lambda a: a.seq):
         action = action_from_json(entry.action)
         game.game = game.game.play(action)[0]
-        game.actions.append(action)
+        game.actions.append(action.to_json())
         game.seq = entry.seq
         if game.game.state.won and game.ended_at is None:
             game.ended_at, game.end_reason = entry.at, "won"
@@ -354,7 +356,8 @@ class DuelService:
         try:
             totals = Progress(after.points, after.state.actions,
                               round(game.elapsed_s(now) * 1000))
-            await self._store.append_action(game.game_id, seq, action.to_json(), now, totals)
+            logged = action.to_json()
+            await self._store.append_action(game.game_id, seq, logged, now, totals)
         except SeqTaken:
             # Another process logged this seq first: the log decides. Rebuild from it and
             # answer as the fresh game would (a duplicate, or a rejection with a resync).
@@ -367,7 +370,7 @@ class DuelService:
             return self._reject(live, game, seq, "not_stored", f"not saved, try again: {error}")
         delta = after.points - game.game.points
         game.game, game.seq = after, seq
-        game.actions.append(action)
+        game.actions.append(logged)
         event_list = events_json(events)
         if after.state.won:
             await self._end(live, game, "won", now, announce=False)
@@ -532,7 +535,7 @@ class DuelService:
         record: Payload = {
             "rules": live.rules.to_json(),
             "layout": state_to_layout(live.start),
-            "moves": [action.to_json() for action in game.actions],
+            "moves": list(game.actions),
         }
         return {"type": "replay", "match_id": match_id, "player_id": player_id,
                 "record": record}

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import secrets
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
+
+from pydantic_core import to_json
 
 from app.rooms import channels
 from app.rooms.pubsub import PubSub, QueuedSubscription, Subscription
@@ -138,7 +141,11 @@ class Session:
         self.last_n = 0
         self.idle_since = time.monotonic()
         self._pubsub = pubsub
-        self._buffer: deque[Payload] | None = None
+        # Kept for resuming as (n, JSON text): a str and a tuple of atoms are nothing the
+        # garbage collector walks, where a frame's dicts and lists (its view, events) are
+        # a dozen containers per action that every collection would walk for as long as
+        # the buffer holds them (2,000 per player), and they take more memory as well.
+        self._buffer: deque[tuple[int, str]] | None = None
         self._outboxes: set[Outbox] = set()
         self._pumps: dict[str, tuple[Subscription, asyncio.Task[None] | None]] = {}
         self._chores: set[asyncio.Task[None]] | None = None
@@ -153,7 +160,7 @@ class Session:
         frame = {**payload, "n": self.last_n}
         if self._buffer is None:
             self._buffer = deque(maxlen=BUFFER_EVENTS)
-        self._buffer.append(frame)
+        self._buffer.append((self.last_n, to_json(frame).decode()))
         for outbox in self._outboxes:
             outbox.put(frame)
         if payload.get("type") == "match_result":
@@ -178,10 +185,10 @@ class Session:
         if stream != self.stream or last_event is None or last_event > self.last_n:
             return None
         buffer = self._buffer or ()
-        oldest = buffer[0]["n"] if buffer else self.last_n + 1
+        oldest = buffer[0][0] if buffer else self.last_n + 1
         if last_event + 1 < oldest:
             return None
-        return [frame for frame in buffer if frame["n"] > last_event]
+        return [json.loads(text) for n, text in buffer if n > last_event]
 
     def attach(self, prelude: list[Payload]) -> Outbox:
         """A new connection's outbox, starting with ``prelude`` (welcome, missed events).

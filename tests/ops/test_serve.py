@@ -13,7 +13,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from app.main import create_app
-from app.ops.serve import GC_THRESHOLDS, settle_memory, uvicorn_config
+from app.ops.serve import settle_memory, uvicorn_config
 from app.settings import Settings
 from bench.server import start_server
 from tests.support.database import sqlite_url, upgrade
@@ -30,13 +30,13 @@ def test_uvicorn_gets_ping_timeouts_frame_cap_and_no_compression() -> None:
     assert config.access_log is False
 
 
-def test_the_server_freezes_what_start_up_built_and_collects_young_objects_less_often(
+def test_the_server_freezes_what_start_up_built_and_sets_the_collector_s_thresholds(
 ) -> None:
     thresholds = gc.get_threshold()
     try:
-        settle_memory("app.main")
+        settle_memory("app.main", Settings().gc_thresholds)
         assert gc.get_freeze_count() > 10_000  # modules, routes, models, schemas
-        assert gc.get_threshold() == GC_THRESHOLDS
+        assert gc.get_threshold() == (100, 1, 20000)
     finally:
         gc.unfreeze()
         gc.set_threshold(*thresholds)

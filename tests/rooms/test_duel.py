@@ -1,6 +1,8 @@
 """The live duel service on the in-memory store: seqs, clocks, ends, spectating, restarts."""
 
 import asyncio
+import gc
+import weakref
 from typing import Any
 
 import pytest
@@ -421,4 +423,46 @@ async def test_a_hint_is_refused_for_a_game_not_mine_not_opened_or_over() -> Non
     with pytest.raises(GameIsOver):
         await duels.hint(player_id=BOB, match_id=MATCH)
     assert (await duels.match(MATCH)).game_of(BOB).end_reason == "timed_out"
+    await duels.close()
+
+
+async def test_a_settled_match_is_freed_without_the_cycle_collector(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The server collects its old generation rarely (app/ops/serve.py): live state must
+    # die by reference counting, or every finished match would wait for a full pass.
+    from app.rooms import duel as duel_module
+
+    monkeypatch.setattr(duel_module, "SETTLED_CACHE", 0)  # evicted as soon as settled
+    duels = service(make_store(), FakeClock())
+    live = await duels.match(MATCH)
+    freed = [weakref.ref(live), *(weakref.ref(game) for game in live.games)]
+    del live
+    gc.collect()
+    gc.disable()
+    try:
+        await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+        await duels.open_game(player_id=BOB, match_id=MATCH, follow=no_follow)
+        await play_line(duels, ANN)
+        await duels.finish(player_id=BOB, match_id=MATCH, seq=1)
+        assert duels.result(MATCH) is None and not duels.cached(MATCH)
+        await asyncio.sleep(0)  # the cancelled clock tasks end
+        await asyncio.sleep(0)
+        assert [ref() is None for ref in freed] == [True, True, True]
+    finally:
+        gc.enable()
+    await duels.close()
+
+
+async def test_a_game_keeps_its_actions_as_json_the_collector_does_not_walk() -> None:
+    duels = service(make_store(), FakeClock())
+    await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    await play_line(duels, ANN)
+    kept = (await duels.match(MATCH)).game_of(ANN).actions
+    assert kept == WINNING_LINE
+    assert not any(gc.is_tracked(action) for action in kept)
+    await duels.open_game(player_id=BOB, match_id=MATCH, follow=no_follow)
+    await duels.finish(player_id=BOB, match_id=MATCH, seq=1)
+    replay = await duels.replay(viewer_id=BOB, match_id=MATCH, player_id=ANN)
+    assert replay["record"]["moves"] == WINNING_LINE
     await duels.close()

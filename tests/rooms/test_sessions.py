@@ -1,6 +1,7 @@
 """Event streams: numbering, resuming, presence, and channels dropped after a match."""
 
 import asyncio
+import gc
 
 import pytest
 
@@ -24,6 +25,16 @@ async def test_events_are_numbered_and_missed_ones_replayed_in_order() -> None:
     assert session.missed_since("another-stream", 2) is None
     assert session.missed_since(session.stream, 9) is None  # from the future
     assert session.missed_since(None, None) is None
+
+
+async def test_the_resume_buffer_holds_nothing_the_collector_walks() -> None:
+    session = Session(1, MemoryPubSub())
+    view = {"columns": [{"down": 4, "up": ["Ks", "Qh"]}], "removed": [], "stock": 40}
+    frame = session.emit({"type": "ack", "seq": 1, "view": view, "events": [], "score": 1.5})
+    gc.collect()  # a tuple of atoms is untracked once the collector has seen it
+    assert session._buffer is not None and len(session._buffer) == 1
+    assert not any(gc.is_tracked(entry) for entry in session._buffer)
+    assert session.missed_since(session.stream, 0) == [frame]  # the same frame, rebuilt
 
 
 async def test_a_position_older_than_the_buffer_gets_no_replay(
