@@ -82,8 +82,16 @@ def _encode_checked(frame: dict[str, Any]) -> str:
     return text
 
 
-def _encode_checked_bytes(frame: dict[str, Any]) -> bytes:
-    return _encode_checked(frame).encode()
+def _encode_checked_bytes(frame: dict[str, Any], encoded: bytes | None = None) -> bytes:
+    """`_encode_checked` as sent; JSON the caller made (``encoded``) must say the same."""
+    checked = _encode_checked(frame).encode()
+    if encoded is not None and encoded != checked:
+        log.error("a frame's JSON made ahead differs from the frame: %r", frame.get("type"))
+    return checked
+
+
+def _encode_bytes(frame: dict[str, Any], encoded: bytes | None = None) -> bytes:
+    return to_json(frame) if encoded is None else encoded
 
 
 def _delivery(websocket: WebSocket, outbox: Outbox, *, validate: bool
@@ -100,16 +108,16 @@ def _delivery(websocket: WebSocket, outbox: Outbox, *, validate: bool
 
 
 def _sender(websocket: WebSocket, *, validate: bool
-            ) -> Callable[[dict[str, Any]], bool] | None:
+            ) -> Callable[[dict[str, Any], bytes | None], bool] | None:
     """Frames straight to uvicorn's protocol when it is the lean one (app/ops/lean_ws.py):
     the ASGI way costs a task and five coroutine layers per frame."""
     protocol = lean_ws.text_sender(websocket._send)
     if protocol is None:
         return None
-    encode = _encode_checked_bytes if validate else to_json  # UTF-8 JSON, as sent
+    encode = _encode_checked_bytes if validate else _encode_bytes  # UTF-8 JSON, as sent
 
-    def send_now(frame: dict[str, Any]) -> bool:
-        return protocol.can_send_soon() and protocol.send_text_soon(encode(frame))
+    def send_now(frame: dict[str, Any], encoded: bytes | None) -> bool:
+        return protocol.can_send_soon() and protocol.send_text_soon(encode(frame, encoded))
 
     return send_now
 

@@ -37,7 +37,7 @@ MATCH_CHANNEL_GRACE_SECONDS = 5.0
 
 
 Deliver = Callable[[Payload | None], Awaitable[None]]
-SendNow = Callable[[Payload], bool]
+SendNow = Callable[[Payload, bytes | None], bool]  # the frame, its JSON if already made
 
 
 class Outbox:
@@ -67,11 +67,13 @@ class Outbox:
         """Frames put and not yet handed to ``deliver``."""
         return list(self._pending or ())
 
-    def put(self, frame: Payload | None) -> None:
+    def put(self, frame: Payload | None, encoded: bytes | None = None) -> None:
+        """Queue ``frame``; ``encoded``, its JSON if the caller already made it, spares
+        making it again when the frame goes straight out."""
         if self._done or self.overflowed:  # an overflow has queued the close already
             return
         if (frame is not None and self._send_now is not None and self._drain is None
-                and not self._pending and self._send_now(frame)):
+                and not self._pending and self._send_now(frame, encoded)):
             return
         pending = self._pending
         if pending is None:
@@ -141,11 +143,11 @@ class Session:
         self.last_n = 0
         self.idle_since = time.monotonic()
         self._pubsub = pubsub
-        # Kept for resuming as (n, JSON text): a str and a tuple of atoms are nothing the
+        # Kept for resuming as (n, JSON bytes): bytes and a tuple of atoms are nothing the
         # garbage collector walks, where a frame's dicts and lists (its view, events) are
         # a dozen containers per action that every collection would walk for as long as
         # the buffer holds them (2,000 per player), and they take more memory as well.
-        self._buffer: deque[tuple[int, str]] | None = None
+        self._buffer: deque[tuple[int, bytes]] | None = None
         self._outboxes: set[Outbox] = set()
         self._pumps: dict[str, tuple[Subscription, asyncio.Task[None] | None]] = {}
         self._chores: set[asyncio.Task[None]] | None = None
@@ -160,9 +162,10 @@ class Session:
         frame = {**payload, "n": self.last_n}
         if self._buffer is None:
             self._buffer = deque(maxlen=BUFFER_EVENTS)
-        self._buffer.append((self.last_n, to_json(frame).decode()))
+        encoded = to_json(frame)  # once, for the buffer and every connection
+        self._buffer.append((self.last_n, encoded))
         for outbox in self._outboxes:
-            outbox.put(frame)
+            outbox.put(frame, encoded)
         if payload.get("type") == "match_result":
             self._later(self._leave_match(int(payload["match_id"])))
         return frame
@@ -188,7 +191,7 @@ class Session:
         oldest = buffer[0][0] if buffer else self.last_n + 1
         if last_event + 1 < oldest:
             return None
-        return [json.loads(text) for n, text in buffer if n > last_event]
+        return [json.loads(encoded) for n, encoded in buffer if n > last_event]
 
     def attach(self, prelude: list[Payload]) -> Outbox:
         """A new connection's outbox, starting with ``prelude`` (welcome, missed events).

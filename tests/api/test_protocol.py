@@ -97,3 +97,14 @@ def test_the_checked_encoder_refuses_a_frame_that_differs_from_its_model() -> No
     assert json.loads(ws._encode_checked(ack))["code"] == "internal"
     assert json.loads(ws._encode_checked({**ack, "duplicate": False}))["type"] == "ack"
     assert json.loads(ws._encode_checked({"type": "pong", "secret": 1}))["code"] == "internal"
+
+
+def test_json_made_ahead_is_checked_against_its_frame(caplog: pytest.LogCaptureFixture) -> None:
+    frame = {"type": "pong"}
+    assert ws._encode_checked_bytes(frame, b'{"type":"pong"}') == b'{"type":"pong"}'
+    assert not caplog.records
+    # Made ahead from something else: what goes out is the frame's own JSON, and it is said.
+    assert json.loads(ws._encode_checked_bytes(frame, b'{"type":"ping"}')) == frame
+    assert "made ahead differs" in caplog.text
+    assert ws._encode_bytes(frame, None) == b'{"type":"pong"}'
+    assert ws._encode_bytes(frame, b"as made") == b"as made"

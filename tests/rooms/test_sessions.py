@@ -2,6 +2,7 @@
 
 import asyncio
 import gc
+import json
 
 import pytest
 
@@ -206,7 +207,7 @@ async def test_an_outbox_hands_frames_straight_to_a_ready_socket_and_keeps_order
     direct: list[Payload] = []
     ready = [True]
 
-    def send_now(frame: Payload) -> bool:
+    def send_now(frame: Payload, encoded: bytes | None) -> bool:
         if ready[0]:
             direct.append(frame)
         return ready[0]
@@ -225,3 +226,17 @@ async def test_an_outbox_hands_frames_straight_to_a_ready_socket_and_keeps_order
     await settle()
     assert [f and f["i"] for f in socket.sent] == [0, 1, 3, 4, None]
     assert direct == [{"i": 2}]
+
+
+async def test_an_event_is_encoded_once_for_the_buffer_and_every_connection() -> None:
+    session = Session(1, MemoryPubSub())
+    handed: list[tuple[Payload, bytes | None]] = []
+    for _ in range(2):  # two connections of the same player
+        outbox = session.attach([])
+        outbox.start(SlowSocket().deliver, lambda f, e: handed.append((f, e)) is None)
+    frame = session.emit({"type": "progress", "player_id": 2, "score": 3})
+    assert [f for f, _ in handed] == [frame, frame]
+    first, second = (e for _, e in handed)
+    assert first is not None and first is second  # made once, handed to both
+    assert json.loads(first) == frame
+    assert session._buffer is not None and session._buffer[-1] == (frame["n"], first)
