@@ -302,3 +302,18 @@ def test_a_table_update_does_not_steal_the_friend_name_field(browser: Browser,
     expect(field).to_be_focused()
     gina.keyboard.type("nk")
     expect(field).to_have_value("frank")
+
+
+def test_a_lobby_update_keeps_keyboard_focus(browser: Browser, app_server: LiveServer) -> None:
+    """The lobby redraws when a table opens; the control the player was on keeps focus."""
+    hana = new_player(browser, app_server, "hana")
+    suits = hana.get_by_label("Suits")
+    suits.focus()
+    expect(suits).to_be_focused()
+    ivan = new_player(browser, app_server, "ivan")
+    ivan.click("#new-game")
+    ivan.get_by_role("dialog").get_by_role("button", name="Create").click()
+    expect(hana.locator(".list li", has_text="ivan")).to_be_visible()  # arrived live: redrawn
+    expect(suits).to_be_focused()
+    hana.keyboard.press("Tab")  # and the keyboard goes on from there
+    expect(hana.get_by_label("Level")).to_be_focused()

@@ -37,7 +37,7 @@ export function createBoard({ root, rules, onAction, readOnly = false, title }) 
     if (before) play(before, action);
   }
 
-  // ---- drawing -------------------------------------------------------------------------
+  // ---- drawing
   function render() {
     const hadFocus = surface.contains(document.activeElement);
     tableau.replaceChildren(...view.columns.map(renderColumn));
@@ -127,7 +127,7 @@ export function createBoard({ root, rules, onAction, readOnly = false, title }) 
       h("span.sr", {}, `${t("removedRuns")}: ${suitName(code)}`))));
   }
 
-  // ---- focus and the keyboard ------------------------------------------------------------
+  // ---- focus and the keyboard
   function clampFocus() {
     focus.col = Math.max(0, Math.min(9, focus.col));
     const column = view.columns[focus.col];
@@ -197,7 +197,7 @@ export function createBoard({ root, rules, onAction, readOnly = false, title }) 
     if (view) render();
   }
 
-  // ---- actions ---------------------------------------------------------------------------
+  // ---- actions
   function flip(col) {
     const target = col ?? focus.col;
     const cols = [target, ...view.columns.keys()];
@@ -292,7 +292,7 @@ export function createBoard({ root, rules, onAction, readOnly = false, title }) 
     }).then((ok) => { tapCycle = ok ? chosen : null; });
   }
 
-  // ---- pointer: drag or tap --------------------------------------------------------------
+  // ---- pointer: drag or tap
   function onPointerDown(event) {
     if (event.button > 0) return;
     const el = event.target.closest("[data-col][data-index]");
@@ -411,7 +411,7 @@ export function createBoard({ root, rules, onAction, readOnly = false, title }) 
     ghost.style.transform = "translate(0, 0)";
   }
 
-  // ---- animation (FLIP: first, last, invert, play) ----------------------------------------
+  // ---- animation (FLIP: first, last, invert, play)
   function snapshot(action) {
     if (!view || !action) return null;
     const rects = new Map();

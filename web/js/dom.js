@@ -30,9 +30,12 @@ function append(el, children) {
 export const $ = (selector, root = document) => root.querySelector(selector);
 export const $$ = (selector, root = document) => [...root.querySelectorAll(selector)];
 
+// A redraw keeps keyboard focus on the element with the same id (events redraw screens).
 export function clear(el, ...children) {
+  const id = el.contains(document.activeElement) && document.activeElement.id;
   el.replaceChildren();
   append(el, children);
+  if (id) document.getElementById(id)?.focus({ preventScroll: true });
   return el;
 }
 

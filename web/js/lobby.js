@@ -96,7 +96,7 @@ export function lobbyScreen(app, { inviteCode }) {
 
   function renderFilters() {
     const select = (name, label, options) => h("label", {}, label,
-      h("select", { name, onchange: (e) => {
+      h("select", { name, id: `f-${name}`, onchange: (e) => {
         filters[name] = e.target.value;
         if (name === "max_time_limit") filters.min_time_limit = e.target.value;
         load();
@@ -115,7 +115,7 @@ export function lobbyScreen(app, { inviteCode }) {
     return h("ul.list", {}, tables.map((table) => h("li.row",
       tableSummary(table),
       h("button.primary", {
-        type: "button", onclick: () => join(table.id),
+        type: "button", id: `join-${table.id}`, onclick: () => join(table.id),
         "aria-label": `${t("join")} — ${hostName(table)}`,
       }, ownerId(table) === mine ? t("table") : t("join")))));
   }

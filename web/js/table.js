@@ -31,7 +31,7 @@ export function tableScreen(app, { tableId }) {
   let ready = false; // a match waits for me to open my game
   let wantNew = false; // I asked for a new game; polling until the next match starts
 
-  // ---- loading the table and the match --------------------------------------------------
+  // ---- loading the table and the match
   async function load() {
     clearTimeout(poll);
     const before = JSON.stringify(table);
@@ -71,7 +71,7 @@ export function tableScreen(app, { tableId }) {
     app.socket.send({ type: "open_game", match_id: matchId }, `game:${matchId}`);
   }
 
-  // ---- socket messages -----------------------------------------------------------------
+  // ---- socket messages
   function onMessage(m) {
     if (m.type === "lobby" && m.table?.id === tableId) return load();
     if (m.match_id !== matchId) return;
@@ -145,7 +145,7 @@ export function tableScreen(app, { tableId }) {
     app.socket.send({ type: "spectate", match_id: matchId }, `watch:${matchId}`);
   }
 
-  // ---- my actions ----------------------------------------------------------------------
+  // ---- my actions
   async function act(action) {
     if (!game || OVER.has(game.status)) return { ok: false, code: "game_over" };
     const frame = { type: "action", match_id: matchId, seq: game.seq + 1, action };
@@ -226,7 +226,7 @@ export function tableScreen(app, { tableId }) {
     requestAnimationFrame(() => el.querySelector(".runs .run:last-child")?.classList.add("fresh"));
   }
 
-  // ---- keyboard shortcuts (the board handles arrows and Enter itself) -------------------
+  // ---- keyboard shortcuts (the board handles arrows and Enter itself)
   function onKey(event) {
     if (!board || !game || OVER.has(game.status)) return; // nothing of mine to play
     if (event.target.closest("input, textarea, select, dialog")) return;
@@ -240,7 +240,7 @@ export function tableScreen(app, { tableId }) {
     event.preventDefault();
   }
 
-  // ---- drawing -------------------------------------------------------------------------
+  // ---- drawing
   function render() {
     if (result) return renderResult();
     if (ready) return renderReady();
@@ -319,7 +319,8 @@ export function tableScreen(app, { tableId }) {
   function renderWaiting() {
     const code = table?.invite_code;
     const link = h("input", { id: "invite-link", readonly: true, value: code ? app.inviteUrl(code) : "", "aria-label": t("inviteLink") });
-    // Same field across redraws: typing and focus survive table updates.
+    // Same field across redraws: typing survives table updates. Focus is taken before the
+    // new tree takes the field (clear() can no longer see it then).
     const friend = el.querySelector("#friend-name") || h("input", { id: "friend-name", name: "friend", autocomplete: "off" });
     const typing = document.activeElement === friend;
     clear(el,
