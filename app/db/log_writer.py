@@ -26,7 +26,6 @@ import contextlib
 import logging
 import sqlite3
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
 from typing import Any, NamedTuple, Protocol
 
 import aiosqlite
@@ -35,7 +34,7 @@ from pydantic_core import to_json
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from app.db.models import GameAction
+from app.db.models import GameAction, utc_from_seconds
 
 log = logging.getLogger(__name__)
 
@@ -83,11 +82,6 @@ def log_writer(engine: AsyncEngine, *, synchronous_commit: bool = True) -> LogWr
 
 def _json_text(value: dict[str, Any]) -> str:
     return to_json(value).decode()
-
-
-def _utc(seconds: float) -> datetime:
-    # What UTCDateTime binds for it (an aware UTC datetime), without its per-row call.
-    return datetime.fromtimestamp(seconds, UTC)
 
 
 def _processor(column: str, engine: AsyncEngine) -> Callable[[Any], Any]:
@@ -185,7 +179,8 @@ class PostgresLogWriter:
         try:
             statement = await self._prepared()
             await statement.fetch(
-                game_ids, seqs, list(map(_json_text, actions)), list(map(_utc, ats)),
+                # The times as UTCDateTime would bind them, without its call per row.
+                game_ids, seqs, list(map(_json_text, actions)), list(map(utc_from_seconds, ats)),
                 scores, counts, times,
             )
         except asyncpg.IntegrityConstraintViolationError as error:
@@ -251,7 +246,8 @@ class SqliteLogWriter:
 
     async def write(self, rows: Sequence[LogRow]) -> None:
         when = self._when
-        logged = [(r.game_id, r.seq, _json_text(r.action), when(_utc(r.at))) for r in rows]
+        logged = [(r.game_id, r.seq, _json_text(r.action), when(utc_from_seconds(r.at)))
+                  for r in rows]
         totals = [(r.score, r.actions_count, r.time_used_ms, r.game_id) for r in rows]
         try:
             driver: aiosqlite.Connection = await self._kept.driver()

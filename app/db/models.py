@@ -39,6 +39,11 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def utc_from_seconds(seconds: float) -> datetime:
+    """POSIX seconds as the aware UTC datetime the columns take."""
+    return datetime.fromtimestamp(seconds, UTC)
+
+
 class UTCDateTime(TypeDecorator[datetime]):
     """Aware UTC datetimes in and out; SQLite would otherwise hand back naive ones."""
 

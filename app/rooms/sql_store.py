@@ -15,7 +15,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import games as repo
-from app.db.models import DuelTable, Game, Match
+from app.db.models import DuelTable, Game, Match, utc_from_seconds
 from app.rooms.results import finish_match as settle_match
 from app.rooms.store import (
     SETTLE_GRACE_SECONDS,
@@ -38,10 +38,6 @@ def _storage_errors() -> Iterator[None]:
         yield
     except SQLAlchemyError as error:
         raise StoreError(f"database error: {type(error).__name__}") from error
-
-
-def _when(seconds: float) -> datetime:
-    return datetime.fromtimestamp(seconds, UTC)
 
 
 def _seconds(moment: datetime | None) -> float | None:
@@ -108,7 +104,7 @@ class SqlStore:
             game = await session.get(Game, game_id)
             if game is None:
                 raise StoreError(f"no game {game_id}")
-            await repo.start_game(session, game=game, at=_when(at))
+            await repo.start_game(session, game=game, at=utc_from_seconds(at))
 
     async def append_action(
         self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Progress
@@ -124,7 +120,7 @@ class SqlStore:
     ) -> None:
         async with self._sessions() as session, session.begin():
             await repo.append_action(
-                session, game_id=game_id, seq=seq, action=action, at=_when(at)
+                session, game_id=game_id, seq=seq, action=action, at=utc_from_seconds(at)
             )
             game = await session.get(Game, game_id)
             assert game is not None  # the action's foreign key
@@ -147,7 +143,8 @@ class SqlStore:
                 return  # already recorded (a restart finishing what was half done)
             await repo.finish_game(
                 session, game=game, status=reason, score=progress.score,
-                actions_count=progress.actions, time_used_ms=progress.time_used_ms, at=_when(at),
+                actions_count=progress.actions, time_used_ms=progress.time_used_ms,
+                at=utc_from_seconds(at),
             )
 
     async def finish_match(self, match_id: int, outcomes: list[PlayerOutcome]) -> Settled:
@@ -170,7 +167,7 @@ class SqlStore:
             return list(await session.scalars(query.order_by(Match.id)))
 
     async def overdue_match_ids(self, now: float, limit: int = 100) -> list[int]:
-        moment = _when(now)
+        moment = utc_from_seconds(now)
         async with self._sessions() as session:
             deadline_passed = _deadline_passed(session.get_bind().dialect.name, moment)
             opened_and_late = exists().where(
@@ -187,7 +184,8 @@ class SqlStore:
             any_game = exists().where(Game.match_id == Match.id)
             still_playing = exists().where(Game.match_id == Match.id, Game.status == "playing")
             ended_lately = exists().where(
-                Game.match_id == Match.id, Game.ended_at > _when(now - SETTLE_GRACE_SECONDS)
+                Game.match_id == Match.id,
+                Game.ended_at > utc_from_seconds(now - SETTLE_GRACE_SECONDS),
             )
             query = (
                 select(Match.id)
