@@ -1,44 +1,40 @@
 """What happened when an action was applied: the facts scoring and clients react to."""
 
-from dataclasses import dataclass
-
 from app.engine.cards import Card
+from app.engine.values import Value
 
 
-@dataclass(frozen=True, slots=True)
-class CardsMoved:
+class CardsMoved(Value):
     src: int
     dst: int
     cards: tuple[Card, ...]
     onto: Card | None  # the face-up card the run landed on; None for an empty-for-building column
 
 
-@dataclass(frozen=True, slots=True)
-class CardFlipped:
+class CardFlipped(Value):
     col: int
     card: Card
     automatic: bool
 
 
-@dataclass(frozen=True, slots=True)
-class RowDealt:
+class RowDealt(Value):
     cards: tuple[Card, ...]  # cards[i] landed on column i
 
 
-@dataclass(frozen=True, slots=True)
-class RunCompleted:
+class RunCompleted(Value):
     col: int
     suit: int
 
 
-@dataclass(frozen=True, slots=True)
-class GameWon:
-    pass
+class GameWon(Value):
+    """The eighth run left the table."""
 
 
-@dataclass(frozen=True, slots=True)
-class ActionUndone:
+class ActionUndone(Value):
     """The last undoable action was taken back; the position is the one before it."""
 
 
 Event = CardsMoved | CardFlipped | RowDealt | RunCompleted | GameWon | ActionUndone
+
+GAME_WON = GameWon()
+ACTION_UNDONE = ActionUndone()

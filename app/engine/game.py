@@ -1,35 +1,31 @@
 """The rules of play, in layers: ``check`` (why not), ``is_legal``, ``apply``, ``legal_actions``.
 
 ``apply`` never mutates: it returns the next position and the events that happened.
+``replay`` and ``push`` take the same steps without describing them (no events made).
 """
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from app.engine import errors
 from app.engine.actions import Action, Deal, Flip, Move, Undo
 from app.engine.cards import ACE, FACE, RUN_LENGTH, Card, suit_of
 from app.engine.events import (
-    ActionUndone,
+    ACTION_UNDONE,
+    GAME_WON,
     CardFlipped,
     CardsMoved,
     Event,
-    GameWon,
     RowDealt,
     RunCompleted,
 )
-from app.engine.state import COLUMNS, RUNS_TO_WIN, Column, GameState
+from app.engine.state import COLUMNS, RUNS_TO_WIN, Column, GameState, run_length
+
+Events = list[Event] | None  # where a step records what happened; None: nobody asked
 
 
 def movable_run_length(column: Column) -> int:
     """How many cards on top of a column form a movable same-suit run."""
-    up = column.up
-    length = len(up)
-    if length == 0:
-        return 0
-    count = 1
-    while count < length and (up[-count] & FACE) + 1 == (up[-count - 1] & FACE):
-        count += 1
-    return count
+    return column.movable
 
 
 def _check_column(col: int, what: str) -> None:
@@ -56,9 +52,8 @@ def _check_move(state: GameState, move: Move) -> None:
         if count < 1 or count > len(up) + len(source.down):
             raise errors.BadCount(f"column {src} holds {len(source)} cards; cannot move {count}")
         raise _not_movable(src, count)
-    for i in range(1, count):
-        if (up[-i] & FACE) + 1 != (up[-i - 1] & FACE):
-            raise _not_movable(src, count)
+    if count > source.movable:
+        raise _not_movable(src, count)
     target = state.columns[dst]
     if target.up:
         if (target.up[-1] & 15) != (up[-count] & 15) + 1:
@@ -99,7 +94,7 @@ def _check_flip(state: GameState, flip: Flip) -> None:
 
 
 def _check_undo(state: GameState) -> None:
-    if state.previous is None:
+    if not state.history:
         if state.barrier:
             raise errors.UndoBarrier("the last flip, deal, uncovering or completed run is final")
         raise errors.NothingToUndo("there is nothing to undo")
@@ -135,7 +130,7 @@ def _ends_with_run(up: tuple[Card, ...]) -> bool:
 
 
 def _settle(
-    state: GameState, columns: list[Column], col: int, removed: list[int], events: list[Event]
+    state: GameState, columns: list[Column], col: int, removed: list[int], events: Events
 ) -> bool:
     """Remove a completed run from ``col`` and auto-flip; True if a card turned or a run left."""
     column = columns[col]
@@ -145,10 +140,12 @@ def _settle(
     while _ends_with_run(column.up):
         removed.append(suit_of(column.up[-1]))
         column = Column(column.down, column.up[:-RUN_LENGTH])
-        events.append(RunCompleted(col, removed[-1]))
+        if events is not None:
+            events.append(RunCompleted(col, removed[-1]))
         changed = True
     if not column.up and column.down and not state.rules.manual_flip:
-        events.append(CardFlipped(col, column.down[-1], automatic=True))
+        if events is not None:
+            events.append(CardFlipped(col, column.down[-1], automatic=True))
         column = Column(column.down[:-1], (column.down[-1],))
         changed = True
     columns[col] = column
@@ -160,109 +157,129 @@ def _next(
     columns: list[Column],
     stock: tuple[Card, ...],
     removed: tuple[int, ...],
-    events: list[Event],
+    events: Events,
     final: bool,
-) -> tuple[GameState, tuple[Event, ...]]:
-    if len(removed) >= RUNS_TO_WIN > len(state.removed):
-        events.append(GameWon())
-    undoable = not final or state.rules.undo == "all"
-    return (
-        GameState(
-            state.rules,
-            tuple(columns),
-            stock,
-            removed,
-            state.actions + 1,
-            state if undoable else None,
-            state.barrier if undoable else True,
-        ),
-        tuple(events),
-    )
+) -> GameState:
+    if events is not None and len(removed) >= RUNS_TO_WIN > len(state.removed):
+        events.append(GAME_WON)
+    if not final or state.rules.undo == "all":
+        return GameState(
+            state.rules, tuple(columns), stock, removed, state.actions + 1, state.barrier,
+            (state,),
+        )
+    return GameState(state.rules, tuple(columns), stock, removed, state.actions + 1, True)
 
 
-def _do_move(state: GameState, move: Move) -> tuple[GameState, tuple[Event, ...]]:
+def _do_move(state: GameState, move: Move, events: Events) -> GameState:
+    _check_move(state, move)
     columns = list(state.columns)
     src = move.src
     dst = move.dst
     count = move.count
     source = columns[src]
     target = columns[dst]
-    run = source.up[-count:]
-    left = source.up[:-count]
-    landed = target.up + run
-    columns[src] = Column(source.down, left)
-    columns[dst] = Column(target.down, landed)
-    events: list[Event] = [CardsMoved(src, dst, run, target.up[-1] if target.up else None)]
+    up = source.up
+    run = up[-count:]
+    left = up[:-count]
+    onto = target.up
+    landed = onto + run
+    # what the new columns' move-generation facts are follows from the move itself
+    movable = source.movable
+    columns[src] = Column(
+        source.down,
+        left,
+        top_rank=left[-1] & 15 if left else 0,
+        movable=movable - count if count < movable else run_length(left),
+    )
+    joins = bool(onto) and (onto[-1] & FACE) == (run[0] & FACE) + 1
+    columns[dst] = Column(
+        target.down,
+        landed,
+        top_rank=source.top_rank,
+        movable=count + target.movable if joins else count,
+    )
+    if events is not None:
+        events.append(CardsMoved(src, dst, run, onto[-1] if onto else None))
     # Settling is rare; test cheaply whether either column can need it before calling.
     if (len(landed) < RUN_LENGTH or (landed[-1] & 15) != ACE) and not (
         (not left and source.down and not state.rules.manual_flip)
         or (len(left) >= RUN_LENGTH and (left[-1] & 15) == ACE)
     ):
-        return _next(state, columns, state.stock, state.removed, events, False)
+        # the common case, _next inlined: an undoable move, nothing settled
+        return GameState(
+            state.rules, tuple(columns), state.stock, state.removed, state.actions + 1,
+            state.barrier, (state,),
+        )
     removed = list(state.removed)
     final = _settle(state, columns, dst, removed, events)
     final = _settle(state, columns, src, removed, events) or final
     return _next(state, columns, state.stock, tuple(removed), events, final)
 
 
-def _do_deal(state: GameState) -> tuple[GameState, tuple[Event, ...]]:
+def _do_deal(state: GameState, events: Events) -> GameState:
+    _check_deal(state)
     row = state.stock[:COLUMNS]
     columns = list(state.columns)
     for col, card in enumerate(row):
         columns[col] = Column(columns[col].down, (*columns[col].up, card))
-    events: list[Event] = [RowDealt(row)]
+    if events is not None:
+        events.append(RowDealt(row))
     removed = list(state.removed)
     for col in range(len(row)):
         _settle(state, columns, col, removed, events)
     return _next(state, columns, state.stock[COLUMNS:], tuple(removed), events, final=True)
 
 
-def _do_flip(state: GameState, flip: Flip) -> tuple[GameState, tuple[Event, ...]]:
+def _do_flip(state: GameState, flip: Flip, events: Events) -> GameState:
+    _check_flip(state, flip)
     columns = list(state.columns)
     column = columns[flip.col]
     columns[flip.col] = Column(column.down[:-1], (column.down[-1],))
-    events: list[Event] = [CardFlipped(flip.col, column.down[-1], automatic=False)]
+    if events is not None:
+        events.append(CardFlipped(flip.col, column.down[-1], automatic=False))
     return _next(state, columns, state.stock, state.removed, events, final=True)
 
 
-def _do_undo(state: GameState) -> tuple[GameState, tuple[Event, ...]]:
-    before = state.previous
-    assert before is not None  # checked by _check_undo
-    restored = GameState(
-        before.rules,
-        before.columns,
-        before.stock,
-        before.removed,
-        state.actions + 1,
-        before.previous,
-        before.barrier,
+def _do_undo(state: GameState, events: Events) -> GameState:
+    _check_undo(state)
+    before = state.history[0]
+    if events is not None:
+        events.append(ACTION_UNDONE)
+    return GameState(
+        before.rules, before.columns, before.stock, before.removed, state.actions + 1,
+        before.barrier, before.history,
     )
-    return restored, (ActionUndone(),)
+
+
+def _step(state: GameState, action: Action, events: Events) -> GameState:
+    if type(action) is Move:  # the common case first, without the generic dispatch
+        return _do_move(state, action, events)
+    if isinstance(action, Move):
+        return _do_move(state, action, events)
+    if isinstance(action, Deal):
+        return _do_deal(state, events)
+    if isinstance(action, Flip):
+        return _do_flip(state, action, events)
+    if isinstance(action, Undo):
+        return _do_undo(state, events)
+    raise TypeError(f"not an action: {action!r}")
 
 
 def apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]]:
     """The position after ``action`` and what happened; raises if the action is illegal."""
-    if type(action) is Move:  # the common case first, without the generic dispatch
-        _check_move(state, action)
-        return _do_move(state, action)
-    check(state, action)
-    if isinstance(action, Move):
-        return _do_move(state, action)
-    if isinstance(action, Deal):
-        return _do_deal(state)
-    if isinstance(action, Flip):
-        return _do_flip(state, action)
-    return _do_undo(state)
+    events: list[Event] = []
+    return _step(state, action, events), tuple(events)
 
 
 def push(state: GameState, action: Action) -> GameState:
-    return apply(state, action)[0]
+    """The position after ``action`` (as :func:`apply`, without describing it)."""
+    return _step(state, action, None)
 
 
 def replay(start: GameState, actions: Iterable[Action]) -> GameState:
     state = start
     for action in actions:
-        state = push(state, action)
+        state = _step(state, action, None)
     return state
 
 
@@ -271,56 +288,92 @@ _MOVES = [
     [[Move(src, dst, count) for count in range(RUN_LENGTH + 1)] for dst in range(COLUMNS)]
     for src in range(COLUMNS)
 ]
+_FLIPS = [Flip(col) for col in range(COLUMNS)]
+_DEAL = Deal()
+_UNDO = Undo()
 
 
 def legal_moves(state: GameState) -> list[Move]:
     """Every legal move, ordered by source column, then count, then target column."""
+    moves: list[Move] = []
+    _add_moves(state, moves.append)
+    return moves
+
+
+def _add_moves(state: GameState, add: Callable[[Move], object]) -> tuple[list[int], list[int]]:
+    """Add every legal move in order; return the columns that are free and those empty."""
     columns = state.columns
     manual = state.rules.manual_flip
-    by_rank: dict[int, list[int]] = {}  # rank of a face-up top card → columns showing it
+    showing: list[list[int] | None] = [None] * 32  # by rank: columns with that top card
     free: list[int] = []  # columns that count as empty for building
     hollow: list[int] = []  # columns with no cards at all
-    for col, column in enumerate(columns):
-        if column.up:
-            by_rank.setdefault(column.up[-1] & 15, []).append(col)
+    for col in range(COLUMNS):
+        column = columns[col]
+        rank = column.top_rank
+        if rank:
+            same = showing[rank]
+            if same is None:
+                showing[rank] = [col]
+            else:
+                same.append(col)
         elif column.down:
             if manual:
                 free.append(col)
         else:
             free.append(col)
             hollow.append(col)
-    moves: list[Move] = []
-    for src, source in enumerate(columns):
-        up = source.up
-        if not up:
+    # A target is never the source: it shows a higher rank than the source's top card,
+    # or it is free, which a source (showing a face-up card) is not.
+    if free:
+        for src in range(COLUMNS):
+            column = columns[src]
+            base = column.top_rank
+            if not base:
+                continue
+            table = _MOVES[src]
+            for count in range(1, column.movable + 1):
+                whole = count == len(column.up) and not column.down
+                targets = [dst for dst in free if not (whole and dst in hollow)]
+                built_on = showing[base + count]
+                if built_on:
+                    targets += built_on
+                    targets.sort()
+                for dst in targets:
+                    add(table[dst][count])
+        return free, hollow
+    for src in range(COLUMNS):  # the usual case, no free column: only builds on cards
+        column = columns[src]
+        base = column.top_rank
+        if not base:
             continue
         table = _MOVES[src]
-        run = movable_run_length(source)
-        for count in range(1, run + 1):
-            targets = by_rank.get((up[-count] & 15) + 1, [])
-            if free:
-                whole = count == len(up) and not source.down
-                targets = targets + [col for col in free if not (whole and col in hollow)]
-                targets.sort()
-            for dst in targets:
-                if dst != src:
-                    moves.append(table[dst][count])
-    return moves
+        movable = column.movable
+        if movable == 1:  # most columns: one card moves, onto the next rank up
+            built_on = showing[base + 1]
+            if built_on:
+                for dst in built_on:
+                    add(table[dst][1])
+            continue
+        for count in range(1, movable + 1):
+            built_on = showing[base + count]
+            if built_on:
+                for dst in built_on:
+                    add(table[dst][count])
+    return free, hollow
 
 
 def legal_actions(state: GameState) -> list[Action]:
-    actions: list[Action] = list(legal_moves(state))
-    columns = state.columns
-    if state.rules.manual_flip:
-        actions.extend(
-            Flip(col) for col, column in enumerate(columns) if column.down and not column.up
-        )
-    if state.stock and (
-        state.rules.deal_over_empty or not any(column.empty for column in columns)
-    ):
-        actions.append(Deal())
-    if state.previous is not None:
-        actions.append(Undo())
+    actions: list[Action] = []
+    free, hollow = _add_moves(state, actions.append)
+    rules = state.rules
+    if rules.manual_flip:  # free but not empty: face-down cards only, the top one to flip
+        for col in free:
+            if col not in hollow:
+                actions.append(_FLIPS[col])
+    if state.stock and (rules.deal_over_empty or not hollow):
+        actions.append(_DEAL)
+    if state.history:
+        actions.append(_UNDO)
     return actions
 
 

@@ -2,19 +2,39 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from msgspec.structs import force_setattr
 
-from app.engine.cards import Card
+from app.engine.cards import FACE, Card
 from app.engine.rules import Rules
+from app.engine.values import Value
 
 RUNS_TO_WIN = 8
 COLUMNS = 10
 
 
-@dataclass(frozen=True, slots=True)
-class Column:
+class _Cards(Value):
     down: tuple[Card, ...]
     up: tuple[Card, ...]
+
+
+class Column(_Cards, kw_only=True):
+    """A tableau column: face-down cards, then face-up cards, bottom to top.
+
+    ``top_rank`` (rank of the top face-up card, 0 for none) and ``movable`` (how many
+    cards on top form a same-suit run that may move together) follow from ``up``; move
+    generation reads them for every column of every position, so they are worked out
+    once, when a column is made: the engine passes them, as it knows them from the
+    move that made the column, and anyone else leaves them out.
+    """
+
+    top_rank: int = -1
+    movable: int = -1
+
+    def __post_init__(self) -> None:
+        if self.movable < 0:
+            up = self.up
+            force_setattr(self, "top_rank", up[-1] & 15 if up else 0)
+            force_setattr(self, "movable", run_length(up))
 
     @property
     def empty(self) -> bool:
@@ -24,20 +44,31 @@ class Column:
         return len(self.down) + len(self.up)
 
 
+def run_length(up: tuple[Card, ...]) -> int:
+    """How many cards on top of ``up`` form a same-suit descending run."""
+    if not up:
+        return 0
+    length = len(up)
+    count = 1
+    while count < length and (up[-count] & FACE) + 1 == (up[-count - 1] & FACE):
+        count += 1
+    return count
+
+
 EMPTY_COLUMN = Column((), ())
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class GameState:
+class GameState(Value):
     """One position plus what undo needs.
 
-    ``previous`` links to the position before the last undoable action (a persistent
-    stack: undo is one pointer step and shares everything). ``barrier`` is true when the
-    undo stack was cut by an action the rules make final.
+    ``previous`` is the position before the last undoable action: a persistent stack, so
+    undo is one pointer step and shares everything. It is kept as ``history``, a tuple
+    of that one position or empty (see :mod:`app.engine.values` for why a tuple).
+    ``barrier`` is true when the undo stack was cut by an action the rules make final.
 
-    Equality is by value, history included, but walks the ``previous`` chain in a loop:
-    the generated recursive ``__eq__``/``__hash__``/``__repr__`` overflowed the stack on
-    long games. The hash leaves the history out (equal states still hash equal).
+    Equality is by value, history included, but walks the history in a loop: a
+    recursive comparison would overflow the stack on long games. The hash leaves the
+    history out (equal states still hash equal).
     """
 
     rules: Rules
@@ -45,8 +76,13 @@ class GameState:
     stock: tuple[Card, ...]
     removed: tuple[int, ...]
     actions: int = 0
-    previous: GameState | None = field(default=None, repr=False)
     barrier: bool = False
+    history: tuple[GameState, ...] = ()
+
+    @property
+    def previous(self) -> GameState | None:
+        history = self.history
+        return history[0] if history else None
 
     def _here(self) -> tuple[object, ...]:
         return (self.rules, self.columns, self.stock, self.removed, self.actions, self.barrier)
@@ -66,6 +102,12 @@ class GameState:
 
     def __hash__(self) -> int:
         return hash(self._here())
+
+    def __repr__(self) -> str:
+        return (
+            f"GameState(rules={self.rules!r}, columns={self.columns!r}, stock={self.stock!r},"
+            f" removed={self.removed!r}, actions={self.actions!r}, barrier={self.barrier!r})"
+        )
 
     @property
     def won(self) -> bool:

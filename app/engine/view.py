@@ -51,5 +51,5 @@ def player_view(state: GameState, memo: ViewMemo | None = None) -> dict[str, Any
         "removed": [SUITS[suit] for suit in state.removed],
         "status": state.status,
         "actions": state.actions,
-        "can_undo": state.previous is not None,
+        "can_undo": bool(state.history),
     }

@@ -6,17 +6,15 @@ engine, then scores the events.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from app.engine.actions import Action
 from app.engine.events import Event
 from app.engine.game import apply
 from app.engine.state import GameState
+from app.engine.values import Value
 from app.scoring.schemes import Score, next_score, start_score
 
 
-@dataclass(frozen=True, slots=True)
-class ScoredGame:
+class ScoredGame(Value):
     state: GameState
     score: Score
 
