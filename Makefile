@@ -29,6 +29,7 @@ test: $(STAMP) browser lint
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.engine
+	$(BIN)/python -m bench.engine_gc
 	$(BIN)/python -m bench.rest
 	$(BIN)/python -m bench.live
 	$(BIN)/python -m bench.rooms

@@ -1,0 +1,71 @@
+"""Today's engine beside an earlier one, each in its own process, for side-by-side runs.
+
+On a shared machine a figure means little alone: the engine benchmarks run the same
+work on the engine of a fixed earlier commit (``app/engine`` and ``app/scoring`` as they
+were, taken with ``git archive``) and on today's, alternating, and report the ratio.
+Both run this checkout's ``bench`` code: it uses only the engine's public API, which
+both have. The engine imports nothing else from ``app``, so the two halves of ``app``
+never mix.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+BASELINE_REF = "e42e489"
+"""``main`` before the faster, lighter engine (issue 14, part 4): the figures' baseline."""
+
+_BOOT = (
+    "import runpy, sys\n"
+    "tree, root, module = sys.argv[1:4]\n"
+    "sys.argv = [module, *sys.argv[4:]]\n"
+    "sys.path[:0] = [path for path in (tree, root) if path]\n"
+    "runpy.run_module(module, run_name='__main__', alter_sys=True)\n"
+)
+
+
+class BaselineUnavailable(RuntimeError):
+    """The baseline commit cannot be read (no git, or a clone without that commit)."""
+
+
+def extract_engine(ref: str, into: Path) -> Path:
+    """Write ``app/engine`` and ``app/scoring`` as of ``ref`` under ``into``; return it."""
+    try:
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", ref, "app/__init__.py", "app/engine",
+             "app/scoring"],
+            check=True, capture_output=True,
+        ).stdout
+    except (OSError, subprocess.CalledProcessError) as error:
+        detail = getattr(error, "stderr", b"") or b""
+        raise BaselineUnavailable(
+            f"cannot read the engine at {ref}: {detail.decode(errors='replace').strip() or error}"
+        ) from None
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+def run_worker(tree: Path | None, module: str, args: list[str], stdin: str = "") -> Any:
+    """Run ``python -m module --worker args`` on the engine in ``tree`` (None: today's).
+
+    The worker prints one JSON document; it is returned parsed.
+    """
+    command = [sys.executable, "-c", _BOOT, str(tree or ""), str(ROOT), module, "--worker",
+               *args]
+    done = subprocess.run(command, input=stdin, capture_output=True, text=True, cwd=ROOT,
+                          check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"{module} worker failed ({done.returncode}):\n{done.stderr}")
+    return json.loads(done.stdout)
+
+
+def ratio(new: float, old: float | None) -> float | None:
+    return None if not old else new / old
