@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-BASELINE_REF = "e42e489"
+BASELINE_REF = "e42e4894682b6ffddc59ab49e002898ef8c8deaf"
 """``main`` before the faster, lighter engine (issue 14, part 4): the figures' baseline."""
 
 _BOOT = (

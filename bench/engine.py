@@ -218,7 +218,7 @@ def rows(best: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
 def print_table(result: dict[str, Any]) -> None:
     table = Table(title=(
         f"engine: {result['games']} games, {result['actions']:,} actions, best of "
-        f"{result['repeats']} × {result['rounds']}; baseline: engine of {result['baseline']}"
+        f"{result['repeats']} × {result['rounds']}; baseline: engine of {result['baseline'][:10]}"
     ))
     for column in ("measure", "per CPU s", "target", "new", "baseline", "new/base", "verdict"):
         table.add_column(column, justify="left" if column == "measure" else "right")

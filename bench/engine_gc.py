@@ -143,7 +143,7 @@ def duels(actions: int, players: int, mean_length: int, settled: int) -> dict[st
 def print_table(result: dict[str, Any]) -> None:
     table = Table(title=(
         f"full collection after {result['seconds']:g} s of duels at {result['rate']:,} actions/s"
-        f" ({result['players']:,} players); baseline: engine of {result['baseline']}"
+        f" ({result['players']:,} players); baseline: engine of {result['baseline'][:10]}"
     ))
     columns = ("run", "engine", "actions/CPU s", "held actions", "tracked", "per action",
                "full pass CPU ms", "wall ms", "best CPU ms", "RSS MiB")

@@ -12,7 +12,7 @@ RUNS_TO_WIN = 8
 COLUMNS = 10
 
 
-class _Cards(Value):
+class _Cards(Value):  # a column's positional fields: Column(down, up)
     down: tuple[Card, ...]
     up: tuple[Card, ...]
 
@@ -31,7 +31,7 @@ class Column(_Cards, kw_only=True):
     movable: int = -1
 
     def __post_init__(self) -> None:
-        if self.movable < 0:
+        if self.movable < 0 or self.top_rank < 0:
             up = self.up
             force_setattr(self, "top_rank", up[-1] & 15 if up else 0)
             force_setattr(self, "movable", run_length(up))
