@@ -10,11 +10,15 @@ never mix.
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import subprocess
 import sys
 import tarfile
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +55,29 @@ def extract_engine(ref: str, into: Path) -> Path:
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(into, filter="data")
     return into
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--baseline", default=BASELINE_REF,
+                        help=f"commit whose engine to compare with (default {BASELINE_REF[:10]})")
+    parser.add_argument("--no-baseline", action="store_true", help="today's engine only")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+
+
+@contextmanager
+def engines(args: argparse.Namespace) -> Iterator[tuple[dict[str, Path | None], str]]:
+    """The engines to run, by name (``new``: today's; ``baseline``: extracted), and the
+    baseline's commit (``"none"`` when there is none: unavailable or not asked for)."""
+    with tempfile.TemporaryDirectory(prefix="engine-baseline-") as scratch:
+        found: dict[str, Path | None] = {"new": None}
+        compared = "none"
+        if not args.no_baseline:
+            try:
+                found["baseline"] = extract_engine(args.baseline, Path(scratch))
+                compared = args.baseline
+            except BaselineUnavailable as error:
+                print(f"no baseline: {error}", file=sys.stderr)
+        yield found, compared
 
 
 def run_worker(tree: Path | None, module: str, args: list[str], stdin: str = "") -> Any:

@@ -21,7 +21,6 @@ import os
 import platform
 import random
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -39,7 +38,8 @@ from app.engine.layout import state_to_layout
 from app.engine.rules import preset
 from app.engine.state import GameState
 from app.scoring.play import ScoredGame
-from bench.baseline import BASELINE_REF, BaselineUnavailable, extract_engine, ratio, run_worker
+from bench import baseline
+from bench.baseline import ratio, run_worker
 
 RESULTS = Path(__file__).parent / "results" / "engine.json"
 TARGETS = {  # issue 14, part 4: per CPU second on this 2-core machine
@@ -180,12 +180,9 @@ def outcome(sample: list[Game]) -> str:
 
 
 def side_by_side(
-    specs: list[dict[str, Any]], repeats: int, rounds: int, baseline: Path | None
+    specs: list[dict[str, Any]], repeats: int, rounds: int, engines: dict[str, Path | None]
 ) -> dict[str, dict[str, Any]]:
     """Best CPU time per figure for each engine over ``rounds`` alternating worker runs."""
-    engines: dict[str, Path | None] = {"new": None}
-    if baseline is not None:
-        engines["baseline"] = baseline
     stdin = json.dumps({"specs": specs, "repeats": repeats})
     best: dict[str, dict[str, Any]] = {}
     for _ in range(rounds):
@@ -238,11 +235,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--quick", action="store_true", help="fewer, shorter games")
     parser.add_argument("--rounds", type=int, default=3,
                         help="alternating runs of each engine (default 3)")
-    parser.add_argument("--baseline", default=BASELINE_REF,
-                        help=f"commit whose engine to compare with (default {BASELINE_REF})")
-    parser.add_argument("--no-baseline", action="store_true", help="today's engine only")
     parser.add_argument("--output", type=Path, default=RESULTS)
-    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    baseline.add_arguments(parser)
     args = parser.parse_args(argv)
     if args.worker:  # one engine's figures, for side_by_side: spec on stdin, JSON out
         job = json.load(sys.stdin)
@@ -251,14 +245,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     count, length, repeats = (9, 400, 2) if args.quick else (27, 2000, 5)
     rounds = 1 if args.quick else args.rounds
     specs = sample_spec(count, length)
-    with tempfile.TemporaryDirectory(prefix="engine-baseline-") as scratch:
-        tree, compared = None, "none"
-        if not args.no_baseline:
-            try:
-                tree, compared = extract_engine(args.baseline, Path(scratch)), args.baseline
-            except BaselineUnavailable as error:
-                print(f"no baseline: {error}", file=sys.stderr)
-        best = side_by_side(specs, repeats, rounds, tree)
+    with baseline.engines(args) as (engines, compared):
+        best = side_by_side(specs, repeats, rounds, engines)
     if "baseline" in best and best["baseline"]["outcome"] != best["new"]["outcome"]:
         raise SystemExit("the two engines disagree on the replayed games")
     result = {

@@ -35,7 +35,6 @@ import platform
 import random
 import resource
 import sys
-import tempfile
 import time
 from collections import Counter, deque
 from pathlib import Path
@@ -49,7 +48,8 @@ from app.engine.game import legal_actions
 from app.engine.rules import preset
 from app.engine.view import ViewMemo, player_view
 from app.scoring.play import ScoredGame
-from bench.baseline import BASELINE_REF, BaselineUnavailable, extract_engine, ratio, run_worker
+from bench import baseline
+from bench.baseline import ratio, run_worker
 from bench.engine import KINDS, choose
 
 RESULTS = Path(__file__).parent / "results" / "engine_gc.json"
@@ -183,11 +183,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--settled", type=int, default=1_000,
                         help="finished games kept (500 settled matches of 2)")
     parser.add_argument("--runs", type=int, default=1, help="alternating runs of each engine")
-    parser.add_argument("--baseline", default=BASELINE_REF,
-                        help=f"commit whose engine to compare with (default {BASELINE_REF})")
-    parser.add_argument("--no-baseline", action="store_true", help="today's engine only")
     parser.add_argument("--output", type=Path, default=RESULTS)
-    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    baseline.add_arguments(parser)
     args = parser.parse_args(argv)
     if args.worker:
         actions = round(args.seconds * args.rate)
@@ -197,15 +194,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             "--players", str(args.players),
             "--game-actions", str(args.game_actions), "--settled", str(args.settled)]
     runs = []
-    with tempfile.TemporaryDirectory(prefix="engine-baseline-") as scratch:
-        engines: dict[str, Path | None] = {"new": None}
-        compared = "none"
-        if not args.no_baseline:
-            try:
-                engines["baseline"] = extract_engine(args.baseline, Path(scratch))
-                compared = args.baseline
-            except BaselineUnavailable as error:
-                print(f"no baseline: {error}", file=sys.stderr)
+    with baseline.engines(args) as (engines, compared):
         for number in range(1, args.runs + 1):
             run: dict[str, Any] = {"run": number}
             for name, tree in engines.items():

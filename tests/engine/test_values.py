@@ -12,16 +12,16 @@ import threading
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.engine.actions import Action, Deal, Flip, Move, Undo
+from app.engine.actions import Move, Undo
 from app.engine.cards import FACE
 from app.engine.deal import deal
 from app.engine.errors import IllegalAction
-from app.engine.events import CardFlipped, RunCompleted
 from app.engine.game import apply, is_legal, legal_actions, legal_moves, replay
 from app.engine.layout import sketch_state
 from app.engine.rules import preset
 from app.engine.state import Column, GameState
 from tests.engine.strategies_engine import ANY_ACTION, start_states
+from tests.engine.test_engine_properties import is_final
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -50,12 +50,6 @@ def undo_chain(state: GameState) -> list[object]:
         positions.append(earlier.position)
         earlier = earlier.previous
     return positions
-
-
-def is_final(action: Action, events: tuple[object, ...]) -> bool:
-    return isinstance(action, (Deal, Flip)) or any(
-        isinstance(event, (CardFlipped, RunCompleted)) for event in events
-    )
 
 
 @SETTINGS
