@@ -96,9 +96,6 @@ def turn(held: HeldGame, rng: random.Random) -> bool:
 
 def duels(actions: int, players: int, mean_length: int, settled: int) -> dict[str, Any]:
     """The worker's part: play ``actions`` actions flat out, then time full collections."""
-    gc.collect()
-    gc.freeze()  # what start-up made, as `spider serve` does: never walked again
-    gc.set_threshold(*SERVER_THRESHOLDS)
     rng = random.Random(14)
     next_deal = FIRST_DEAL
     seats = []
@@ -187,6 +184,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     baseline.add_arguments(parser)
     args = parser.parse_args(argv)
     if args.worker:
+        gc.collect()
+        gc.freeze()  # what start-up made, as `spider serve` does: never walked again
+        gc.set_threshold(*SERVER_THRESHOLDS)
         actions = round(args.seconds * args.rate)
         json.dump(duels(actions, args.players, args.game_actions, args.settled), sys.stdout)
         return {}
