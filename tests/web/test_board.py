@@ -201,8 +201,8 @@ def test_reconnect_resumes_the_stream(page: Page, fake: FakeServer, artifacts: P
 
 
 def test_finish_then_watch_then_result(page: Page, fake: FakeServer, artifacts: Path) -> None:
-    page.once("dialog", lambda dialog: dialog.accept())
     page.click("#finish")
+    page.click("#confirm-finish-yes")  # the page's own dialog
     expect(page.locator("#watching")).to_have_text("Watching bob (read-only)")
     expect(page.locator(".board.readonly")).to_be_visible()
     fake.opponent_plays({"op": "move", "from": 1, "to": 0, "count": 3})

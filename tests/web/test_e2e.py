@@ -152,8 +152,8 @@ def test_duel_watch_and_result(browser: Browser, app_server: LiveServer,
     alice.screenshot(path=artifacts / "e2e-spectate.png", full_page=True)
     assert serious(alice) == []
 
-    bob.once("dialog", lambda dialog: dialog.accept())
     bob.click("#finish")
+    bob.click("#confirm-finish-yes")  # the page's own dialog
     for page in (alice, bob):
         expect(page.locator("#winner")).to_have_text("Winner: alice")
         sheet = page.locator(".scoresheet")

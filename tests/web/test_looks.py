@@ -1,0 +1,135 @@
+"""The table as players see it, at four screen sizes: lobby, a real deal in mid-game (two
+suits), spectating and the result — photographed into tests/artifacts/ and measured: the
+board fills the screen, nothing overflows sideways, cards and their tap strips are big
+enough for a finger on a phone."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.web.axe import serious
+from tests.web.conftest import LiveServer
+from tests.web.fake import TABLE_ID, FakeServer, midgame
+
+SCREENS = {
+    "1280x800": {"viewport": {"width": 1280, "height": 800}},
+    "1920x1080": {"viewport": {"width": 1920, "height": 1080}},
+    "390x844": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True},
+    "844x390": {"viewport": {"width": 844, "height": 390}, "has_touch": True, "is_mobile": True},
+}
+PHONES = ("390x844", "844x390")
+DEAL_NUMBER = 80_317  # any generator deal: the position comes from playing it
+
+OPEN_TABLES = [
+    {"id": 21, "owner_id": 5, "owner_name": "Margaux", "preset": "duel", "suits": 2,
+     "time_limit_seconds": 600, "level": "intermediate", "public": True, "rated": True},
+    {"id": 22, "owner_id": 6, "owner_name": "Jonas_K", "preset": "duel", "suits": 1,
+     "time_limit_seconds": 300, "level": "any", "public": True, "rated": False},
+    {"id": 23, "owner_id": 7, "owner_name": "Ines", "preset": "duel", "suits": 2,
+     "time_limit_seconds": 1200, "level": "expert", "public": True, "rated": True},
+]
+
+
+@pytest.fixture(params=list(SCREENS))
+def screen(request: pytest.FixtureRequest, browser: Browser) -> Iterator[tuple[str, Page]]:
+    context = browser.new_context(**SCREENS[request.param])
+    yield request.param, context.new_page()
+    context.close()
+
+
+def shot(page: Page, artifacts: Path, name: str, size: str) -> None:
+    page.wait_for_timeout(300)  # let slides and the art settle
+    page.screenshot(path=artifacts / f"look-{name}-{size}.png")
+
+
+def no_sideways_overflow(page: Page) -> None:
+    wide = page.evaluate("""() => [...document.querySelectorAll('body *')]
+      .filter((el) => el.getBoundingClientRect().right > innerWidth + 1
+        && !el.closest('.sprite, .sr, dialog:not([open])'))
+      .map((el) => el.className || el.tagName).slice(0, 5)""")
+    assert wide == []
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+
+
+def board_figures(page: Page) -> dict[str, Any]:
+    """Card width, corner index height, the smallest strip of a face-up card under another,
+    and whether the tableau needs scrolling."""
+    return page.evaluate("""() => {
+      const tableau = document.querySelector('.tableau');
+      const cards = [...tableau.querySelectorAll('.card.face')];
+      const strips = [];
+      for (const column of tableau.querySelectorAll('.column')) {
+        const ups = [...column.querySelectorAll('.card.face')];
+        for (let i = 0; i + 1 < ups.length; i++) {
+          strips.push(ups[i + 1].getBoundingClientRect().top - ups[i].getBoundingClientRect().top);
+        }
+      }
+      return {
+        width: cards[0].getBoundingClientRect().width,
+        index: Math.min(...cards.map((c) => c.querySelector('.ix').getBoundingClientRect().height)),
+        strip: Math.min(...strips),
+        scrolls: tableau.scrollHeight > tableau.clientHeight + 1,
+        boardBottom: tableau.getBoundingClientRect().bottom,
+      };
+    }""")
+
+
+def test_lobby(screen: tuple[str, Page], static_server: LiveServer, artifacts: Path) -> None:
+    size, page = screen
+    fake = FakeServer()
+    fake.tables = OPEN_TABLES
+    fake.install(page)
+    page.goto(static_server.url)
+    expect(page.locator(".tables li")).to_have_count(3)
+    no_sideways_overflow(page)
+    shot(page, artifacts, "lobby", size)
+    assert serious(page) == []
+
+
+def test_table_mid_game(screen: tuple[str, Page], static_server: LiveServer,
+                        artifacts: Path) -> None:
+    size, page = screen
+    fake = FakeServer(start=midgame(DEAL_NUMBER))
+    fake.install(page)
+    page.goto(f"{static_server.url}/#/table/{TABLE_ID}")
+    expect(page.locator(".tableau .column")).to_have_count(10)
+    expect(page.locator(".stock .pile")).to_have_count(fake.game.state.deals_left)
+    figures = board_figures(page)
+    no_sideways_overflow(page)
+    assert not figures["scrolls"], figures  # the longest column fits
+    assert figures["index"] >= 12
+    if size == "390x844":
+        assert figures["width"] >= 36
+    if size in PHONES:
+        assert figures["strip"] >= 24
+    else:  # the board fills the window: its bottom is near the window's
+        assert figures["boardBottom"] > page.viewport_size["height"] - 40  # type: ignore[index]
+    shot(page, artifacts, "table", size)
+    assert serious(page) == []
+
+
+def test_spectating_and_result(screen: tuple[str, Page], static_server: LiveServer,
+                               artifacts: Path) -> None:
+    size, page = screen
+    fake = FakeServer(start=midgame(DEAL_NUMBER))
+    fake.opponent_game = FakeServer(start=midgame(DEAL_NUMBER, actions=70)).game
+    fake.install(page)
+    page.goto(f"{static_server.url}/#/table/{TABLE_ID}")
+    expect(page.locator(".tableau .column")).to_have_count(10)
+    page.click("#finish")
+    page.click("#confirm-finish-yes")
+    expect(page.locator("#watching")).to_be_visible()
+    expect(page.locator("#leave")).to_be_visible()  # Finish has become Leave
+    no_sideways_overflow(page)
+    shot(page, artifacts, "spectating", size)
+    assert serious(page) == []
+    fake.match_over(my_score=fake.game.points, their_score=fake.opponent_game.points)
+    expect(page.locator("#winner")).to_be_visible()
+    no_sideways_overflow(page)
+    shot(page, artifacts, "result", size)
+    assert serious(page) == []
