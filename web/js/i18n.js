@@ -1,6 +1,7 @@
 // French, German and English. The language comes from the browser unless the player
 // picked one; `t` formats a message with {named} parameters.
 const EN = {
+  tagline: "Spider Solitaire, head to head on the same deal",
   tapToTurn: "Tap to turn it up", keepPlaying: "Keep playing", keySpaceName: "Space", notStarted: "not started yet",
   app: "Spider Duel", language: "Language", skip: "Skip to content",
   reconnecting: "Connection lost — reconnecting…",
@@ -108,6 +109,7 @@ const EN = {
 };
 
 const FR = {
+  tagline: "Le Spider Solitaire en duel, sur la même donne",
   tapToTurn: "Touchez pour la retourner", keepPlaying: "Continuer", keySpaceName: "Espace", notStarted: "pas encore commencé",
   app: "Spider Duel", language: "Langue", skip: "Aller au contenu",
   reconnecting: "Connexion perdue — reconnexion…",
@@ -222,6 +224,7 @@ const FR = {
 };
 
 const DE = {
+  tagline: "Spider Solitär im Duell, auf demselben Blatt",
   tapToTurn: "Tippen zum Aufdecken", keepPlaying: "Weiterspielen", keySpaceName: "Leertaste", notStarted: "noch nicht begonnen",
   app: "Spider Duel", language: "Sprache", skip: "Zum Inhalt",
   reconnecting: "Verbindung verloren — neu verbinden…",

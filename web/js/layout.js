@@ -8,7 +8,8 @@ export const TOUCH_STRIP = 24; // px of every face-up card a finger must be able
 // `width`, `height`: the tableau's box in CSS px. `columns`: the view's columns ({down, up}).
 // `touch`: a coarse pointer or a phone-sized screen. The widest cards that fit are tried
 // first; while the longest column does not fit even at its closest overlap, the cards get
-// a little smaller (never below FLOOR, or the width's own size if that is smaller).
+// a little smaller (never below FLOOR, or the width's own size if that is smaller). If
+// even that does not fit, the cards keep their full size and the tableau scrolls.
 const FLOOR = 36;
 
 export function layoutBoard({ width, height, columns, touch = false }) {
@@ -16,10 +17,13 @@ export function layoutBoard({ width, height, columns, touch = false }) {
   const byWidth = Math.floor((width - 9 * gap) / 10);
   const byHeight = Math.floor(height / ROWS_SHOWN / RATIO);
   let cw = Math.max(20, Math.min(byWidth, byHeight));
+  const widest = cw;
   const floor = Math.min(cw, FLOOR);
   for (;;) {
     const board = layoutAt(cw, gap, height, columns, touch);
-    if (board.height <= height || cw <= floor) return board;
+    if (board.height <= height) return board;
+    // Nothing fits (a finger's strips on a short screen): full-size cards, and it scrolls.
+    if (cw <= floor) return layoutAt(widest, gap, height, columns, touch);
     cw = Math.max(floor, cw - Math.max(1, Math.round(cw * 0.04)));
   }
 }

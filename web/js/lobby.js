@@ -211,6 +211,8 @@ const ownerId = (table) => table.owner_id;
 const hostName = (table) => table.owner_name ?? "";
 
 const SUIT_GLYPHS = { 1: "♠", 2: "♠♥", 4: "♠♥♦♣" };
+const glyphs = (text) => h("span.suits", { "aria-hidden": "true" },
+  [...text].map((g) => h("span", { class: "♥♦".includes(g) ? "rs" : "" }, g)));
 
 // A table in one line: host, suits, time, level, rated; as badges.
 export function tableSummary(table) {
@@ -218,7 +220,7 @@ export function tableSummary(table) {
   const limit = table.time_limit_seconds;
   return h("span.summary", {},
     h("a.host", { href: `#/player/${encodeURIComponent(hostName(table))}` }, hostName(table)),
-    h("span.badge", {}, h("span.suits", { "aria-hidden": "true" }, SUIT_GLYPHS[table.suits] ?? ""), suits),
+    h("span.badge", {}, glyphs(SUIT_GLYPHS[table.suits] ?? ""), suits),
     h("span.badge", {}, limit ? t("minutes", { n: Math.round(limit / 60) }) : t("unlimited")),
     table.level && table.level !== "any" ? h("span.badge", {}, levelName(table.level)) : null,
     table.rated ? h("span.badge.rated", {}, t("rated")) : null);
@@ -228,7 +230,7 @@ function newGameDialog(isPublic, create) {
   const error = h("p.error", { role: "alert" });
   const choice = (name, value, text, checked, glyph) => h("label", {},
     h("input", { type: "radio", name, value, checked }),
-    glyph ? h("span.suits", { "aria-hidden": "true" }, glyph) : null, text);
+    glyph ? glyphs(glyph) : null, text);
   const form = h("form", { method: "dialog", onsubmit: submit },
     h("h2", { id: "ng-title" }, t("newGame")),
     h("fieldset", {}, h("legend", {}, t("suits")),

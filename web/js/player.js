@@ -22,7 +22,7 @@ export function playerScreen(app, { name }) {
   }
 
   function render() {
-    const tile = (label, value) => h("div", {}, h("dt", {}, label), h("dd", {}, value ?? "—"));
+    const tile = (label, value, wide) => h("div", { class: wide ? "wide" : "" }, h("dt", {}, label), h("dd", {}, value ?? "—"));
     const self = app.me?.name?.toLowerCase() === name.toLowerCase();
     clear(el,
       h("div.profile", h("span.avatar", { "aria-hidden": "true", "data-initial": name[0] }), h("h1", {}, name)),
@@ -34,7 +34,7 @@ export function playerScreen(app, { name }) {
         tile(t("streak"), info.streak),
         tile(t("since"), info.since ? new Date(info.since).toLocaleDateString(document.documentElement.lang) : null),
         (info.ratings || []).map((r) => tile(`${t("rating")} (${suitsLabel(r.suits)})`,
-          `${Math.round(r.rating)} · ${levelName(r.band)}`))) : null,
+          `${Math.round(r.rating)} · ${levelName(r.band)}`, true))) : null,
       h("div.row",
         self ? null : [
           h("button.primary", { type: "button", id: "add-friend", onclick: () => act(api.addFriend, "friendAdded") }, icon("friend"), t("addFriend")),
