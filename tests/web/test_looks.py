@@ -128,8 +128,40 @@ def test_spectating_and_result(screen: tuple[str, Page], static_server: LiveServ
     no_sideways_overflow(page)
     shot(page, artifacts, "spectating", size)
     assert serious(page) == []
-    fake.match_over(my_score=fake.game.points, their_score=fake.opponent_game.points)
+    fake.match_over(my_score=187, their_score=212)
     expect(page.locator("#winner")).to_be_visible()
     no_sideways_overflow(page)
     shot(page, artifacts, "result", size)
     assert serious(page) == []
+
+
+def test_other_screens_fit_a_phone(browser: Browser, static_server: LiveServer,
+                                   artifacts: Path) -> None:
+    """The name screen, the New game dialog, the help and player info on a phone."""
+    for size in PHONES:
+        context = browser.new_context(**SCREENS[size])
+        page = context.new_page()
+        page.route("**/api/**", lambda route: route.fulfill(status=401, json={"status": 401}))
+        page.goto(static_server.url)
+        expect(page.get_by_label("Choose your name")).to_be_visible()
+        no_sideways_overflow(page)
+        shot(page, artifacts, "name", size)
+        page.unroute("**/api/**")
+        FakeServer().install(page)
+        page.route("**/api/players/by-name/bob", lambda route: route.fulfill(json={
+            "id": 2, "name": "bob", "since": "2026-11-01T09:00:00Z", "games_played": 12,
+            "won": 7, "lost": 4, "drawn": 1, "streak": 2,
+            "ratings": [{"suits": 2, "rating": 1612.4, "rd": 80.0, "band": "intermediate",
+                         "games": 12}]}))
+        page.goto(f"{static_server.url}/#/player/bob")
+        page.reload()  # signed in now (the fake's token)
+        expect(page.locator("dl.stats")).to_contain_text("Intermediate")
+        no_sideways_overflow(page)
+        shot(page, artifacts, "player", size)
+        page.goto(f"{static_server.url}/#/")
+        page.click("#new-game")
+        expect(page.get_by_role("dialog")).to_be_visible()
+        no_sideways_overflow(page)
+        shot(page, artifacts, "new-game", size)
+        assert serious(page) == []
+        context.close()

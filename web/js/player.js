@@ -32,7 +32,7 @@ export function playerScreen(app, { name }) {
         tile(t("wins"), info.won),
         tile(t("losses"), info.lost),
         tile(t("streak"), info.streak),
-        tile(t("since"), info.since ? new Date(info.since).toLocaleDateString(document.documentElement.lang) : null),
+        tile(t("since"), info.since ? new Date(info.since).toLocaleDateString(document.documentElement.lang) : null, true),
         (info.ratings || []).map((r) => tile(`${t("rating")} (${suitsLabel(r.suits)})`,
           `${Math.round(r.rating)} · ${levelName(r.band)}`, true))) : null,
       h("div.row",
