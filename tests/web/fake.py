@@ -105,6 +105,11 @@ class FakeServer:
         self.opponent_game = ScoredGame.start(start)
         self.stream = "s-1"
         self.tables: list[dict[str, Any]] = []
+        self.seats = [
+            {"seat": 0, "player_id": ME["id"], "name": ME["name"], "wants_new_game": False},
+            {"seat": 1, "player_id": OPPONENT["id"], "name": OPPONENT["name"],
+             "wants_new_game": False},
+        ]
 
     # ---- wiring ---------------------------------------------------------------------
     def install(self, page: Page) -> None:
@@ -121,11 +126,7 @@ class FakeServer:
                 "suits": self.rules.suits, "time_limit_seconds": 600, "level": "any",
                 "public": False, "rated": True, "status": "full", "match_id": MATCH_ID,
                 "match_status": "playing",
-                "seats": [
-                    {"seat": 0, "player_id": ME["id"], "name": ME["name"], "wants_new_game": False},
-                    {"seat": 1, "player_id": OPPONENT["id"], "name": OPPONENT["name"],
-                     "wants_new_game": False},
-                ],
+                "seats": self.seats,
             },
             f"/matches/{MATCH_ID}": {
                 "match_id": MATCH_ID, "table_id": TABLE_ID, "status": "playing",
@@ -256,16 +257,21 @@ class FakeServer:
             "action": None if advice.action is None else advice.action.to_json(),
         }))
 
+    FINISHED_AFTER_MS = 65_000
+
     def finish(self, ws: WebSocketRoute, message: dict[str, Any]) -> None:
+        """Finished 65 s into the game: the ack and game_over carry the final clock."""
         self.seq = message["seq"]
         self.status = "finished"
         self.push(ws, {
             "type": "ack", "match_id": MATCH_ID, "seq": self.seq,
             "view": player_view(self.game.state), "score": self.game.points, "delta": 0,
-            "events": [], "status": "finished", "time_left_ms": self.time_limit_ms,
+            "events": [], "status": "finished",
+            "time_left_ms": self.time_limit_ms - self.FINISHED_AFTER_MS,
         })
         self.push(ws, {"type": "game_over", "match_id": MATCH_ID, "player_id": ME["id"],
-                       "reason": "finished", "score": self.game.points, "elapsed_ms": 65_000})
+                       "reason": "finished", "score": self.game.points,
+                       "elapsed_ms": self.FINISHED_AFTER_MS})
 
     def opponent_snapshot(self) -> dict[str, Any]:
         return {

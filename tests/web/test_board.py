@@ -389,3 +389,29 @@ def test_a_face_down_top_card_says_a_tap_turns_it(page: Page, fake: FakeServer) 
     tap(back)
     expect(card(page, "3s", 2)).to_be_visible()
     expect(page.locator(".turnable")).to_have_count(0)
+
+
+def test_after_finish_my_clock_shows_the_final_time(page: Page, fake: FakeServer) -> None:
+    """Bug 5, the client's half: the clock stays where the game ended (10:00 - 65 s)."""
+    expect(page.locator("#my-clock")).to_have_text(re.compile(r"^(10:00|9:5\d)$"))
+    page.click("#finish")
+    page.click("#confirm-finish-yes")
+    expect(page.locator("#watching")).to_be_visible()
+    expect(page.locator("#my-clock")).to_have_text("8:55")
+    page.wait_for_timeout(1200)  # and it does not run on
+    expect(page.locator("#my-clock")).to_have_text("8:55")
+
+
+def test_the_result_names_a_player_who_left_the_table(page: Page, fake: FakeServer) -> None:
+    """Bug 2, the client's half: names seen at the table are kept for the result."""
+    page.click("#finish")
+    page.click("#confirm-finish-yes")
+    expect(page.locator("#watching")).to_be_visible()
+    fake.match_over(my_score=-1, their_score=30)
+    expect(page.locator("#winner")).to_have_text("Winner: bob")
+    fake.seats = fake.seats[:1]  # bob leaves the table; the table is drawn again
+    fake.push(fake.socket, {"type": "lobby", "change": "table_updated",
+                            "table": {"id": TABLE_ID}})
+    page.wait_for_timeout(500)
+    expect(page.locator("#winner")).to_have_text("Winner: bob")
+    expect(page.locator(".scoresheet tbody th").nth(0)).to_contain_text("bob")

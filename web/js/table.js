@@ -31,6 +31,7 @@ export function tableScreen(app, { tableId }) {
   let copied = "";
   let ready = false; // a match waits for me to open my game
   let wantNew = false; // I asked for a new game; polling until the next match starts
+  const seen = new Map(); // player id → name, of everyone seen seated here
 
   // ---- loading the table and the match
   async function load() {
@@ -42,6 +43,7 @@ export function tableScreen(app, { tableId }) {
       notice = problemText(problem);
       return render();
     }
+    for (const seat of table.seats || []) if (seat.player_id && seat.name) seen.set(seat.player_id, seat.name);
     const current = table.match_id;
     const arrived = current && current !== matchId;
     if (arrived) await arrive(current);
@@ -119,6 +121,8 @@ export function tableScreen(app, { tableId }) {
   function gameOver(m) {
     if (m.player_id === me.id) {
       if (game) Object.assign(game, { status: m.reason, score: m.score });
+      // The clock stops where the game ended: the limit less the time it took.
+      if (game?.limit && typeof m.elapsed_ms === "number") game.left = Math.max(0, game.limit - m.elapsed_ms);
       spectate();
     } else {
       opponent = { ...(opponent || { player_id: m.player_id }), status: m.reason, score: m.score };
@@ -187,7 +191,9 @@ export function tableScreen(app, { tableId }) {
     if (!sure || !game || OVER.has(game.status)) return;
     const answer = await app.socket.request({ type: "finish", match_id: matchId, seq: game.seq + 1 });
     if (answer.type === "ack") {
-      Object.assign(game, { seq: answer.seq, status: answer.status, score: answer.score });
+      Object.assign(game, {
+        seq: answer.seq, status: answer.status, score: answer.score, left: answer.time_left_ms, at: Date.now(),
+      });
       spectate();
       render();
     }
@@ -434,11 +440,16 @@ export function tableScreen(app, { tableId }) {
   }
 
   // A player's name from the seats; without an id, the other player's.
+  // A player's name: the result's own (when the server names its players), else from the
+  // seats — remembered, so a player who has left the table keeps their name on the result.
   function nameOf(playerId) {
     if (playerId === me.id) return me.name;
-    const seats = table?.seats || [];
-    const seat = seats.find((s) => (playerId === undefined ? s.player_id !== me.id : s.player_id === playerId));
-    return seat?.name ?? "";
+    const other = (id) => (playerId === undefined ? id !== me.id : id === playerId);
+    const row = result?.results?.find((r) => other(r.player_id) && r.name);
+    if (row) return row.name;
+    const seat = (table?.seats || []).find((s) => other(s.player_id));
+    if (seat?.name) return seat.name;
+    return [...seen].find(([id]) => other(id))?.[1] ?? "";
   }
 
   const stop = app.listen(onMessage);
