@@ -91,13 +91,20 @@ def test_lobby(screen: tuple[str, Page], static_server: LiveServer, artifacts: P
     assert serious(page) == []
 
 
+def open_mid_game(page: Page, server: LiveServer, opponent_actions: int = 45) -> FakeServer:
+    """My table on the real deal in mid-game; the opponent's game a little further on."""
+    fake = FakeServer(start=midgame(DEAL_NUMBER))
+    fake.opponent_game = FakeServer(start=midgame(DEAL_NUMBER, actions=opponent_actions)).game
+    fake.install(page)
+    page.goto(f"{server.url}/#/table/{TABLE_ID}")
+    expect(page.locator(".tableau .column")).to_have_count(10)
+    return fake
+
+
 def test_table_mid_game(screen: tuple[str, Page], static_server: LiveServer,
                         artifacts: Path) -> None:
     size, page = screen
-    fake = FakeServer(start=midgame(DEAL_NUMBER))
-    fake.install(page)
-    page.goto(f"{static_server.url}/#/table/{TABLE_ID}")
-    expect(page.locator(".tableau .column")).to_have_count(10)
+    fake = open_mid_game(page, static_server)
     expect(page.locator(".stock .pile")).to_have_count(fake.game.state.deals_left)
     figures = board_figures(page)
     no_sideways_overflow(page)
@@ -116,11 +123,7 @@ def test_table_mid_game(screen: tuple[str, Page], static_server: LiveServer,
 def test_spectating_and_result(screen: tuple[str, Page], static_server: LiveServer,
                                artifacts: Path) -> None:
     size, page = screen
-    fake = FakeServer(start=midgame(DEAL_NUMBER))
-    fake.opponent_game = FakeServer(start=midgame(DEAL_NUMBER, actions=70)).game
-    fake.install(page)
-    page.goto(f"{static_server.url}/#/table/{TABLE_ID}")
-    expect(page.locator(".tableau .column")).to_have_count(10)
+    fake = open_mid_game(page, static_server, opponent_actions=70)
     page.click("#finish")
     page.click("#confirm-finish-yes")
     expect(page.locator("#watching")).to_be_visible()
