@@ -10,7 +10,7 @@ from fastapi.staticfiles import StaticFiles
 
 from app.settings import Settings
 
-ASSET_FOLDERS = ("css", "js")
+ASSET_FOLDERS = ("css", "js", "img")
 
 
 def mount_web(app: FastAPI, settings: Settings) -> None:

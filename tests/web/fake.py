@@ -12,8 +12,9 @@ from typing import Any
 
 from playwright.sync_api import Page, Route, WebSocketRoute
 
-from app.engine.actions import action_from_json
+from app.engine.actions import Deal, action_from_json
 from app.engine.cards import SUITS, card_name, names
+from app.engine.deal import deal
 from app.engine.errors import IllegalAction
 from app.engine.events import (
     ActionUndone,
@@ -25,8 +26,9 @@ from app.engine.events import (
     RunCompleted,
 )
 from app.engine.layout import state_from_layout
-from app.engine.rules import preset
+from app.engine.rules import Rules, preset
 from app.engine.solver.advice import hint as engine_hint
+from app.engine.state import GameState
 from app.engine.view import player_view
 from app.scoring.play import ScoredGame
 
@@ -70,10 +72,27 @@ def event_json(event: Event) -> dict[str, Any]:
     return {"kind": "undone"}
 
 
+def midgame(number: int, *, suits: int = 2, actions: int = 45) -> GameState:
+    """A real generator deal (duel preset), played ``actions`` steps by the engine's own hint
+    (dealing when it has nothing better): a position a player meets mid-game."""
+    game = ScoredGame.start(deal(number, preset("duel", suits)))
+    for _ in range(actions):
+        advice = engine_hint(game.state).action
+        if advice is None or advice.to_json()["op"] == "undo":
+            if not game.state.deals_left:
+                break
+            advice = Deal()
+        game, _ = game.play(advice)
+    return game.state
+
+
 class FakeServer:
-    def __init__(self, layout: dict[str, Any] | None = None, time_limit_ms: int = 600_000):
-        self.rules = preset("duel", 1)
-        self.game = ScoredGame.start(state_from_layout(self.rules, layout or NEAR_FINISHED))
+    def __init__(self, layout: dict[str, Any] | None = None, time_limit_ms: int = 600_000,
+                 *, start: GameState | None = None):
+        self.rules: Rules = start.rules if start else preset("duel", 1)
+        if start is None:
+            start = state_from_layout(self.rules, layout or NEAR_FINISHED)
+        self.game = ScoredGame.start(start)
         self.seq = 0
         self.status = "playing"
         self.time_limit_ms = time_limit_ms
@@ -83,9 +102,14 @@ class FakeServer:
         self.received: list[dict[str, Any]] = []
         self.refuse_connections = False
         self.reject_next: str | None = None
-        start = state_from_layout(self.rules, layout or NEAR_FINISHED)
         self.opponent_game = ScoredGame.start(start)
         self.stream = "s-1"
+        self.tables: list[dict[str, Any]] = []
+        self.seats = [
+            {"seat": 0, "player_id": ME["id"], "name": ME["name"], "wants_new_game": False},
+            {"seat": 1, "player_id": OPPONENT["id"], "name": OPPONENT["name"],
+             "wants_new_game": False},
+        ]
 
     # ---- wiring ---------------------------------------------------------------------
     def install(self, page: Page) -> None:
@@ -99,13 +123,10 @@ class FakeServer:
             "/players/me": ME,
             f"/tables/{TABLE_ID}": {
                 "id": TABLE_ID, "owner_id": ME["id"], "owner_name": ME["name"], "preset": "duel",
-                "suits": 1, "time_limit_seconds": 600, "level": "any", "public": False,
-                "rated": True, "status": "full", "match_id": MATCH_ID, "match_status": "playing",
-                "seats": [
-                    {"seat": 0, "player_id": ME["id"], "name": ME["name"], "wants_new_game": False},
-                    {"seat": 1, "player_id": OPPONENT["id"], "name": OPPONENT["name"],
-                     "wants_new_game": False},
-                ],
+                "suits": self.rules.suits, "time_limit_seconds": 600, "level": "any",
+                "public": False, "rated": True, "status": "full", "match_id": MATCH_ID,
+                "match_status": "playing",
+                "seats": self.seats,
             },
             f"/matches/{MATCH_ID}": {
                 "match_id": MATCH_ID, "table_id": TABLE_ID, "status": "playing",
@@ -117,7 +138,8 @@ class FakeServer:
                     for p in (ME, OPPONENT)
                 ],
             },
-            "/tables": {"items": [], "total": 0, "page": 1, "page_size": 20},
+            "/tables": {"items": self.tables, "total": len(self.tables), "page": 1,
+                        "page_size": 20},
             "/me/invites": [],
             "/me/friends": [{**OPPONENT, "since": "2026-11-29T10:00:00Z", "online": True}],
         }
@@ -235,16 +257,21 @@ class FakeServer:
             "action": None if advice.action is None else advice.action.to_json(),
         }))
 
+    FINISHED_AFTER_MS = 65_000
+
     def finish(self, ws: WebSocketRoute, message: dict[str, Any]) -> None:
+        """Finished 65 s into the game: the ack and game_over carry the final clock."""
         self.seq = message["seq"]
         self.status = "finished"
         self.push(ws, {
             "type": "ack", "match_id": MATCH_ID, "seq": self.seq,
             "view": player_view(self.game.state), "score": self.game.points, "delta": 0,
-            "events": [], "status": "finished", "time_left_ms": self.time_limit_ms,
+            "events": [], "status": "finished",
+            "time_left_ms": self.time_limit_ms - self.FINISHED_AFTER_MS,
         })
         self.push(ws, {"type": "game_over", "match_id": MATCH_ID, "player_id": ME["id"],
-                       "reason": "finished", "score": self.game.points, "elapsed_ms": 65_000})
+                       "reason": "finished", "score": self.game.points,
+                       "elapsed_ms": self.FINISHED_AFTER_MS})
 
     def opponent_snapshot(self) -> dict[str, Any]:
         return {

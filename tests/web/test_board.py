@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
+from app.engine.layout import state_from_layout
+from app.engine.rules import preset
 from tests.web.conftest import LiveServer
 from tests.web.fake import MATCH_ID, TABLE_ID, FakeServer
 
@@ -145,6 +148,10 @@ def test_hint_points_at_the_move_and_says_why(page: Page, fake: FakeServer,
     expect(page.locator('.column[data-col="2"] .card.back[role=button]')).to_have_class(
         re.compile(r"\bhinted\b"))
     expect(live).to_have_text("Hint: turn up the card in column 3 — turns a card face up")
+    # shown to everyone, not only said to screen readers
+    expect(page.locator(".statusline")).to_have_text(
+        "Hint: turn up the card in column 3 — turns a card face up")
+    expect(page.locator(".statusline")).to_be_visible()
     assert actions_sent(fake) == []  # a hint never plays
     page.keyboard.press("f")
     expect(card(page, "3s", 2)).to_be_visible()
@@ -201,8 +208,8 @@ def test_reconnect_resumes_the_stream(page: Page, fake: FakeServer, artifacts: P
 
 
 def test_finish_then_watch_then_result(page: Page, fake: FakeServer, artifacts: Path) -> None:
-    page.once("dialog", lambda dialog: dialog.accept())
     page.click("#finish")
+    page.click("#confirm-finish-yes")  # the page's own dialog
     expect(page.locator("#watching")).to_have_text("Watching bob (read-only)")
     expect(page.locator(".board.readonly")).to_be_visible()
     fake.opponent_plays({"op": "move", "from": 1, "to": 0, "count": 3})
@@ -236,7 +243,7 @@ def test_animations_only_without_reduced_motion(page: Page, fake: FakeServer) ->
 def test_touch_tap_and_drag(browser: Browser, static_server: LiveServer,
                             artifacts: Path) -> None:
     context = browser.new_context(has_touch=True, is_mobile=True,
-                                  viewport={"width": 412, "height": 860})
+                                  viewport={"width": 390, "height": 844})
     page = context.new_page()
     fake = open_table(page, static_server)
     page.screenshot(path=artifacts / "table-phone.png", full_page=True)
@@ -281,3 +288,130 @@ def test_an_unknown_token_leads_back_to_the_name_screen(page: Page,
     page.goto(static_server.url)
     expect(page.get_by_label("Choose your name")).to_be_visible()
     assert page.evaluate("localStorage.getItem('spider.token')") is None
+
+
+def point_below_strip(page: Page, target: Locator) -> tuple[float, float]:
+    """A point inside ``target``'s box that the next card of its column covers."""
+    box = target.bounding_box()
+    assert box
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] - 6
+
+
+def card_at(page: Page, x: float, y: float) -> str | None:
+    return page.evaluate(
+        "([x, y]) => document.elementFromPoint(x, y)?.closest('.card')?.dataset.card ?? null",
+        [x, y])
+
+
+def test_a_focused_card_stays_under_the_cards_dealt_onto_it(page: Page,
+                                                            fake: FakeServer) -> None:
+    """Bug: the focus style raised the focused card above the cards put on it since."""
+    page.emulate_media(reduced_motion="reduce")  # the dealt card is in its place at once
+    for _ in range(30):
+        page.keyboard.press("Tab")
+        if page.evaluate("!!document.activeElement.closest('.tableau')"):
+            break
+    page.keyboard.press("End")  # the top card of column 1: 7♠
+    seven = card(page, "7s", 0)
+    expect(seven).to_be_focused()
+    page.keyboard.press(" ")  # deal: a Q♠ lands on the 7♠
+    expect(top(page, 0)).to_have_attribute("data-card", "Qs")
+    expect(seven).to_be_focused()  # the focus stayed where it was
+    x, y = point_below_strip(page, seven)
+    assert card_at(page, x, y) == "Qs"  # and the dealt card is drawn over it
+    king = card(page, "Ks", 0)
+    page.keyboard.press("Home")
+    expect(king).to_be_focused()
+    x, y = point_below_strip(page, king)
+    assert card_at(page, x, y) not in (None, "Ks")  # a card of the run on it, not the king
+    assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") != "none"
+
+
+def test_no_focus_ring_round_the_page_after_a_click_on_the_felt(page: Page,
+                                                               fake: FakeServer) -> None:
+    """Bug: clicking empty felt focused <main>, and the next key press ringed the page."""
+    tableau = page.locator(".tableau").bounding_box()
+    assert tableau
+    x, y = tableau["x"] + tableau["width"] - 5, tableau["y"] + tableau["height"] - 5
+    assert page.evaluate("([x, y]) => !document.elementFromPoint(x, y).closest('.card, .slot')",
+                         [x, y])
+    page.mouse.click(x, y)
+    page.keyboard.press("x")  # any key that does nothing
+    ring = page.evaluate("""() => {
+      const el = document.activeElement;
+      const style = getComputedStyle(el);
+      return { tag: el.tagName, outline: style.outlineStyle, width: style.outlineWidth };
+    }""")
+    assert ring["outline"] == "none" or ring["width"] == "0px", ring
+    page.keyboard.press("i")  # the table's keys still work from there
+    expect(page.locator(".statusline")).to_contain_text("Hint:")
+
+
+# Two suits. The five of spades (column 2) can go onto the six of spades (3), the six of
+# hearts (4), the empty column (6) or the face-down king of hearts (5).
+TAP_ORDER: dict[str, Any] = {
+    "tableau": [
+        {"down": [], "up": ["9s"]},
+        {"down": ["Ks"], "up": ["5s"]},
+        {"down": [], "up": ["6s"]},
+        {"down": [], "up": ["6h"]},
+        {"down": ["Kh"], "up": []},
+        {"down": [], "up": []},
+        {"down": ["As", "2s", "3s", "4s", "7s"], "up": ["8s"]},
+        {"down": ["Ts", "Js", "Qs", "Ah", "2h"], "up": ["3h"]},
+        {"down": ["4h", "5h", "7h", "8h"], "up": ["9h"]},
+        {"down": ["Th", "Jh"], "up": ["Qh"]},
+    ],
+    "stock": [],
+    "removed": ["s", "s", "s", "h", "h", "h"],
+}
+
+
+def test_tap_prefers_suit_then_any_card_then_empty_then_face_down(
+        page: Page, static_server: LiveServer) -> None:
+    fake = FakeServer(start=state_from_layout(preset("duel", 2), TAP_ORDER))
+    fake.install(page)
+    page.goto(f"{static_server.url}/#/table/{TABLE_ID}")
+    expect(page.locator(".tableau .column")).to_have_count(10)
+    for column in (1, 2, 3, 5, 4):
+        tap(card(page, "5s", column))
+        expect(card(page, "5s", column)).to_have_count(0)
+    assert [(a["from"], a["to"]) for a in actions_sent(fake)] == [
+        (1, 2), (2, 3), (3, 5), (5, 4), (4, 1)]
+
+
+def test_a_face_down_top_card_says_a_tap_turns_it(page: Page, fake: FakeServer) -> None:
+    back = page.locator('.column[data-col="2"] .card.back[role=button]')
+    expect(back).to_have_class(re.compile(r"\bturnable\b"))
+    expect(back).to_have_attribute("title", "Tap to turn it up")
+    expect(back.locator(".icon")).to_be_visible()
+    expect(page.locator(".card.back:not([role=button]) .icon")).to_have_count(0)
+    tap(back)
+    expect(card(page, "3s", 2)).to_be_visible()
+    expect(page.locator(".turnable")).to_have_count(0)
+
+
+def test_after_finish_my_clock_shows_the_final_time(page: Page, fake: FakeServer) -> None:
+    """Bug 5, the client's half: the clock stays where the game ended (10:00 - 65 s)."""
+    expect(page.locator("#my-clock")).to_have_text(re.compile(r"^(10:00|9:5\d)$"))
+    page.click("#finish")
+    page.click("#confirm-finish-yes")
+    expect(page.locator("#watching")).to_be_visible()
+    expect(page.locator("#my-clock")).to_have_text("8:55")
+    page.wait_for_timeout(1200)  # and it does not run on
+    expect(page.locator("#my-clock")).to_have_text("8:55")
+
+
+def test_the_result_names_a_player_who_left_the_table(page: Page, fake: FakeServer) -> None:
+    """Bug 2, the client's half: names seen at the table are kept for the result."""
+    page.click("#finish")
+    page.click("#confirm-finish-yes")
+    expect(page.locator("#watching")).to_be_visible()
+    fake.match_over(my_score=-1, their_score=30)
+    expect(page.locator("#winner")).to_have_text("Winner: bob")
+    fake.seats = fake.seats[:1]  # bob leaves the table; the table is drawn again
+    fake.push(fake.socket, {"type": "lobby", "change": "table_updated",
+                            "table": {"id": TABLE_ID}})
+    page.wait_for_timeout(500)
+    expect(page.locator("#winner")).to_have_text("Winner: bob")
+    expect(page.locator(".scoresheet tbody th").nth(0)).to_contain_text("bob")

@@ -152,8 +152,8 @@ def test_duel_watch_and_result(browser: Browser, app_server: LiveServer,
     alice.screenshot(path=artifacts / "e2e-spectate.png", full_page=True)
     assert serious(alice) == []
 
-    bob.once("dialog", lambda dialog: dialog.accept())
     bob.click("#finish")
+    bob.click("#confirm-finish-yes")  # the page's own dialog
     for page in (alice, bob):
         expect(page.locator("#winner")).to_have_text("Winner: alice")
         sheet = page.locator(".scoresheet")
@@ -250,6 +250,19 @@ def test_lobby_lists_a_public_table_and_filters_it(browser: Browser, app_server:
     row.get_by_role("button", name="Join — carol").click()
     expect(dave.locator("#start")).to_be_visible()
     expect(carol.locator("#start")).to_be_visible()
+
+    # The server's own random deal (two suits), as carol sees it: the opening position.
+    carol.click("#start")
+    expect(carol.locator(".tableau .column")).to_have_count(10)
+    expect(carol.locator(".tableau .card.face")).to_have_count(10)  # one face up per column
+    expect(carol.locator(".tableau .card.back")).to_have_count(44)
+    expect(carol.locator(".stock .pile")).to_have_count(5)
+    suits = carol.eval_on_selector_all(".tableau .card.face",
+                                       "cs => cs.map((c) => c.dataset.card[1])")
+    assert set(suits) <= {"s", "h"}
+    carol.wait_for_timeout(300)
+    carol.screenshot(path=artifacts / "e2e-random-deal.png")
+    assert serious(carol) == []
 
 
 def test_friend_presence_and_direct_invite(browser: Browser, app_server: LiveServer,

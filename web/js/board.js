@@ -1,34 +1,52 @@
 // The playing surface: ten columns, the stock and the completed runs, drawn from the
 // server's player view. Pointer (drag or tap), keyboard and screen reader play all end in
 // one call, `onAction(action)`, whose promise resolves with the server's answer; the board
-// only suggests, the server decides.
+// only suggests, the server decides. Card sizes and overlaps come from layout.js and are
+// worked out again whenever the tableau's box changes size.
 import { h, clear, announce, reducedMotion } from "./dom.js";
-import { label, symbol, isRed } from "./cards.js";
+import { isRed } from "./cards.js";
 import { movableRun, moveProblem, targets, dealProblem, flipProblem } from "./rules.js";
 import { t, cardName, suitName, reason } from "./i18n.js";
+import { layoutBoard } from "./layout.js";
+import { faceHtml, icon, loadSprite } from "./face.js";
 
 const DRAG_THRESHOLD = 6; // pixels: below this a press is a tap, not a drag
-const DOWN_GAP = 0.1; // card heights between two face-down cards
-const UP_GAP = 0.27; // card heights between two face-up cards
+const SAY_MS = 4000; // a refusal stays this long in the status line
 
-export function createBoard({ root, rules, onAction, readOnly = false, title }) {
+// A phone-sized screen counts as touch even with a mouse: its cards are finger-sized anyway.
+const touchScreen = () => matchMedia("(pointer: coarse)").matches || innerWidth < 600 || innerHeight < 500;
+
+// trayHost / statusHost: where the stock and runs, and the status line, go (the table's
+// heads-up display); without them they sit above and below the tableau.
+export function createBoard({ root, rules, onAction, readOnly = false, title, trayHost, statusHost }) {
   let view = null;
   let focus = { col: 0, index: 0 }; // index into up cards; -1 is the face-down or empty slot
   let picked = null; // keyboard pick: {col, count}
   let tapCycle = null; // the last tap: {card, order, at}
   let pending = false;
   let drag = null;
+  let sizes = null;
+  let box = { width: 0, height: 0 };
+  let sayTimer = null;
 
+  loadSprite();
   const tableau = h("div.tableau", { role: "group", "aria-label": title || t("board") });
   const stockEl = h("div.stock");
   const runsEl = h("div.runs", { role: "list", "aria-label": t("removedRuns") });
-  const reasonEl = h("p.reason", { role: "alert" });
+  const tray = h("div.tray", stockEl, runsEl);
+  const reasonEl = h("p.reason.statusline", { role: "status" });
   const surface = h("div.board", { class: readOnly ? "readonly" : "" },
-    h("div.top", stockEl, runsEl), tableau, reasonEl);
+    trayHost ? null : tray, tableau, statusHost ? null : reasonEl);
   clear(root, surface);
+  if (trayHost) clear(trayHost, tray);
+  if (statusHost) clear(statusHost, reasonEl);
 
   surface.addEventListener("keydown", onKey);
   if (!readOnly) surface.addEventListener("pointerdown", onPointerDown);
+  const resizes = new ResizeObserver(() => {
+    if (view && (tableau.clientWidth !== box.width || tableau.clientHeight !== box.height)) render();
+  });
+  resizes.observe(tableau);
 
   function update(next, { action, animate = true } = {}) {
     const before = animate && !reducedMotion() ? snapshot(action) : null;
@@ -40,6 +58,14 @@ export function createBoard({ root, rules, onAction, readOnly = false, title }) 
   // ---- drawing
   function render() {
     const hadFocus = surface.contains(document.activeElement);
+    box = { width: tableau.clientWidth, height: tableau.clientHeight };
+    // The tableau's top padding and a few pixels of felt under the longest column.
+    const room = { width: box.width, height: box.height - 8 };
+    sizes = layoutBoard({ ...room, columns: view.columns, touch: touchScreen() });
+    const vars = { "--cw": sizes.cw, "--ch": sizes.ch, "--gap": sizes.gap, "--ix": sizes.ix, "--pad": sizes.pad };
+    for (const [name, value] of Object.entries(vars)) surface.style.setProperty(name, `${value}px`);
+    if (trayHost) for (const [name, value] of Object.entries(vars)) tray.style.setProperty(name, `${value}px`);
+    surface.classList.toggle("small", sizes.small);
     tableau.replaceChildren(...view.columns.map(renderColumn));
     renderStock();
     renderRuns();
@@ -49,56 +75,59 @@ export function createBoard({ root, rules, onAction, readOnly = false, title }) 
 
   function renderColumn(column, col) {
     const n = col + 1;
+    const place = sizes.columns[col];
     const el = h("div.column", {
       role: "group",
       "aria-label": t("column", { n }),
       dataset: { col },
+      style: `height:${place.height}px`,
     });
     if (picked && picked.col !== col && !moveProblem(view, rules, picked.col, col, picked.count)) {
       el.classList.add("target");
     }
-    const gap = column.up.length > 12 ? (UP_GAP * 12) / column.up.length : UP_GAP;
-    let y = 0;
+    const top = (i) => `top:${place.tops[i]}px`;
     for (let i = 0; i < column.down; i++) {
       const isTop = i === column.down - 1 && !column.up.length;
-      const back = h("div.card.back", { style: `--y:${y}` });
+      const back = h("div.card.back", { style: top(i) });
       if (isTop) {
         back.setAttribute("role", "button");
         back.setAttribute("aria-label", t("faceDownTop", { n }));
         back.dataset.col = col;
         back.dataset.index = -1;
         back.tabIndex = -1;
+        if (rules.flip === "manual" && !readOnly) {
+          // A face-down top card is turned by a tap (duel preset): say so on the card.
+          back.classList.add("turnable");
+          back.title = t("tapToTurn");
+          back.append(icon("turn"));
+        }
       } else {
         back.setAttribute("aria-hidden", "true");
       }
       el.append(back);
-      y += DOWN_GAP;
     }
     if (!column.down && !column.up.length) {
       el.append(h("div.slot", {
-        role: "button", tabindex: -1, style: "--y:0",
+        role: "button", tabindex: -1, style: "top:0",
         "aria-label": t("emptyColumn", { n }), dataset: { col, index: -1 },
       }));
     }
     const movableFrom = column.up.length - movableRun(column);
     column.up.forEach((name, i) => {
-      const card = h("div.card", {
+      const card = h("div.card.face", {
         role: "button",
         tabindex: -1,
-        style: `--y:${y}`,
+        style: top(column.down + i),
         "aria-label": t("cardIn", { card: cardName(name), n }),
         dataset: { col, index: i, card: name },
         class: `${isRed(name) ? "red" : "black"}${i >= movableFrom ? " movable" : ""}`,
-      },
-      h("span.corner", { "aria-hidden": "true" }, label(name), h("span", {}, symbol(name))),
-      h("span.pip", { "aria-hidden": "true" }, symbol(name)));
+      });
+      card.innerHTML = faceHtml(name, sizes.small);
       if (picked && picked.col === col && i >= column.up.length - picked.count) {
         card.classList.add("picked");
       }
       el.append(card);
-      y += gap;
     });
-    el.style.setProperty("--h", y + 1);
     return el;
   }
 
@@ -106,25 +135,39 @@ export function createBoard({ root, rules, onAction, readOnly = false, title }) 
     const deals = view.deals_left;
     const name = deals ? t("stock", { n: deals }) : t("stockEmpty");
     const piles = Array.from({ length: deals }, (_, i) =>
-      h("div.card.back.pile", { style: `--i:${i}`, "aria-hidden": "true" }));
+      h("div.mini.back.pile", { style: `--i:${i}`, "aria-hidden": "true" }));
     clear(stockEl, h("div.pilebox", {
       role: "button", tabindex: readOnly ? -1 : 0, "aria-label": name,
       "aria-disabled": readOnly || !deals ? "true" : null,
+      style: `--n:${Math.max(1, deals)}`,
       dataset: { stock: "1" }, title: readOnly ? name : `${name} — ${t("keySpace")}`,
       onclick: () => !readOnly && act({ op: "deal" }),
       onkeydown: (e) => {
         if (e.key === "Enter") { e.preventDefault(); e.stopPropagation(); if (!readOnly) act({ op: "deal" }); }
       },
-    }, piles, deals ? null : h("div.slot.small", { "aria-hidden": "true" })));
+    }, piles, deals ? null : h("div.mini.slot", { "aria-hidden": "true" })));
   }
 
+  // Each completed run is a small stack showing its king, as on the duel site.
   function renderRuns() {
-    runsEl.replaceChildren(...view.removed.map((code, i) =>
-      h("div.run", {
-        role: "listitem", dataset: { i }, class: code === "h" || code === "d" ? "red" : "black",
-        title: suitName(code),
-      }, h("span", { "aria-hidden": "true" }, `K${symbol(`K${code}`)}`),
-      h("span.sr", {}, `${t("removedRuns")}: ${suitName(code)}`))));
+    runsEl.style.setProperty("--n", Math.max(1, view.removed.length));
+    runsEl.replaceChildren(...view.removed.map((code, i) => {
+      const run = h("div.mini.run.face", {
+        role: "listitem", dataset: { i }, style: `--i:${i}`,
+        class: code === "h" || code === "d" ? "red" : "black", title: suitName(code),
+      }, h("span.sr", {}, `${t("removedRuns")}: ${suitName(code)}`));
+      run.insertAdjacentHTML("afterbegin", faceHtml(`K${code}`, true));
+      return run;
+    }));
+  }
+
+  // A line under the heads-up display for what is said to everyone: refusals (fading)
+  // and hints (until the next action). The live region says the same to screen readers.
+  function say(text, { fade = false, kind = "" } = {}) {
+    clearTimeout(sayTimer);
+    reasonEl.textContent = text;
+    reasonEl.className = `reason statusline ${kind}`;
+    if (fade && text) sayTimer = setTimeout(() => { reasonEl.textContent = ""; }, SAY_MS);
   }
 
   // ---- focus and the keyboard
@@ -233,7 +276,7 @@ export function createBoard({ root, rules, onAction, readOnly = false, title }) 
 
   async function perform(action, { onReject } = {}) {
     pending = true;
-    reasonEl.textContent = "";
+    say("");
     try {
       const answer = await onAction(action);
       if (answer && answer.ok === false) {
@@ -249,11 +292,7 @@ export function createBoard({ root, rules, onAction, readOnly = false, title }) 
 
   function refuse(code, text) {
     const why = reason(code) || text || code;
-    const message = t("rejected", { reason: why });
-    reasonEl.textContent = message;
-    reasonEl.classList.remove("show");
-    void reasonEl.offsetWidth; // restart the fade
-    reasonEl.classList.add("show");
+    say(t("rejected", { reason: why }), { fade: true, kind: "refused" });
     const el = focusedEl();
     if (el && !reducedMotion()) el.animate?.(SHAKE, 240);
   }
@@ -335,7 +374,8 @@ export function createBoard({ root, rules, onAction, readOnly = false, title }) 
     }
     const cards = [...tableau.children[drag.col].querySelectorAll(".card:not(.back)")]
       .slice(drag.index);
-    const ghost = h("div.ghost", { "aria-hidden": "true" });
+    // Outside the board, the ghost needs the board's sizes to draw the cards alike.
+    const ghost = h("div.ghost", { "aria-hidden": "true", style: surface.style.cssText });
     const origin = cards.map((c) => c.getBoundingClientRect());
     cards.forEach((c, i) => {
       const copy = c.cloneNode(true);
@@ -452,11 +492,13 @@ export function createBoard({ root, rules, onAction, readOnly = false, title }) 
   function setRules(next) { rules = next; }
 
   return {
-    update, refuse, deal, flip,
+    update, refuse, deal, flip, say,
     undo: () => act({ op: "undo" }),
     setRules,
     focus: () => markFocus(true),
     get view() { return view; },
+    get sizes() { return sizes; },
+    destroy: () => resizes.disconnect(),
     el: surface,
   };
 }

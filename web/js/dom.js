@@ -65,3 +65,22 @@ export async function copyText(text) {
     return false;
   }
 }
+
+// A yes/no question in the page's own dialog (not the browser's confirm()); resolves to
+// true for yes. Escape or "no" answer false.
+export function confirmBox(text, { yes, no, id }) {
+  return new Promise((resolve) => {
+    const answer = (value) => { dialog.close(value ? "yes" : "no"); };
+    const dialog = h("dialog.confirm", { id, "aria-labelledby": `${id}-text` },
+      h("p", { id: `${id}-text` }, text),
+      h("div.row.end",
+        h("button", { type: "button", id: `${id}-no`, onclick: () => answer(false) }, no),
+        h("button.primary", { type: "button", id: `${id}-yes`, onclick: () => answer(true) }, yes)));
+    dialog.addEventListener("close", () => {
+      resolve(dialog.returnValue === "yes");
+      dialog.remove();
+    });
+    document.body.append(dialog);
+    dialog.showModal();
+  });
+}

@@ -1,23 +1,32 @@
 // First visit (choose a name) and the lobby: open tables, new game, invites, friends.
 import { h, clear, announce } from "./dom.js";
-import { t, levelName } from "./i18n.js";
+import { t, levelName, problemText } from "./i18n.js";
 import { api } from "./api.js";
+import { faceHtml, icon, loadSprite } from "./face.js";
 
 export function nameScreen(app, { then }) {
-  const el = h("section.screen.narrow");
+  const el = h("section.screen.narrow.welcome");
   let error = "";
+  loadSprite();
   function render() {
     const input = h("input", {
       id: "name", name: "name", required: true, minlength: 3, maxlength: 20,
       pattern: "[A-Za-z][A-Za-z0-9_\\-]{2,19}", autocomplete: "nickname", "aria-describedby": "name-hint name-error",
     });
+    const fan = h("div.fan", { "aria-hidden": "true" }, ["Ks", "Qh", "As"].map((name) => {
+      const card = h("div.card", { class: name[1] === "h" ? "red" : "black" });
+      card.innerHTML = faceHtml(name);
+      return card;
+    }));
     clear(el,
+      fan,
       h("h1", {}, t("app")),
-      h("form.card-panel", { onsubmit: submit },
+      h("p.lead", {}, t("tagline")),
+      h("form.panel", { onsubmit: submit },
         h("label", { for: "name" }, t("chooseName")), input,
         h("p.hint", { id: "name-hint" }, t("nameHint")),
         h("p.error", { id: "name-error", role: "alert" }, error),
-        h("button.primary", { type: "submit" }, t("play"))));
+        h("button.primary.big", { type: "submit" }, t("play"))));
     queueMicrotask(() => input.focus());
   }
   async function submit(event) {
@@ -27,7 +36,8 @@ export function nameScreen(app, { then }) {
       await app.signIn(await api.register(name));
       then();
     } catch (problem) {
-      error = problem.message;
+      // The name field's own rule says more than a generic "not valid".
+      error = problemText(problem.code === "validation_error" ? { code: "bad_name" } : problem);
       render();
     }
   }
@@ -61,7 +71,7 @@ export function lobbyScreen(app, { inviteCode }) {
     friends = items(c);
     inviteInfo = d;
     const failed = results.find((r) => r.status === "rejected");
-    if (failed && inviteCode && results[3].status === "rejected") message = failed.reason.message;
+    if (failed && inviteCode && results[3].status === "rejected") message = problemText(failed.reason);
     app.socket?.send({ type: "watch_presence", player_ids: friends.map((f) => f.id) }, "presence");
     render();
   }
@@ -70,12 +80,12 @@ export function lobbyScreen(app, { inviteCode }) {
     clear(el,
       h("div.row.head", {},
         h("h1", {}, t("lobby")),
-        h("button.primary", { type: "button", onclick: () => openNewGame(true), id: "new-game" }, t("newGame")),
-        h("button", { type: "button", onclick: () => openNewGame(false), id: "invite-friend" }, t("inviteFriend"))),
-      message ? h("p.error", { role: "alert" }, message) : null,
+        h("button.primary", { type: "button", onclick: () => openNewGame(true), id: "new-game" }, icon("plus"), t("newGame")),
+        h("button", { type: "button", onclick: () => openNewGame(false), id: "invite-friend" }, icon("invite"), t("inviteFriend"))),
+      message ? h("p.error.panel", { role: "alert" }, message) : null,
       inviteCode ? renderInvite() : null,
       h("div.columns2",
-        h("section.panel", { "aria-labelledby": "tables-h" },
+        h("section.panel.tables", { "aria-labelledby": "tables-h" },
           h("h2", { id: "tables-h" }, t("openTables")), renderFilters(), renderTables()),
         h("div",
           h("section.panel", { "aria-labelledby": "invites-h" },
@@ -106,13 +116,14 @@ export function lobbyScreen(app, { inviteCode }) {
       select("suits", t("suits"), [["", t("any")], [1, t("oneSuit")], [2, t("twoSuits")]]),
       select("level", t("level"), [["", t("any")], ...LEVELS.slice(1).map((l) => [l, levelName(l)])]),
       select("max_time_limit", t("timeLimit"), [["", t("any")], ...TIMES.map((s) => [s, t("minutes", { n: s / 60 })])]),
-      h("button", { type: "button", onclick: load }, t("refresh")));
+      h("button", { type: "button", onclick: load, "aria-label": t("refresh"), title: t("refresh") }, icon("refresh")));
   }
 
   function renderTables() {
     const mine = app.me?.id;
     if (!tables.length) return h("p.muted", {}, t("noTables"));
-    return h("ul.list", {}, tables.map((table) => h("li.row",
+    return h("ul.list", {}, tables.map((table) => h("li",
+      h("span.avatar", { "aria-hidden": "true", "data-initial": hostName(table)[0] || "?" }),
       tableSummary(table),
       h("button.primary", {
         type: "button", id: `join-${table.id}`, onclick: () => join(table.id),
@@ -122,17 +133,17 @@ export function lobbyScreen(app, { inviteCode }) {
 
   function renderInvites() {
     if (!invites.length) return h("p.muted", {}, t("noInvites"));
-    return h("ul.list", {}, invites.map((invite) => h("li.row",
-      h("span", {}, t("invitedBy", { name: invite.inviter_name })),
+    return h("ul.list", {}, invites.map((invite) => h("li",
+      h("span.grow", {}, t("invitedBy", { name: invite.inviter_name })),
       h("button.primary", { type: "button", onclick: () => accept(invite.code) }, t("accept")),
       h("button", { type: "button", onclick: () => decline(invite.code) }, t("decline")))));
   }
 
   function renderFriends() {
     if (!friends.length) return h("p.muted", {}, t("noFriends"));
-    return h("ul.list", {}, friends.map((friend) => h("li.row",
+    return h("ul.list", {}, friends.map((friend) => h("li",
       h("span", { class: `dot ${friend.online ? "on" : ""}`, "aria-hidden": "true" }),
-      h("a", { href: `#/player/${encodeURIComponent(friend.name)}` }, friend.name),
+      h("a.grow", { href: `#/player/${encodeURIComponent(friend.name)}` }, friend.name),
       h("span.muted", {}, friend.online ? t("online") : t("offline")))));
   }
 
@@ -170,7 +181,7 @@ export function lobbyScreen(app, { inviteCode }) {
   }
 
   function showError(problem) {
-    message = t("error", { detail: problem.message });
+    message = problemText(problem);
     announce(message);
     render();
   }
@@ -199,35 +210,43 @@ function items(page) {
 const ownerId = (table) => table.owner_id;
 const hostName = (table) => table.owner_name ?? "";
 
+const SUIT_GLYPHS = { 1: "♠", 2: "♠♥", 4: "♠♥♦♣" };
+const glyphs = (text) => h("span.suits", { "aria-hidden": "true" },
+  [...text].map((g) => h("span", { class: "♥♦".includes(g) ? "rs" : "" }, g)));
+
+// A table in one line: host, suits, time, level, rated; as badges.
 export function tableSummary(table) {
   const suits = [null, t("oneSuit"), t("twoSuits"), null, t("fourSuits")][table.suits] ?? "";
   const limit = table.time_limit_seconds;
   return h("span.summary", {},
-    h("a", { href: `#/player/${encodeURIComponent(hostName(table))}` }, hostName(table)), " · ", suits, " · ",
-    limit ? t("minutes", { n: Math.round(limit / 60) }) : t("unlimited"),
-    table.level && table.level !== "any" ? ` · ${levelName(table.level)}` : "",
-    table.rated ? ` · ${t("rated")}` : "");
+    h("a.host", { href: `#/player/${encodeURIComponent(hostName(table))}` }, hostName(table)),
+    h("span.badge", {}, glyphs(SUIT_GLYPHS[table.suits] ?? ""), suits),
+    h("span.badge", {}, limit ? t("minutes", { n: Math.round(limit / 60) }) : t("unlimited")),
+    table.level && table.level !== "any" ? h("span.badge", {}, levelName(table.level)) : null,
+    table.rated ? h("span.badge.rated", {}, t("rated")) : null);
 }
 
 function newGameDialog(isPublic, create) {
   const error = h("p.error", { role: "alert" });
-  const radio = (name, value, text, checked) => h("label.choice", {},
-    h("input", { type: "radio", name, value, checked }), text);
+  const choice = (name, value, text, checked, glyph) => h("label", {},
+    h("input", { type: "radio", name, value, checked }),
+    glyph ? glyphs(glyph) : null, text);
   const form = h("form", { method: "dialog", onsubmit: submit },
     h("h2", { id: "ng-title" }, t("newGame")),
-    h("label", {}, t("level"), h("select", { name: "level" },
-      LEVELS.map((l) => h("option", { value: l }, levelName(l))))),
     h("fieldset", {}, h("legend", {}, t("suits")),
-      radio("suits", "1", t("oneSuit"), true), radio("suits", "2", t("twoSuits"), false)),
+      h("div.seg", choice("suits", "1", t("oneSuit"), true, "♠"), choice("suits", "2", t("twoSuits"), false, "♠♥"))),
     h("label", {}, t("timeLimit"), h("select", { name: "time" },
       TIMES.map((s) => h("option", { value: s, selected: s === 600 }, t("minutes", { n: s / 60 }))))),
+    h("label", {}, t("level"), h("select", { name: "level" },
+      LEVELS.map((l) => h("option", { value: l }, levelName(l))))),
     h("fieldset", {}, h("legend", {}, t("visibility")),
-      radio("visibility", "public", t("public"), isPublic), radio("visibility", "private", t("private"), !isPublic)),
-    h("label.choice", {}, h("input", { type: "checkbox", name: "rated", checked: isPublic }), t("rated")),
+      h("div.seg", choice("visibility", "public", t("public"), isPublic), choice("visibility", "private", t("private"), !isPublic))),
+    h("label.switch.choice", {}, h("input", { type: "checkbox", name: "rated", checked: isPublic }),
+      h("span.track", { "aria-hidden": "true" }), t("rated")),
     error,
-    h("div.row",
-      h("button.primary", { type: "submit", value: "create" }, t("create")),
-      h("button", { type: "button", onclick: () => dialog.close() }, t("cancel"))));
+    h("div.row.end",
+      h("button", { type: "button", onclick: () => dialog.close() }, t("cancel")),
+      h("button.primary", { type: "submit", value: "create" }, t("create"))));
   const dialog = h("dialog", { "aria-labelledby": "ng-title", onclose: () => dialog.remove() }, form);
 
   async function submit(event) {
@@ -244,7 +263,7 @@ function newGameDialog(isPublic, create) {
       });
       dialog.close();
     } catch (problem) {
-      error.textContent = t("error", { detail: problem.message });
+      error.textContent = problemText(problem);
     }
   }
   return dialog;

@@ -1,11 +1,10 @@
 // Boot: header, language, help, the socket and a hash router over the screens.
 import { h, $, clear } from "./dom.js";
-import { t, lang, setLang, onLangChange, LANGUAGES } from "./i18n.js";
+import { t, lang, setLang, onLangChange, LANGUAGES, problemText } from "./i18n.js";
 import { api, session } from "./api.js";
 import { createSocket } from "./socket.js";
 import { lobbyScreen, nameScreen } from "./lobby.js";
 import { tableScreen } from "./table.js";
-import { playerScreen } from "./player.js";
 
 const main = $("#main");
 const listeners = new Set();
@@ -74,11 +73,15 @@ app.signIn = async ({ token, player }) => {
 const ROUTES = [
   [/^#\/table\/(\d+)$/, (id) => tableScreen(app, { tableId: Number(id) })],
   [/^#\/invite\/([\w-]+)$/, (code) => lobbyScreen(app, { inviteCode: code })],
-  [/^#\/player\/(.+)$/, (name) => playerScreen(app, { name: decodeURIComponent(name) })],
+  // Player info is not on the way to a game: its module loads when first needed.
+  [/^#\/player\/(.+)$/, async (name) => (await import("./player.js")).playerScreen(app, { name: decodeURIComponent(name) })],
   [/^/, () => lobbyScreen(app, {})],
 ];
 
+let routing = 0;
+
 async function route() {
+  const turn = ++routing; // a newer route() wins over one still waiting
   screen?.destroy?.();
   screen = null;
   clear(main);
@@ -86,17 +89,20 @@ async function route() {
   try {
     known = await signedIn();
   } catch (problem) {
-    main.append(h("p.error", { role: "alert" }, t("error", { detail: problem.message })));
+    main.append(h("p.error", { role: "alert" }, problemText(problem)));
     return;
   }
+  let made;
   if (!known) {
-    screen = nameScreen(app, { then: route });
+    made = nameScreen(app, { then: route });
   } else {
     for (const [pattern, make] of ROUTES) {
       const match = location.hash.match(pattern);
-      if (match) { screen = make(...match.slice(1)); break; }
+      if (match) { made = await make(...match.slice(1)); break; }
     }
   }
+  if (turn !== routing) return made.destroy?.();
+  screen = made;
   main.append(screen.el);
   screen.show?.();
 }
@@ -109,7 +115,8 @@ function renderHeader() {
   $("#help-open").title = `${t("help")} (H)`;
   const select = $("#lang");
   clear(select, LANGUAGES.map((code) => h("option", { value: code, selected: code === lang() }, t(`lang_${code}`))));
-  clear($("#who"), app.me ? h("a", { href: `#/player/${encodeURIComponent(app.me.name)}` }, app.me.name) : null);
+  clear($("#who"), app.me ? h("a", { href: `#/player/${encodeURIComponent(app.me.name)}` },
+    h("span.avatar", { "aria-hidden": "true", "data-initial": app.me.name[0] }), h("span", {}, app.me.name)) : null);
 }
 
 function renderHelp() {

@@ -1,6 +1,7 @@
 // The result of a match: both games, the winner, ratings, what next, a text to share.
 import { h, formatClock, copyText, announce } from "./dom.js";
 import { t } from "./i18n.js";
+import { icon } from "./face.js";
 
 const HOW = { won: "won", stuck: "stuck", finished: "finished_early", finished_early: "finished_early", timeout: "timed_out", timed_out: "timed_out" };
 
@@ -13,31 +14,32 @@ export function resultView({ result, me, nameOf, suits, onNewGame, onLeave, onRe
   const copied = h("span", { role: "status" });
   return h("section.result", { "aria-labelledby": "result-h" },
     h("h1", { id: "result-h" }, t("result")),
-    h("p.winner", { id: "winner" }, winner),
-    h("table.scoresheet", {},
-      h("thead", {}, h("tr", {}, [t("player"), t("score"), t("time"), t("howEnded"), t("ratingChange")]
-        .map((text) => h("th", { scope: "col" }, text)))),
-      h("tbody", {}, rows.map((row) => h("tr", { class: row.player_id === result.winner_id ? "win" : "" },
-        h("th", { scope: "row" }, h("a", { href: `#/player/${encodeURIComponent(nameOf(row.player_id))}` }, nameOf(row.player_id)),
-          row.player_id === me.id ? ` (${t("you")})` : ""),
-        h("td", {}, String(row.score)),
-        h("td", {}, formatClock(row.elapsed_ms)),
-        h("td", {}, t(HOW[row.reason] || row.reason)),
-        h("td", {}, ratingChange(row)))))),
-    h("div.row",
-      h("button.primary", { type: "button", id: "new-game", onclick: onNewGame }, t("newGame")),
-      h("button", { type: "button", id: "leave", onclick: onLeave }, t("leave")),
-      rows.map((row) => h("button", { type: "button", class: "replay", onclick: () => onReplay(row.player_id) },
-        `${t("replay")} — ${nameOf(row.player_id)}`))),
+    h("section.panel",
+      h("p.winner", {}, icon("trophy"), h("span", { id: "winner" }, winner)),
+      h("table.scoresheet", {},
+        h("thead", {}, h("tr", {}, [t("player"), t("score"), t("time"), t("howEnded"), t("ratingChange")]
+          .map((text) => h("th", { scope: "col" }, text)))),
+        h("tbody", {}, rows.map((row) => h("tr", { class: row.player_id === result.winner_id ? "win" : "" },
+          h("th", { scope: "row" }, h("a", { href: `#/player/${encodeURIComponent(nameOf(row.player_id))}` }, nameOf(row.player_id)),
+            row.player_id === me.id ? ` (${t("you")})` : ""),
+          h("td", {}, String(row.score)),
+          h("td", {}, formatClock(row.elapsed_ms)),
+          h("td", {}, t(HOW[row.reason] || row.reason)),
+          h("td", {}, ratingChange(row)))))),
+      h("div.row.center",
+        h("button.primary", { type: "button", id: "new-game", onclick: onNewGame }, icon("plus"), t("newGame")),
+        rows.map((row) => h("button", { type: "button", class: "replay", onclick: () => onReplay(row.player_id) },
+          icon("replay"), `${t("replay")} — ${nameOf(row.player_id)}`)),
+        h("button.quit", { type: "button", id: "leave", onclick: onLeave }, icon("leave"), t("leave")))),
     h("section.panel", {},
       h("h2", { id: "share-h" }, t("share")), shareBox,
-      h("div.row", h("button", {
+      h("div.row", { style: "margin-top:.6rem" }, h("button", {
         type: "button", id: "copy-share",
         onclick: async () => {
           copied.textContent = (await copyText(share)) ? t("copied") : "";
           announce(copied.textContent);
         },
-      }, t("copy")), copied)));
+      }, icon("copy"), t("copy")), copied)));
 }
 
 function ratingChange(row) {

@@ -33,7 +33,9 @@ export function moveProblem(view, rules, from, to, count) {
 }
 
 // Legal targets for the top `count` cards of column `from`, best first: onto a card of the
-// same suit, then onto any card one rank higher, then into an empty column.
+// same suit, then onto any card one rank higher, then into an empty column, and last onto
+// a column whose top card is face down (duel preset: that card then stays hidden under
+// them, so it is the least wanted place). Lower column numbers first within each kind.
 export function targets(view, rules, from, count) {
   const source = view.columns[from];
   const bottom = source.up[source.up.length - count];
@@ -41,7 +43,7 @@ export function targets(view, rules, from, count) {
   view.columns.forEach((target, to) => {
     if (moveProblem(view, rules, from, to, count)) return;
     const top = target.up[target.up.length - 1];
-    const place = !top ? 2 : suit(top) === suit(bottom) ? 0 : 1;
+    const place = top ? (suit(top) === suit(bottom) ? 0 : 1) : target.down ? 3 : 2;
     ranked.push({ to, place });
   });
   ranked.sort((a, b) => a.place - b.place || a.to - b.to);

@@ -1,14 +1,15 @@
 // A duel table: waiting for an opponent (invite link), my game, then watching the
 // opponent live once mine is over, then the result.
-import { h, clear, announce, formatClock, copyText } from "./dom.js";
-import { t, cardName, suitName, tip } from "./i18n.js";
+import { h, clear, announce, formatClock, copyText, confirmBox } from "./dom.js";
+import { t, cardName, suitName, tip, problemText } from "./i18n.js";
 import { api } from "./api.js";
 import { createBoard } from "./board.js";
+import { icon } from "./face.js";
 import { resolveRules } from "./rules.js";
 import { tableSummary } from "./lobby.js";
 import { resultView } from "./result.js";
-import { replayView } from "./replay.js";
 
+let replayView = null;
 const OVER = new Set(["won", "finished", "timeout", "timed_out", "stuck"]);
 const POLL_MS = 1500;
 
@@ -30,6 +31,7 @@ export function tableScreen(app, { tableId }) {
   let copied = "";
   let ready = false; // a match waits for me to open my game
   let wantNew = false; // I asked for a new game; polling until the next match starts
+  const seen = new Map(); // player id → name, of everyone seen seated here
 
   // ---- loading the table and the match
   async function load() {
@@ -38,9 +40,10 @@ export function tableScreen(app, { tableId }) {
     try {
       table = { ...(await api.table(tableId)), invite_code: table?.invite_code };
     } catch (problem) {
-      notice = t("error", { detail: problem.message });
+      notice = problemText(problem);
       return render();
     }
+    for (const seat of table.seats || []) if (seat.player_id && seat.name) seen.set(seat.player_id, seat.name);
     const current = table.match_id;
     const arrived = current && current !== matchId;
     if (arrived) await arrive(current);
@@ -118,6 +121,8 @@ export function tableScreen(app, { tableId }) {
   function gameOver(m) {
     if (m.player_id === me.id) {
       if (game) Object.assign(game, { status: m.reason, score: m.score });
+      // The clock stops where the game ended: the limit less the time it took.
+      if (game?.limit && typeof m.elapsed_ms === "number") game.left = Math.max(0, game.limit - m.elapsed_ms);
       spectate();
     } else {
       opponent = { ...(opponent || { player_id: m.player_id }), status: m.reason, score: m.score };
@@ -133,7 +138,9 @@ export function tableScreen(app, { tableId }) {
     announce(m.winner_id === null ? t("draw") : t("winner", { name: nameOf(m.winner_id) }));
   }
 
-  function showReplay(record) {
+  // The replay's module loads when a replay is first asked for (not on the first page).
+  async function showReplay(record) {
+    replayView ??= (await import("./replay.js")).replayView;
     replay = record;
     render();
   }
@@ -179,16 +186,21 @@ export function tableScreen(app, { tableId }) {
   }
 
   async function finish() {
-    if (!game || OVER.has(game.status) || !confirm(t("confirmFinish"))) return;
+    if (!game || OVER.has(game.status)) return;
+    const sure = await confirmBox(t("confirmFinish"), { yes: t("finish"), no: t("keepPlaying"), id: "confirm-finish" });
+    if (!sure || !game || OVER.has(game.status)) return;
     const answer = await app.socket.request({ type: "finish", match_id: matchId, seq: game.seq + 1 });
     if (answer.type === "ack") {
-      Object.assign(game, { seq: answer.seq, status: answer.status, score: answer.score });
+      Object.assign(game, {
+        seq: answer.seq, status: answer.status, score: answer.score, left: answer.time_left_ms, at: Date.now(),
+      });
       spectate();
       render();
     }
   }
 
-  // A hint only points: it lights up what to play for a moment and says why; never plays.
+  // A hint only points: it lights up what to play for a moment and says why, in the status
+  // line for everyone and in the live region for screen readers; it never plays.
   function hint() {
     if (game && !OVER.has(game.status)) app.socket.send({ type: "hint", match_id: matchId });
   }
@@ -204,7 +216,9 @@ export function tableScreen(app, { tableId }) {
     const what = !a ? t("hintNone") : a.op === "move"
       ? t("hintMove", { card: cardName(game.view.columns[a.from].up.at(-a.count)), n: a.to + 1 })
       : a.op === "flip" ? t("hintFlip", { n: a.col + 1 }) : t(a.op === "deal" ? "hintDeal" : "hintUndo");
-    announce(`${t("hint")}: ${what}${reason === "deal" ? "" : ` — ${tip(reason)}`}`);
+    const text = `${t("hint")}: ${what}${reason === "deal" ? "" : ` — ${tip(reason)}`}`;
+    board?.say(text, { kind: "hint" });
+    announce(text);
   }
 
   function announceEvents(events = [], mine) {
@@ -241,79 +255,103 @@ export function tableScreen(app, { tableId }) {
   }
 
   // ---- drawing
+  // While a game is on screen the table fills the viewport: the heads-up display (both
+  // players, the stock and completed runs, the game buttons), a status line, the board.
   function render() {
+    el.classList.remove("game");
     if (result) return renderResult();
     if (ready) return renderReady();
     if (!game) return renderWaiting();
     const over = OVER.has(game.status);
     const opponentName = nameOf(opponent?.player_id) || t("opponent");
     const boardHost = h("div.boardhost");
-    const parts = [
+    const trayHost = h("div.trayhost");
+    const statusHost = h("div.statushost");
+    const watching = over && watch;
+    el.classList.add("game");
+    clear(el,
       h("h1.sr", {}, `${t("table")} ${tableId}`),
-      h("div.scores", { id: "scores" }),
-      h("div.actions", { id: "actions" }),
-      notice ? h("p.error", { role: "alert" }, notice) : null,
-    ];
-    if (over && watch) {
-      parts.push(h("h2.watching", { id: "watching" }, `${t("spectating", { name: opponentName })} (${t("readOnly")})`));
-    } else if (over) {
-      parts.push(h("p.banner", { role: "status" }, t("youFinished", { name: opponentName })));
-    }
-    parts.push(boardHost);
-    clear(el, ...parts);
-    if (over && watch) {
+      h("div.players", { id: "scores" }),
+      trayHost,
+      h("div.controls", { id: "actions" }),
+      h("div.statusbar",
+        watching ? h("h2.watching.badge", { id: "watching" }, icon("eye"),
+          `${t("spectating", { name: opponentName })} (${t("readOnly")})`) : null,
+        over && !watching ? h("p.banner.badge", { role: "status" }, t("youFinished", { name: opponentName })) : null,
+        notice ? h("p.error", { role: "alert" }, notice) : null,
+        statusHost),
+      boardHost);
+    board?.destroy();
+    watchBoard?.destroy();
+    if (watching) {
       watchBoard = createBoard({
-        root: boardHost, rules: game.rules, readOnly: true, onAction: async () => ({ ok: false }),
-        title: t("opponentBoard", { name: opponentName }),
+        root: boardHost, trayHost, statusHost, rules: game.rules, readOnly: true,
+        onAction: async () => ({ ok: false }), title: t("opponentBoard", { name: opponentName }),
       });
       watchBoard.update(watch.view, { animate: false });
     } else {
-      board = createBoard({ root: boardHost, rules: game.rules, onAction: act, readOnly: over, title: t("board") });
+      board = createBoard({
+        root: boardHost, trayHost, statusHost, rules: game.rules, onAction: act, readOnly: over, title: t("board"),
+      });
       board.update(game.view, { animate: false });
     }
     renderScores();
     renderButtons();
   }
 
+  // Game buttons: an icon, a label and the key that does the same (drawn by CSS from
+  // data-key, so the button's name stays its label); after my game, Finish becomes Leave.
   function renderButtons() {
     const host = el.querySelector("#actions");
     if (!host || !game) return;
     const over = OVER.has(game.status);
+    const button = (id, name, text, props) => h("button.game", { type: "button", id, ...props }, icon(name), h("span.label", {}, text));
     clear(host,
-      h("button", { type: "button", id: "deal", disabled: over || !game.view.stock, onclick: () => board.deal(), "aria-keyshortcuts": "Space" }, t("deal")),
-      h("button", { type: "button", id: "undo", disabled: over || !game.view.can_undo, onclick: () => board.undo(), "aria-keyshortcuts": "Control+Z" }, t("undo")),
-      h("button", { type: "button", id: "hint", disabled: over, onclick: hint, "aria-keyshortcuts": "I" }, t("hint")),
-      h("button", { type: "button", id: "finish", disabled: over, onclick: finish }, t("finish")));
+      button("deal", "deal", t("deal"), { disabled: over || !game.view.stock, onclick: () => board.deal(), "aria-keyshortcuts": "Space", "data-key": t("keySpaceName") }),
+      button("undo", "undo", t("undo"), { disabled: over || !game.view.can_undo, onclick: () => board.undo(), "aria-keyshortcuts": "Control+Z", "data-key": "Ctrl Z" }),
+      button("hint", "hint", t("hint"), { disabled: over, onclick: hint, "aria-keyshortcuts": "I", "data-key": "I" }),
+      over ? button("leave", "leave", t("leave"), { class: "quit", onclick: leave })
+        : button("finish", "finish", t("finish"), { class: "quit", onclick: finish }));
   }
 
   function renderScores() {
     const host = el.querySelector("#scores");
     if (!host || !game) return;
-    const mine = h("div.player.me", { "aria-label": t("you") },
-      h("span.name", {}, me.name),
-      stat(t("score"), game.score, "my-score"),
-      stat(t("clock"), formatClock(leftNow(game)), "my-clock", "clock"),
-      stat(t("runs"), game.view.removed.length));
     const o = opponent;
-    const theirs = h("div.player.them", { "aria-label": t("opponent") },
-      h("a.name", { href: `#/player/${encodeURIComponent(nameOf(o?.player_id) || "")}` }, nameOf(o?.player_id) || t("opponent")),
-      h("span", { class: `dot ${o?.online ? "on" : ""}`, title: o?.online ? t("online") : t("offline") }),
-      stat(t("score"), watch ? watch.score : o?.score ?? 0, "their-score"),
-      stat(t("runs"), watch ? watch.view.removed.length : o?.runs ?? 0),
-      stat(t("time"), formatClock(o ? leftNow(o, o.time_left_ms) : null), "their-clock", "clock"),
-      h("span.state", {}, o && OVER.has(o.status) ? `${t("finished")} (${t(statusKey(o.status))})` : t("playing")));
-    clear(host, mine, theirs);
+    const theirName = nameOf(o?.player_id) || t("opponent");
+    const theirStatus = watch ? watch.status : o?.status;
+    const mine = h("div.player.me", { role: "group", "aria-label": t("you") },
+      h("div.who", h("span.dot.on.self", { title: t("online") }), h("span.name", {}, me.name), h("span.tag", {}, t("you"))),
+      clock(leftNow(game), "my-clock"),
+      h("div.stats", stat(t("score"), game.score, "my-score"), stat(t("runs"), runsOf(game.view.removed.length))),
+      h("div.state", {}, stateText(game.status)));
+    const theirs = h("div.player.them", { role: "group", "aria-label": t("opponent") },
+      h("div.who",
+        h("span", { class: `dot ${o?.online ? "on" : ""}`, title: o?.online ? t("online") : t("offline") },
+          h("span.sr", {}, o?.online ? t("online") : t("offline"))),
+        h("a.name", { href: `#/player/${encodeURIComponent(nameOf(o?.player_id) || "")}` }, theirName)),
+      clock(o ? leftNow(o, o.time_left_ms) : null, "their-clock"),
+      h("div.stats", stat(t("score"), watch ? watch.score : o?.score ?? 0, "their-score"),
+        stat(t("runs"), runsOf(watch ? watch.view.removed.length : o?.runs ?? 0))),
+      h("span.state", {}, stateText(theirStatus, o?.status === "not_started")));
+    clear(host, mine, h("span.vs", { "aria-hidden": "true" }, "vs"), theirs);
+  }
+
+  function stateText(status, notStarted = false) {
+    if (notStarted) return t("notStarted");
+    return status && OVER.has(status) ? t(statusKey(status)) : t("playing");
   }
 
   function renderReady() {
     const other = nameOf(undefined) || t("opponent");
-    clear(el,
+    clear(el, h("div.page.narrow",
       h("h1", {}, t("table")),
-      table ? h("p", {}, tableSummary(table)) : null,
-      h("p.banner", { role: "status" }, t("readyText", { name: other })),
-      h("div.row",
-        h("button.primary", { type: "button", id: "start", onclick: openGame }, t("start")),
-        h("button", { type: "button", onclick: leave }, t("leave"))));
+      table ? h("p.lead", {}, tableSummary(table)) : null,
+      h("section.panel.center",
+        h("p.banner", { role: "status" }, t("readyText", { name: other })),
+        h("div.row.center",
+          h("button.primary.big", { type: "button", id: "start", onclick: openGame }, t("start")),
+          h("button", { type: "button", onclick: leave }, t("leave"))))));
   }
 
   function renderWaiting() {
@@ -323,20 +361,20 @@ export function tableScreen(app, { tableId }) {
     // new tree takes the field (clear() can no longer see it then).
     const friend = el.querySelector("#friend-name") || h("input", { id: "friend-name", name: "friend", autocomplete: "off" });
     const typing = document.activeElement === friend;
-    clear(el,
+    clear(el, h("div.page.narrow",
       h("h1", {}, t("table")),
-      table ? h("p", {}, tableSummary(table)) : null,
+      table ? h("p.lead", {}, tableSummary(table)) : null,
       notice ? h("p.error", { role: "alert" }, notice) : null,
-      h("p.banner", { role: "status" }, t("waiting")),
+      h("p.banner.waiting", { role: "status" }, h("span.spinner", { "aria-hidden": "true" }), t("waiting")),
       h("section.panel", { "aria-labelledby": "inv-h" },
         h("h2", { id: "inv-h" }, t("inviteFriend")),
-        h("div.row", link,
-          h("button.primary", { type: "button", id: "copy-link", onclick: () => copyLink(link) }, t("copyLink")),
-          h("span", { role: "status" }, copied)),
-        h("form.row", { onsubmit: (e) => inviteFriend(e, friend) },
+        h("div.row.field", link,
+          h("button.primary", { type: "button", id: "copy-link", onclick: () => copyLink(link) }, icon("copy"), t("copyLink")),
+          h("span.note", { role: "status" }, copied)),
+        h("form.row.field", { onsubmit: (e) => inviteFriend(e, friend) },
           h("label", { for: "friend-name" }, t("friendName")), friend,
-          h("button", { type: "submit" }, t("send")))),
-      h("button", { type: "button", onclick: leave }, t("leave")));
+          h("button", { type: "submit" }, icon("invite"), t("send")))),
+      h("div.row", h("button", { type: "button", onclick: leave }, icon("leave"), t("leave")))));
     if (typing) friend.focus();
     if (table && !code && !currentMatch(table) && !wantNew) makeLink();
   }
@@ -347,7 +385,7 @@ export function tableScreen(app, { tableId }) {
       table.invite_code = invite.code;
       renderWaiting();
     } catch (problem) {
-      notice = t("error", { detail: problem.message });
+      notice = problemText(problem);
     }
   }
 
@@ -366,7 +404,7 @@ export function tableScreen(app, { tableId }) {
       announce(copied);
       renderWaiting();
     } catch (problem) {
-      notice = t("error", { detail: problem.message });
+      notice = problemText(problem);
       renderWaiting();
     }
   }
@@ -386,7 +424,7 @@ export function tableScreen(app, { tableId }) {
     try {
       table = await api.newGame(tableId);
     } catch (problem) {
-      notice = t("error", { detail: problem.message });
+      notice = problemText(problem);
       return render();
     }
     wantNew = true;
@@ -402,20 +440,32 @@ export function tableScreen(app, { tableId }) {
   }
 
   // A player's name from the seats; without an id, the other player's.
+  // A player's name: the result's own (when the server names its players), else from the
+  // seats — remembered, so a player who has left the table keeps their name on the result.
   function nameOf(playerId) {
     if (playerId === me.id) return me.name;
-    const seats = table?.seats || [];
-    const seat = seats.find((s) => (playerId === undefined ? s.player_id !== me.id : s.player_id === playerId));
-    return seat?.name ?? "";
+    const other = (id) => (playerId === undefined ? id !== me.id : id === playerId);
+    const row = result?.results?.find((r) => other(r.player_id) && r.name);
+    if (row) return row.name;
+    const seat = (table?.seats || []).find((s) => other(s.player_id));
+    if (seat?.name) return seat.name;
+    return [...seen].find(([id]) => other(id))?.[1] ?? "";
   }
 
   const stop = app.listen(onMessage);
   document.addEventListener("keydown", onKey);
   tick = setInterval(() => {
-    for (const node of el.querySelectorAll("#my-clock")) node.textContent = formatClock(leftNow(game));
     const o = watch && opponent ? { ...opponent, status: watch.status } : opponent;
-    for (const node of el.querySelectorAll("#their-clock")) node.textContent = formatClock(o ? leftNow(o, o.time_left_ms) : null);
+    tickClock("#my-clock", leftNow(game));
+    tickClock("#their-clock", o ? leftNow(o, o.time_left_ms) : null);
   }, 250);
+  function tickClock(selector, left) {
+    const node = el.querySelector(selector);
+    if (!node) return;
+    node.textContent = formatClock(left);
+    node.parentElement.classList.toggle("low", left !== null && left < LOW_MS);
+  }
+
   render();
   load();
   return {
@@ -425,6 +475,8 @@ export function tableScreen(app, { tableId }) {
       clearTimeout(poll);
       clearInterval(tick);
       document.removeEventListener("keydown", onKey);
+      board?.destroy();
+      watchBoard?.destroy();
       if (matchId) {
         app.socket.forget(`game:${matchId}`);
         app.socket.forget(`watch:${matchId}`);
@@ -435,9 +487,16 @@ export function tableScreen(app, { tableId }) {
   };
 }
 
-function stat(label, value, id, cls) {
-  return h("span.stat", {}, h("span.label", {}, label), " ",
-    h("span", { id, class: cls || "value" }, String(value)));
+function stat(label, value, id) {
+  return h("span.stat", {}, h("span.label", {}, label), " ", h("span.value", { id }, String(value)));
+}
+
+const runsOf = (n) => `${n}/8`;
+const LOW_MS = 60_000; // the clock turns red under one minute
+
+function clock(left, id) {
+  return h("div.clock", { class: left !== null && left < LOW_MS ? "low" : "" },
+    h("span.sr", {}, t("clock")), h("span", { id }, formatClock(left)));
 }
 
 // Time left now: the server's figure minus what has elapsed since it was received.

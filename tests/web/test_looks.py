@@ -1,0 +1,170 @@
+"""The table as players see it, at four screen sizes: lobby, a real deal in mid-game (two
+suits), spectating and the result — photographed into tests/artifacts/ and measured: the
+board fills the screen, nothing overflows sideways, cards and their tap strips are big
+enough for a finger on a phone."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.web.axe import serious
+from tests.web.conftest import LiveServer
+from tests.web.fake import TABLE_ID, FakeServer, midgame
+
+SCREENS = {
+    "1280x800": {"viewport": {"width": 1280, "height": 800}},
+    "1920x1080": {"viewport": {"width": 1920, "height": 1080}},
+    "390x844": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True},
+    "844x390": {"viewport": {"width": 844, "height": 390}, "has_touch": True, "is_mobile": True},
+}
+PHONES = ("390x844", "844x390")
+DEAL_NUMBER = 80_317  # any generator deal: the position comes from playing it
+
+OPEN_TABLES = [
+    {"id": 21, "owner_id": 5, "owner_name": "Margaux", "preset": "duel", "suits": 2,
+     "time_limit_seconds": 600, "level": "intermediate", "public": True, "rated": True},
+    {"id": 22, "owner_id": 6, "owner_name": "Jonas_K", "preset": "duel", "suits": 1,
+     "time_limit_seconds": 300, "level": "any", "public": True, "rated": False},
+    {"id": 23, "owner_id": 7, "owner_name": "Ines", "preset": "duel", "suits": 2,
+     "time_limit_seconds": 1200, "level": "expert", "public": True, "rated": True},
+]
+
+
+@pytest.fixture(params=list(SCREENS))
+def screen(request: pytest.FixtureRequest, browser: Browser) -> Iterator[tuple[str, Page]]:
+    context = browser.new_context(**SCREENS[request.param])
+    yield request.param, context.new_page()
+    context.close()
+
+
+def shot(page: Page, artifacts: Path, name: str, size: str) -> None:
+    page.wait_for_timeout(300)  # let slides and the art settle
+    page.screenshot(path=artifacts / f"look-{name}-{size}.png")
+
+
+def no_sideways_overflow(page: Page) -> None:
+    wide = page.evaluate("""() => [...document.querySelectorAll('body *')]
+      .filter((el) => el.getBoundingClientRect().right > innerWidth + 1
+        && !el.closest('.sprite, .sr, dialog:not([open])'))
+      .map((el) => el.className || el.tagName).slice(0, 5)""")
+    assert wide == []
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+
+
+def board_figures(page: Page) -> dict[str, Any]:
+    """Card width, corner index height, the smallest strip of a face-up card under another,
+    and whether the tableau needs scrolling."""
+    return page.evaluate("""() => {
+      const tableau = document.querySelector('.tableau');
+      const cards = [...tableau.querySelectorAll('.card.face')];
+      const strips = [];
+      for (const column of tableau.querySelectorAll('.column')) {
+        const ups = [...column.querySelectorAll('.card.face')];
+        for (let i = 0; i + 1 < ups.length; i++) {
+          strips.push(ups[i + 1].getBoundingClientRect().top - ups[i].getBoundingClientRect().top);
+        }
+      }
+      return {
+        width: cards[0].getBoundingClientRect().width,
+        index: Math.min(...cards.map((c) => c.querySelector('.ix').getBoundingClientRect().height)),
+        strip: Math.min(...strips),
+        scrolls: tableau.scrollHeight > tableau.clientHeight + 1,
+        boardBottom: tableau.getBoundingClientRect().bottom,
+      };
+    }""")
+
+
+def test_lobby(screen: tuple[str, Page], static_server: LiveServer, artifacts: Path) -> None:
+    size, page = screen
+    fake = FakeServer()
+    fake.tables = OPEN_TABLES
+    fake.install(page)
+    page.goto(static_server.url)
+    expect(page.locator(".tables li")).to_have_count(3)
+    no_sideways_overflow(page)
+    shot(page, artifacts, "lobby", size)
+    assert serious(page) == []
+
+
+def open_mid_game(page: Page, server: LiveServer, opponent_actions: int = 45) -> FakeServer:
+    """My table on the real deal in mid-game; the opponent's game a little further on."""
+    fake = FakeServer(start=midgame(DEAL_NUMBER))
+    fake.opponent_game = FakeServer(start=midgame(DEAL_NUMBER, actions=opponent_actions)).game
+    fake.install(page)
+    page.goto(f"{server.url}/#/table/{TABLE_ID}")
+    expect(page.locator(".tableau .column")).to_have_count(10)
+    return fake
+
+
+def test_table_mid_game(screen: tuple[str, Page], static_server: LiveServer,
+                        artifacts: Path) -> None:
+    size, page = screen
+    fake = open_mid_game(page, static_server)
+    expect(page.locator(".stock .pile")).to_have_count(fake.game.state.deals_left)
+    figures = board_figures(page)
+    no_sideways_overflow(page)
+    assert not figures["scrolls"], figures  # the longest column fits
+    assert figures["index"] >= 12
+    if size == "390x844":
+        assert figures["width"] >= 36
+    if size in PHONES:
+        assert figures["strip"] >= 24
+    else:  # the board fills the window: its bottom is near the window's
+        assert figures["boardBottom"] > page.viewport_size["height"] - 40  # type: ignore[index]
+    shot(page, artifacts, "table", size)
+    assert serious(page) == []
+
+
+def test_spectating_and_result(screen: tuple[str, Page], static_server: LiveServer,
+                               artifacts: Path) -> None:
+    size, page = screen
+    fake = open_mid_game(page, static_server, opponent_actions=70)
+    page.click("#finish")
+    page.click("#confirm-finish-yes")
+    expect(page.locator("#watching")).to_be_visible()
+    expect(page.locator("#leave")).to_be_visible()  # Finish has become Leave
+    no_sideways_overflow(page)
+    shot(page, artifacts, "spectating", size)
+    assert serious(page) == []
+    fake.match_over(my_score=187, their_score=212)
+    expect(page.locator("#winner")).to_be_visible()
+    no_sideways_overflow(page)
+    shot(page, artifacts, "result", size)
+    assert serious(page) == []
+
+
+def test_other_screens_fit_a_phone(browser: Browser, static_server: LiveServer,
+                                   artifacts: Path) -> None:
+    """The name screen, the New game dialog, the help and player info on a phone."""
+    for size in PHONES:
+        context = browser.new_context(**SCREENS[size])
+        page = context.new_page()
+        page.route("**/api/**", lambda route: route.fulfill(status=401, json={"status": 401}))
+        page.goto(static_server.url)
+        expect(page.get_by_label("Choose your name")).to_be_visible()
+        no_sideways_overflow(page)
+        shot(page, artifacts, "name", size)
+        page.unroute("**/api/**")
+        FakeServer().install(page)
+        page.route("**/api/players/by-name/bob", lambda route: route.fulfill(json={
+            "id": 2, "name": "bob", "since": "2026-11-01T09:00:00Z", "games_played": 12,
+            "won": 7, "lost": 4, "drawn": 1, "streak": 2,
+            "ratings": [{"suits": 2, "rating": 1612.4, "rd": 80.0, "band": "intermediate",
+                         "games": 12}]}))
+        page.goto(f"{static_server.url}/#/player/bob")
+        page.reload()  # signed in now (the fake's token)
+        expect(page.locator("dl.stats")).to_contain_text("Intermediate")
+        no_sideways_overflow(page)
+        shot(page, artifacts, "player", size)
+        page.goto(f"{static_server.url}/#/")
+        page.click("#new-game")
+        expect(page.get_by_role("dialog")).to_be_visible()
+        no_sideways_overflow(page)
+        shot(page, artifacts, "new-game", size)
+        assert serious(page) == []
+        context.close()
