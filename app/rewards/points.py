@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from app.rewards.solo import SoloOptions
 
@@ -54,6 +55,14 @@ class PointsBreakdown:
     floor: int
     total: int
 
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form of REST and WebSocket answers; the multiplier as ``"6/5"``."""
+        return {
+            "base": self.base, "speed": self.speed, "economy": self.economy,
+            "multiplier": str(self.multiplier), "rescue_cost": self.rescue_cost,
+            "floor": self.floor, "total": self.total,
+        }
+
 
 def _count(value: object, name: str) -> int:
     if type(value) is not int or value < 0:
@@ -64,6 +73,11 @@ def _count(value: object, name: str) -> int:
 def _left_permille(used: int, span: int) -> int:
     """The share of ``span`` still unused, in whole thousandths (rounded down)."""
     return (span - min(used, span)) * PERMILLE // span
+
+
+def rescue_cost(options: SoloOptions) -> int:
+    """What one rescue that played actions costs at the end, if the game is won."""
+    return int(POINTS_PER_SUIT * options.suits * RESCUE_SHARE)
 
 
 def options_multiplier(options: SoloOptions) -> Fraction:
@@ -95,10 +109,10 @@ def points_breakdown(
     over_par = max(0, actions - ACTIONS_PAR[suits])
     economy = base * _left_permille(over_par, ACTIONS_SPAN[suits]) // PERMILLE
     multiplier = options_multiplier(options)
-    rescue_cost = int(base * RESCUE_SHARE) * rescues
+    rescues_cost = rescue_cost(options) * rescues
     floor = int(base * FLOOR_SHARE)
-    earned = int((base + speed + economy) * multiplier) - rescue_cost  # int() rounds down here
-    return PointsBreakdown(base, speed, economy, multiplier, rescue_cost, floor,
+    earned = int((base + speed + economy) * multiplier) - rescues_cost  # int() rounds down here
+    return PointsBreakdown(base, speed, economy, multiplier, rescues_cost, floor,
                            max(floor, earned))
 
 

@@ -13,6 +13,7 @@ from app.rewards.points import (
     max_points,
     options_multiplier,
     points_breakdown,
+    rescue_cost,
     win_points,
 )
 from app.rewards.solo import SoloOptions
@@ -59,6 +60,20 @@ def test_the_multipliers_of_the_cetinsgame_page() -> None:
     assert options_multiplier(SoloOptions(2, solvable_only=False)) == Fraction(6, 5)
     assert options_multiplier(SoloOptions(2, relaxed=True)) == Fraction(4, 5)
     assert options_multiplier(SoloOptions(2, False, True)) == Fraction(24, 25)
+
+
+def test_a_rescue_costs_a_quarter_of_the_base() -> None:
+    assert [rescue_cost(SoloOptions(s)) for s in (1, 2, 4)] == [250, 500, 1000]
+    assert rescue_cost(SoloOptions(2, False, True)) == 500  # the options do not change it
+
+
+def test_the_breakdown_as_json() -> None:
+    got = points_breakdown(options=SoloOptions(4, solvable_only=False), elapsed_ms=2_880_000,
+                           actions=640, rescues=1)
+    assert got.to_json() == {"base": 4000, "speed": 800, "economy": 1800, "multiplier": "6/5",
+                             "rescue_cost": 1000, "floor": 400, "total": 6920}
+    assert points_breakdown(options=SoloOptions(1), elapsed_ms=0,
+                            actions=0).to_json()["multiplier"] == "1"
 
 
 def test_the_bounds_per_suit_count() -> None:
