@@ -1,6 +1,7 @@
-"""app/engine and app/scoring are pure: no web, database, async or network imports."""
+"""app/engine, app/scoring and app/rewards are pure: no web, database, async or network imports."""
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ FORBIDDEN = {
     "socket", "requests", "urllib", "http", "subprocess", "threading", "multiprocessing",
     "app.api", "app.rooms", "app.db", "app.main", "app.settings", "app.cli",
 }
-PURE_PACKAGES = ["engine", "scoring"]
+PURE_PACKAGES = ["engine", "scoring", "rewards"]
 
 
 def modules() -> list[Path]:
@@ -55,3 +56,22 @@ def test_module_does_no_io(path: Path) -> None:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
     }
     assert not calls & {"open", "print", "input", "exec", "eval"}
+
+
+def rewards_modules() -> list[Path]:
+    return sorted((ROOT / "rewards").rglob("*.py"))
+
+
+def test_rewards_has_modules_to_check() -> None:
+    assert len(rewards_modules()) >= 2
+
+
+@pytest.mark.parametrize("path", rewards_modules(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_rewards_imports_only_the_standard_library_the_engine_and_scoring(path: Path) -> None:
+    allowed_app = ("app.engine", "app.scoring", "app.rewards")
+    bad = {
+        name for name in imported_names(path)
+        if name.split(".")[0] not in sys.stdlib_module_names
+        and not any(name == package or name.startswith(package + ".") for package in allowed_app)
+    }
+    assert not bad, f"{path} imports {sorted(bad)}"
