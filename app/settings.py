@@ -15,6 +15,9 @@ class Settings(BaseSettings):
     redis_url: str = "redis://127.0.0.1:6379/0"
     host: str = "127.0.0.1"
     port: int = 8000
+    # Addresses whose X-Forwarded-For / X-Forwarded-Proto are believed (the balancer's;
+    # comma-separated, "*" for any): the client's address then is the forwarded one.
+    forwarded_allow_ips: str = "127.0.0.1"
     web_dir: Path = Path(__file__).resolve().parent.parent / "web"
     allow_test_layouts: bool = False
     # REST (issue 4): rate limit on creating players, per client IP (token bucket).

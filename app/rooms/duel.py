@@ -417,9 +417,23 @@ class DuelService:
     async def _time_out_later(self, live: LiveMatch, game: LiveGame) -> None:
         await asyncio.sleep(max(0.0, game.deadline - self._clock()))
         async with game.lock:
-            if not game.over:
-                game.timer = None  # this task is finishing the game itself
+            if game.over or not self._is_current(live):
+                return  # a copy dropped since: the one that replaced it has its own timer
+            game.timer = None  # this task is finishing the game itself
+            if self._peers is not None:
+                await self._end_from_log(live)
+            else:
                 await self._end(live, game, "timed_out", game.deadline)
+
+    def _is_current(self, live: LiveMatch) -> bool:
+        return self._matches.get(live.match_id) is live
+
+    async def _end_from_log(self, live: LiveMatch) -> None:
+        """With other processes, our copy may be stale: another one may have played on
+        it (a sync message missed, or sent while we were loading). Ending a game from a
+        stale copy would record its stale totals (0 actions, score 0), so rebuild from
+        the log, which ends whatever is overdue with the true totals (`_resume_clocks`)."""
+        await self.reload(live.match_id)
 
     def _expired(self, live: LiveMatch, game: LiveGame) -> bool:
         """A game nobody opened before the table expired (asynchronous play is over)."""
@@ -430,6 +444,12 @@ class DuelService:
         if live.expires_at is None:
             return
         await asyncio.sleep(max(0.0, live.expires_at - self._clock()))
+        if not self._is_current(live):
+            return
+        if self._peers is not None:  # "never opened" may only be true of our copy
+            live.expiry = None
+            await self._end_from_log(live)
+            return
         for game in live.games:
             async with game.lock:
                 if self._expired(live, game):
@@ -599,6 +619,9 @@ class DuelService:
             await self._peers.unwatch(match_id)
         if live is None:
             return
+        if live.expiry is not None and live.expiry is not asyncio.current_task():
+            live.expiry.cancel()  # a dropped copy decides nothing more
+        live.expiry = None
         for game in live.games:
             if game.timer is not None and game.timer is not asyncio.current_task():
                 game.timer.cancel()
