@@ -74,6 +74,14 @@ class Settings(BaseSettings):
     # Shared presence with the redis backend (app/rooms/presence_redis.py): a process
     # counts while its heartbeat is younger than the ttl, so a crashed process's
     # connections vanish within presence_ttl_seconds (events: + one heartbeat).
+    # Players' event streams in Redis (app/rooms/event_streams.py): a client resumes on
+    # any process within the last `event_stream_retention` events of its stream, while
+    # the stream was written within `event_stream_ttl_seconds`; channel messages are kept
+    # `channel_stream_retention_seconds` (the longest gap a stream can catch up on after
+    # its process died, or a process's pub/sub connection was down).
+    event_stream_retention: int = 200
+    event_stream_ttl_seconds: float = 900.0
+    channel_stream_retention_seconds: float = 60.0
     presence_ttl_seconds: float = 15.0
     presence_heartbeat_seconds: float = 3.0
     # Seconds between two sweeps for overdue games (app/rooms/sweeper.py); None: every

@@ -330,7 +330,14 @@ class DuelService:
         if (game.last_ack is not None and seq == game.last_ack["seq"]) or (
             game.seq > 0 and seq == game.seq
         ):
-            return self._again(live, game, seq, now)
+            rebuilt = game.last_ack is None and game.seq > 0 and seq == game.seq
+            again = self._again(live, game, seq, now)
+            if rebuilt:
+                # Rebuilt from the log: the process that stored this step may have died
+                # before fanning it out. Spectators and the opponent see it again (a
+                # watch or progress line for a seq already seen changes nothing).
+                await self._after_step(live, game, again)
+            return again
         if game.over:
             return self._reject(live, game, seq, "game_over", f"the game is over ({game.status})")
         if game.started_at is None:

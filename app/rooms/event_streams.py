@@ -18,12 +18,14 @@ Channel messages are themselves kept in per-channel Redis Streams by the Redis b
 channels published after their cursors — the events published while no process held the
 player (the old one died, the client had not reconnected yet) — and numbers them on.
 
-Writes are fire-and-forget from the caller's point of view (``emit`` stays synchronous):
-they are queued and sent as one pipeline per loop turn, in order. Every write checks the
-owner inside its script; a process that lost a stream to another one learns it from the
-answer (``on_lost``). A frame sent in the very loop turn before a crash may be missing
-from Redis; a client that saw it then resumes past the stream's end and gets snapshots
-(the pre-existing fallback), never a wrong or duplicated event.
+Writes are queued (``emit`` stays synchronous) and sent as one pipeline at a time, in
+order; an event goes to the player's sockets once Redis has it (``then``), so a client
+never holds an event that a process taking its stream over could not replay (a crash
+between the two would otherwise turn its resume into snapshots). That costs a Redis
+round trip per frame, shared by every frame of the same batch. If Redis fails, the
+frames go out anyway: the stream then cannot be resumed elsewhere (snapshots), but play
+goes on. Every write checks the owner inside its script; a process that lost a stream
+to another one learns it from the answer (``on_lost``) and that frame is not sent.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ log = logging.getLogger("spider.streams")
 
 StreamId = tuple[int, int]
 OnLost = Callable[[str], None]
+Then = Callable[[], None]
 
 # KEYS: stream, meta. ARGV: owner, n, frame, player, channel ('' for none), cursor,
 # maxlen, ttl ms. Returns 1, or 0 when another process owns the stream now.
@@ -93,6 +96,9 @@ return {n, missed, meta}
 """
 
 
+Write = tuple[str, list[Any], list[Any], Then | None]  # kind, keys, args, then
+
+
 def parse_id(raw: bytes | str) -> StreamId:
     text = raw.decode() if isinstance(raw, bytes) else raw
     ms, _, seq = text.partition("-")
@@ -127,7 +133,7 @@ class RedisEventStreams:
         self._append = client.register_script(_APPEND)
         self._cursor = client.register_script(_CURSOR)
         self._claim = client.register_script(_CLAIM)
-        self._queue: list[tuple[str, list[Any], list[Any]]] = []
+        self._queue: list[Write] = []
         self._flushing: asyncio.Task[None] | None = None
         self._lost_listeners: list[OnLost] = []
 
@@ -141,23 +147,24 @@ class RedisEventStreams:
     # ------------------------------------------------------------------ writing
 
     def append(self, stream: str, player_id: int, n: int, frame: bytes,
-               taken: tuple[str, StreamId] | None = None) -> None:
+               taken: tuple[str, StreamId] | None = None, then: Then | None = None) -> None:
+        """Write event ``n``; ``then`` runs once it is written (or Redis failed)."""
         channel, cursor = taken if taken is not None else ("", (0, 0))
         self._queue.append(("append", self.keys(stream), [
             self.owner, n, frame, player_id, channel, format_id(cursor), self.retention,
-            self._ttl_ms]))
+            self._ttl_ms], then))
         self._schedule()
 
     def follow(self, stream: str, player_id: int, channel: str, cursor: StreamId | None
                ) -> None:
         value = "" if cursor is None else format_id(cursor)
         self._queue.append(("cursor", self.keys(stream)[1:], [
-            self.owner, player_id, "c:" + channel, value or "0-0", self._ttl_ms]))
+            self.owner, player_id, "c:" + channel, value or "0-0", self._ttl_ms], None))
         self._schedule()
 
     def unfollow(self, stream: str, player_id: int, channel: str) -> None:
         self._queue.append(("cursor", self.keys(stream)[1:], [
-            self.owner, player_id, "c:" + channel, "", self._ttl_ms]))
+            self.owner, player_id, "c:" + channel, "", self._ttl_ms], None))
         self._schedule()
 
     def _schedule(self) -> None:
@@ -172,19 +179,23 @@ class RedisEventStreams:
         finally:
             self._flushing = None
 
-    async def _send(self, batch: list[tuple[str, list[Any], list[Any]]]) -> None:
+    async def _send(self, batch: list[Write]) -> None:
         pipe = self._redis.pipeline(transaction=False)
-        for kind, keys, args in batch:
+        for kind, keys, args, _ in batch:
             script = self._append if kind == "append" else self._cursor
             await script(keys=keys, args=args, client=pipe)
         try:
-            answers = await pipe.execute(raise_on_error=False)
+            answers: list[Any] = await pipe.execute(raise_on_error=False)
         except RedisError:
             metrics.ERRORS.labels(where="streams").inc()
             log.warning("could not write %d stream entries", len(batch), exc_info=True)
-            return
-        lost = {keys[0] for (_, keys, _), answer in zip(batch, answers, strict=True)
-                if answer == 0}
+            answers = [None] * len(batch)  # sent anyway: play goes on without Redis
+        lost: set[str] = set()
+        for (_, keys, _, then), answer in zip(batch, answers, strict=True):
+            if answer == 0:
+                lost.add(keys[0])
+            elif then is not None:
+                then()
         for key in lost:
             stream = key.removeprefix(self.prefix + "es:{").split("}", 1)[0]
             for listener in self._lost_listeners:

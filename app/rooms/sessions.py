@@ -17,12 +17,15 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic_core import to_json
 
 from app.rooms import channels
 from app.rooms.pubsub import PubSub, QueuedSubscription, Subscription
+
+if TYPE_CHECKING:  # redis is imported only with the redis backend
+    from app.rooms.event_streams import Claim, RedisEventStreams, StreamId
 
 Payload = dict[str, Any]
 log = logging.getLogger(__name__)
@@ -128,19 +131,28 @@ class Session:
     __slots__ = (
         "_buffer",
         "_chores",
+        "_cursors",
         "_outboxes",
         "_pubsub",
         "_pumps",
+        "_shared",
         "idle_since",
         "last_n",
         "player_id",
         "stream",
     )
 
-    def __init__(self, player_id: int, pubsub: PubSub) -> None:
+    def __init__(self, player_id: int, pubsub: PubSub, shared: RedisEventStreams | None = None,
+                 claim: tuple[str, Claim] | None = None) -> None:
+        """``shared``: every event also written to Redis (any process can resume the
+        stream); ``claim``: a stream taken over from another process, with its events."""
         self.player_id = player_id
-        self.stream = secrets.token_hex(8)
-        self.last_n = 0
+        self.stream = secrets.token_hex(8) if claim is None else claim[0]
+        self.last_n = 0 if claim is None else claim[1].last_n
+        self._shared = shared
+        # With shared streams, per followed channel: the id of the last message taken
+        # (app/rooms/event_streams.py), so a message is never taken twice.
+        self._cursors: dict[str, StreamId] | None = {} if shared is not None else None
         self.idle_since = time.monotonic()
         self._pubsub = pubsub
         # Kept for resuming as (n, JSON bytes): bytes and a tuple of atoms are nothing the
@@ -148,6 +160,8 @@ class Session:
         # a dozen containers per action that every collection would walk for as long as
         # the buffer holds them (2,000 per player), and they take more memory as well.
         self._buffer: deque[tuple[int, bytes]] | None = None
+        if claim is not None and claim[1].missed:
+            self._buffer = deque(claim[1].missed, maxlen=BUFFER_EVENTS)
         self._outboxes: set[Outbox] = set()
         self._pumps: dict[str, tuple[Subscription, asyncio.Task[None] | None]] = {}
         self._chores: set[asyncio.Task[None]] | None = None
@@ -156,16 +170,22 @@ class Session:
     def connections(self) -> int:
         return len(self._outboxes)
 
-    def emit(self, payload: Payload) -> Payload:
-        """Number an event, keep it for resuming, and send it to every open connection."""
+    def emit(self, payload: Payload, taken: tuple[str, StreamId] | None = None) -> Payload:
+        """Number an event, keep it for resuming, and send it to every open connection.
+
+        ``taken``: the channel message it is, written with it to the shared stream."""
         self.last_n += 1
         frame = {**payload, "n": self.last_n}
         if self._buffer is None:
             self._buffer = deque(maxlen=BUFFER_EVENTS)
         encoded = to_json(frame)  # once, for the buffer and every connection
         self._buffer.append((self.last_n, encoded))
-        for outbox in self._outboxes:
-            outbox.put(frame, encoded)
+        if self._shared is not None:  # out once Redis has it (app/rooms/event_streams.py)
+            self._shared.append(self.stream, self.player_id, self.last_n, encoded, taken,
+                                _sender(list(self._outboxes), frame, encoded))
+        else:
+            for outbox in self._outboxes:
+                outbox.put(frame, encoded)
         if payload.get("type") == "match_result":
             self._later(self._leave_match(int(payload["match_id"])))
         return frame
@@ -212,10 +232,24 @@ class Session:
     def following(self, channel: str) -> bool:
         return channel in self._pumps
 
-    async def follow(self, channel: str) -> None:
+    async def follow(self, channel: str, since: StreamId | None = None) -> None:
+        """Take ``channel``'s messages from now on; ``since`` (a stream taken over): also
+        those kept after that id, first."""
         if channel in self._pumps:
             return
+        shared = self._shared
+        if shared is not None and self._cursors is not None:
+            # Where this stream starts taking the channel, read before subscribing: a
+            # process taking the stream over catches up from here.
+            cursor = since if since is not None else await shared.newest(channel)
+            self._cursors[channel] = cursor
+            shared.follow(self.stream, self.player_id, channel, cursor)
         subscription = await self._pubsub.subscribe(channel)
+        if since is not None and shared is not None:
+            # Before live messages are handed over (they wait in the subscription), so
+            # the order holds; those seen twice are dropped by their id in `_take`.
+            for stream_id, data in await shared.after(channel, since):
+                self._take(_kept(json.loads(data), channel, stream_id))
         if isinstance(subscription, QueuedSubscription):
             # Handed over, not pumped: emitting is synchronous, so no task per channel
             # waits on a queue and none is woken per message (two per action).
@@ -226,6 +260,9 @@ class Session:
 
     async def unfollow(self, channel: str) -> None:
         entry = self._pumps.pop(channel, None)
+        if entry is not None and self._shared is not None and self._cursors is not None:
+            self._cursors.pop(channel, None)
+            self._shared.unfollow(self.stream, self.player_id, channel)
         if entry is not None:
             subscription, task = entry
             await subscription.close()
@@ -243,8 +280,16 @@ class Session:
             self._take(message)
 
     def _take(self, message: Payload) -> None:
+        taken = None
+        stream_id = getattr(message, "stream_id", None)
+        if stream_id is not None and self._cursors is not None:
+            channel: str = getattr(message, "channel")  # noqa: B009 (only kept messages)
+            if stream_id <= self._cursors.get(channel, (0, 0)):
+                return  # taken already (a catch-up and live delivery overlap)
+            self._cursors[channel] = stream_id
+            taken = (channel, stream_id)
         if not _own_progress(message, self.player_id):
-            self.emit(message)
+            self.emit(message, taken)
 
     async def close(self) -> None:
         for chore in list(self._chores or ()):
@@ -254,6 +299,23 @@ class Session:
         for outbox in self._outboxes:
             outbox.put(None)
         self._outboxes.clear()
+
+
+def _sender(outboxes: list[Outbox], frame: Payload, encoded: bytes) -> Callable[[], None]:
+    """Send to the connections open when the event was made: one attached since got it
+    in its prelude (from the buffer)."""
+
+    def send() -> None:
+        for outbox in outboxes:
+            outbox.put(frame, encoded)
+
+    return send
+
+
+def _kept(payload: Payload, channel: str, stream_id: StreamId) -> Payload:
+    from app.rooms.redis_pubsub import StreamMessage  # only with shared streams (redis)
+
+    return StreamMessage(payload, channel, stream_id)
 
 
 def _own_progress(message: Payload, player_id: int) -> bool:
@@ -268,8 +330,12 @@ def _own_progress(message: Payload, player_id: int) -> bool:
 class SessionHub:
     """All sessions of this process, and the presence they imply."""
 
-    def __init__(self, pubsub: PubSub) -> None:
+    def __init__(self, pubsub: PubSub, shared: RedisEventStreams | None = None) -> None:
         self._pubsub = pubsub
+        self._shared = shared  # players' streams in Redis: resumable on any process
+        if shared is not None:
+            shared.on_lost(self._lost)
+        self._closing: set[asyncio.Task[None]] = set()
         self._sessions: dict[int, Session] = {}
         self._presence_listeners: list[Callable[[int], Awaitable[None]]] = []
         self._swept_at = time.monotonic()
@@ -287,23 +353,62 @@ class SessionHub:
     async def session(self, player_id: int) -> Session:
         session = self._sessions.get(player_id)
         if session is None:
-            session = Session(player_id, self._pubsub)
+            session = Session(player_id, self._pubsub, self._shared)
             await session.follow(channels.player(player_id))
             self._sessions[player_id] = session
         return session
 
     async def connect(
-        self, player_id: int, prelude: Callable[[Session], list[Payload]]
+        self, player_id: int, prelude: Callable[[Session], list[Payload]],
+        resume: tuple[str | None, int | None] = (None, None),
     ) -> tuple[Session, Outbox]:
+        """A new connection of ``player_id``; ``resume``: the (stream, last_event) it
+        gave, which may be a stream another process wrote (taken over here)."""
         if time.monotonic() - self._swept_at >= SWEEP_EVERY_SECONDS:
             self._swept_at = time.monotonic()
             await self.sweep()
+        claim = await self._take_over(player_id, *resume)
         session = await self.session(player_id)
         was_online = session.connections > 0
         outbox = session.attach(prelude(session))
+        if claim is not None:  # after the prelude: what was published while nobody held it
+            await session.follow(channels.player(player_id), claim.cursors.pop(
+                channels.player(player_id), None))
+            for channel, since in claim.cursors.items():
+                await session.follow(channel, since)
         if not was_online:
             await self._presence_changed(player_id, online=True)
         return session, outbox
+
+    async def _take_over(self, player_id: int, stream: str | None, last_event: int | None
+                         ) -> Claim | None:
+        """The stream another process wrote, made this process's session of the player.
+
+        Not when the stream is ours already, nor when the player has connections here on
+        another stream (they keep theirs; this one gets snapshots, as before)."""
+        here = self._sessions.get(player_id)
+        if (self._shared is None or stream is None or last_event is None
+                or (here is not None and (here.stream == stream or here.connections))):
+            return None
+        claim = await self._shared.claim(stream, player_id, last_event)
+        if claim is None:
+            return None
+        if here is not None:  # an idle session of ours: the moved stream replaces it
+            del self._sessions[player_id]
+            await here.close()
+        self._sessions[player_id] = Session(player_id, self._pubsub, self._shared,
+                                            claim=(stream, claim))
+        return claim
+
+    def _lost(self, stream: str) -> None:
+        """Another process took this stream over: ours writes nothing more. Its sockets
+        (a player connected to two processes) are closed; they resume where it went."""
+        for player_id, session in list(self._sessions.items()):
+            if session.stream == stream:
+                del self._sessions[player_id]
+                task = asyncio.create_task(session.close())
+                self._closing.add(task)
+                task.add_done_callback(self._closing.discard)
 
     async def disconnect(self, session: Session, outbox: Outbox) -> None:
         session.detach(outbox)
