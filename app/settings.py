@@ -56,6 +56,9 @@ class Settings(BaseSettings):
     ws_validate_frames: bool = False
     # Many games' action-log appends share one transaction under load (app/rooms/group_commit.py).
     db_group_commit: bool = True
+    # PostgreSQL: action-log batches in flight at once, each on a connection of its own
+    # (app/rooms/group_commit.py): an action need not wait for the batch being committed.
+    db_log_writers: int = 2
     # PostgreSQL: an action is acknowledged once the server has its commit. False: once
     # the commit is in the server's memory, before its WAL reaches disk (synchronous_commit
     # off, on the action-log writer's connection only). Still nothing lost when the game

@@ -48,7 +48,8 @@ async def rooms_for_app(app: FastAPI) -> Rooms:
     # The app's session factory (app/api/database.py); group commit under load, on a
     # connection of its own that goes back to the pool when the rooms close.
     store = (GroupCommitSqlStore(app.state.sessions, app.state.db_engine,
-                                 synchronous_commit=settings.action_log_synchronous_commit)
+                                 synchronous_commit=settings.action_log_synchronous_commit,
+                                 writers=settings.db_log_writers)
              if settings.db_group_commit else SqlStore(app.state.sessions))
     rooms = build_rooms(
         pubsub=pubsub,
