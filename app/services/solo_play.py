@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any
 
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import SoloGame
@@ -27,9 +28,11 @@ from app.engine.solver import hint as visible_hint
 from app.engine.state import GameState
 from app.rewards.assist import RESCUE_NODES, auto_complete, auto_complete_available, rescue_actions
 from app.rewards.points import rescue_cost
-from app.rewards.solo import SoloStart
+from app.rewards.solo import SoloStart, daily_game
 from app.rooms.projection import events_json, game_view
+from app.services import daily
 from app.services import solo_games as games
+from app.services.daily import DailyAlreadyPlayed
 from app.services.settled import Settled, SettledEvents
 from app.services.solo_games import GameOver
 from app.services.solo_views import over_frame
@@ -74,7 +77,7 @@ class SoloPlay:
         self._sessions = sessions
         self.events = events
         self.publish = publish
-        self._clock = clock
+        self.clock = clock
         self._rescue_seconds = rescue_seconds
         self._auto_seconds = auto_complete_seconds
         self._live: OrderedDict[int, _Live] = OrderedDict()
@@ -83,7 +86,7 @@ class SoloPlay:
 
     async def create(self, *, player_id: int, start: SoloStart) -> Created:
         """A new solo game; my solo game in progress (if any) is abandoned."""
-        now = self._clock()
+        now = self.clock()
         async with self._sessions() as session:
             old = await games.abandon_playing_solo(session=session, player_id=player_id, now=now)
             game = games.new_game(player_id=player_id, start=start, kind="solo", day=None,
@@ -99,7 +102,7 @@ class SoloPlay:
         """``day``'s daily game of the player; its number is today's daily number."""
         async with self._sessions() as session:
             game = games.new_game(player_id=player_id, start=start, kind="daily", day=day,
-                                  now=self._clock())
+                                  now=self.clock())
             session.add(game)
             await session.commit()
         return game
@@ -113,7 +116,7 @@ class SoloPlay:
                 raise GameOver(f"the game is over ({game.status})")
             if game.status != "playing":
                 raise GameOver(f"the game is over ({game.status})")
-            games.end_game(game, status="abandoned", at=self._clock())
+            games.end_game(game, status="abandoned", at=self.clock())
             await session.commit()
         await self._announce_end(game)
         return game
@@ -129,8 +132,34 @@ class SoloPlay:
                     await self._announce_end(game)
         return game
 
+    async def start_daily(self, *, player_id: int) -> tuple[SoloGame, bool]:
+        """Today's daily game of the player, and whether it was created now.
+
+        One attempt per day: a game in progress comes back; one over is refused.
+        """
+        day = self.today()
+        async with self._sessions() as session:
+            existing = await games.daily_of(session=session, player_id=player_id, day=day)
+        if existing is not None:
+            if existing.status != "playing":
+                raise DailyAlreadyPlayed(f"today's daily deal is played ({existing.status})",
+                                         game_id=existing.id)
+            return existing, False
+        start = await asyncio.to_thread(daily_game, day)  # the solver, once a day
+        try:
+            return await self.create_daily(player_id=player_id, day=day, start=start), True
+        except IntegrityError:  # a second start raced this one: the first one counts
+            return (await self.start_daily(player_id=player_id))[0], False
+
+    async def _won(self, session: AsyncSession, game: SoloGame, at: datetime) -> None:
+        """End ``game`` as won; a daily win also refreshes the streak cache."""
+        games.end_game(game, status="won", at=at)
+        if game.kind == "daily":
+            await session.flush()
+            await daily.record_win(session=session, player_id=game.player_id)
+
     async def _expire(self, session: AsyncSession, game: SoloGame) -> bool:
-        if not games.expire_if_due(game, now=self._clock()):
+        if not games.expire_if_due(game, now=self.clock()):
             return False
         await session.commit()
         return True
@@ -175,7 +204,7 @@ class SoloPlay:
                                           player_id=player_id, lock=True)
             expired = await self._expire(session, game)
             if game.started_at is None and game.status == "playing":
-                game.started_at = self._clock()
+                game.started_at = self.clock()
                 await session.commit()
             state = await self._position(session, game, live)
             offered = await self._offer_finish(live, state, game)
@@ -216,11 +245,11 @@ class SoloPlay:
             except (ActionFormatError, IllegalAction) as error:
                 code = error.code if isinstance(error, IllegalAction) else "bad_action"
                 return [self._reject(game, state, seq, code, str(error))]
-            now = self._clock()
+            now = self.clock()
             games.append_action(session=session, game=game, seq=seq, action=parsed,
                                 by="player", at=now, after=after)
             if after.won:
-                games.end_game(game, status="won", at=now)
+                await self._won(session, game, now)
             await session.commit()
             live.state = after
             offered = await self._offer_finish(live, after, game)
@@ -290,7 +319,7 @@ class SoloPlay:
                 state = self._play_for(session, game, state, found.actions, seq, "rescue", steps)
                 game.rescues += 1
                 if state.won:
-                    games.end_game(game, status="won", at=self._clock())
+                    await self._won(session, game, self.clock())
                 await session.commit()
                 live.state = state
             answer = await self._assist(live, game, state, kind="rescue", verdict=found.status,
@@ -318,7 +347,7 @@ class SoloPlay:
                                    "auto_complete", steps)
             game.auto_completed = True
             if state.won:
-                games.end_game(game, status="won", at=self._clock())
+                await self._won(session, game, self.clock())
             await session.commit()
             live.state = state
             answer = await self._assist(live, game, state, kind="auto_complete", verdict="ready",
@@ -329,7 +358,7 @@ class SoloPlay:
     def _play_for(self, session: AsyncSession, game: SoloGame, state: GameState,
                   actions: tuple[Action, ...], seq: int, by: str, steps: list[Payload]
                   ) -> GameState:
-        now = self._clock()
+        now = self.clock()
         for offset, action in enumerate(actions):
             state, events = apply(state, action)
             games.append_action(session=session, game=game, seq=seq + offset, action=action,
@@ -373,7 +402,7 @@ class SoloPlay:
             return game.elapsed_ms
         if game.started_at is None:
             return 0
-        return max(0, round((self._clock() - game.started_at).total_seconds() * 1000))
+        return max(0, round((self.clock() - game.started_at).total_seconds() * 1000))
 
     def _snapshot(self, game: SoloGame, state: GameState, offered: bool) -> Payload:
         hidden = game.kind == "daily" and game.status == "playing"
@@ -397,4 +426,4 @@ class SoloPlay:
         }
 
     def today(self) -> date:
-        return utc_day(self._clock())
+        return utc_day(self.clock())

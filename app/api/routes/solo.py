@@ -35,7 +35,7 @@ router = APIRouter(prefix="/api", tags=["solo"])
 Play = Annotated[SoloPlay, Depends(solo_play)]
 
 
-async def _out(session: Session, game: SoloGame) -> SoloGameOut:
+async def game_out(session: Session, game: SoloGame) -> SoloGameOut:
     name = await games.player_name(session=session, player_id=game.player_id)
     return SoloGameOut.model_validate(game_json(game, name))
 
@@ -49,7 +49,7 @@ async def start_solo_game(body: NewSoloGameIn, me: Me, session: Session, play: P
     number = body.number if body.number is not None else random_deal_number()
     start = await asyncio.to_thread(solo_start, number, options)  # the solver may run
     created = await play.create(player_id=me.id, start=start)
-    return NewSoloGameOut(game=await _out(session, created.game),
+    return NewSoloGameOut(game=await game_out(session, created.game),
                           abandoned_game_id=created.abandoned_game_id)
 
 
@@ -58,7 +58,7 @@ async def current_solo_game(me: Me, session: Session) -> SoloGameOut:
     game = await games.current_game(session=session, player_id=me.id)
     if game is None:
         raise NotFound("you have no solo game in progress", code="no_current_game")
-    return await _out(session, game)
+    return await game_out(session, game)
 
 
 @router.get("/solo/games/{game_id}", response_model=SoloGameOut, responses=problems(404))
@@ -66,7 +66,7 @@ async def solo_game(game_id: Id, me: MaybeMe, session: Session, play: Play) -> S
     """A game over, or my own game in progress (with my token)."""
     game = await games.visible_game(session=session, game_id=game_id,
                                     viewer_id=None if me is None else me.id)
-    return await _out(session, await play.refreshed(session=session, game=game))
+    return await game_out(session, await play.refreshed(session=session, game=game))
 
 
 @router.post("/solo/games/{game_id}/abandon", response_model=SoloGameOut,
@@ -75,7 +75,7 @@ async def abandon_solo_game(game_id: Id, me: Me, session: Session, play: Play
                             ) -> SoloGameOut:
     """Give my game up (for a daily game, that day's attempt is spent)."""
     game = await play.abandon(player_id=me.id, game_id=game_id)
-    return await _out(session, game)
+    return await game_out(session, game)
 
 
 @router.get("/solo/games/{game_id}/record", responses=problems(404, 409))
