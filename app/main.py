@@ -6,6 +6,7 @@ from app.api import ws as ws_routes
 from app.api.database import install_database
 from app.api.problems import install_problem_handlers
 from app.api.ratelimit import TokenBuckets
+from app.api.routes import badges as badges_routes
 from app.api.routes import daily as daily_routes
 from app.api.routes import friends as friends_routes
 from app.api.routes import invites as invites_routes
@@ -39,6 +40,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(solo_routes.router)
     app.include_router(daily_routes.router)
     app.include_router(leaderboards_routes.router)
+    app.include_router(badges_routes.router)
     app.include_router(ws_routes.router)  # live duels, lobby, invites, presence
     mount_web(app, settings)  # the browser client: web/ as static files, index at "/"
     # Last, so its lifespan wraps all others: it starts first and drains and flushes last.

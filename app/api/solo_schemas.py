@@ -157,3 +157,19 @@ class StreakPage(BaseModel):
     total: int
     page: int
     page_size: int
+
+
+class BadgeOut(BaseModel):
+    code: str
+    title: str
+    description: str
+
+
+class BadgeGameOut(BaseModel):
+    kind: Literal["solo", "daily", "duel"]
+    id: int
+
+
+class HeldBadgeOut(BadgeOut):
+    earned_at: datetime
+    game: BadgeGameOut
