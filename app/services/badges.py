@@ -33,9 +33,9 @@ from app.rewards.badges import (
     SettledFacts,
     badges_earned,
 )
-from app.rooms.deals import match_rules, start_state
 from app.scoring.play import ScoredGame
 from app.services import daily
+from app.services.deals import match_rules, start_state
 from app.services.settled import Settled
 
 log = logging.getLogger(__name__)

@@ -19,9 +19,8 @@ from app.api.schemas import (
     PlayerOut,
     SoloSuitStatsOut,
 )
-from app.rooms import players, results
 from app.rooms.errors import RateLimited
-from app.services import leaderboards
+from app.services import leaderboards, players, results
 
 router = APIRouter(prefix="/api/players", tags=["players"])
 
