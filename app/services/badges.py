@@ -11,6 +11,8 @@ the player's next one.
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
@@ -59,17 +61,33 @@ class HeldBadge:
 
 async def on_solo_settled(event: SoloSettled, session: AsyncSession) -> None:
     """Badges a settled solo or daily game earns its player (in the settling transaction)."""
-    facts = await solo_facts(session, event.game_id)
-    if facts is not None:
-        await award(session, event.player_id, facts, solo_game_id=event.game_id)
+    async with _apart(session, f"solo game {event.game_id}"):
+        facts = await solo_facts(session, event.game_id)
+        if facts is not None:
+            await award(session, event.player_id, facts, solo_game_id=event.game_id)
 
 
 async def on_match_settled(event: MatchSettled, session: AsyncSession) -> None:
     """Badges a settled duel earns each of its two players (in the settling transaction)."""
     for seat in event.seats:
-        facts = await duel_facts(session, event, seat.player_id)
-        if facts is not None:
-            await award(session, seat.player_id, facts, match_id=event.match_id)
+        async with _apart(session, f"match {event.match_id}"):
+            facts = await duel_facts(session, event, seat.player_id)
+            if facts is not None:
+                await award(session, seat.player_id, facts, match_id=event.match_id)
+
+
+@asynccontextmanager
+async def _apart(session: AsyncSession, what: str) -> AsyncIterator[None]:
+    """A savepoint: a badge failure is logged and undone alone, never the settlement (every
+    rule is checked again at the player's next settlement, so nothing is lost for good)."""
+    savepoint = await session.begin_nested()
+    try:
+        yield
+    except Exception:
+        await savepoint.rollback()
+        log.exception("badges after %s failed; the settlement stands", what)
+    else:
+        await savepoint.commit()
 
 
 async def award(session: AsyncSession, player_id: int, facts: SettledFacts, *,

@@ -198,3 +198,21 @@ def stored_daily(player_id: int, at: datetime, *, won: bool = True) -> SoloGame:
                     started_at=at, ended_at=at, actions_count=300, undos=3, hints=0,
                     rescues=0, auto_completed=False, score=500, elapsed_ms=900_000,
                     points=2000 if won else None)
+
+
+async def test_a_failing_badge_rule_never_undoes_the_win(
+    bench: Bench, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async def broken(session: AsyncSession, game_id: int) -> None:
+        raise RuntimeError("a bug in a badge rule")
+
+    monkeypatch.setattr("app.services.badges.solo_facts", broken)
+    start, line = one_suit_line()
+    game_id = await bench.win(start, line)
+    async with bench.sessions() as session:
+        game = await session.get(SoloGame, game_id)
+        assert game is not None and game.status == "won" and game.points
+    assert await bench.codes() == set()
+    monkeypatch.undo()
+    await bench.win(*one_suit_line(2))  # the next settlement checks every rule again
+    assert "first_win" in await bench.codes()
