@@ -4,7 +4,7 @@ from pathlib import Path
 
 import typer
 
-from app.cli import cli
+from app.cli.typer_app import cli
 
 
 @cli.command("cluster")

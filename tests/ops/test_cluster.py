@@ -34,7 +34,7 @@ def test_a_template_without_the_worker_block_is_refused() -> None:
 def test_haproxy_accepts_the_rendered_configuration(tmp_path: Path) -> None:
     haproxy = shutil.which("haproxy") or shutil.which("haproxy", path="/usr/sbin")
     if haproxy is None:
-        from tests.services import unavailable
+        from tests.support.servers import unavailable
 
         unavailable("haproxy is not installed (make haproxy)")
     config = tmp_path / "haproxy.cfg"

@@ -12,7 +12,7 @@ from app.rooms import channels
 from app.rooms.event_streams import RedisEventStreams
 from app.rooms.redis_pubsub import RedisPubSub
 from app.rooms.sessions import Outbox, Session, SessionHub
-from tests.services import require_redis
+from tests.support.servers import require_redis
 
 PLAYER = 7
 Frames = list[dict[str, Any]]

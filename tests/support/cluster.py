@@ -14,7 +14,6 @@ import pytest
 
 from app.ops.cluster import start_haproxy
 from bench.server import LOOPBACK, Server, free_port, start_server
-from tests.services import require_redis, unavailable
 from tests.support.database import (
     create_pg_database,
     drop_pg_database,
@@ -22,6 +21,7 @@ from tests.support.database import (
     sqlite_url,
     upgrade,
 )
+from tests.support.servers import require_redis, unavailable
 
 SECRET = "scale-test-secret"
 
