@@ -35,6 +35,8 @@ from app.ops import metrics
 from app.rooms.event_streams import StreamId, kept_after, newest_kept, parse_id
 from app.rooms.pubsub import Message, QueuedSubscription
 
+POOL_SIZE = 100
+POOL_WAIT_SECONDS = 10.0
 READ_TIMEOUT = 1.0
 RETRY_DELAY = 0.5
 CONFIRM_TIMEOUT = 5.0
@@ -88,7 +90,12 @@ class RedisPubSub:
         # A client name makes this process's connections recognisable in CLIENT LIST.
         name = client_name or f"spider-{os.getpid()}-{uuid.uuid4().hex[:8]}"
         self.client_name = name
-        self._redis = redis.Redis.from_url(url, client_name=name)
+        # Waits for a free connection rather than failing: redis-py's default pool raises
+        # MaxConnectionsError past 100 at once (10,000 sockets connecting, each reading a
+        # channel's newest id, did).
+        pool = redis.BlockingConnectionPool.from_url(
+            url, client_name=name, max_connections=POOL_SIZE, timeout=POOL_WAIT_SECONDS)
+        self._redis = redis.Redis(connection_pool=pool)
         self._pubsub = self._redis.pubsub()
         self._local: dict[str, set[RedisSubscription]] = defaultdict(set)
         self._confirmed: dict[str, asyncio.Future[None]] = {}
@@ -98,6 +105,10 @@ class RedisPubSub:
         self._publish = self._redis.register_script(_PUBLISH)
         self._delivered: dict[str, StreamId] = {}  # per channel: the newest id delivered
         self._reconnected = False
+        # Messages to publish, sent in order as one pipeline per batch (one connection and
+        # one round trip for everything published meanwhile, whoever published it).
+        self._outgoing: list[tuple[str, str, asyncio.Future[None]]] = []
+        self._sending: asyncio.Task[None] | None = None
 
     @property
     def client(self) -> redis.Redis:
@@ -108,12 +119,40 @@ class RedisPubSub:
         return f"{self.prefix}cs:{channel}"
 
     async def publish(self, channel: str, message: Message) -> None:
-        payload = json.dumps(message, separators=(",", ":"))
-        if channel.startswith(UNKEPT):
-            await self._redis.publish(self.prefix + channel, payload)
-        else:
-            await self._publish(keys=[self.stream_key(channel)],
-                                args=[self.prefix + channel, payload, self.keep_seconds])
+        """Returns once Redis has the message (raises if it could not be sent)."""
+        done = asyncio.get_running_loop().create_future()
+        self._outgoing.append((channel, json.dumps(message, separators=(",", ":")), done))
+        if self._sending is None:
+            self._sending = asyncio.create_task(self._send_outgoing())
+        await done
+
+    async def _send_outgoing(self) -> None:
+        try:
+            while self._outgoing:
+                batch, self._outgoing = self._outgoing, []
+                await self._send(batch)
+        finally:
+            self._sending = None
+
+    async def _send(self, batch: list[tuple[str, str, asyncio.Future[None]]]) -> None:
+        pipe = self._redis.pipeline(transaction=False)
+        for channel, payload, _ in batch:
+            if channel.startswith(UNKEPT):
+                pipe.publish(self.prefix + channel, payload)
+            else:
+                await self._publish(keys=[self.stream_key(channel)],
+                                    args=[self.prefix + channel, payload, self.keep_seconds],
+                                    client=pipe)
+        try:
+            await pipe.execute()
+        except Exception as error:
+            for _, _, done in batch:
+                if not done.done():
+                    done.set_exception(error)
+            return
+        for _, _, done in batch:
+            if not done.done():
+                done.set_result(None)
 
     async def subscribe(self, channel: str) -> RedisSubscription:
         """Returns once Redis confirmed the channel: a publish after this is delivered."""
@@ -146,6 +185,8 @@ class RedisPubSub:
         await self._redis.ping()
 
     async def close(self) -> None:
+        while self._sending is not None:  # what was published goes out first
+            await asyncio.wait([self._sending])
         for subscribers in list(self._local.values()):
             for subscription in list(subscribers):
                 await subscription.close()
