@@ -76,14 +76,31 @@ async def memory_per_event(client: redis.Redis, prefix: str, retention: int) -> 
     return float(used or 0) / retention
 
 
+async def redis_cpu_s(client: redis.Redis) -> float:
+    """Redis's own CPU time so far (user + system): what it spent, whatever the client."""
+    cpu = await client.info("cpu")
+    return float(cpu["used_cpu_user"]) + float(cpu["used_cpu_sys"])
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     client = redis.Redis.from_url(args.url)
     prefix = f"bench{uuid.uuid4().hex[:8]}:"
     try:
+        before = await redis_cpu_s(client)
+        append_rate = await appends(client, prefix, args.seconds, args.batch, args.retention)
+        middle = await redis_cpu_s(client)
+        publish_rate = await publishes(client, prefix, args.seconds, args.batch)
+        after = await redis_cpu_s(client)
         results = {
-            "appends_per_s": round(await appends(client, prefix, args.seconds, args.batch,
-                                                 args.retention)),
-            "publishes_per_s": round(await publishes(client, prefix, args.seconds, args.batch)),
+            "appends_per_s": round(append_rate),
+            # Redis's CPU per call (the client, on the same loaded cores, limits the rates
+            # above; this is what caps one Redis core): the shared Redis may be busy with
+            # others too, so it is an upper bound.
+            "redis_cpu_us_per_append": round((middle - before) * 1e6
+                                             / (append_rate * args.seconds), 1),
+            "publishes_per_s": round(publish_rate),
+            "redis_cpu_us_per_publish": round((after - middle) * 1e6
+                                              / (publish_rate * args.seconds), 1),
             "bytes_per_kept_event": round(await memory_per_event(client, prefix, args.retention)),
             "frame_bytes": len(FRAME), "batch": args.batch, "retention": args.retention,
         }
