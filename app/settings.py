@@ -83,7 +83,7 @@ class Settings(BaseSettings):
     # the stream was written within `event_stream_ttl_seconds`; channel messages are kept
     # `channel_stream_retention_seconds` (the longest gap a stream can catch up on after
     # its process died, or a process's pub/sub connection was down).
-    event_stream_retention: int = 200
+    event_stream_retention: int = 100
     event_stream_ttl_seconds: float = 900.0
     channel_stream_retention_seconds: float = 60.0
     presence_ttl_seconds: float = 15.0

@@ -213,9 +213,11 @@ async def duel_phase(server: Server, pairs: list[tuple[Player, Player, int]], pa
             if waiting[0] == 0:
                 ready.set()
             return
+        counted = False
         try:
             snapshot = await client.open_game(match_id)
             view, seq = snapshot["view"], snapshot["seq"]
+            counted = True
             waiting[0] -= 1
             if waiting[0] == 0:
                 ready.set()
@@ -239,6 +241,10 @@ async def duel_phase(server: Server, pairs: list[tuple[Player, Player, int]], pa
                 await asyncio.sleep(pause(pace, rng))
         except Exception as error:
             phase.failed(f"{type(error).__name__}: {error}")
+            if not counted:  # a game that could not be opened must not hold the start
+                waiting[0] -= 1
+                if waiting[0] == 0:
+                    ready.set()
         finally:
             with contextlib.suppress(Exception):
                 await client.close()

@@ -285,8 +285,12 @@ async def check_duel(http: httpx.AsyncClient, duel: Duel, killed_at: float) -> N
     result = (await http.get(f"/api/matches/{duel.match_id}")).json()
     assert result["status"] == "finished", result
     games = {game["player_id"]: game for game in result["games"]}
-    states = await true_positions(duel.first.connection, duel.match_id,
-                                  [duel.first.player.id, duel.second.player.id])
+    reader = await DuelClient.open(duel.first.url, duel.first.player)  # a connection of its own
+    try:
+        states = await true_positions(reader, duel.match_id,
+                                      [duel.first.player.id, duel.second.player.id])
+    finally:
+        await reader.close()
     for seat in (duel.first, duel.second):
         game = games[seat.player.id]
         # Every acknowledged action is in the log, and nothing else: the record replays
