@@ -47,7 +47,7 @@ export function dailyScreen(app) {
       message ? h("p.error.panel", { role: "alert" }, message) : null,
       info ? h("div.columns2",
         h("div", today(), boardPanel()),
-        streakPanel()) : h("p.banner.waiting", { role: "status" }, h("span.spinner", { "aria-hidden": "true" }), t("dailyTitle"))));
+        streakPanel()) : h("p.banner.waiting", { role: "status" }, h("span.spinner", { "aria-hidden": "true" }), t("dailyTitle")));
   }
 
   function today() {

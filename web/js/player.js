@@ -89,7 +89,7 @@ export function playerScreen(app, { name }) {
 function soloStats(rows) {
   const heads = [t("suits"), t("games"), t("wins"), t("bestTime"), t("bestPoints"), t("points"), t("pointsWeek")];
   return h("section", { "aria-labelledby": "solo-h" }, h("h2", { id: "solo-h" }, t("solo")),
-    h("div.tablewrap", h("table.scoresheet.solostats", { id: "solo-stats" },
+    h("div.tablewrap", { tabindex: 0, role: "region", "aria-labelledby": "solo-h" }, h("table.scoresheet.solostats", { id: "solo-stats" },
       h("thead", {}, h("tr", {}, heads.map((text) => h("th", { scope: "col" }, text)))),
       h("tbody", {}, rows.map((r) => h("tr", {},
         h("th", { scope: "row" }, glyphs(r.suits), " ", suitsLabel(r.suits)),
