@@ -1,0 +1,7 @@
+from tests.support.database import (  # noqa: F401 (fixtures)
+    backend,
+    database_url,
+    migrated_databases,
+    session,
+    session_factory,
+)
