@@ -357,9 +357,9 @@ class FakeSoloServer:
             game.rescues += 1
         self.won_check(game)
         self.push({"type": "solo_assist", "game_id": game.id, "kind": "rescue",
-                   "status": found.status, "message": found.message, "steps": steps,
+                   "verdict": found.status, "message": found.message, "steps": steps,
                    "view": player_view(game.game.state), "score": game.game.points,
-                   "seq": game.seq, "game_status": game.status, "elapsed_ms": game.elapsed_now(),
+                   "seq": game.seq, "status": game.status, "elapsed_ms": game.elapsed_now(),
                    "rescues": game.rescues,
                    "points_cost": rescue_cost(game.options) if steps else 0,
                    "auto_complete": self.offered(game), "duplicate": False})
@@ -377,7 +377,7 @@ class FakeSoloServer:
         game.auto_completed = True
         self.won_check(game)
         self.push({"type": "solo_assist", "game_id": game.id, "kind": "auto_complete",
-                   "status": "ready", "game_status": game.status, "message": plan.message,
+                   "verdict": "ready", "status": game.status, "message": plan.message,
                    "steps": steps,
                    "view": player_view(game.game.state), "score": game.game.points,
                    "seq": game.seq, "elapsed_ms": game.elapsed_now(), "rescues": game.rescues,

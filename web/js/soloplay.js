@@ -150,7 +150,7 @@ export function soloPlayScreen(app, { gameId }) {
     const steps = m.steps || [];
     if (m.kind === "rescue" && !steps.length) {
       busy = null;
-      const text = verdictOf(m) === "no_way_out" ? t("noWayOut") : t("rescueUnknown");
+      const text = m.verdict === "no_way_out" ? t("noWayOut") : t("rescueUnknown");
       board?.say(text, { kind: "refused" });
       announce(text);
       el.querySelector("#undo")?.classList.add("hinted");
@@ -170,7 +170,7 @@ export function soloPlayScreen(app, { gameId }) {
       if (busy === "rescue") sayEvents(el, step.events, true);
     }
     Object.assign(game, {
-      view: m.view, score: m.score, seq: m.seq, status: gameStatusOf(m, game.status), elapsed: m.elapsed_ms,
+      view: m.view, score: m.score, seq: m.seq, status: m.status, elapsed: m.elapsed_ms,
       at: Date.now(), rescues: m.rescues ?? game.rescues, auto: m.auto_complete,
     });
     board?.update(m.view, { animate: false });
@@ -313,14 +313,6 @@ export function soloPlayScreen(app, { gameId }) {
     get state() { return { game, over, busy }; },
   };
 }
-
-// A solo_assist carries two statuses: the rescue's verdict (way_out, no_way_out, unknown;
-// ready for an auto-complete) and the game's. The contract's example names both "status";
-// read the verdict from `verdict` and the game's from `game_status` when the server names
-// them apart, else tell them apart by their values.
-const GAME_STATUSES = new Set(["playing", "won", "abandoned", "expired"]);
-const verdictOf = (m) => m.verdict ?? m.rescue_status ?? (GAME_STATUSES.has(m.status) ? null : m.status);
-const gameStatusOf = (m, fallback) => m.game_status ?? (GAME_STATUSES.has(m.status) ? m.status : fallback);
 
 function stat(label, value, id) {
   return h("span.stat", {}, h("span.label", {}, label), " ", h("span.value", { id }, String(value)));
