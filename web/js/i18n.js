@@ -50,7 +50,7 @@ const EN = {
   rejected: "Not allowed: {reason}", error: "Something went wrong: {detail}",
   lang_en: "English", lang_fr: "Français", lang_de: "Deutsch",
   errors: {
-    no_current_game: "you have no solo game in progress", not_your_game: "that game is another player's",
+    no_such_player: "there is no such player", no_current_game: "you have no solo game in progress", not_your_game: "that game is another player's",
     no_such_game: "there is no such game", game_in_progress: "that game is still being played",
     daily_already_played: "you have already played today's deal; come back tomorrow",
     daily_not_finished: "finish today's deal to see the others' times",
@@ -167,7 +167,7 @@ const FR = {
   rejected: "Refusé : {reason}", error: "Un problème est survenu : {detail}",
   lang_en: "English", lang_fr: "Français", lang_de: "Deutsch",
   errors: {
-    no_current_game: "vous n'avez pas de partie solo en cours", not_your_game: "cette partie est celle d'un autre joueur",
+    no_such_player: "ce joueur n'existe pas", no_current_game: "vous n'avez pas de partie solo en cours", not_your_game: "cette partie est celle d'un autre joueur",
     no_such_game: "cette partie n'existe pas", game_in_progress: "cette partie est encore en cours",
     daily_already_played: "vous avez déjà joué la donne du jour ; revenez demain",
     daily_not_finished: "terminez la donne du jour pour voir les temps des autres",
@@ -290,7 +290,7 @@ const DE = {
   rejected: "Nicht erlaubt: {reason}", error: "Etwas ist schiefgegangen: {detail}",
   lang_en: "English", lang_fr: "Français", lang_de: "Deutsch",
   errors: {
-    no_current_game: "du hast kein Solospiel im Gange", not_your_game: "dieses Spiel gehört einem anderen Spieler",
+    no_such_player: "diesen Spieler gibt es nicht", no_current_game: "du hast kein Solospiel im Gange", not_your_game: "dieses Spiel gehört einem anderen Spieler",
     no_such_game: "dieses Spiel gibt es nicht", game_in_progress: "dieses Spiel läuft noch",
     daily_already_played: "du hast das heutige Spiel schon gespielt; komm morgen wieder",
     daily_not_finished: "beende das heutige Spiel, um die Zeiten der anderen zu sehen",
