@@ -79,7 +79,7 @@ export function boardsScreen(app, { kind = "solo" }) {
       solo: [[t("points"), (r) => number(r.points)], [t("wins"), (r) => r.wins]],
       daily: [[t("current"), (r) => t("days", { n: r.current })], [t("best"), (r) => t("days", { n: r.best })],
         [t("lastWon"), (r) => day(r.last_won)]],
-      duel: [[t("rating"), (r) => Math.round(r.rating)], [t("level"), (r) => levelName(r.band)], [t("games"), (r) => r.games]],
+      duel: [[t("rating"), (r) => Math.round(r.rating)], [t("bandCol"), (r) => levelName(r.band)], [t("games"), (r) => r.games]],
     }[tab];
     return h("table.scoresheet.boardtable", { id: "lb-table", "aria-describedby": "lb-h" },
       h("thead", {}, h("tr", {}, [t("rankCol"), t("player"), ...columns.map(([name]) => name)]

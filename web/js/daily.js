@@ -89,11 +89,13 @@ export function dailyScreen(app) {
             h("tbody", {}, board.items.map((row) => h("tr", { class: row.player_id === app.me.id ? "mine" : "" },
               h("td", {}, row.rank),
               h("th", { scope: "row" }, h("a", { href: `#/player/${encodeURIComponent(row.name)}` }, row.name),
-                row.rescues ? h("span.muted", { title: t("rescues") }, ` (${row.rescues}⛑)`) : null),
+                row.rescues ? h("span.rescued", { title: `${t("rescues")}: ${row.rescues}` }, icon("rescue"), row.rescues) : null),
               h("td", {}, duration(row.elapsed_ms)),
               h("td", {}, row.actions),
               h("td", {}, number(row.points)))))),
-          pager({ page, total: board.total, pageSize: PAGE_SIZE, id: "daily-pager", onPage: (p) => { page = p; loadBoard(); } })]);
+          board.total > PAGE_SIZE ? pager({
+            page, total: board.total, pageSize: PAGE_SIZE, id: "daily-pager", onPage: (p) => { page = p; loadBoard(); },
+          }) : null]);
   }
 
   function streakPanel() {
