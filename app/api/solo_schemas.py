@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date, datetime
+from enum import IntEnum
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -11,6 +12,14 @@ from app.api.schemas import Request
 from app.engine.deal_numbers import DEAL_NUMBER_MAX, DEAL_NUMBER_MIN
 
 Suits = Literal[1, 2, 4]
+
+
+class SuitCount(IntEnum):
+    """1, 2 or 4 in a query string (a Literal of ints does not take "1" from a URL)."""
+
+    ONE = 1
+    TWO = 2
+    FOUR = 4
 SoloKind = Literal["solo", "daily"]
 SoloStatus = Literal["playing", "won", "abandoned", "expired"]
 Difficulty = Literal["easy", "medium", "hard"]
@@ -117,3 +126,50 @@ class DailyBoardPage(BaseModel):
     total: int
     page: int
     page_size: int
+
+
+class SoloPointsEntryOut(BaseModel):
+    rank: int = Field(description="1 + players with strictly more points")
+    player_id: int
+    name: str
+    points: int
+    wins: int
+
+
+class SoloPointsPage(BaseModel):
+    items: list[SoloPointsEntryOut]
+    total: int
+    page: int
+    page_size: int
+
+
+class StreakEntryOut(BaseModel):
+    rank: int
+    player_id: int
+    name: str
+    current: int
+    best: int
+    last_won: date
+
+
+class StreakPage(BaseModel):
+    items: list[StreakEntryOut]
+    total: int
+    page: int
+    page_size: int
+
+
+class BadgeOut(BaseModel):
+    code: str
+    title: str
+    description: str
+
+
+class BadgeGameOut(BaseModel):
+    kind: Literal["solo", "daily", "duel"]
+    id: int
+
+
+class HeldBadgeOut(BadgeOut):
+    earned_at: datetime
+    game: BadgeGameOut

@@ -6,7 +6,7 @@ which goes to the asking connection only, as in duels.
 
 from __future__ import annotations
 
-from app.api import protocol as p
+from app.api import protocol_solo as p
 from app.rooms.sessions import Outbox, Session
 from app.services.solo_play import SoloPlay
 

@@ -24,7 +24,7 @@ class DealError(ValueError):
 def choose_deal(rules: Rules) -> dict[str, Any]:
     """A fresh random deal number, for a store that did not choose the deal itself.
 
-    The SQL store's matches get their deal when created, from ``app.rooms.deals.choose_deal``
+    The SQL store's matches get their deal when created, from ``app.services.deals.choose_deal``
     (solvable only for 1 and 2 suits, with a difficulty); only the in-memory store used by
     the rooms tests comes here, so ``difficulty`` stays ``None``.
     """

@@ -1,4 +1,4 @@
-"""SQL-backed domain services: they take a session, read and write rows, commit.
+"""SQL-backed domain services: players, tables, invites, results, ratings, deals, SQL store.
 
-No live state or sockets here (that is ``app.rooms``); no HTTP (that is ``app.api``).
+Services may import app.rooms (the live layer); app.rooms never imports them.
 """

@@ -1,4 +1,4 @@
-"""Solo and daily play: start, open, act, hint, rescue, auto-complete, abandon.
+"""Live solo and daily play: open, act, hint, rescue, auto-complete (the WebSocket's side).
 
 The same authoritative engine as duels judges every action; legal ones are logged
 (``app.services.solo_games``) before they are answered. Each game has a lock in this
@@ -10,191 +10,29 @@ restart) moved on. Answers are the frames of docs/solo-and-daily.md section 5.
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import SoloGame
 from app.engine.actions import Action, ActionFormatError, action_from_json
-from app.engine.daily import utc_day
 from app.engine.errors import IllegalAction
 from app.engine.game import apply
 from app.engine.solver import hint as visible_hint
 from app.engine.state import GameState
 from app.rewards.assist import RESCUE_NODES, auto_complete, auto_complete_available, rescue_actions
 from app.rewards.points import rescue_cost
-from app.rewards.solo import SoloStart, daily_game
 from app.rooms.projection import events_json, game_view
-from app.services import daily
 from app.services import solo_games as games
-from app.services.daily import DailyAlreadyPlayed
-from app.services.settled import Settled, SettledEvents
 from app.services.solo_games import GameOver
+from app.services.solo_games_live import LiveGame, SoloGames
 from app.services.solo_views import over_frame
 
 Payload = dict[str, Any]
-Publish = Callable[[int, Payload], Awaitable[None]]
-Clock = Callable[[], datetime]
-CACHED_GAMES = 10_000
 
 
-def utcnow() -> datetime:
-    return datetime.now(UTC)
-
-
-async def _nowhere(player_id: int, frame: Payload) -> None:
-    """No live layer (REST-only apps, tests): frames for other connections are dropped."""
-
-
-@dataclass
-class _Live:
-    """What this process keeps of one game between two of its steps."""
-
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    state: GameState | None = None
-    last_ack: tuple[int, Payload] | None = None  # (seq asked, answer) for duplicates
-    last_assist: tuple[int, Payload] | None = None
-    finish_line: tuple[int, tuple[Action, ...]] | None = None  # (at seq, actions)
-
-
-@dataclass(frozen=True, slots=True)
-class Created:
-    game: SoloGame
-    abandoned_game_id: int | None
-
-
-class SoloPlay:
-    def __init__(
-        self, *, sessions: async_sessionmaker[AsyncSession], events: SettledEvents,
-        publish: Publish = _nowhere, clock: Clock = utcnow,
-        rescue_seconds: float | None = 5.0, auto_complete_seconds: float | None = 2.0,
-    ) -> None:
-        self._sessions = sessions
-        self.events = events
-        self.publish = publish
-        self.clock = clock
-        self._rescue_seconds = rescue_seconds
-        self._auto_seconds = auto_complete_seconds
-        self._live: OrderedDict[int, _Live] = OrderedDict()
-
-    # ------------------------------------------------------------------ starting, ending
-
-    async def create(self, *, player_id: int, start: SoloStart) -> Created:
-        """A new solo game; my solo game in progress (if any) is abandoned."""
-        now = self.clock()
-        async with self._sessions() as session:
-            old = await games.abandon_playing_solo(session=session, player_id=player_id, now=now)
-            game = games.new_game(player_id=player_id, start=start, kind="solo", day=None,
-                                  now=now)
-            session.add(game)
-            await session.commit()
-        if old is not None:
-            await self._announce_end(old)
-        return Created(game, old.id if old is not None else None)
-
-    async def create_daily(self, *, player_id: int, day: date, start: SoloStart
-                           ) -> SoloGame:
-        """``day``'s daily game of the player; its number is today's daily number."""
-        async with self._sessions() as session:
-            game = games.new_game(player_id=player_id, start=start, kind="daily", day=day,
-                                  now=self.clock())
-            session.add(game)
-            await session.commit()
-        return game
-
-    async def abandon(self, *, player_id: int, game_id: int) -> SoloGame:
-        live = self._entry(game_id)
-        async with live.lock, self._sessions() as session:
-            game = await games.owned_game(session=session, game_id=game_id,
-                                          player_id=player_id, lock=True)
-            if await self._expire(session, game):
-                raise GameOver(f"the game is over ({game.status})")
-            if game.status != "playing":
-                raise GameOver(f"the game is over ({game.status})")
-            games.end_game(game, status="abandoned", at=self.clock())
-            await session.commit()
-        await self._announce_end(game)
-        return game
-
-    async def refreshed(self, *, session: AsyncSession, game: SoloGame
-                        ) -> SoloGame:
-        """``game`` as a reader sees it: a daily past its window ends now as ``expired``."""
-        if game.kind == "daily" and game.status == "playing":
-            live = self._entry(game.id)
-            async with live.lock:
-                await session.refresh(game)
-                if await self._expire(session, game):
-                    await self._announce_end(game)
-        return game
-
-    async def start_daily(self, *, player_id: int) -> tuple[SoloGame, bool]:
-        """Today's daily game of the player, and whether it was created now.
-
-        One attempt per day: a game in progress comes back; one over is refused.
-        """
-        day = self.today()
-        async with self._sessions() as session:
-            existing = await games.daily_of(session=session, player_id=player_id, day=day)
-        if existing is not None:
-            if existing.status != "playing":
-                raise DailyAlreadyPlayed(f"today's daily deal is played ({existing.status})",
-                                         game_id=existing.id)
-            return existing, False
-        start = await asyncio.to_thread(daily_game, day)  # the solver, once a day
-        try:
-            return await self.create_daily(player_id=player_id, day=day, start=start), True
-        except IntegrityError:  # a second start raced this one: the first one counts
-            return (await self.start_daily(player_id=player_id))[0], False
-
-    async def _won(self, session: AsyncSession, game: SoloGame, at: datetime) -> None:
-        """End ``game`` as won; a daily win also refreshes the streak cache."""
-        games.end_game(game, status="won", at=at)
-        if game.kind == "daily":
-            await session.flush()
-            await daily.record_win(session=session, player_id=game.player_id)
-
-    async def _expire(self, session: AsyncSession, game: SoloGame) -> bool:
-        if not games.expire_if_due(game, now=self.clock()):
-            return False
-        await session.commit()
-        return True
-
-    async def _announce_end(self, game: SoloGame) -> None:
-        """Tell the player's connections and the settled-event listeners."""
-        await self.publish(game.player_id, over_frame(game))
-        self._settle(game)
-
-    def _settle(self, game: SoloGame) -> None:
-        assert game.ended_at is not None
-        self.events.publish(Settled(game.kind, game.id, (game.player_id,),  # type: ignore[arg-type]
-                                    game.ended_at))
-
-    # ------------------------------------------------------------------ live play
-
-    def _entry(self, game_id: int) -> _Live:
-        live = self._live.get(game_id)
-        if live is None:
-            live = self._live[game_id] = _Live()
-            while len(self._live) > CACHED_GAMES:
-                oldest, entry = next(iter(self._live.items()))
-                if entry.lock.locked():
-                    break
-                del self._live[oldest]
-        else:
-            self._live.move_to_end(game_id)
-        return live
-
-    async def _position(self, session: AsyncSession, game: SoloGame, live: _Live
-                        ) -> GameState:
-        if live.state is None or live.state.actions != game.actions_count:
-            live.state = await games.rebuild(session=session, game=game)
-            live.last_ack = live.last_assist = live.finish_line = None
-        return live.state
+class SoloPlay(SoloGames):
+    """Live play of solo and daily games: open, act, hint, rescue, auto-complete."""
 
     async def open(self, *, player_id: int, game_id: int) -> list[Payload]:
         """My game's snapshot; the first open starts its clock."""
@@ -369,7 +207,7 @@ class SoloPlay:
                 break
         return state
 
-    async def _assist(self, live: _Live, game: SoloGame, state: GameState, *,
+    async def _assist(self, live: LiveGame, game: SoloGame, state: GameState, *,
                       kind: str, verdict: str, message: str, steps: list[Payload], seq: int,
                       cost: int) -> Payload:
         offered = await self._offer_finish(live, state, game)
@@ -385,7 +223,7 @@ class SoloPlay:
             live.last_ack = None
         return answer
 
-    async def _offer_finish(self, live: _Live, state: GameState, game: SoloGame) -> bool:
+    async def _offer_finish(self, live: LiveGame, state: GameState, game: SoloGame) -> bool:
         """Whether to offer auto-complete here (solved once per position, then kept)."""
         if game.status != "playing" or not auto_complete_available(state):
             return False
@@ -396,34 +234,3 @@ class SoloPlay:
         return found.ready
 
     # ------------------------------------------------------------------ frames
-
-    def _elapsed(self, game: SoloGame) -> int:
-        if game.elapsed_ms is not None:
-            return game.elapsed_ms
-        if game.started_at is None:
-            return 0
-        return max(0, round((self.clock() - game.started_at).total_seconds() * 1000))
-
-    def _snapshot(self, game: SoloGame, state: GameState, offered: bool) -> Payload:
-        hidden = game.kind == "daily" and game.status == "playing"
-        return {
-            "type": "solo_snapshot", "game_id": game.id, "kind": game.kind,
-            "number": None if hidden else game.number,
-            "daily_date": None if game.daily_date is None else game.daily_date.isoformat(),
-            "options": games.options_of(game).to_json(), "rules": state.rules.to_json(),
-            "difficulty": game.difficulty, "view": game_view(state), "score": game.score,
-            "seq": state.actions, "status": game.status, "elapsed_ms": self._elapsed(game),
-            "hints": game.hints, "rescues": game.rescues, "auto_complete": offered,
-            "points": game.points,
-        }
-
-    def _reject(self, game: SoloGame, state: GameState, seq: int, code: str,
-                message: str) -> Payload:
-        return {
-            "type": "solo_reject", "game_id": game.id, "seq": seq, "code": code,
-            "message": message, "view": game_view(state), "score": game.score,
-            "next_seq": state.actions + 1, "status": game.status,
-        }
-
-    def today(self) -> date:
-        return utc_day(self.clock())

@@ -117,3 +117,5 @@ async def test_a_players_games_are_paged_and_private_while_in_progress(
     assert over["total"] == 0
     assert_problem(await client.get("/api/players/999999/solo/games"), 404)
     assert_problem(await client.get(f"/api/players/{ann.id}/solo/games?suits=3"), 422)
+    ones = (await client.get(f"/api/players/{ann.id}/solo/games?suits=1&kind=solo")).json()
+    assert ones["total"] == 2

@@ -107,7 +107,15 @@ async def test_a_solo_game_with_a_rescue_and_the_auto_complete(live_server: Live
         over = await client.until("solo_over", game_id=game_id)
         assert over["status"] == "won" and over["source_deal"] == start.source
         assert over["points_breakdown"]["rescue_cost"] == 250
+        badge = await client.until("badge")  # announced after the game's end
+        assert badge["badge"]["code"] == "first_win"
+        assert badge["game"] == {"kind": "solo", "id": game_id}
         await client.close()
+        held = (await http.get(f"/api/players/{ann.id}/badges")).json()
+        assert held[0]["code"] == "first_win" and held[0]["game"]["id"] == game_id
+        assert "on_my_own" not in {b["code"] for b in held}  # a rescue was used
+        table = (await http.get("/api/badges")).json()
+        assert len(table) == 15 and table[0]["code"] == "first_win"
 
         game = (await http.get(f"/api/solo/games/{game_id}")).json()
         assert game["status"] == "won" and game["rescues"] == 1 and game["auto_completed"]

@@ -1,3 +1,4 @@
+from tests.support.api import app, client  # noqa: F401 (fixtures)
 from tests.support.database import (  # noqa: F401 (fixtures)
     backend,
     database_url,

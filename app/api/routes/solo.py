@@ -21,7 +21,7 @@ from app.api.solo_schemas import (
     SoloGamesPage,
     SoloKind,
     SoloStatus,
-    Suits,
+    SuitCount,
 )
 from app.db.models import SoloGame
 from app.engine.deal_numbers import random_deal_number
@@ -91,14 +91,15 @@ async def solo_game_record(game_id: Id, session: Session) -> dict[str, Any]:
 async def player_solo_games(
     player_id: Id, me: MaybeMe, session: Session,
     kind: Annotated[SoloKind | None, Query()] = None,
-    suits: Annotated[Suits | None, Query()] = None,
+    suits: Annotated[SuitCount | None, Query()] = None,
     status: Annotated[SoloStatus | None, Query()] = None,
     page: PageNumber = 1, page_size: PageSize = 20,
 ) -> SoloGamesPage:
     """A player's solo and daily games, newest first (in progress: to their player only)."""
     found = await games.player_games(
         session=session, player_id=player_id, viewer_id=None if me is None else me.id,
-        kind=kind, suits=suits, status=status, page=page, page_size=page_size)
+        kind=kind, suits=None if suits is None else int(suits), status=status, page=page,
+        page_size=page_size)
     return SoloGamesPage(
         items=[SoloGameOut.model_validate(game_json(g, name)) for g, name in found.items],
         total=found.total, page=found.page, page_size=found.page_size)

@@ -6,10 +6,10 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Game, Player, Rating, utcnow
-from app.rooms.bands import band_of
 from app.rooms.errors import InvalidInput
-from app.rooms.glicko2 import Glicko, rate_pair
-from app.rooms.paging import Page, check_paging
+from app.services.bands import band_of
+from app.services.glicko2 import Glicko, rate_pair
+from app.services.paging import Page, check_paging
 
 SUIT_COUNTS = (1, 2, 4)
 

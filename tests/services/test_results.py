@@ -12,9 +12,9 @@ from app.db import games as repo
 from app.db.models import Match, Player, Rating
 from app.engine.game import replay
 from app.engine.record import record_from_json
-from app.rooms import players, results, tables
 from app.rooms.errors import Conflict, InvalidInput, NotFound
 from app.scoring.play import ScoredGame
+from app.services import players, results, tables
 from tests.support.play import play
 
 

@@ -16,7 +16,6 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import games as repo
 from app.db.models import DuelTable, Game, Match, utc_from_seconds
-from app.rooms.results import finish_match as settle_match
 from app.rooms.store import (
     SETTLE_GRACE_SECONDS,
     DealAlreadySet,
@@ -29,6 +28,7 @@ from app.rooms.store import (
     StoreError,
 )
 from app.rooms.winner import PlayerOutcome
+from app.services.results import finish_match as settle_match
 
 
 @contextmanager

@@ -16,11 +16,11 @@ from sqlalchemy.orm import aliased
 from app.db import games as game_repo
 from app.db.models import Game, Match, Player, utcnow
 from app.engine.rules import with_options
-from app.rooms.deals import game_record, logged_actions, match_rules, start_state
 from app.rooms.errors import Conflict, InvalidInput, NotFound
-from app.rooms.paging import Page, check_paging
-from app.rooms.ratings import rate_games
 from app.scoring.play import ScoredGame
+from app.services.deals import game_record, logged_actions, match_rules, start_state
+from app.services.paging import Page, check_paging
+from app.services.ratings import rate_games
 
 
 @dataclass(frozen=True)

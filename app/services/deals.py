@@ -5,7 +5,7 @@
 (``app.engine.solver.solvable``, version 1) to the generator deal that the solver has won,
 and that generator deal's number is stored as the match's deal number, with the
 solver's difficulty. Deals solved ahead of need wait in the process's deal pool
-(``app/rooms/deal_pool.py``); ``choose_deal`` takes one when it can and otherwise solves
+(``app/services/deal_pool.py``); ``choose_deal`` takes one when it can and otherwise solves
 one itself, as without a pool. Storing the generator number keeps every record verifiable with
 ``spider replay`` (``{"deal": {"number": ...}}``). 4-suit deals are random.
 """
@@ -24,8 +24,8 @@ from app.engine.record import Record
 from app.engine.rules import Rules, preset
 from app.engine.solver.solvable import solvable_by_default, solvable_deal
 from app.engine.state import GameState
-from app.rooms import deal_pool
-from app.rooms.deal_pool import DealPool
+from app.services import deal_pool
+from app.services.deal_pool import DealPool
 
 # Deal numbers are drawn from [1, 2**31 - 1] so they fit every database's INTEGER.
 MAX_DEAL_NUMBER = 2**31 - 1

@@ -11,7 +11,7 @@ from app.engine.game import replay
 from app.engine.rules import preset
 from app.engine.solver.solvable import solvable_deal
 from app.engine.state import RUNS_TO_WIN
-from app.rooms import deals
+from app.services import deals
 
 
 @pytest.fixture
