@@ -53,6 +53,10 @@ def test_solo_one_suit_won_with_rescue_and_auto_complete(
     expect(page.locator(".statusline")).to_have_text(
         re.compile(r"Rescue: [1-5] action\(s\) played for you \(−250 points\)\."), timeout=20_000)
     rescue_until_auto_complete(page)
+    # The badge listener's frame: a toast (for 6 s), and the badge on the sheet.
+    expect(page.locator(".toast").filter(has_text="First win")).to_contain_text(
+        "Badge earned: First win")
+    expect(page.locator(".newbadges")).to_contain_text("First win")
 
     sheet = page.locator("#points-breakdown")
     expect(sheet).to_contain_text("Base (1 suit)")
@@ -65,6 +69,18 @@ def test_solo_one_suit_won_with_rescue_and_auto_complete(
         .then((r) => r.json())""")
     assert game["status"] == "won" and game["rescues"] >= 1 and game["auto_completed"]
     assert game["points"] == game["points_breakdown"]["total"]
+    # Player info: the solo win per suit count and the badge with its date.
+    page.locator("#who a").click()
+    one_suit = page.locator("#solo-stats tbody tr").first
+    expect(one_suit).to_contain_text("1 suit")
+    expect(one_suit.locator("td").nth(1)).to_have_text("1")  # wins
+    expect(page.locator("#badges .medal:not(.locked)").first).to_contain_text("First win")
+    expect(page.locator("#badges .medal:not(.locked)").first).to_contain_text("earned ")
+    # The solo leaderboard of one suit lists the player with the game's points.
+    page.goto("/#/leaderboards/solo")
+    page.locator("label:has(#lb-suits-1)").click()
+    expect(page.locator("#lb-table tbody tr").first).to_contain_text("soloist")
+    expect(page.locator("#lb-table tbody tr").first).to_contain_text(f"{game['points']:,}")
 
 
 def test_daily_deal_played_by_two_players_both_on_the_board(
