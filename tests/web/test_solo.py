@@ -128,7 +128,8 @@ def test_one_suit_game_won_with_rescue_and_auto_complete(
     expect(table.locator("tr.total")).to_contain_text(f"{game.points:,} points")
     # The badge it earned: on the sheet and as a toast.
     expect(page.locator(".newbadges .medal")).to_contain_text("First win")
-    expect(page.locator(".toast")).to_contain_text("Badge earned: First win")
+    expect(page.locator(".toast")).to_contain_text("Badge earnedFirst win")
+    expect(page.locator("#live")).to_contain_text("Badge earned: First win")
     expect(page.locator("#play-link")).to_have_value(
         re.compile(r"/#/solo\?number=31337&suits=1&solvable_only=1&relaxed=0$"))
     look(page, artifacts, "won-desktop")

@@ -9,7 +9,7 @@ import { createBoard } from "./board.js";
 import { icon } from "./face.js";
 import { resolveRules } from "./rules.js";
 import { showHintOn, sayEvents } from "./table.js";
-import { styled, suitsLabel, duration, day } from "./extra.js";
+import { styled, suitsLabel, duration, day, badgeWords } from "./extra.js";
 import { soloResultView, playLink } from "./soloresult.js";
 
 await styled;
@@ -81,7 +81,9 @@ export function soloPlayScreen(app, { gameId }) {
     board?.destroy();
     board = null;
     render();
-    announce(over.status === "won" ? `${t("youWon")} ${t("pointsEarned", { n: over.points })}` : t("givenUp"));
+    // One live region: badges that came during the last steps are said with the result.
+    const earned = badges.map((b) => t("badgeEarned", { title: badgeWords(b).title }));
+    announce(over.status === "won" ? [t("youWon"), t("pointsEarned", { n: over.points }), ...earned].join(" ") : t("givenUp"));
   }
 
   // ---- my actions, one at a time (the board waits for each answer)

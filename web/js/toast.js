@@ -14,8 +14,9 @@ export function badgeToast(badge) {
     stack = h("div.toasts");
     document.body.append(stack);
   }
-  const toast = h("div.toast", {},
-    h("p.toasttitle", {}, t("badgeEarned", { title: badgeWords(badge).title })), medal(badge));
+  // Short: several badges often come at once (a first win is also quick, lean…).
+  const toast = h("div.toast", { title: badgeWords(badge).description },
+    h("p.toasttitle", {}, t("badgeNew")), medal(badge));
   stack.append(toast);
   announce(t("badgeEarned", { title: badgeWords(badge).title }));
   setTimeout(() => toast.remove(), SHOW_MS);
