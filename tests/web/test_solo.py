@@ -94,8 +94,18 @@ def test_one_suit_game_won_with_rescue_and_auto_complete(
     page.keyboard.press("i")
     expect(page.locator(".statusline.hint")).to_contain_text("Hint:")
     assert any(m["type"] == "solo_hint" for m in solo.received)
+    # The duel's keys: Space deals, Ctrl+Z undoes (unlimited in solo: the deal too).
+    stock = page.locator(".stock .pilebox")
+    page.keyboard.press(" ")
+    expect(stock).to_have_attribute("aria-label", "Stock, 4 deals left")
+    expect(page.locator("#solo-actions")).to_have_text("1")
+    page.keyboard.press("Control+z")
+    expect(stock).to_have_attribute("aria-label", "Stock, 5 deals left")
+    expect(page.locator("#solo-actions")).to_have_text("2")
+    assert [m["action"]["op"] for m in solo.received if m["type"] == "solo_action"] == [
+        "deal", "undo"]
 
-    # The first rescue plays its 5 actions one by one: the counter is seen between 1 and 5.
+    # The first rescue plays its 5 actions one by one: the counter is seen between 3 and 7.
     seen: set[str] = set()
     page.locator("#rescue").click()
     for _ in range(60):
@@ -103,7 +113,7 @@ def test_one_suit_game_won_with_rescue_and_auto_complete(
         if page.locator(".statusline").inner_text().startswith("Rescue:"):
             break
         page.wait_for_timeout(100)
-    assert {"1", "2", "3", "4"} & seen and "5" in seen, seen
+    assert {"3", "4", "5", "6"} & seen and "7" in seen, seen
     expect(page.locator(".statusline")).to_have_text(
         "Rescue: 5 action(s) played for you (−250 points).")
 
