@@ -12,6 +12,7 @@ from app.api.routes import friends as friends_routes
 from app.api.routes import invites as invites_routes
 from app.api.routes import leaderboards as leaderboards_routes
 from app.api.routes import players as players_routes
+from app.api.routes import records as records_routes
 from app.api.routes import results as results_routes
 from app.api.routes import solo as solo_routes
 from app.api.routes import tables as tables_routes
@@ -41,6 +42,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(daily_routes.router)
     app.include_router(leaderboards_routes.router)
     app.include_router(badges_routes.router)
+    app.state.verify_buckets = TokenBuckets(burst=settings.records_verify_burst,
+                                            per_minute=settings.records_verify_per_minute)
+    app.include_router(records_routes.router)
     app.include_router(ws_routes.router)  # live duels, lobby, invites, presence
     mount_web(app, settings)  # the browser client: web/ as static files, index at "/"
     # Last, so its lifespan wraps all others: it starts first and drains and flushes last.

@@ -57,7 +57,8 @@ async def start_daily(me: Me, session: Session, play: Play, response: Response
     return await game_out(session, game)
 
 
-@router.get("/{day}/board", response_model=DailyBoardPage, responses=problems(403, 404))
+@router.get("/{day}/board", response_model=DailyBoardPage,
+            responses=problems(401, 403, 404))
 async def daily_board(day: date, me: MaybeMe, session: Session, play: Play,
                       page: PageNumber = 1, page_size: PageSize = 20) -> DailyBoardPage:
     """Won daily games of ``day``, fastest first; today's once I finished mine."""

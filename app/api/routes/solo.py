@@ -61,7 +61,7 @@ async def current_solo_game(me: Me, session: Session) -> SoloGameOut:
     return await game_out(session, game)
 
 
-@router.get("/solo/games/{game_id}", response_model=SoloGameOut, responses=problems(404))
+@router.get("/solo/games/{game_id}", response_model=SoloGameOut, responses=problems(401, 404))
 async def solo_game(game_id: Id, me: MaybeMe, session: Session, play: Play) -> SoloGameOut:
     """A game over, or my own game in progress (with my token)."""
     game = await games.visible_game(session=session, game_id=game_id,
@@ -87,7 +87,7 @@ async def solo_game_record(game_id: Id, session: Session) -> dict[str, Any]:
 
 
 @router.get("/players/{player_id}/solo/games", response_model=SoloGamesPage,
-            responses=problems(404))
+            responses=problems(401, 404))
 async def player_solo_games(
     player_id: Id, me: MaybeMe, session: Session,
     kind: Annotated[SoloKind | None, Query()] = None,
