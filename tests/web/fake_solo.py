@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -115,6 +115,8 @@ class FakeSoloServer:
         self.board_size = board_size
         self.daily_rows = board_rows(daily_others, key="elapsed_ms actions points rescues ended_at")
         self.queries: list[str] = []
+        # The solver made to say "no way out" (a provably lost position is slow to find).
+        self.lost = False
 
     # ---- wiring ---------------------------------------------------------------------
     def install(self, page: Page) -> None:
@@ -352,6 +354,8 @@ class FakeSoloServer:
 
     def rescue(self, game: Game) -> None:
         found = rescue_actions(game.game.state)
+        if self.lost:
+            found = replace(found, status="no_way_out", actions=(), message="no way out")
         steps = [self.play(game, a, "rescue") for a in found.actions]
         if steps:
             game.rescues += 1

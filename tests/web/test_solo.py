@@ -159,6 +159,15 @@ def test_solo_table_on_phones(page: Page, solo: FakeSoloServer, static_server: L
     page.wait_for_timeout(200)
     look(page, artifacts, "table-landscape")
 
+    # No way out: nothing is played or charged, and the advice is to undo (Undo lit).
+    solo.lost = True
+    page.locator("#rescue").click()
+    expect(page.locator(".statusline")).to_have_text(
+        "No way out from here: undo a few moves and try another way.")
+    expect(page.locator("#undo")).to_have_class(re.compile("hinted"))
+    game = next(iter(solo.games.values()))
+    assert (game.rescues, game.seq) == (0, 0)
+
     # Giving up asks first, in the page's own dialog; the game then earns nothing.
     page.locator("#give-up").click()
     page.locator("#confirm-giveup-yes").click()

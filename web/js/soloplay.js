@@ -155,9 +155,10 @@ export function soloPlayScreen(app, { gameId }) {
       const text = m.verdict === "no_way_out" ? t("noWayOut") : t("rescueUnknown");
       board?.say(text, { kind: "refused" });
       announce(text);
-      el.querySelector("#undo")?.classList.add("hinted");
+      renderButtons();
+      el.querySelector("#undo")?.classList.add("hinted"); // the advice: undo a few moves
       setTimeout(() => el.querySelector("#undo")?.classList.remove("hinted"), 2500);
-      return renderButtons();
+      return;
     }
     busy = m.kind === "rescue" ? "rescue" : "auto";
     if (busy === "auto") board?.say(t("autoPlaying", { n: steps.length }), { kind: "hint" });
