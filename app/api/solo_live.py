@@ -8,8 +8,6 @@ from typing import Any
 from fastapi import FastAPI, Request
 
 from app.rooms import channels
-from app.services.badges import BadgeListener
-from app.services.settled import SettledEvents
 from app.services.solo_play import SoloPlay
 from app.settings import Settings
 
@@ -20,15 +18,11 @@ def install_solo(app: FastAPI, settings: Settings) -> None:
         if rooms is not None:
             await rooms.pubsub.publish(channels.player(player_id), frame)
 
-    app.state.settled = SettledEvents()
-    app.state.solo = play = SoloPlay(
-        sessions=app.state.sessions, events=app.state.settled, publish=publish,
+    app.state.solo = SoloPlay(
+        sessions=app.state.sessions, publish=publish,
         rescue_seconds=settings.solo_rescue_seconds,
         auto_complete_seconds=settings.solo_auto_complete_seconds,
     )
-    # The one subscriber that awards badges (duels and solo games alike).
-    app.state.settled.subscribe(BadgeListener(sessions=app.state.sessions, publish=publish,
-                                              clock=lambda: play.clock()))
 
 
 def solo_play(request: Request) -> SoloPlay:

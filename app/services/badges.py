@@ -11,7 +11,8 @@ the player's next one.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
@@ -19,7 +20,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import games as game_repo
 from app.db.models import Game, GameAction, Match, PlayerBadge, SoloGame
@@ -36,10 +37,16 @@ from app.rewards.badges import (
 from app.scoring.play import ScoredGame
 from app.services import daily
 from app.services.deals import match_rules, start_state
-from app.services.settled import Settled
+from app.services.settled import (
+    MatchSettled,
+    SoloSettled,
+    match_settled,
+    notify,
+    solo_settled,
+)
 
 log = logging.getLogger(__name__)
-Publish = Callable[[int, dict[str, Any]], Awaitable[None]]
+SOLO = "solo"
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,53 +59,57 @@ class HeldBadge:
     game_id: int
 
 
-class BadgeListener:
-    """Subscribe an instance to the settled event."""
-
-    def __init__(self, *, sessions: async_sessionmaker[AsyncSession], publish: Publish,
-                 clock: Callable[[], datetime]) -> None:
-        self._sessions = sessions
-        self._publish = publish
-        self._clock = clock
-
-    async def __call__(self, event: Settled) -> None:
-        for player_id in event.player_ids:
-            try:
-                await self.award(event, player_id)
-            except Exception:  # one player's failure must not cost the other their badges
-                log.exception("badges for player %d after %s %d failed", player_id,
-                              event.kind, event.id)
-
-    async def award(self, event: Settled, player_id: int) -> list[BadgeAward]:
-        """Insert and announce the badges ``event`` earns ``player_id``; returns them."""
-        async with self._sessions() as session:
-            facts = await (solo_facts(session, event.id) if event.kind != "duel"
-                           else duel_facts(session, event.id, player_id))
-            if facts is None:
-                return []
-            record = await player_record(session, player_id, self._clock())
-            held = frozenset(await session.scalars(
-                select(PlayerBadge.code).where(PlayerBadge.player_id == player_id)))
-            inserted = []
-            for award in badges_earned(settled=facts, history=record, already=held):
-                if await _insert(session, player_id, award, event):
-                    inserted.append(award)
-            await session.commit()
-        for award in inserted:
-            await self._publish(player_id, badge_frame(award, event.kind, event.id))
-        return inserted
+async def on_solo_settled(event: SoloSettled, session: AsyncSession) -> None:
+    """Badges a settled solo or daily game earns its player (in the settling transaction)."""
+    async with _apart(session, f"solo game {event.game_id}"):
+        facts = await solo_facts(session, event.game_id)
+        if facts is not None:
+            await award(session, event.player_id, facts, solo_game_id=event.game_id)
 
 
-async def _insert(session: AsyncSession, player_id: int, award: BadgeAward, event: Settled
-                  ) -> bool:
-    values = {"player_id": player_id, "code": award.code, "earned_at": award.earned_at,
-              "solo_game_id": None if event.kind == "duel" else event.id,
-              "match_id": event.id if event.kind == "duel" else None}
-    dialect = session.get_bind().dialect.name
-    insert = pg_insert if dialect == "postgresql" else sqlite_insert
-    done = await session.execute(insert(PlayerBadge).values(**values)
-                                 .on_conflict_do_nothing())
-    return bool(getattr(done, "rowcount", 0))
+async def on_match_settled(event: MatchSettled, session: AsyncSession) -> None:
+    """Badges a settled duel earns each of its two players (in the settling transaction)."""
+    for seat in event.seats:
+        async with _apart(session, f"match {event.match_id}"):
+            facts = await duel_facts(session, event, seat.player_id)
+            if facts is not None:
+                await award(session, seat.player_id, facts, match_id=event.match_id)
+
+
+@asynccontextmanager
+async def _apart(session: AsyncSession, what: str) -> AsyncIterator[None]:
+    """A savepoint: a badge failure is logged and undone alone, never the settlement (every
+    rule is checked again at the player's next settlement, so nothing is lost for good)."""
+    savepoint = await session.begin_nested()
+    try:
+        yield
+    except Exception:
+        await savepoint.rollback()
+        log.exception("badges after %s failed; the settlement stands", what)
+    else:
+        await savepoint.commit()
+
+
+async def award(session: AsyncSession, player_id: int, facts: SettledFacts, *,
+                solo_game_id: int | None = None, match_id: int | None = None
+                ) -> list[BadgeAward]:
+    """Insert the badges ``facts`` earn the player that they do not hold; leave a ``badge``
+    frame for each one inserted (sent once the settlement commits)."""
+    record = await player_record(session, player_id, facts.ended_at)
+    held = frozenset(await session.scalars(
+        select(PlayerBadge.code).where(PlayerBadge.player_id == player_id)))
+    inserted = []
+    for earned in badges_earned(settled=facts, history=record, already=held):
+        values = {"player_id": player_id, "code": earned.code, "earned_at": earned.earned_at,
+                  "solo_game_id": solo_game_id, "match_id": match_id}
+        insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
+        done = await session.execute(insert(PlayerBadge).values(**values)
+                                     .on_conflict_do_nothing())
+        if getattr(done, "rowcount", 0):
+            inserted.append(earned)
+            kind = facts.kind
+            notify(session, player_id, badge_frame(earned, kind, solo_game_id or match_id or 0))
+    return inserted
 
 
 def badge_frame(award: BadgeAward, kind: str, game_id: int) -> dict[str, Any]:
@@ -122,26 +133,29 @@ async def solo_facts(session: AsyncSession, game_id: int) -> SettledFacts | None
         solvable_only=game.solvable_only, relaxed=game.relaxed, daily_date=game.daily_date)
 
 
-async def duel_facts(session: AsyncSession, match_id: int, player_id: int
+async def duel_facts(session: AsyncSession, event: MatchSettled, player_id: int
                      ) -> SettledFacts | None:
-    match = await session.get(Match, match_id)
-    if match is None or match.status != "finished" or match.ended_at is None:
+    match = await session.get(Match, event.match_id)
+    mine = next((s for s in event.seats if s.player_id == player_id), None)
+    theirs = next((s for s in event.seats if s.player_id != player_id), None)
+    if match is None or mine is None or theirs is None:
         return None
-    games = await game_repo.games_of_match(session, match_id=match_id)
-    mine = next((g for g in games if g.player_id == player_id), None)
-    theirs = next((g for g in games if g.player_id != player_id), None)
-    if mine is None or theirs is None:
+    my_game = await session.get(Game, mine.game_id)
+    their_game = await session.get(Game, theirs.game_id)
+    if my_game is None or their_game is None:
         return None
-    own_final, own_at_their_end = await _duel_scores(session, match, mine, theirs.ended_at)
-    their_final, _ = await _duel_scores(session, match, theirs, None)
-    behind = (theirs.ended_at is not None and mine.ended_at is not None
-              and theirs.ended_at < mine.ended_at and own_at_their_end < their_final)
+    behind = False
+    if (their_game.ended_at is not None and my_game.ended_at is not None
+            and their_game.ended_at < my_game.ended_at):
+        _, at_their_end = await _duel_scores(session, match, my_game, their_game.ended_at)
+        behind = at_their_end < theirs.duel_points
     undos = await session.scalar(select(func.count()).select_from(GameAction).where(
-        GameAction.game_id == mine.id, GameAction.action["op"].as_string() == "undo"))
+        GameAction.game_id == my_game.id, GameAction.action["op"].as_string() == "undo"))
     return SettledFacts(
-        kind="duel", suits=match.suits, won=match.winner_id == player_id,
-        ended_at=match.ended_at, elapsed_ms=mine.time_used_ms, actions=mine.actions_count,
-        undos=undos or 0, rated=match.rated, own_score=own_final, opponent_score=their_final,
+        kind="duel", suits=event.suits, won=event.winner_id == player_id,
+        ended_at=event.ended_at, elapsed_ms=mine.time_used_ms,
+        actions=my_game.actions_count, undos=undos or 0, rated=event.rated,
+        own_score=mine.duel_points, opponent_score=theirs.duel_points,
         solvable_only=match.layout is not None or match.difficulty is not None,
         behind_at_opponent_finish=behind)
 
@@ -204,3 +218,7 @@ async def held_badges(*, session: AsyncSession, player_id: int) -> list[HeldBadg
 
 def badge_table() -> list[dict[str, str]]:
     return [{"code": b.code, "title": b.title, "description": b.description} for b in BADGES]
+
+
+solo_settled.subscribe(on_solo_settled)
+match_settled.subscribe(on_match_settled)

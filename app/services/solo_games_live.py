@@ -24,10 +24,13 @@ from app.engine.daily import utc_day
 from app.engine.state import GameState
 from app.rewards.solo import SoloStart, daily_game
 from app.rooms.projection import game_view
-from app.services import daily
+from app.services import (
+    daily,
+    subscribers,  # noqa: F401  (every listener subscribed before a publish)
+)
 from app.services import solo_games as games
 from app.services.daily import DailyAlreadyPlayed
-from app.services.settled import Settled, SettledEvents
+from app.services.settled import SoloSettled, solo_settled, take_notifications
 from app.services.solo_games import GameOver
 from app.services.solo_views import over_frame
 
@@ -65,12 +68,11 @@ class Created:
 
 class SoloGames:
     def __init__(
-        self, *, sessions: async_sessionmaker[AsyncSession], events: SettledEvents,
-        publish: Publish = _nowhere, clock: Clock = utcnow,
+        self, *, sessions: async_sessionmaker[AsyncSession], publish: Publish = _nowhere,
+        clock: Clock = utcnow,
         rescue_seconds: float | None = 5.0, auto_complete_seconds: float | None = 2.0,
     ) -> None:
         self._sessions = sessions
-        self.events = events
         self.publish = publish
         self.clock = clock
         self._rescue_seconds = rescue_seconds
@@ -87,9 +89,9 @@ class SoloGames:
             game = games.new_game(player_id=player_id, start=start, kind="solo", day=None,
                                   now=now)
             session.add(game)
-            await session.commit()
+            notes = await self._commit(session, old)
         if old is not None:
-            await self._announce_end(old)
+            await self._announce_end(old, notes)
         return Created(game, old.id if old is not None else None)
 
     async def create_daily(self, *, player_id: int, day: date, start: SoloStart
@@ -107,13 +109,11 @@ class SoloGames:
         async with live.lock, self._sessions() as session:
             game = await games.owned_game(session=session, game_id=game_id,
                                           player_id=player_id, lock=True)
-            if await self._expire(session, game):
-                raise GameOver(f"the game is over ({game.status})")
-            if game.status != "playing":
+            if game.status != "playing" or games.expire_if_due(game, now=self.clock()):
                 raise GameOver(f"the game is over ({game.status})")
             games.end_game(game, status="abandoned", at=self.clock())
-            await session.commit()
-        await self._announce_end(game)
+            notes = await self._commit(session, game)
+        await self._announce_end(game, notes)
         return game
 
     async def refreshed(self, *, session: AsyncSession, game: SoloGame
@@ -123,8 +123,8 @@ class SoloGames:
             live = self._entry(game.id)
             async with live.lock:
                 await session.refresh(game)
-                if await self._expire(session, game):
-                    await self._announce_end(game)
+                if games.expire_if_due(game, now=self.clock()):
+                    await self._announce_end(game, await self._commit(session, game))
         return game
 
     async def start_daily(self, *, player_id: int) -> tuple[SoloGame, bool]:
@@ -153,21 +153,22 @@ class SoloGames:
             await session.flush()
             await daily.record_win(session=session, player_id=game.player_id)
 
-    async def _expire(self, session: AsyncSession, game: SoloGame) -> bool:
-        if not games.expire_if_due(game, now=self.clock()):
-            return False
-        await session.commit()
-        return True
+    async def _commit(self, session: AsyncSession, game: SoloGame | None) -> list[Payload]:
+        """Commit; when ``game`` just ended, through ``solo_settled`` (its listeners run in
+        this transaction). Returns the frames they left for the player (badges)."""
+        if game is None or game.status == "playing" or game.ended_at is None:
+            await session.commit()
+            return []
+        await session.flush()
+        await solo_settled.publish(SoloSettled(game.id, game.kind, game.player_id,
+                                               game.status, game.ended_at), session=session)
+        return [frame for _, frame in take_notifications(session)]
 
-    async def _announce_end(self, game: SoloGame) -> None:
-        """Tell the player's connections and the settled-event listeners."""
-        await self.publish(game.player_id, over_frame(game))
-        self._settle(game)
-
-    def _settle(self, game: SoloGame) -> None:
-        assert game.ended_at is not None
-        self.events.publish(Settled(game.kind, game.id, (game.player_id,),  # type: ignore[arg-type]
-                                    game.ended_at))
+    async def _announce_end(self, game: SoloGame, notes: list[Payload]) -> None:
+        """An end not answered on the WebSocket (REST, a new game): to the player's
+        connections, ``solo_over`` then what the listeners left (badges)."""
+        for frame in (over_frame(game), *notes):
+            await self.publish(game.player_id, frame)
 
     # ------------------------------------------------------------------ live play
 

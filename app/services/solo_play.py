@@ -40,17 +40,14 @@ class SoloPlay(SoloGames):
         async with live.lock, self._sessions() as session:
             game = await games.owned_game(session=session, game_id=game_id,
                                           player_id=player_id, lock=True)
-            expired = await self._expire(session, game)
+            expired = games.expire_if_due(game, now=self.clock())
             if game.started_at is None and game.status == "playing":
                 game.started_at = self.clock()
-                await session.commit()
+            notes = await self._commit(session, game if expired else None)
             state = await self._position(session, game, live)
             offered = await self._offer_finish(live, state, game)
             frames = [self._snapshot(game, state, offered)]
-        if expired:
-            frames.append(over_frame(game))
-            self._settle(game)
-        return frames
+        return [*frames, over_frame(game), *notes] if expired else frames
 
     async def snapshots(self, *, player_id: int) -> list[Payload]:
         """Snapshots of my opened games in progress (a fresh connection's resync)."""
@@ -68,11 +65,11 @@ class SoloPlay(SoloGames):
         async with live.lock, self._sessions() as session:
             game = await games.owned_game(session=session, game_id=game_id,
                                           player_id=player_id, lock=True)
-            if await self._expire(session, game):
+            if games.expire_if_due(game, now=self.clock()):
+                notes = await self._commit(session, game)
                 state = await self._position(session, game, live)
-                self._settle(game)
                 return [self._reject(game, state, seq, "game_over", "the daily's window has "
-                                     "closed: the game expired"), over_frame(game)]
+                                     "closed: the game expired"), over_frame(game), *notes]
             state = await self._position(session, game, live)
             refused = self._refuse(game, state, seq, live.last_ack)
             if refused is not None:
@@ -88,7 +85,7 @@ class SoloPlay(SoloGames):
                                 by="player", at=now, after=after)
             if after.won:
                 await self._won(session, game, now)
-            await session.commit()
+            notes = await self._commit(session, game)
             live.state = after
             offered = await self._offer_finish(live, after, game)
             ack = {
@@ -99,13 +96,13 @@ class SoloPlay(SoloGames):
                 "auto_complete": offered, "duplicate": False,
             }
             live.last_ack = (seq, ack)
-        return self._with_end(game, [ack])
+        return self._with_end(game, [ack], notes)
 
-    def _with_end(self, game: SoloGame, frames: list[Payload]) -> list[Payload]:
-        if game.status != "playing":
-            frames.append(over_frame(game))
-            self._settle(game)
-        return frames
+    @staticmethod
+    def _with_end(game: SoloGame, frames: list[Payload], notes: list[Payload]
+                  ) -> list[Payload]:
+        """The answer, then ``solo_over`` and the listeners' frames (badges) at an end."""
+        return [*frames, over_frame(game), *notes] if game.status != "playing" else frames
 
     def _refuse(self, game: SoloGame, state: GameState, seq: int,
                 last: tuple[int, Payload] | None) -> Payload | None:
@@ -153,17 +150,18 @@ class SoloPlay(SoloGames):
             found = await asyncio.to_thread(rescue_actions, state, nodes=RESCUE_NODES,
                                             seconds=self._rescue_seconds)
             steps: list[Payload] = []
+            notes: list[Payload] = []
             if found.status == "way_out":
                 state = self._play_for(session, game, state, found.actions, seq, "rescue", steps)
                 game.rescues += 1
                 if state.won:
                     await self._won(session, game, self.clock())
-                await session.commit()
+                notes = await self._commit(session, game)
                 live.state = state
             answer = await self._assist(live, game, state, kind="rescue", verdict=found.status,
                                         message=found.message, steps=steps, seq=seq,
                                         cost=rescue_cost(games.options_of(game)) if steps else 0)
-        return self._with_end(game, [answer])
+        return self._with_end(game, [answer], notes)
 
     async def auto_complete(self, *, player_id: int, game_id: int, seq: int
                             ) -> list[Payload]:
@@ -186,12 +184,12 @@ class SoloPlay(SoloGames):
             game.auto_completed = True
             if state.won:
                 await self._won(session, game, self.clock())
-            await session.commit()
+            notes = await self._commit(session, game)
             live.state = state
             answer = await self._assist(live, game, state, kind="auto_complete", verdict="ready",
                                         message=f"{len(steps)} actions to win", steps=steps,
                                         seq=seq, cost=0)
-        return self._with_end(game, [answer])
+        return self._with_end(game, [answer], notes)
 
     def _play_for(self, session: AsyncSession, game: SoloGame, state: GameState,
                   actions: tuple[Action, ...], seq: int, by: str, steps: list[Payload]

@@ -28,7 +28,9 @@ from app.rooms.store import (
     StoreError,
 )
 from app.rooms.winner import PlayerOutcome
+from app.services.deals import stored_deal
 from app.services.results import finish_match as settle_match
+from app.services.settled import take_notifications
 
 
 @contextmanager
@@ -42,18 +44,6 @@ def _storage_errors() -> Iterator[None]:
 
 def _seconds(moment: datetime | None) -> float | None:
     return None if moment is None else moment.timestamp()
-
-
-def _deal_of(match: Match) -> dict[str, Any]:
-    """The stored deal: its public number and, when the cards differ from the generator's
-    deal of that number (solvable mapping, test layout), the layout, which then wins."""
-    deal: dict[str, Any] = {"difficulty": match.difficulty}
-    if match.deal_number is not None:
-        deal["number"] = match.deal_number
-        deal["generator"] = match.generator_version
-    if match.layout is not None:
-        deal["layout"] = match.layout
-    return deal
 
 
 class SqlStore:
@@ -82,7 +72,7 @@ class SqlStore:
                 rules={"preset": match.preset, "suits": match.suits},
                 time_limit_s=float(match.time_limit_seconds),
                 games=games,
-                deal=_deal_of(match),
+                deal=stored_deal(match),
                 finished=match.status != "playing",
                 winner_id=match.winner_id,
                 expires_at=_seconds(table.expires_at) if table is not None else None,
@@ -152,9 +142,11 @@ class SqlStore:
         # the duel score from the log); the live layer only reports what it decided.
         async with self._sessions() as session:
             result = await settle_match(session=session, match_id=match_id)
+            notices = tuple(take_notifications(session))
         return Settled(
             result.match.winner_id,
             {game.player_id: (game.rating_before, game.rating_after) for game in result.games},
+            notices,
         )
 
     async def unfinished_match_ids(self, player_id: int | None = None) -> list[int]:

@@ -11,7 +11,8 @@ from app.engine.game import push, replay
 from app.engine.solver.solvable import solvable_deal
 from app.rewards.assist import RESCUE_ACTIONS, auto_complete_available, rescue_actions
 from app.rewards.solo import SoloOptions, solo_start
-from tests.support.live import Account, Client, FrameLog, LiveServer, signup
+from tests.support.duel_layouts import WINNING_LINE
+from tests.support.live import Account, Client, FrameLog, LiveServer, make_duel, signup
 
 
 def act(game_id: int, seq: int, action: dict[str, Any]) -> dict[str, Any]:
@@ -139,3 +140,28 @@ async def test_only_the_player_may_play_a_game(live_server: LiveServer) -> None:
         error = await client.until("error")
         assert error["code"] == "no_such_game"
         await client.close()
+
+
+async def test_a_duel_badge_is_announced_after_the_match_result(
+    live_server: LiveServer,
+) -> None:
+    async with make_duel(live_server) as duel:
+        ann, bob = duel.client(duel.ann), duel.client(duel.bob)
+        await ann.connect()
+        await bob.connect()
+        match = duel.match_id
+        await ann.request({"type": "open_game", "match_id": match}, "snapshot")
+        await bob.request({"type": "open_game", "match_id": match}, "snapshot")
+        await bob.request({"type": "finish", "match_id": match, "seq": 1}, "ack")
+        for seq, action in enumerate(WINNING_LINE, start=1):
+            await ann.request({"type": "action", "match_id": match, "seq": seq,
+                               "action": action}, "ack")
+        result = await ann.until("match_result")
+        badge = await ann.until("badge")
+        assert badge["n"] > result["n"] and badge["badge"]["code"] == "first_duel"
+        assert badge["game"] == {"kind": "duel", "id": match}
+        held = (await duel.http.get(f"/api/players/{duel.ann.id}/badges")).json()
+        assert [b["code"] for b in held] == ["first_duel"]
+        assert (await duel.http.get(f"/api/players/{duel.bob.id}/badges")).json() == []
+        await ann.close()
+        await bob.close()

@@ -8,7 +8,7 @@ the service stores them, and the deciding game is played for real.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 import pytest
@@ -24,7 +24,7 @@ from app.engine.solver import solve
 from app.engine.solver.solvable import solvable_deal
 from app.rewards.badges import DAILIES_PLAYED_GOAL, MONTH_STREAK, SOLO_WINS_GOAL
 from app.rewards.solo import SoloOptions, SoloStart, solo_start
-from app.services.badges import BadgeListener, held_badges
+from app.services.badges import held_badges
 from app.services.solo_play import SoloPlay
 from tests.support.solo import T0, FakeClock, Outside, add_player, make_play
 
@@ -39,6 +39,8 @@ class Bench:
     outside: Outside
     player: int
 
+    answered: list[dict] = field(default_factory=list)  # type: ignore[type-arg]
+
     async def play_line(self, game_id: int, line: list[Action], *, seconds: float = 1.0,
                         hints: int = 0) -> None:
         await self.play.open(player_id=self.player, game_id=game_id)
@@ -46,10 +48,10 @@ class Bench:
             await self.play.hint(player_id=self.player, game_id=game_id)
         for seq, action in enumerate(line, start=1):
             self.clock.advance(seconds=seconds)
-            [answer, *_] = await self.play.act(player_id=self.player, game_id=game_id,
-                                               seq=seq, action=action.to_json())
+            [answer, *more] = await self.play.act(player_id=self.player, game_id=game_id,
+                                                  seq=seq, action=action.to_json())
             assert answer["type"] == "solo_ack", answer
-        await self.play.events.idle()
+            self.answered.extend(more)
 
     async def win(self, start: SoloStart, line: list[Action], **how: float) -> int:
         game_id = (await self.play.create(player_id=self.player, start=start)).game.id
@@ -67,16 +69,15 @@ class Bench:
             return {b.code for b in await held_badges(session=session, player_id=self.player)}
 
     def announced(self) -> list[str]:
-        return [frame["badge"]["code"] for _, frame in self.outside.frames
-                if frame["type"] == "badge"]
+        """Badge frames: after a WebSocket answer, or published (an end by REST)."""
+        frames = [*self.answered, *(frame for _, frame in self.outside.frames)]
+        return [frame["badge"]["code"] for frame in frames if frame["type"] == "badge"]
 
 
 @pytest.fixture
 async def bench(session_factory: async_sessionmaker[AsyncSession]) -> AsyncIterator[Bench]:
     clock, outside = FakeClock(), Outside()
     play = make_play(session_factory, clock, outside)
-    play.events.subscribe(BadgeListener(sessions=session_factory, publish=outside,
-                                        clock=clock))
     yield Bench(session_factory, play, clock, outside,
                 await add_player(session_factory, "Ann"))
 
@@ -108,7 +109,6 @@ async def test_near_misses_of_the_solo_win_badges(bench: Bench) -> None:
     start, line = one_suit_line()
     abandoned = await bench.play.create(player_id=bench.player, start=start)
     await bench.play.abandon(player_id=bench.player, game_id=abandoned.game.id)
-    await bench.play.events.idle()
     assert await bench.codes() == set()  # an abandoned game earns nothing
     slow_and_long = with_undos(line, 15)  # 153 actions, 15 undos, 2 s each: 306 s
     await bench.win(start, slow_and_long, seconds=2.0, hints=1)
@@ -175,12 +175,10 @@ async def test_regular_needs_seven_dailies_played(bench: Bench) -> None:
         await session.commit()
     game, _ = await bench.play.start_daily(player_id=bench.player)
     await bench.play.abandon(player_id=bench.player, game_id=game.id)
-    await bench.play.events.idle()
     assert await bench.codes() == set()  # 6 played
     bench.clock.advance(days=1)
     game, _ = await bench.play.start_daily(player_id=bench.player)
     await bench.play.abandon(player_id=bench.player, game_id=game.id)  # abandoned counts
-    await bench.play.events.idle()
     assert await bench.codes() == {"regular"}
 
 
@@ -200,3 +198,21 @@ def stored_daily(player_id: int, at: datetime, *, won: bool = True) -> SoloGame:
                     started_at=at, ended_at=at, actions_count=300, undos=3, hints=0,
                     rescues=0, auto_completed=False, score=500, elapsed_ms=900_000,
                     points=2000 if won else None)
+
+
+async def test_a_failing_badge_rule_never_undoes_the_win(
+    bench: Bench, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async def broken(session: AsyncSession, game_id: int) -> None:
+        raise RuntimeError("a bug in a badge rule")
+
+    monkeypatch.setattr("app.services.badges.solo_facts", broken)
+    start, line = one_suit_line()
+    game_id = await bench.win(start, line)
+    async with bench.sessions() as session:
+        game = await session.get(SoloGame, game_id)
+        assert game is not None and game.status == "won" and game.points
+    assert await bench.codes() == set()
+    monkeypatch.undo()
+    await bench.win(*one_suit_line(2))  # the next settlement checks every rule again
+    assert "first_win" in await bench.codes()

@@ -16,7 +16,7 @@ from app.services import deals
 
 @pytest.fixture
 def fixed_number(monkeypatch: pytest.MonkeyPatch) -> int:
-    monkeypatch.setattr(deals.secrets, "randbelow", lambda bound: 41)
+    monkeypatch.setattr(deals, "random_deal_number", lambda: 42)
     return 42
 
 

@@ -12,7 +12,6 @@ from app.db.models import Player
 from app.engine.actions import Action
 from app.engine.solver.solvable import solvable_deal
 from app.rewards.solo import SoloOptions, SoloStart, solo_start
-from app.services.settled import SettledEvents
 from app.services.solo_play import SoloPlay
 
 T0 = datetime(2026, 3, 10, 18, 0, tzinfo=UTC)
@@ -41,7 +40,7 @@ class Outside:
 
 def make_play(sessions: async_sessionmaker[AsyncSession], clock: FakeClock,
               outside: Outside | None = None) -> SoloPlay:
-    return SoloPlay(sessions=sessions, events=SettledEvents(), clock=clock,
+    return SoloPlay(sessions=sessions, clock=clock,
                     publish=outside or Outside(), rescue_seconds=None,
                     auto_complete_seconds=None)
 
