@@ -185,22 +185,17 @@ def test_daily_deal_board_and_streak(page: Page, solo: FakeSoloServer,
     look(page, artifacts, "daily-before")
     page.locator("#play-daily").click()
     expect(page.locator(".soloplayer .name")).to_contain_text("Daily deal")
-    page.emulate_media(reduced_motion="reduce")
-    for _ in range(120):
-        if page.locator("#auto-complete").count() or page.locator("#winner").count():
-            break
-        page.keyboard.press("r")
-        expect(page.locator(".statusline, #winner").first).to_be_visible()
-        page.wait_for_function("!document.querySelector('#rescue[disabled]')")
-    if page.locator("#auto-complete").count():
-        page.locator("#auto-complete").click()
-    expect(page.locator("#winner")).to_have_text("You won!")
-    page.locator("#to-daily").click()
+    expect(page.locator("#rescue")).to_contain_text("−500 pts")  # 2 suits
+    # Giving it up spends the day's attempt and opens the board (a win: test_solo_e2e.py).
+    page.locator("#give-up").click()
+    page.locator("#confirm-giveup-yes").click()
+    expect(page.locator("#winner")).to_have_text("Game given up")
+    page.goto(f"{static_server.url}/#/daily")
     rows = page.locator("#daily-table tbody tr")
-    expect(rows).to_have_count(4)  # three others and me
-    expect(page.locator("#daily-table tr.mine")).to_contain_text("alice")
+    expect(rows).to_have_count(3)  # the day's winners
     expect(page.locator("#my-daily")).to_contain_text("You have played today's deal.")
-    expect(page.locator("#streak-current")).to_have_text("5 day(s)")
+    expect(page.locator("#my-daily")).to_contain_text("Game given up")
+    expect(page.locator("#play-daily")).to_have_count(0)  # one attempt a day
     look(page, artifacts, "daily-desktop")
     page.set_viewport_size(PHONE)
     look(page, artifacts, "daily-phone")
@@ -285,3 +280,16 @@ def test_header_and_lobby_lead_to_the_new_screens(browser: Browser, static_serve
         page.keyboard.press("h")
         expect(page.locator("#help")).to_contain_text("R: rescue")
         page.close()
+
+
+def test_no_screen_scrolls_sideways_on_a_landscape_phone(page: Page, solo: FakeSoloServer,
+                                                         static_server: LiveServer,
+                                                         artifacts: Path) -> None:
+    page.set_viewport_size({"width": 844, "height": 390})
+    for route, ready in (("#/solo", "#start-solo"), ("#/daily", "#play-daily"),
+                         ("#/leaderboards", "#lb-table"), ("#/player/alice", "#solo-stats")):
+        page.goto(f"{static_server.url}/{route}")
+        expect(page.locator(ready)).to_be_visible()
+        no_sideways_scroll(page)
+    page.screenshot(path=artifacts / "solo-player-landscape.png", full_page=True)
+
