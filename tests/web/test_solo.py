@@ -71,6 +71,16 @@ def test_start_screen_options_and_play_link(page: Page, solo: FakeSoloServer,
     assert (game.start.number, game.options.suits, game.options.solvable_only,
             game.options.relaxed) == (777, 2, False, True)
 
+    # Back on the start screen: the game in progress, to continue; a new deal gives it up.
+    page.goto(f"{static_server.url}/#/solo")
+    expect(page.locator(".current")).to_contain_text("Deal #777, 2 suits")
+    page.locator("#continue").click()
+    expect(page.locator(".soloplayer .name")).to_have_text("Deal #777")
+    page.goto(f"{static_server.url}/#/solo")
+    page.locator("#start-solo").click()  # a random number this time
+    expect(page.locator(".soloplayer .name")).to_have_text("Deal #424242")
+    assert [g.status for g in solo.games.values()] == ["abandoned", "playing"]
+
 
 def play_solo(page: Page, url: str, number: int = 31337) -> None:
     page.goto(f"{url}/#/solo")
