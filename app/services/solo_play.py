@@ -152,12 +152,9 @@ class SoloPlay(SoloGames):
             steps: list[Payload] = []
             notes: list[Payload] = []
             if found.status == "way_out":
-                state = self._play_for(session, game, state, found.actions, seq, "rescue", steps)
                 game.rescues += 1
-                if state.won:
-                    await self._won(session, game, self.clock())
-                notes = await self._commit(session, game)
-                live.state = state
+                state, notes = await self._play_steps(session, live, game, state,
+                                                      found.actions, seq, "rescue", steps)
             answer = await self._assist(live, game, state, kind="rescue", verdict=found.status,
                                         message=found.message, steps=steps, seq=seq,
                                         cost=rescue_cost(games.options_of(game)) if steps else 0)
@@ -179,17 +176,27 @@ class SoloPlay(SoloGames):
                                      "auto-complete needs an empty stock, every card face up "
                                      "and a proved win")]
             steps: list[Payload] = []
-            state = self._play_for(session, game, state, live.finish_line[1], seq,
-                                   "auto_complete", steps)
             game.auto_completed = True
-            if state.won:
-                await self._won(session, game, self.clock())
-            notes = await self._commit(session, game)
-            live.state = state
+            state, notes = await self._play_steps(session, live, game, state,
+                                                  live.finish_line[1], seq, "auto_complete",
+                                                  steps)
             answer = await self._assist(live, game, state, kind="auto_complete", verdict="ready",
                                         message=f"{len(steps)} actions to win", steps=steps,
                                         seq=seq, cost=0)
         return self._with_end(game, [answer], notes)
+
+    async def _play_steps(
+        self, session: AsyncSession, live: LiveGame, game: SoloGame, state: GameState,
+        actions: tuple[Action, ...], seq: int, by: str, steps: list[Payload],
+    ) -> tuple[GameState, list[Payload]]:
+        """Play and log ``actions`` for the player, end the game if they win it, commit;
+        the new position and the listeners' frames."""
+        state = self._play_for(session, game, state, actions, seq, by, steps)
+        if state.won:
+            await self._won(session, game, self.clock())
+        notes = await self._commit(session, game)
+        live.state = state
+        return state, notes
 
     def _play_for(self, session: AsyncSession, game: SoloGame, state: GameState,
                   actions: tuple[Action, ...], seq: int, by: str, steps: list[Payload]

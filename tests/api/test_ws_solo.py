@@ -165,3 +165,29 @@ async def test_a_duel_badge_is_announced_after_the_match_result(
         assert (await duel.http.get(f"/api/players/{duel.bob.id}/badges")).json() == []
         await ann.close()
         await bob.close()
+
+
+async def test_a_daily_game_hides_its_number_and_deal_until_over(
+    live_server: LiveServer,
+) -> None:
+    log = FrameLog()
+    async with httpx.AsyncClient(base_url=live_server.http, timeout=30) as http:
+        ann = await signup(http, "Ann")
+        started = await http.post("/api/daily/start", headers=ann.auth)
+        assert started.status_code == 201, started.text
+        game_id = started.json()["id"]
+        client = Client(live_server, ann, log)
+        await client.connect()
+        snapshot = await client.request({"type": "solo_open", "game_id": game_id},
+                                        "solo_snapshot")
+        assert snapshot["kind"] == "daily" and snapshot["number"] is None
+        assert "source_deal" not in snapshot
+        await client.close()
+        await client.connect()  # a fresh connection: the opened daily comes back, hidden
+        again = await client.until("solo_snapshot", game_id=game_id)
+        assert again["number"] is None
+        gave_up = await http.post(f"/api/solo/games/{game_id}/abandon", headers=ann.auth)
+        over = await client.until("solo_over", game_id=game_id)  # told on the player's channel
+        assert over["status"] == "abandoned"
+        assert over["number"] == gave_up.json()["number"] is not None
+        await client.close()

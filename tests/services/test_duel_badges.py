@@ -13,10 +13,11 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import games as repo
-from app.db.models import Match, Player, PlayerBadge
+from app.db.models import DuelTable, Match, Player, PlayerBadge
 from app.engine.actions import action_from_json
+from app.rewards.badges import DUEL_WINS_GOAL
 from app.scoring.play import ScoredGame
-from app.services import results
+from app.services import results, tables
 from app.services.deals import rebuild
 from tests.services.test_results import games, seated_match
 from tests.support.duel_layouts import WINNING_LINE, near_finished_layout
@@ -95,3 +96,31 @@ async def test_no_comeback_for_a_winner_who_was_level_when_the_opponent_finished
     settled = await results.finish_match(session=session, match_id=match.id)
     assert settled.match.winner_id == ann.id
     assert set(await badges_of(session, ann.id)) == {"first_duel"}
+
+
+async def test_duelist_at_the_tenth_duel_won(session: AsyncSession) -> None:
+    ann, bob, match = await seated_match(session)
+    earlier = DuelTable(owner_id=bob.id, preset="duel", suits=1, time_limit_seconds=900,
+                        level="any", is_public=True, rated=False, status="closed")
+    session.add(earlier)
+    await session.flush()
+    session.add_all(Match(table_id=earlier.id, ordinal=n, preset="duel", suits=1,
+                          time_limit_seconds=900, rated=False, deal_number=n,
+                          status="finished", winner_id=ann.id, ended_at=earlier.created_at)
+                    for n in range(1, DUEL_WINS_GOAL - 1))  # 8 stored wins
+    await session.commit()
+    first, second = await games(session, match)
+    await play(session, game_id=first, steps=3, time_used_ms=10_000)
+    await play(session, game_id=second, steps=3, time_used_ms=20_000)
+    await results.finish_match(session=session, match_id=match.id)  # the 9th
+    assert "duelist" not in await badges_of(session, ann.id)
+
+    await tables.agree_new_game(session=session, table_id=match.table_id, player=ann)
+    again = await tables.agree_new_game(session=session, table_id=match.table_id, player=bob)
+    next_match = again.match
+    assert next_match is not None
+    first, second = await games(session, next_match)
+    await play(session, game_id=first, steps=3, time_used_ms=10_000)
+    await play(session, game_id=second, steps=3, time_used_ms=20_000)
+    await results.finish_match(session=session, match_id=next_match.id)  # the 10th
+    assert (await badges_of(session, ann.id))["duelist"] == next_match.id
