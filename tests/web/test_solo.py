@@ -303,3 +303,26 @@ def test_no_screen_scrolls_sideways_on_a_landscape_phone(page: Page, solo: FakeS
         no_sideways_scroll(page)
     page.screenshot(path=artifacts / "solo-player-landscape.png", full_page=True)
 
+
+
+@pytest.mark.parametrize("language", ["fr", "de"])
+def test_choices_fit_a_phone_in_every_language(page: Page, solo: FakeSoloServer,
+                                               static_server: LiveServer, artifacts: Path,
+                                               language: str) -> None:
+    """The segmented choices (suits, leaderboard tabs) in French and German, whose words
+    are longer than English ones: nothing leaves its group or the screen on a phone."""
+    page.set_viewport_size(PHONE)
+    page.goto(f"{static_server.url}/#/solo")
+    page.locator("#lang").select_option(language)
+    for route in ["#/solo", "#/leaderboards/solo", "#/leaderboards/duel"]:
+        page.goto(f"{static_server.url}/{route}")
+        expect(page.locator(".seg").first).to_be_visible()
+        no_sideways_scroll(page)
+        outside = page.evaluate("""() => [...document.querySelectorAll('.seg label')]
+            .filter((label) => {
+              const box = label.getBoundingClientRect();
+              const group = label.closest('.seg').getBoundingClientRect();
+              return box.right > group.right + 0.5 || label.scrollWidth > label.clientWidth + 1;
+            }).map((label) => label.textContent.trim())""")
+        assert outside == [], f"{route}: {outside} do not fit"
+        page.screenshot(path=artifacts / f"solo-{language}-{route[2:].replace('/', '-')}-phone.png")
