@@ -28,7 +28,7 @@ from app.engine.rules import Rules, preset
 from app.engine.solver.board import Step, board_from_state
 from app.engine.solver.difficulty import Difficulty, difficulty_of
 from app.engine.solver.replay import verified_actions
-from app.engine.solver.search import shorten
+from app.engine.solver.shorten import shorten
 from app.engine.solver.v1 import search_v1
 from app.engine.state import GameState
 
