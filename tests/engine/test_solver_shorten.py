@@ -93,3 +93,13 @@ def test_progress_is_reported_with_growing_node_counts() -> None:
     counts = [nodes for nodes, _ in seen]
     assert counts == sorted(counts) and counts[-1] <= found.nodes
     assert all(depth >= 0 for _, depth in seen)
+
+
+def test_polishing_a_one_action_win_returns_at_once() -> None:
+    from tests.engine.solver_positions import one_move_from_winning
+
+    state = one_move_from_winning()
+    board = board_from_state(state)
+    assert polish(board, ((1, 0, 6),), Limits(nodes=1_000), over_empty=False) == (((1, 0, 6),), 0)
+    two = solve(state, polish_nodes=1_000)
+    assert two.solved and len(two.actions) == 1

@@ -282,7 +282,7 @@ def polish(
     """
     started = time.perf_counter()
     best, used, width = steps, 0, POLISH_FIRST_WIDTH
-    while used < limits.nodes:
+    while used < limits.nodes and len(best) > 1:
         seconds = None
         if limits.seconds is not None:
             seconds = limits.seconds - (time.perf_counter() - started)
@@ -293,7 +293,7 @@ def polish(
         used += attempt.nodes
         if attempt.steps is not None:
             best = attempt.steps
-        elif not attempt.trimmed:
+        elif not attempt.trimmed or attempt.nodes == 0:
             break
         width *= 2
     return best, used

@@ -107,11 +107,13 @@ def shorten(
 ) -> tuple[Step, ...]:
     """A winning line from ``board`` no longer than ``steps`` (a win from ``board``).
 
-    ``budget`` bounds the positions played (default :data:`PLAYS_PER_ACTION` per action).
+    The one-action shortcuts always run (cheap: one look at each position's moves);
+    the other passes share ``budget`` positions played (default
+    :data:`PLAYS_PER_ACTION` per action; 0 skips them).
     """
-    line = _Line(board, steps, over_empty, 0)
-    line.budget = PLAYS_PER_ACTION * len(line.steps) if budget is None else budget
+    line = _Line(board, steps, over_empty, 1 << 62)
     _shortcuts(line)
+    line.budget = PLAYS_PER_ACTION * len(line.steps) if budget is None else budget
     while line.budget > 0:
         before = len(line.steps)
         _detours(line)

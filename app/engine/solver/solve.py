@@ -74,9 +74,11 @@ def solve(
     answer may depend on the machine). With ``exhaustive`` the search tries every
     legal move, slower, but can prove a position lost (status ``unsolvable``).
 
-    Every win is shortened (:mod:`shorten`); with ``polish_nodes`` the solver also
-    spends up to that many nodes after the first win on beams looking for a shorter
-    one (:func:`~app.engine.solver.search.polish`), for lines a player will watch.
+    Every win is cut short where it comes back near its own path (the cheap one-action
+    shortcuts of :mod:`shorten`). With ``polish_nodes``, for lines a player will watch,
+    the solver also spends up to that many nodes after the first win on beams looking
+    for a shorter one (:func:`~app.engine.solver.search.polish`), then runs every
+    shortening pass.
 
     ``progress`` (if given) is called now and then with the nodes expanded so far and
     the depth of the line being explored, for a progress display.
@@ -85,6 +87,10 @@ def solve(
     is uncovered; the actions include those flips.
     """
     limits = check_limits(nodes, seconds, progress)
+    if type(polish_nodes) is not int or polish_nodes < 0:
+        raise SolverLimitError(
+            f"polish_nodes must be a whole number from 0 up, not {polish_nodes!r}"
+        )
     started = time.perf_counter()
     if state.won:
         return Solution("solved", (), 0, 0.0)
@@ -98,13 +104,15 @@ def solve(
         status: Status = "unsolvable" if outcome.exhausted else "unknown"
         return Solution(status, (), outcome.nodes, time.perf_counter() - started)
     steps, extra = outcome.steps, 0
+    budget: int | None = 0
     if polish_nodes > 0:
+        budget = None  # the thorough post-pass too: this line is for watching
         cap = None if seconds is None else max(1e-3, seconds - (time.perf_counter() - started))
         first = outcome.nodes
         report = None if progress is None else (lambda n, d: progress(first + n, d))
         steps, extra = polish(board, steps, Limits(polish_nodes, cap, report),
                               over_empty=over_empty)
-    steps = shorten(board, steps, over_empty=over_empty)
+    steps = shorten(board, steps, over_empty=over_empty, budget=budget)
     actions = verified_actions(state, steps, must_win=True)
     return Solution("solved", tuple(actions), outcome.nodes, time.perf_counter() - started,
                     extra)
