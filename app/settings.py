@@ -51,7 +51,8 @@ class Settings(BaseSettings):
     # the fast serializer says the same). Costs CPU on every frame: on in the test suite,
     # off in production.
     ws_validate_frames: bool = False
-    # Many games' action-log appends share one transaction under load (app/rooms/group_commit.py).
+    # Many games' action-log appends share one transaction under load
+    # (app/services/group_commit.py).
     db_group_commit: bool = True
     # PostgreSQL: an action is acknowledged once the server has its commit. False: once
     # the commit is in the server's memory, before its WAL reaches disk (synchronous_commit
@@ -78,12 +79,21 @@ class Settings(BaseSettings):
     overdue_sweep_seconds: float | None = None
     # A bare WebSocket echo at /bench/echo, the load harness's baseline; off in production.
     bench_echo: bool = False
-    # Solvable 1- and 2-suit deals solved ahead of need, per suit count (app/rooms/deal_pool.py);
+    # Solvable 1- and 2-suit deals solved ahead of need, per suit count (app/services/deal_pool.py);
     # 0 turns the pool off (every new match then waits for the solver).
     deal_pool_size: int = 4
     # The collector's thresholds in `spider serve` (young, middle, full; why these:
     # app/ops/serve.py settle_memory). In the environment as JSON: '[100,1,20000]'.
     gc_thresholds: tuple[int, int, int] = (100, 1, 20000)
+    # Solo play (docs/solo-and-daily.md section 11): wall-clock caps of a rescue search
+    # and of the auto-complete check, beside their node budgets.
+    solo_rescue_seconds: float = 5.0
+    solo_auto_complete_seconds: float = 2.0
+    # POST /api/records/verify: body and move limits, per-address token bucket.
+    records_verify_max_bytes: int = 262_144
+    records_verify_max_moves: int = 20_000
+    records_verify_burst: int = 10
+    records_verify_per_minute: float = 30.0
 
 
 @lru_cache

@@ -7,8 +7,8 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.api.database import Session
 from app.db.models import Player
-from app.rooms.auth import player_from_token
 from app.rooms.errors import NotAuthenticated
+from app.services.auth import player_from_token
 
 bearer = HTTPBearer(auto_error=False, description="the token from POST /api/players")
 
@@ -25,3 +25,18 @@ async def current_player(
 
 
 Me = Annotated[Player, Depends(current_player)]
+
+
+async def optional_player(
+    request: Request,
+    session: Session,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+) -> Player | None:
+    """The caller when a token is sent (and valid), else None: for public reads that
+    show a player more of their own things."""
+    if credentials is None:
+        return None
+    return await current_player(request, session, credentials)
+
+
+MaybeMe = Annotated[Player | None, Depends(optional_player)]

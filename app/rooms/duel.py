@@ -488,6 +488,8 @@ class DuelService:
         self._keep_settled(live.match_id)
         for game in live.games:
             await self._pubsub.publish(channels.player(game.player_id), live.result)
+        for player_id, notice in settled.notices:  # badges earned, after the result
+            await self._pubsub.publish(channels.player(player_id), notice)
 
     def _result_payload(
         self,
@@ -497,7 +499,7 @@ class DuelService:
         ratings: dict[int, tuple[float | None, float | None]],
     ) -> Payload:
         results = [
-            {"player_id": o.player_id, "score": o.score, "elapsed_ms": round(o.elapsed_s * 1000),
+            {"player_id": o.player_id, "score": o.score, "elapsed_ms": o.elapsed_ms,
              "reason": o.reason,
              "rating_before": ratings.get(o.player_id, (None, None))[0],
              "rating_after": ratings.get(o.player_id, (None, None))[1]}

@@ -1,0 +1,120 @@
+"""Friends (one-way contact list) and ignores, with the ignore rules other services ask.
+
+An ignored player cannot invite you, join your tables, or see your private tables.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import Friendship, Ignore, Player
+from app.rooms.errors import Conflict, InvalidInput, NotFound
+from app.rooms.presence import NobodyOnline, Presence
+from app.services.players import find_by_name
+
+
+@dataclass(frozen=True)
+class Contact:
+    id: int
+    name: str
+    since: datetime
+    online: bool
+
+
+async def _contact_target(session: AsyncSession, player: Player, name: str) -> Player:
+    other = await find_by_name(session=session, name=name)
+    if other.id == player.id:
+        raise InvalidInput("you cannot add yourself", code="self")
+    return other
+
+
+async def add_friend(*, session: AsyncSession, player: Player, name: str) -> Contact:
+    friend = await _contact_target(session, player, name)
+    if await session.get(Friendship, (player.id, friend.id)) is not None:
+        raise Conflict(f"{friend.name} is already your friend", code="already_friend")
+    row = Friendship(player_id=player.id, friend_id=friend.id)
+    session.add(row)
+    try:
+        await session.commit()
+    except IntegrityError:  # the same request twice at once
+        await session.rollback()
+        raise Conflict(f"{friend.name} is already your friend", code="already_friend") from None
+    return Contact(friend.id, friend.name, row.created_at, False)
+
+
+async def remove_friend(*, session: AsyncSession, player: Player, friend_id: int) -> None:
+    result = await session.execute(
+        delete(Friendship).where(Friendship.player_id == player.id,
+                                 Friendship.friend_id == friend_id)
+    )
+    if getattr(result, "rowcount", 0) == 0:
+        await session.rollback()
+        raise NotFound(f"player {friend_id} is not in your friend list", code="not_friend")
+    await session.commit()
+
+
+async def list_friends(
+    *, session: AsyncSession, player: Player, presence: Presence | None = None
+) -> list[Contact]:
+    presence = presence or NobodyOnline()
+    rows = await session.execute(
+        select(Player, Friendship.created_at)
+        .join(Friendship, Friendship.friend_id == Player.id)
+        .where(Friendship.player_id == player.id)
+        .order_by(Player.name_key)
+    )
+    return [Contact(p.id, p.name, since, presence.is_online(p.id)) for p, since in rows]
+
+
+async def is_friend(*, session: AsyncSession, player_id: int, friend_id: int) -> bool:
+    return await session.get(Friendship, (player_id, friend_id)) is not None
+
+
+async def add_ignore(*, session: AsyncSession, player: Player, name: str) -> Contact:
+    other = await _contact_target(session, player, name)
+    if await session.get(Ignore, (player.id, other.id)) is not None:
+        raise Conflict(f"you already ignore {other.name}", code="already_ignored")
+    row = Ignore(player_id=player.id, ignored_id=other.id)
+    session.add(row)
+    try:
+        await session.commit()
+    except IntegrityError:  # the same request twice at once
+        await session.rollback()
+        raise Conflict(f"you already ignore {other.name}", code="already_ignored") from None
+    return Contact(other.id, other.name, row.created_at, False)
+
+
+async def remove_ignore(*, session: AsyncSession, player: Player, ignored_id: int) -> None:
+    result = await session.execute(
+        delete(Ignore).where(Ignore.player_id == player.id, Ignore.ignored_id == ignored_id)
+    )
+    if getattr(result, "rowcount", 0) == 0:
+        await session.rollback()
+        raise NotFound(f"you do not ignore player {ignored_id}", code="not_ignored")
+    await session.commit()
+
+
+async def list_ignores(*, session: AsyncSession, player: Player) -> list[Contact]:
+    rows = await session.execute(
+        select(Player, Ignore.created_at)
+        .join(Ignore, Ignore.ignored_id == Player.id)
+        .where(Ignore.player_id == player.id)
+        .order_by(Player.name_key)
+    )
+    return [Contact(p.id, p.name, since, False) for p, since in rows]
+
+
+async def ignored_by_any(*, session: AsyncSession, player_id: int, of: list[int]) -> bool:
+    """Does any of the players ``of`` ignore ``player_id``?"""
+    if not of:
+        return False
+    found = await session.scalar(
+        select(Ignore.player_id).where(Ignore.ignored_id == player_id,
+                                       Ignore.player_id.in_(of)).limit(1)
+    )
+    return found is not None
+
+

@@ -1,0 +1,143 @@
+"""Group commit for the action log: appends of many games share one transaction.
+
+Every action is in the log before its ack (the log is the truth), and with one commit
+per action the database's flush to disk caps a process at a few hundred actions per
+second. Here concurrent appends queue up while a transaction is in flight and the next
+transaction writes all of them: one flush for the batch, each caller still answered only
+after *its* row is committed. A lone action waits for nobody (no timer); batching
+happens by itself under load.
+
+The batch goes through ``app/db/log_writer.py``: a connection the writer keeps and, on
+PostgreSQL, one statement per batch (one round trip, commit included).
+
+A batch that meets a constraint (another process won a seq race on the unique
+``(game, seq)``) is written again one append at a time, so only the loser gets `SeqTaken`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from app.db.log_writer import LogRow, LogWriter, Refused, WriteFailed, log_writer
+from app.rooms.store import Progress, SeqTaken, StoreError
+from app.services.sql_store import SqlStore
+
+log = logging.getLogger(__name__)
+
+MAX_BATCH = 1000
+
+
+@dataclass(slots=True)
+class _Append:
+    row: LogRow
+    done: asyncio.Future[None]
+
+
+class GroupCommitSqlStore(SqlStore):
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        engine: AsyncEngine | None = None,
+        *,
+        synchronous_commit: bool = True,
+    ) -> None:
+        super().__init__(sessions)
+        bind = engine if engine is not None else sessions.kw.get("bind")
+        if not isinstance(bind, AsyncEngine):
+            raise TypeError("group commit needs the sessions' AsyncEngine")
+        self._log: LogWriter = log_writer(bind, synchronous_commit=synchronous_commit)
+        self._queue: list[_Append] = []
+        self._writer: asyncio.Task[None] | None = None
+
+    async def append_action(
+        self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Progress
+    ) -> None:
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.append(_Append(LogRow(
+            game_id, seq, action, at,
+            progress.score, progress.actions, progress.time_used_ms,
+        ), done))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._drain(), name="action-log-writer")
+            self._writer.add_done_callback(self._stopped)
+        # A caller that goes away cancels only its own future (settling skips it), never
+        # the batch others wait on: no shield needed, and none paid for on every action.
+        await done
+
+    async def close(self) -> None:
+        """Let the appends already queued commit, then give the kept connection back."""
+        if self._writer is not None:
+            await asyncio.wait([self._writer])
+        await self._log.close()
+
+    async def _drain(self) -> None:
+        batch: list[_Append] = []
+        try:
+            while self._queue:
+                batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
+                await self._commit(batch)
+                batch = []
+        except BaseException as error:  # cancelled at shutdown: nobody is left hanging
+            failure = StoreError(f"not written: {type(error).__name__}")
+            for item in batch + self._queue:
+                _settle(item, failure)
+            self._queue = []
+            raise
+
+    def _stopped(self, writer: asyncio.Task[None]) -> None:
+        # A writer cancelled before its first step never runs _drain's handler.
+        if not writer.cancelled() and writer.exception() is not None:
+            log.error("the action-log writer failed", exc_info=writer.exception())
+        if writer is self._writer and (writer.cancelled() or writer.exception() is not None):
+            failure = StoreError("not written: the action-log writer stopped")
+            for item in self._queue:
+                _settle(item, failure)
+            self._queue = []
+
+    async def _commit(self, batch: list[_Append]) -> None:
+        try:
+            await self._log.write([item.row for item in batch])
+        except Refused as refused:
+            if len(batch) > 1:
+                await self._one_by_one(batch)
+            else:
+                _settle(batch[0], _refusal(batch[0], refused))
+            return
+        except WriteFailed as error:
+            failure = StoreError(f"database error: {error}")
+            for item in batch:
+                _settle(item, failure)
+            return
+        for item in batch:
+            _settle(item, None)
+
+    async def _one_by_one(self, batch: list[_Append]) -> None:
+        for item in batch:
+            try:
+                await self._log.write([item.row])
+            except Refused as refused:
+                _settle(item, _refusal(item, refused))
+            except WriteFailed as error:
+                _settle(item, StoreError(f"database error: {error}"))
+            else:
+                _settle(item, None)
+
+
+def _refusal(item: _Append, refused: Refused) -> StoreError:
+    if refused.seq_taken:  # the loser of a seq race
+        return SeqTaken(f"game {item.row.game_id} already has seq {item.row.seq}")
+    return StoreError(f"database refused game {item.row.game_id} seq {item.row.seq}: {refused}")
+
+
+def _settle(item: _Append, error: BaseException | None) -> None:
+    if item.done.done():
+        return
+    if error is None:
+        item.done.set_result(None)
+    else:
+        item.done.set_exception(error)

@@ -1,0 +1,146 @@
+"""Invitations to a table: to a friend's account, or by link (an unguessable code).
+
+Codes carry 256 random bits (``secrets.token_urlsafe(32)``). An invitation lets its
+holder sit down whatever the table's visibility and level; ignores still apply.
+"""
+
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import DuelTable, Invite, Player, utcnow
+from app.rooms.errors import Conflict, Forbidden, InvalidInput, NotFound
+from app.services.friends import ignored_by_any, is_friend
+from app.services.players import find_by_name
+from app.services.tables import SEATS, TableView, get_table, is_expired, seat_player, seats_of
+
+CODE_BYTES = 32
+
+
+def new_code() -> str:
+    return secrets.token_urlsafe(CODE_BYTES)
+
+
+@dataclass(frozen=True)
+class InviteView:
+    invite: Invite
+    inviter_name: str
+    invitee_name: str | None
+    table: DuelTable
+
+    @property
+    def state(self) -> str:
+        """pending / accepted / declined / cancelled, or expired (pending but too late)."""
+        if self.invite.status == "pending" and self.invite.expires_at <= utcnow():
+            return "expired"
+        return self.invite.status
+
+
+async def _view(session: AsyncSession, invite: Invite) -> InviteView:
+    inviter = await session.get(Player, invite.inviter_id)
+    invitee = await session.get(Player, invite.invitee_id) if invite.invitee_id else None
+    table = await session.get(DuelTable, invite.table_id)
+    assert inviter is not None and table is not None  # foreign keys
+    return InviteView(invite, inviter.name, invitee.name if invitee else None, table)
+
+
+async def create_invite(
+    *, session: AsyncSession, table_id: int, inviter: Player, to: str | None, ttl_seconds: int
+) -> InviteView:
+    """Invite the friend named ``to``, or make a link invitation when ``to`` is None."""
+    table = await get_table(session=session, table_id=table_id, viewer=inviter)
+    seats = await seats_of(session, table.id)
+    if inviter.id not in {seat.player_id for seat in seats}:
+        raise Forbidden("only a player at the table may invite", code="not_seated")
+    if table.status == "closed" or is_expired(table):
+        raise Conflict("the table is closed", code="table_closed")
+    if len(seats) >= len(SEATS):
+        raise Conflict("both seats are taken", code="table_full")
+    invitee_id = None
+    if to is not None:
+        invitee = await find_by_name(session=session, name=to)
+        if invitee.id == inviter.id:
+            raise InvalidInput("you cannot invite yourself", code="self")
+        if not await is_friend(session=session, player_id=inviter.id, friend_id=invitee.id):
+            raise Forbidden(f"{invitee.name} is not in your friend list", code="not_friend")
+        if await ignored_by_any(session=session, player_id=inviter.id, of=[invitee.id]):
+            raise Forbidden(f"{invitee.name} does not accept your invitations", code="ignored")
+        invitee_id = invitee.id
+    now = utcnow()
+    invite = Invite(code=new_code(), table_id=table.id, inviter_id=inviter.id,
+                    invitee_id=invitee_id, status="pending", created_at=now,
+                    expires_at=now + timedelta(seconds=ttl_seconds))
+    session.add(invite)
+    await session.commit()
+    return await _view(session, invite)
+
+
+async def _by_code(session: AsyncSession, code: str, viewer: Player) -> Invite:
+    invite = await session.scalar(select(Invite).where(Invite.code == code))
+    # A direct invitation is private to its two players: 404 to anyone else.
+    if invite is None or (
+        invite.invitee_id is not None and viewer.id not in (invite.invitee_id, invite.inviter_id)
+    ):
+        raise NotFound("no such invitation", code="invite_not_found")
+    return invite
+
+
+async def get_invite(*, session: AsyncSession, code: str, viewer: Player) -> InviteView:
+    return await _view(session, await _by_code(session, code, viewer))
+
+
+async def incoming_invites(*, session: AsyncSession, player: Player) -> list[InviteView]:
+    rows = await session.scalars(
+        select(Invite).where(Invite.invitee_id == player.id, Invite.status == "pending",
+                             Invite.expires_at > utcnow())
+        .order_by(Invite.created_at.desc(), Invite.id.desc())
+    )
+    return [await _view(session, invite) for invite in rows]
+
+
+def _check_pending(view: InviteView) -> None:
+    if view.state == "expired":
+        raise Conflict("the invitation has expired", code="invite_expired")
+    if view.state != "pending":
+        raise Conflict(f"the invitation was already {view.state}", code="invite_closed")
+
+
+async def accept_invite(*, session: AsyncSession, code: str, player: Player) -> TableView:
+    invite = await _by_code(session, code, player)
+    view = await _view(session, invite)
+    _check_pending(view)
+    if invite.inviter_id == player.id:
+        raise InvalidInput("you cannot accept your own invitation", code="self")
+    # Marked before seating so both land in seat_player's single commit.
+    invite.status = "accepted"
+    invite.responded_at = utcnow()
+    return await seat_player(session=session, table=view.table, player=player, invited=True)
+
+
+async def decline_invite(*, session: AsyncSession, code: str, player: Player) -> InviteView:
+    invite = await _by_code(session, code, player)
+    if invite.invitee_id != player.id:
+        raise Forbidden("only the invited player may decline", code="not_invitee")
+    view = await _view(session, invite)
+    _check_pending(view)
+    invite.status = "declined"
+    invite.responded_at = utcnow()
+    await session.commit()
+    return view
+
+
+async def cancel_invite(*, session: AsyncSession, code: str, player: Player) -> InviteView:
+    invite = await _by_code(session, code, player)
+    if invite.inviter_id != player.id:
+        raise Forbidden("only the inviting player may cancel", code="not_inviter")
+    view = await _view(session, invite)
+    _check_pending(view)
+    invite.status = "cancelled"
+    invite.responded_at = utcnow()
+    await session.commit()
+    return view
+
+

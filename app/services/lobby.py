@@ -1,0 +1,63 @@
+"""The lobby: open public tables a player may join, filtered and paged."""
+
+from dataclasses import dataclass
+
+from sqlalchemy import Select, and_, exists, func, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import DuelTable, Ignore, Player, Seat, utcnow
+from app.services.bands import ANY_LEVEL, band_of, check_level
+from app.services.paging import Page, check_paging
+from app.services.ratings import check_suits, ratings_of
+from app.services.tables import TableView, table_views
+
+
+@dataclass(frozen=True)
+class LobbyFilter:
+    suits: int | None = None
+    level: str | None = None
+    min_time_limit: int | None = None
+    max_time_limit: int | None = None
+    preset: str | None = None
+
+
+def _joinable_by(viewer: Player, bands: dict[int, str]) -> Select[DuelTable]:
+    now = utcnow()
+    seated_here = select(Seat.player_id).where(Seat.table_id == DuelTable.id)
+    # Level restriction: "any", or the viewer's band for the table's suit count.
+    level_ok = or_(DuelTable.level == ANY_LEVEL,
+                   *(and_(DuelTable.suits == suits, DuelTable.level == band)
+                     for suits, band in bands.items()))
+    return select(DuelTable).where(
+        DuelTable.status == "open",
+        DuelTable.is_public.is_(True),
+        or_(DuelTable.expires_at.is_(None), DuelTable.expires_at > now),
+        ~exists().where(Seat.table_id == DuelTable.id, Seat.player_id == viewer.id),
+        ~exists().where(Ignore.ignored_id == viewer.id, Ignore.player_id.in_(seated_here)),
+        level_ok,
+    )
+
+
+async def open_tables(
+    *, session: AsyncSession, viewer: Player, filters: LobbyFilter, page: int, page_size: int
+) -> Page[TableView]:
+    offset, limit = check_paging(page, page_size)
+    ratings = await ratings_of(session=session, player_id=viewer.id)
+    query = _joinable_by(viewer, {s: band_of(r.rating) for s, r in ratings.items()})
+    if filters.suits is not None:
+        query = query.where(DuelTable.suits == check_suits(filters.suits))
+    if filters.level is not None:
+        query = query.where(DuelTable.level == check_level(filters.level))
+    if filters.preset is not None:
+        query = query.where(DuelTable.preset == filters.preset)
+    if filters.min_time_limit is not None:
+        query = query.where(DuelTable.time_limit_seconds >= filters.min_time_limit)
+    if filters.max_time_limit is not None:
+        query = query.where(DuelTable.time_limit_seconds <= filters.max_time_limit)
+    total = await session.scalar(select(func.count()).select_from(query.subquery())) or 0
+    rows = await session.scalars(
+        query.order_by(DuelTable.created_at.desc(), DuelTable.id.desc())
+        .offset(offset).limit(limit)
+    )
+    items = await table_views(session=session, tables=list(rows))
+    return Page(items, total, page, page_size)

@@ -1,0 +1,128 @@
+"""Ratings per suit count (Glicko-2), updated once per finished rated match; leaderboard."""
+
+from dataclasses import dataclass
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import Game, Player, Rating, utcnow
+from app.rooms.errors import InvalidInput
+from app.rooms.winner import match_score
+from app.services.bands import band_of
+from app.services.glicko2 import Glicko, rate_pair
+from app.services.paging import Page, check_paging
+from app.services.settled import MatchSettled, match_settled
+
+SUIT_COUNTS = (1, 2, 4)
+
+
+def check_suits(suits: int) -> int:
+    if suits not in SUIT_COUNTS:
+        raise InvalidInput(f"suits must be 1, 2 or 4, not {suits!r}", code="bad_suits")
+    return suits
+
+
+@dataclass(frozen=True)
+class CurrentRating:
+    rating: float
+    rd: float
+    volatility: float
+    games: int
+
+    @property
+    def glicko(self) -> Glicko:
+        return Glicko(self.rating, self.rd, self.volatility)
+
+
+NEW_PLAYER = CurrentRating(Glicko().rating, Glicko().rd, Glicko().volatility, 0)
+
+
+def _current(row: Rating | None) -> CurrentRating:
+    if row is None:
+        return NEW_PLAYER
+    return CurrentRating(row.rating, row.rd, row.volatility, row.games)
+
+
+async def rating_of(*, session: AsyncSession, player_id: int, suits: int) -> CurrentRating:
+    return _current(await session.get(Rating, (player_id, suits)))
+
+
+async def ratings_of(*, session: AsyncSession, player_id: int) -> dict[int, CurrentRating]:
+    rows = await session.scalars(select(Rating).where(Rating.player_id == player_id))
+    found = {row.suits: _current(row) for row in rows}
+    return {suits: found.get(suits, NEW_PLAYER) for suits in SUIT_COUNTS}
+
+
+async def _store(session: AsyncSession, player_id: int, suits: int, new: Glicko) -> None:
+    row = await session.get(Rating, (player_id, suits))
+    if row is None:
+        row = Rating(player_id=player_id, suits=suits, games=0)
+        session.add(row)
+    row.rating, row.rd, row.volatility = new.rating, new.rd, new.volatility
+    row.games += 1
+    row.updated_at = utcnow()
+
+
+async def rate_games(
+    *, session: AsyncSession, suits: int, first: Game, second: Game, first_score: float
+) -> None:
+    """One rating period for both players; records before/after on each game. No commit."""
+    before_first = await rating_of(session=session, player_id=first.player_id, suits=suits)
+    before_second = await rating_of(session=session, player_id=second.player_id, suits=suits)
+    after_first, after_second = rate_pair(before_first.glicko, before_second.glicko,
+                                          first_score)
+    for game, before, after in (
+        (first, before_first, after_first),
+        (second, before_second, after_second),
+    ):
+        game.rating_before = before.rating
+        game.rating_after = after.rating
+        await _store(session, game.player_id, suits, after)
+
+
+async def rate_settled_match(event: MatchSettled, session: AsyncSession) -> None:
+    """A ``match_settled`` listener: a rated match is one rating period for both players."""
+    if not event.rated:
+        return
+    first, second = [await session.get(Game, seat.game_id) for seat in event.seats]
+    assert first is not None and second is not None  # the settlement just read them
+    await rate_games(session=session, suits=event.suits, first=first, second=second,
+                     first_score=match_score(event.winner_id, first.player_id))
+
+
+match_settled.subscribe(rate_settled_match)
+
+
+@dataclass(frozen=True)
+class LeaderboardEntry:
+    rank: int
+    player_id: int
+    name: str
+    rating: float
+    rd: float
+    band: str
+    games: int
+
+
+async def leaderboard(
+    *, session: AsyncSession, suits: int, page: int, page_size: int
+) -> Page[LeaderboardEntry]:
+    """Rated players (at least one rated match) by rating, best first."""
+    check_suits(suits)
+    offset, limit = check_paging(page, page_size)
+    where = (Rating.suits == suits, Rating.games > 0)
+    total = await session.scalar(select(func.count()).select_from(Rating).where(*where)) or 0
+    rows = await session.execute(
+        select(Rating, Player.name)
+        .join(Player, Player.id == Rating.player_id)
+        .where(*where)
+        .order_by(Rating.rating.desc(), Rating.player_id)
+        .offset(offset)
+        .limit(limit)
+    )
+    items = [
+        LeaderboardEntry(offset + index + 1, rating.player_id, name, rating.rating, rating.rd,
+                         band_of(rating.rating), rating.games)
+        for index, (rating, name) in enumerate(rows)
+    ]
+    return Page(items, total, page, page_size)

@@ -1,0 +1,226 @@
+"""Match results: the winner, rating changes, history, and game records.
+
+A duel is won by the higher ``duel`` score, then by the shorter time used; equal in
+both is a draw. The ``duel`` score is recomputed from the action log (the truth), so it
+also decides matches played under ``classic`` rules, whose shown score is ``windows``.
+"""
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
+
+from app.db import games as game_repo
+from app.db.models import Game, Match, Player, utcnow
+from app.engine.rules import with_options
+from app.rooms.errors import Conflict, InvalidInput, NotFound
+from app.rooms.winner import PlayerOutcome, decide_winner
+from app.scoring.play import ScoredGame
+from app.services import subscribers  # noqa: F401  (every listener subscribed before a publish)
+from app.services.deals import game_record, logged_actions, match_rules, start_state
+from app.services.paging import Page, check_paging
+from app.services.settled import MatchSettled, SeatResult, match_settled
+
+
+@dataclass(frozen=True)
+class GameResult:
+    game_id: int
+    player_id: int
+    name: str
+    seat: int
+    status: str
+    score: int
+    actions: int
+    time_used_ms: int
+    started_at: datetime | None
+    ended_at: datetime | None
+    rating_before: float | None
+    rating_after: float | None
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    match: Match
+    games: list[GameResult]
+    over: bool  # both games over: the deal may be revealed
+
+    @property
+    def deal_number(self) -> int | None:
+        return self.match.deal_number if self.over else None
+
+    @property
+    def suits(self) -> int | None:
+        return self.match.suits if self.over else None
+
+
+def over(games: list[Game]) -> bool:
+    return bool(games) and all(game.status != "playing" for game in games)
+
+
+async def duel_points(session: AsyncSession, match: Match, game: Game) -> int:
+    """The game's ``duel`` score, replayed from its action log."""
+    rules = with_options(match_rules(match), scoring="duel")
+    scored = ScoredGame.start(start_state(match, rules))
+    rows = await game_repo.actions_of_game(session, game_id=game.id)
+    for action in logged_actions(rows):
+        scored, _ = scored.play(action)
+    return scored.points
+
+
+async def finish_match(*, session: AsyncSession, match_id: int) -> MatchResult:
+    """Settle a match whose two games are over: winner, status, and ``match_settled``
+    published (ratings listen to it) in the same transaction. Commits.
+
+    Safe to call twice, even at the same moment: the first caller claims the match with
+    a conditional UPDATE (playing → finished); any other caller finds it claimed and gets
+    the result as it is, nothing published again.
+    """
+    match = await session.scalar(
+        select(Match).where(Match.id == match_id)
+        .execution_options(populate_existing=True)  # fresh status, not a cached one
+    )
+    if match is None:
+        raise NotFound(f"no match {match_id}", code="match_not_found")
+    if match.status == "playing":
+        games = await game_repo.games_of_match(session, match_id=match.id)
+        if not over(games) or len(games) != 2:
+            raise Conflict("both games must be over first", code="match_not_over")
+        claim = await session.execute(
+            update(Match).where(Match.id == match.id, Match.status == "playing")
+            .values(status="finished")
+        )
+        if getattr(claim, "rowcount", 0) == 1:
+            settled = await _settle(session, match, games)
+            await match_settled.publish(settled, session=session)  # commits
+        else:
+            await session.rollback()
+    return await match_result(session=session, match_id=match_id)
+
+
+async def _settle(session: AsyncSession, match: Match, games: list[Game]) -> MatchSettled:
+    seats = tuple([
+        SeatResult(game.player_id, game.id, game.seat, game.status,
+                   await duel_points(session, match, game), game.time_used_ms)
+        for game in games
+    ])
+    match.winner_id = decide_winner([
+        PlayerOutcome(seat.player_id, seat.duel_points, seat.time_used_ms / 1000, seat.status)
+        for seat in seats
+    ])
+    match.status = "finished"
+    ended = [game.ended_at for game in games if game.ended_at is not None]
+    match.ended_at = max(ended) if ended else utcnow()
+    return MatchSettled(match.id, match.rated, match.suits, match.winner_id, seats,
+                        match.ended_at)
+
+
+async def match_result(*, session: AsyncSession, match_id: int) -> MatchResult:
+    match = await session.get(Match, match_id)
+    if match is None:
+        raise NotFound(f"no match {match_id}", code="match_not_found")
+    rows = await session.execute(
+        select(Game, Player.name).join(Player, Player.id == Game.player_id)
+        .where(Game.match_id == match.id).order_by(Game.seat)
+    )
+    pairs = list(rows)
+    results = [
+        GameResult(g.id, g.player_id, name, g.seat, g.status, g.score, g.actions_count,
+                   g.time_used_ms, g.started_at, g.ended_at, g.rating_before, g.rating_after)
+        for g, name in pairs
+    ]
+    return MatchResult(match, results, over([g for g, _ in pairs]))
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    match_id: int
+    table_id: int
+    ended_at: datetime | None
+    preset: str
+    suits: int
+    rated: bool
+    deal_number: int | None
+    outcome: str  # won / lost / draw
+    game_id: int
+    status: str
+    score: int
+    time_used_ms: int
+    opponent_id: int
+    opponent_name: str
+    opponent_score: int
+    rating_before: float | None
+    rating_after: float | None
+
+
+def _outcome(winner_id: int | None, player_id: int) -> str:
+    if winner_id is None:
+        return "draw"
+    return "won" if winner_id == player_id else "lost"
+
+
+def _utc(moment: datetime | None) -> datetime | None:
+    """The moment in UTC (no zone: taken as UTC); the year 1 or 9999 edges are clamped."""
+    if moment is None:
+        return None
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:  # e.g. 0001-01-01T00:00+05:00 is before datetime.min in UTC
+        edge = datetime.min if moment.year == 1 else datetime.max
+        return edge.replace(tzinfo=UTC)
+
+
+async def history(
+    *, session: AsyncSession, player_id: int, page: int, page_size: int,
+    since: datetime | None = None, until: datetime | None = None,
+) -> Page[HistoryEntry]:
+    """The player's finished matches, newest first; ``since`` ≤ ended_at < ``until``."""
+    offset, limit = check_paging(page, page_size)
+    since, until = _utc(since), _utc(until)
+    if since is not None and until is not None and since >= until:
+        raise InvalidInput("'since' must be before 'until'", code="bad_dates")
+    if await session.get(Player, player_id) is None:
+        raise NotFound(f"no player {player_id}", code="player_not_found")
+    mine, theirs = aliased(Game), aliased(Game)
+    opponent = aliased(Player)
+    query = (
+        select(Match, mine, theirs, opponent.name)
+        .join(mine, mine.match_id == Match.id)
+        .join(theirs, (theirs.match_id == Match.id) & (theirs.player_id != mine.player_id))
+        .join(opponent, opponent.id == theirs.player_id)
+        .where(mine.player_id == player_id, Match.status == "finished")
+    )
+    if since is not None:
+        query = query.where(Match.ended_at >= since)
+    if until is not None:
+        query = query.where(Match.ended_at < until)
+    counted = query.with_only_columns(Match.id).subquery()
+    total = await session.scalar(select(func.count()).select_from(counted)) or 0
+    rows = await session.execute(
+        query.order_by(Match.ended_at.desc(), Match.id.desc()).offset(offset).limit(limit)
+    )
+    items = [
+        HistoryEntry(
+            m.id, m.table_id, m.ended_at, m.preset, m.suits, m.rated, m.deal_number,
+            _outcome(m.winner_id, player_id), g.id, g.status, g.score, g.time_used_ms,
+            o.player_id, name, o.score, g.rating_before, g.rating_after,
+        )
+        for m, g, o, name in rows
+    ]
+    return Page(items, total, page, page_size)
+
+
+async def record_of_game(*, session: AsyncSession, game_id: int) -> dict[str, Any]:
+    """The rule book's JSON record of a game, once both games of its match are over."""
+    loaded = await game_repo.load_game(session, game_id=game_id)
+    if loaded is None:
+        raise NotFound(f"no game {game_id}", code="game_not_found")
+    games = await game_repo.games_of_match(session, match_id=loaded.match.id)
+    if not over(games):
+        raise Conflict("the record is available once both games are over",
+                       code="match_not_over")
+    return game_record(loaded.match, loaded.actions)

@@ -1,0 +1,200 @@
+"""The duel store on the database (``app.db``): every call is one committed transaction.
+
+Timestamps are UTC datetimes in the database and POSIX seconds in the duel service.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import ColumnElement, and_, exists, func, or_, select
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.db import games as repo
+from app.db.models import DuelTable, Game, Match, utc_from_seconds
+from app.rooms.store import (
+    SETTLE_GRACE_SECONDS,
+    DealAlreadySet,
+    Progress,
+    SeqTaken,
+    Settled,
+    StoredAction,
+    StoredGame,
+    StoredMatch,
+    StoreError,
+)
+from app.rooms.winner import PlayerOutcome
+from app.services.deals import stored_deal
+from app.services.results import finish_match as settle_match
+from app.services.settled import take_notifications
+
+
+@contextmanager
+def _storage_errors() -> Iterator[None]:
+    """Database trouble becomes a StoreError: the duel service then changes nothing."""
+    try:
+        yield
+    except SQLAlchemyError as error:
+        raise StoreError(f"database error: {type(error).__name__}") from error
+
+
+def _seconds(moment: datetime | None) -> float | None:
+    return None if moment is None else moment.timestamp()
+
+
+class SqlStore:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self._sessions = sessions
+
+    async def load_match(self, match_id: int) -> StoredMatch | None:
+        async with self._sessions() as session:
+            match = await session.get(Match, match_id)
+            if match is None:
+                return None
+            table = await session.get(DuelTable, match.table_id)
+            games = []
+            for game in await repo.games_of_match(session, match_id=match_id):
+                rows = await repo.actions_of_game(session, game_id=game.id)
+                games.append(StoredGame(
+                    game_id=game.id,
+                    player_id=game.player_id,
+                    started_at=_seconds(game.started_at),
+                    ended_at=_seconds(game.ended_at),
+                    end_reason=None if game.status == "playing" else game.status,
+                    actions=[StoredAction(r.seq, r.action, r.at.timestamp()) for r in rows],
+                ))
+            return StoredMatch(
+                match_id=match.id,
+                rules={"preset": match.preset, "suits": match.suits},
+                time_limit_s=float(match.time_limit_seconds),
+                games=games,
+                deal=stored_deal(match),
+                finished=match.status != "playing",
+                winner_id=match.winner_id,
+                expires_at=_seconds(table.expires_at) if table is not None else None,
+            )
+
+    async def set_deal(self, match_id: int, deal: dict[str, Any]) -> dict[str, Any]:
+        # Matches get their deal when created (both seats filled); nothing to choose here.
+        stored = await self.load_match(match_id)
+        if stored is None or stored.deal is None:
+            raise DealAlreadySet(f"match {match_id} has no stored deal to keep")
+        return stored.deal
+
+    async def start_game(self, game_id: int, at: float) -> None:
+        with _storage_errors():
+            await self._start_game(game_id, at)
+
+    async def _start_game(self, game_id: int, at: float) -> None:
+        async with self._sessions() as session, session.begin():
+            game = await session.get(Game, game_id)
+            if game is None:
+                raise StoreError(f"no game {game_id}")
+            await repo.start_game(session, game=game, at=utc_from_seconds(at))
+
+    async def append_action(
+        self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Progress
+    ) -> None:
+        try:
+            with _storage_errors():
+                await self._append_action(game_id, seq, action, at, progress)
+        except repo.DuplicateActionError as error:
+            raise SeqTaken(str(error)) from None
+
+    async def _append_action(
+        self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Progress
+    ) -> None:
+        async with self._sessions() as session, session.begin():
+            await repo.append_action(
+                session, game_id=game_id, seq=seq, action=action, at=utc_from_seconds(at)
+            )
+            game = await session.get(Game, game_id)
+            assert game is not None  # the action's foreign key
+            await repo.update_progress(
+                session, game=game, score=progress.score,
+                actions_count=progress.actions, time_used_ms=progress.time_used_ms,
+            )
+
+    async def end_game(self, game_id: int, reason: str, at: float, progress: Progress) -> None:
+        with _storage_errors():
+            await self._end_game(game_id, reason, at, progress)
+
+    async def _end_game(self, game_id: int, reason: str, at: float, progress: Progress) -> None:
+        async with self._sessions() as session, session.begin():
+            # Locked: two processes ending the same game (time-out, sweeper) record it once.
+            game = await session.get(Game, game_id, with_for_update=True)
+            if game is None:
+                raise StoreError(f"no game {game_id}")
+            if game.status != "playing":
+                return  # already recorded (a restart finishing what was half done)
+            await repo.finish_game(
+                session, game=game, status=reason, score=progress.score,
+                actions_count=progress.actions, time_used_ms=progress.time_used_ms,
+                at=utc_from_seconds(at),
+            )
+
+    async def finish_match(self, match_id: int, outcomes: list[PlayerOutcome]) -> Settled:
+        # The results service is the one authority on winner and ratings (it recomputes
+        # the duel score from the log); the live layer only reports what it decided.
+        async with self._sessions() as session:
+            result = await settle_match(session=session, match_id=match_id)
+            notices = tuple(take_notifications(session))
+        return Settled(
+            result.match.winner_id,
+            {game.player_id: (game.rating_before, game.rating_after) for game in result.games},
+            notices,
+        )
+
+    async def unfinished_match_ids(self, player_id: int | None = None) -> list[int]:
+        started = exists().where(Game.match_id == Match.id, Game.started_at.is_not(None))
+        query = select(Match.id).where(Match.status == "playing", started)
+        if player_id is not None:
+            seated = exists().where(Game.match_id == Match.id, Game.player_id == player_id)
+            query = query.where(seated)
+        async with self._sessions() as session:
+            return list(await session.scalars(query.order_by(Match.id)))
+
+    async def overdue_match_ids(self, now: float, limit: int = 100) -> list[int]:
+        moment = utc_from_seconds(now)
+        async with self._sessions() as session:
+            deadline_passed = _deadline_passed(session.get_bind().dialect.name, moment)
+            opened_and_late = exists().where(
+                Game.match_id == Match.id, Game.status == "playing",
+                Game.started_at.is_not(None), deadline_passed,
+            )
+            unopened = exists().where(
+                Game.match_id == Match.id, Game.status == "playing", Game.started_at.is_(None)
+            )
+            table_expired = exists().where(
+                DuelTable.id == Match.table_id, DuelTable.expires_at <= moment
+            )
+            # Both games over for a while, the match still not settled: settling failed.
+            any_game = exists().where(Game.match_id == Match.id)
+            still_playing = exists().where(Game.match_id == Match.id, Game.status == "playing")
+            ended_lately = exists().where(
+                Game.match_id == Match.id,
+                Game.ended_at > utc_from_seconds(now - SETTLE_GRACE_SECONDS),
+            )
+            query = (
+                select(Match.id)
+                .where(Match.status == "playing",
+                       or_(opened_and_late, and_(unopened, table_expired),
+                           and_(any_game, ~still_playing, ~ended_lately)))
+                .order_by(Match.id).limit(limit)
+            )
+            with _storage_errors():
+                return list(await session.scalars(query))
+
+
+def _deadline_passed(dialect: str, moment: datetime) -> ColumnElement[bool]:
+    """games.started_at + matches.time_limit_seconds <= moment, in the database's terms."""
+    if dialect == "sqlite":  # datetimes are text there; julianday counts days
+        started = func.julianday(Game.started_at)
+        return started + Match.time_limit_seconds / 86400.0 <= func.julianday(
+            moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f"))
+    return Game.started_at + func.make_interval(
+        0, 0, 0, 0, 0, 0, Match.time_limit_seconds) <= moment

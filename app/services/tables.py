@@ -1,0 +1,275 @@
+"""Duel tables: settings, two seats, joining and leaving, and "new game" by agreement.
+
+The first match starts the moment the second seat is taken; later matches start when
+both seated players have asked for a new game after the last match finished.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db import games as game_repo
+from app.db.models import DuelTable, Invite, Match, Player, Seat, utcnow
+from app.rooms.errors import Conflict, Forbidden, InvalidInput, NotFound
+from app.services.bands import check_level, level_allows
+from app.services.deals import choose_deal
+from app.services.friends import ignored_by_any
+from app.services.ratings import check_suits, rating_of
+
+PRESETS = ("duel", "classic")
+TIME_LIMIT_MIN = 60
+TIME_LIMIT_MAX = 4 * 3600
+SEATS = (0, 1)
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    preset: str = "duel"
+    suits: int = 1
+    time_limit_seconds: int = 900
+    level: str = "any"
+    public: bool = True
+    rated: bool = True
+
+    def check(self) -> "TableSettings":
+        if self.preset not in PRESETS:
+            raise InvalidInput(f"preset must be one of {', '.join(PRESETS)}, not "
+                               f"{self.preset!r}", code="bad_preset")
+        check_suits(self.suits)
+        if not TIME_LIMIT_MIN <= self.time_limit_seconds <= TIME_LIMIT_MAX:
+            raise InvalidInput(
+                f"time_limit_seconds must be {TIME_LIMIT_MIN} to {TIME_LIMIT_MAX}, "
+                f"not {self.time_limit_seconds}", code="bad_time_limit")
+        check_level(self.level)
+        return self
+
+
+@dataclass(frozen=True)
+class SeatView:
+    seat: int
+    player_id: int
+    name: str
+    wants_new_game: bool
+
+
+@dataclass(frozen=True)
+class TableView:
+    table: DuelTable
+    owner_name: str
+    seats: list[SeatView]
+    match: Match | None
+
+
+def is_expired(table: DuelTable, now: datetime | None = None) -> bool:
+    return table.expires_at is not None and table.expires_at <= (now or utcnow())
+
+
+async def seats_of(session: AsyncSession, table_id: int) -> list[Seat]:
+    """The table's seats as the database has them now (never a stale cached copy)."""
+    rows = await session.scalars(select(Seat).where(Seat.table_id == table_id)
+                                 .order_by(Seat.seat)
+                                 .execution_options(populate_existing=True))
+    return list(rows)
+
+
+async def lock_table(session: AsyncSession, table_id: int) -> None:
+    """Serialise changes to one table's seats (row lock on PostgreSQL; SQLite serialises
+    writers anyway, and seats are re-read after our own write)."""
+    await session.execute(select(DuelTable).where(DuelTable.id == table_id)
+                          .with_for_update().execution_options(populate_existing=True))
+
+
+async def table_view(*, session: AsyncSession, table: DuelTable) -> TableView:
+    return (await table_views(session=session, tables=[table]))[0]
+
+
+async def table_views(*, session: AsyncSession, tables: list[DuelTable]) -> list[TableView]:
+    """Views of many tables in three queries (the lobby pages through dozens)."""
+    ids = [table.id for table in tables]
+    if not ids:
+        return []
+    seats: dict[int, list[SeatView]] = {table_id: [] for table_id in ids}
+    seat_rows = await session.execute(
+        select(Seat, Player.name).join(Player, Player.id == Seat.player_id)
+        .where(Seat.table_id.in_(ids)).order_by(Seat.table_id, Seat.seat)
+        .execution_options(populate_existing=True)
+    )
+    for seat, name in seat_rows:
+        seats[seat.table_id].append(SeatView(seat.seat, seat.player_id, name,
+                                             seat.wants_new_game))
+    owner_rows = await session.execute(
+        select(Player.id, Player.name).where(Player.id.in_({t.owner_id for t in tables}))
+    )
+    owners = {player_id: name for player_id, name in owner_rows}
+    latest = (select(Match.table_id, func.max(Match.ordinal).label("ordinal"))
+              .where(Match.table_id.in_(ids)).group_by(Match.table_id).subquery())
+    match_rows = await session.scalars(
+        select(Match).join(latest, (Match.table_id == latest.c.table_id)
+                           & (Match.ordinal == latest.c.ordinal))
+    )
+    matches = {match.table_id: match for match in match_rows}
+    return [TableView(table, owners.get(table.owner_id, "?"), seats[table.id],
+                      matches.get(table.id)) for table in tables]
+
+
+async def create_table(
+    *, session: AsyncSession, owner: Player, settings: TableSettings, ttl_seconds: int
+) -> TableView:
+    settings.check()
+    now = utcnow()
+    table = DuelTable(
+        owner_id=owner.id, preset=settings.preset, suits=settings.suits,
+        time_limit_seconds=settings.time_limit_seconds, level=settings.level,
+        is_public=settings.public, rated=settings.rated, status="open",
+        created_at=now, expires_at=now + timedelta(seconds=ttl_seconds),
+    )
+    session.add(table)
+    await session.flush()
+    session.add(Seat(table_id=table.id, seat=0, player_id=owner.id))
+    await session.commit()
+    return await table_view(session=session, table=table)
+
+
+async def _has_pending_invite(session: AsyncSession, table_id: int, player_id: int) -> bool:
+    found = await session.scalar(
+        select(Invite.id).where(Invite.table_id == table_id, Invite.invitee_id == player_id,
+                                Invite.status == "pending", Invite.expires_at > utcnow())
+        .limit(1)
+    )
+    return found is not None
+
+
+async def can_see(*, session: AsyncSession, table: DuelTable, viewer: Player) -> bool:
+    """Public tables are seen by all; private ones by their players and direct invitees."""
+    seated = [seat.player_id for seat in await seats_of(session, table.id)]
+    if viewer.id in seated:
+        return True
+    if table.is_public:
+        return True
+    if await ignored_by_any(session=session, player_id=viewer.id, of=seated):
+        return False
+    return await _has_pending_invite(session, table.id, viewer.id)
+
+
+async def get_table(*, session: AsyncSession, table_id: int, viewer: Player) -> DuelTable:
+    """The table if it exists and ``viewer`` may see it; 404 either way otherwise."""
+    table = await session.get(DuelTable, table_id)
+    if table is None or not await can_see(session=session, table=table, viewer=viewer):
+        raise NotFound(f"no table {table_id}", code="table_not_found")
+    return table
+
+
+async def _check_joinable(session: AsyncSession, table: DuelTable, player: Player,
+                          seats: list[Seat], *, invited: bool) -> None:
+    if table.status == "closed":
+        raise Conflict("the table is closed", code="table_closed")
+    if is_expired(table):
+        raise Conflict("the table has expired", code="table_expired")
+    if any(seat.player_id == player.id for seat in seats):
+        raise Conflict("you already sit at this table", code="already_seated")
+    if len(seats) >= len(SEATS):
+        raise Conflict("both seats are taken", code="table_full")
+    if await ignored_by_any(session=session, player_id=player.id,
+                            of=[seat.player_id for seat in seats]):
+        raise Forbidden("a player at this table does not accept you", code="ignored")
+    if invited:
+        return  # an invitation lets you in whatever the table's visibility and level
+    if not table.is_public:
+        raise Forbidden("this table is private: you need an invitation", code="private_table")
+    rating = await rating_of(session=session, player_id=player.id, suits=table.suits)
+    if not level_allows(table.level, rating.rating):
+        raise Forbidden(f"this table is for {table.level} players", code="level_mismatch")
+
+
+async def start_match(*, session: AsyncSession, table: DuelTable) -> Match:
+    """A new match with a new deal for the two seated players (seat order). No commit."""
+    seats = await seats_of(session, table.id)
+    if len(seats) != len(SEATS):
+        raise Conflict("a match needs two seated players", code="table_not_full")
+    choice = await choose_deal(preset_name=table.preset, suits=table.suits)
+    for seat in seats:
+        seat.wants_new_game = False
+    return await game_repo.create_match(
+        session, table=table, player_ids=[seat.player_id for seat in seats], choice=choice
+    )
+
+
+async def seat_player(*, session: AsyncSession, table: DuelTable, player: Player,
+                      invited: bool = False) -> TableView:
+    """Seat ``player``; starts the first match when the table fills. Commits."""
+    await lock_table(session, table.id)
+    seats = await seats_of(session, table.id)
+    await _check_joinable(session, table, player, seats, invited=invited)
+    free = next(number for number in SEATS if number not in {s.seat for s in seats})
+    session.add(Seat(table_id=table.id, seat=free, player_id=player.id))
+    try:
+        await session.flush()
+    except IntegrityError:  # someone else took the seat at the same moment
+        await session.rollback()
+        raise Conflict("both seats are taken", code="table_full") from None
+    if len(seats) + 1 == len(SEATS):
+        table.status = "full"
+        await start_match(session=session, table=table)
+    await session.commit()
+    return await table_view(session=session, table=table)
+
+
+async def join_table(*, session: AsyncSession, table_id: int, player: Player) -> TableView:
+    table = await get_table(session=session, table_id=table_id, viewer=player)
+    return await seat_player(session=session, table=table, player=player)
+
+
+async def _my_seat(session: AsyncSession, table: DuelTable, player: Player) -> Seat:
+    seat = await session.scalar(select(Seat).where(Seat.table_id == table.id,
+                                                   Seat.player_id == player.id))
+    if seat is None:
+        raise Forbidden("you do not sit at this table", code="not_seated")
+    return seat
+
+
+async def leave_table(*, session: AsyncSession, table_id: int, player: Player) -> TableView:
+    """Free my seat; refused while my game of the current match is still being played."""
+    table = await get_table(session=session, table_id=table_id, viewer=player)
+    await lock_table(session, table.id)
+    seat = await _my_seat(session, table, player)
+    match = await game_repo.current_match(session, table_id=table.id)
+    if match is not None and match.status == "playing":
+        raise Conflict("a match is being played at this table: finish it first",
+                       code="match_in_progress")
+    await session.delete(seat)
+    await session.flush()
+    remaining = await seats_of(session, table.id)
+    for other in remaining:
+        other.wants_new_game = False
+    if remaining:
+        table.status = "open"
+    else:
+        table.status = "closed"
+        table.closed_at = utcnow()
+    await session.commit()
+    return await table_view(session=session, table=table)
+
+
+async def agree_new_game(*, session: AsyncSession, table_id: int, player: Player) -> TableView:
+    """Ask for a new game; when both seated players have asked, a new match starts."""
+    table = await get_table(session=session, table_id=table_id, viewer=player)
+    await lock_table(session, table.id)
+    seat = await _my_seat(session, table, player)
+    seats = await seats_of(session, table.id)
+    if len(seats) != len(SEATS):
+        raise Conflict("wait for an opponent to sit down", code="table_not_full")
+    match = await game_repo.current_match(session, table_id=table.id)
+    if match is not None and match.status == "playing":
+        raise Conflict("the current match is not over yet", code="match_in_progress")
+    if is_expired(table):
+        raise Conflict("the table has expired", code="table_expired")
+    seat.wants_new_game = True
+    await session.flush()
+    # Re-read after our write: the other player may have agreed a moment ago.
+    if all(s.wants_new_game for s in await seats_of(session, table.id)):
+        await start_match(session=session, table=table)
+    await session.commit()
+    return await table_view(session=session, table=table)

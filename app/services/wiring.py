@@ -1,0 +1,103 @@
+"""Assemble the rooms layer for the application: database store, tokens, pubsub, presence."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from fastapi import FastAPI
+from sqlalchemy import select
+
+from app.db.models import Friendship, Player
+from app.db.sqlite_wal import use_wal
+from app.rooms.errors import NotAuthenticated
+from app.rooms.pubsub import PubSub
+from app.rooms.pubsub_backends import make_pubsub
+from app.rooms.runtime import Rooms, build_rooms
+from app.rooms.sessions import SessionHub
+from app.services import deal_pool
+from app.services.auth import verify_token
+from app.services.deals import solvable_choice
+from app.services.group_commit import GroupCommitSqlStore
+from app.services.sql_store import SqlStore
+from app.settings import Settings
+
+DEFAULT_SWEEP_SECONDS = 5.0
+
+
+async def rooms_for_app(app: FastAPI) -> Rooms:
+    settings: Settings = app.state.settings
+    use_wal(app.state.db_engine)  # one commit per action: make it cheap (app/db/sqlite_wal.py)
+
+    async def authenticate(token: str) -> int:
+        player_id = verify_token(token=token, secret_key=settings.secret_key)
+        async with app.state.sessions() as session:
+            if await session.get(Player, player_id) is None:
+                raise NotAuthenticated("the token's player no longer exists")
+        return player_id
+
+    async def friends_of(player_id: int) -> list[int]:
+        async with app.state.sessions() as session:
+            found = await session.scalars(
+                select(Friendship.friend_id).where(Friendship.player_id == player_id)
+            )
+            return list(found)
+
+    pubsub = make_pubsub(settings.pubsub_backend, redis_url=settings.redis_url,
+                         channel_prefix=settings.redis_channel_prefix)
+    several = settings.pubsub_backend != "memory"  # other processes share our players
+    # The app's session factory (app/api/database.py); group commit under load, on a
+    # connection of its own that goes back to the pool when the rooms close.
+    store = (GroupCommitSqlStore(app.state.sessions, app.state.db_engine,
+                                 synchronous_commit=settings.action_log_synchronous_commit)
+             if settings.db_group_commit else SqlStore(app.state.sessions))
+    rooms = build_rooms(
+        pubsub=pubsub,
+        store=store,
+        authenticate=authenticate,
+        friends_of=friends_of,
+        allow_test_layouts=settings.allow_test_layouts,
+        peers=several,  # other processes may cache our matches
+        sessions=await shared_sessions(settings, pubsub) if several else None,
+        sweep_every=sweep_period(settings),
+    )
+    rooms.on_close.append(start_deal_pool(settings))
+    if isinstance(store, GroupCommitSqlStore):
+        rooms.on_close.append(store.close)
+    # The REST friend list asks app.state.presence who is online (app/rooms/presence.py).
+    app.state.presence = rooms.sessions
+    return rooms
+
+
+def start_deal_pool(settings: Settings) -> Callable[[], Awaitable[None]]:
+    """Start this process's deal pool (app/services/deal_pool.py); returns its closer."""
+    pool = deal_pool.DealPool(size=settings.deal_pool_size, make=solvable_choice)
+    pool.start()
+    deal_pool.install(pool)
+
+    async def stop() -> None:
+        if deal_pool.installed() is pool:
+            deal_pool.install(None)
+        await pool.stop()
+
+    return stop
+
+
+async def shared_sessions(settings: Settings, pubsub: PubSub) -> SessionHub:
+    """Sessions whose presence and connection cap hold across processes (Redis)."""
+    from app.rooms.presence_redis import SharedPresence, SharedSessionHub  # redis only here
+
+    presence = SharedPresence(
+        settings.redis_url, pubsub=pubsub, prefix=settings.redis_channel_prefix,
+        ttl=settings.presence_ttl_seconds, heartbeat=settings.presence_heartbeat_seconds,
+        max_per_player=settings.ws_max_connections_per_player,
+    )
+    hub = SharedSessionHub(pubsub, presence)
+    await presence.start()
+    return hub
+
+
+def sweep_period(settings: Settings) -> float:
+    """Seconds between sweeps for overdue games; by default only with several processes."""
+    if settings.overdue_sweep_seconds is not None:
+        return max(0.0, settings.overdue_sweep_seconds)
+    return DEFAULT_SWEEP_SECONDS if settings.pubsub_backend != "memory" else 0.0

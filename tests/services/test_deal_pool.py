@@ -1,0 +1,190 @@
+"""The deal pool: fills in the background, hands each deal out once, never makes
+``choose_deal`` wait, stops without leaving threads or tasks behind, and is off at size 0."""
+
+import asyncio
+import itertools
+import threading
+from pathlib import Path
+
+import pytest
+
+from app.db.games import DealChoice
+from app.engine.deal import deal
+from app.engine.game import replay
+from app.engine.rules import preset
+from app.engine.solver.solvable import solvable_deal
+from app.engine.state import RUNS_TO_WIN
+from app.main import create_app
+from app.services import deal_pool, deals
+from app.services.deal_pool import DealPool, PoolSizeError
+from tests.support.api import make_settings
+from tests.support.database import sqlite_url, upgrade
+
+WAIT = 30.0  # seconds: generous, the machine may be busy; only a hang fails
+
+
+def counting_make() -> tuple[list[int], deal_pool.MakeDeal]:
+    """A fake solver: deal numbers 1, 2, 3, … tagged with the suit count."""
+    made: list[int] = []
+    counter = itertools.count(1)
+
+    def make(suits: int) -> DealChoice:
+        number = next(counter)
+        made.append(number)
+        return DealChoice(deal_number=number * 10 + suits, generator_version=1,
+                          difficulty="easy")
+
+    return made, make
+
+
+def pool_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name.startswith("deal-pool")]
+
+
+async def test_the_pool_fills_every_suit_count_then_idles() -> None:
+    made, make = counting_make()
+    pool = DealPool(size=3, make=make)
+    pool.start()
+    try:
+        await asyncio.wait_for(pool.filled(), WAIT)
+        assert (pool.ready(1), pool.ready(2), pool.ready(4)) == (3, 3, 0)
+        await asyncio.sleep(0.05)
+        assert len(made) == 6  # full: no more solving
+    finally:
+        await pool.stop()
+
+
+async def test_a_take_is_instant_and_the_pool_refills() -> None:
+    pool = DealPool(size=2, make=deals.solvable_choice, suit_counts=(1,))
+    pool.start()
+    try:
+        await asyncio.wait_for(pool.filled(), WAIT)
+
+        def no_solver(number: int, suits: int) -> None:
+            raise AssertionError("choose_deal solved although the pool had a deal ready")
+
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(deals, "solvable_deal", no_solver)
+            choice = await deals.choose_deal(preset_name="duel", suits=1, pool=pool)
+        assert pool.ready(1) == 1
+        assert choice.deal_number is not None and choice.difficulty is not None
+        # A real solvable deal: the solver wins it from the stored generator number.
+        won = solvable_deal(choice.deal_number, 1)
+        assert won.attempt == 0 and won.source == choice.deal_number
+        end = replay(deal(choice.deal_number, preset("classic", 1)), won.solution)
+        assert len(end.removed) == RUNS_TO_WIN
+        await asyncio.wait_for(pool.filled(), WAIT)
+        assert pool.ready(1) == 2
+    finally:
+        await pool.stop()
+
+
+async def test_choose_deal_falls_back_to_the_solver_when_the_pool_is_empty() -> None:
+    made, make = counting_make()
+    pool = DealPool(size=2, make=make)  # never started: always empty
+    choice = await deals.choose_deal(preset_name="duel", suits=2, pool=pool)
+    assert made == [] and pool.ready(2) == 0
+    assert choice.deal_number is not None and choice.difficulty in ("easy", "medium", "hard")
+    assert solvable_deal(choice.deal_number, 2).source == choice.deal_number
+
+
+async def test_four_suit_and_opted_out_deals_skip_the_pool() -> None:
+    _, make = counting_make()
+    pool = DealPool(size=1, make=make, suit_counts=(1, 2, 4))
+    pool.start()
+    try:
+        await asyncio.wait_for(pool.filled(), WAIT)
+        four = await deals.choose_deal(preset_name="duel", suits=4, pool=pool)
+        plain = await deals.choose_deal(preset_name="duel", suits=2, solvable_only=False,
+                                        pool=pool)
+        assert four.difficulty is None and plain.difficulty is None
+        assert (pool.ready(4), pool.ready(2)) == (1, 1)
+    finally:
+        await pool.stop()
+
+
+async def test_no_deal_is_handed_out_twice() -> None:
+    pool = DealPool(size=2, make=deals.solvable_choice, suit_counts=(1,))
+    pool.start()
+    taken: list[int | None] = []
+    try:
+        for _ in range(12):
+            await asyncio.wait_for(pool.filled(), WAIT)
+            choice = await deals.choose_deal(preset_name="duel", suits=1, pool=pool)
+            taken.append(choice.deal_number)
+    finally:
+        await pool.stop()
+    assert None not in taken and len(set(taken)) == len(taken) == 12
+
+
+async def test_stop_waits_for_the_solve_in_progress_and_leaves_no_thread() -> None:
+    entered, release = threading.Event(), threading.Event()
+
+    def slow_make(suits: int) -> DealChoice:
+        entered.set()
+        release.wait(WAIT)
+        return DealChoice(deal_number=7, generator_version=1)
+
+    pool = DealPool(size=1, make=slow_make)
+    pool.start()
+    assert await asyncio.to_thread(entered.wait, WAIT)
+    stopping = asyncio.create_task(pool.stop())
+    await asyncio.sleep(0.05)
+    assert not stopping.done()  # a thread cannot be interrupted: stop waits for it
+    release.set()
+    await asyncio.wait_for(stopping, WAIT)
+    assert pool_threads() == []
+    assert pool.take(1) is None and pool.take(2) is None  # the late result was dropped
+
+
+async def test_a_failing_solver_is_logged_and_retried(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(deal_pool, "RETRY_SECONDS", 0.01)
+    calls = itertools.count()
+
+    def flaky(suits: int) -> DealChoice:
+        if next(calls) == 0:
+            raise RuntimeError("solver broke")
+        return DealChoice(deal_number=next(calls), generator_version=1)
+
+    pool = DealPool(size=1, make=flaky, suit_counts=(2,))
+    pool.start()
+    try:
+        await asyncio.wait_for(pool.filled(), WAIT)
+    finally:
+        await pool.stop()
+    assert pool.ready(2) == 1
+    assert "could not make a 2-suit deal" in caplog.text
+
+
+async def test_size_zero_turns_the_pool_off() -> None:
+    made, make = counting_make()
+    pool = DealPool(size=0, make=make)
+    pool.start()
+    await asyncio.wait_for(pool.filled(), 1)  # nothing to wait for
+    assert not pool.enabled and pool_threads() == []
+    choice = await deals.choose_deal(preset_name="duel", suits=1, pool=pool)
+    assert choice.difficulty is not None and made == []
+    await pool.stop()
+
+
+@pytest.mark.parametrize("size", [-1, 1.5, True])
+def test_a_bad_size_is_refused(size: object) -> None:
+    with pytest.raises(PoolSizeError, match="whole number"):
+        DealPool(size=size, make=counting_make()[1])  # type: ignore[arg-type]
+
+
+async def test_the_app_lifespan_starts_installs_and_stops_the_pool(tmp_path: Path) -> None:
+    database = sqlite_url(tmp_path / "pool.db")
+    await asyncio.to_thread(upgrade, database)  # the rooms lifespan restores matches
+    app = create_app(make_settings(database, deal_pool_size=1))
+    async with app.router.lifespan_context(app):
+        pool = deal_pool.installed()
+        assert pool is not None and pool.size == 1
+        await asyncio.wait_for(pool.filled(), WAIT)
+        assert (pool.ready(1), pool.ready(2)) == (1, 1)
+        taken = await deals.choose_deal(preset_name="duel", suits=1)  # the installed pool
+        assert pool.ready(1) == 0 and taken.difficulty is not None
+    assert deal_pool.installed() is None and pool_threads() == []
+    await app.state.db_engine.dispose()

@@ -1,0 +1,55 @@
+"""choose_deal: solvable deals for 1 and 2 suits (with difficulty), random for 4;
+big generator numbers from the solvable mapping are stored and rebuilt."""
+
+import pytest
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db import games as repo
+from app.db.models import DuelTable, Player
+from app.engine.deal import deal
+from app.engine.game import replay
+from app.engine.rules import preset
+from app.engine.solver.solvable import solvable_deal
+from app.engine.state import RUNS_TO_WIN
+from app.services import deals
+
+
+@pytest.fixture
+def fixed_number(monkeypatch: pytest.MonkeyPatch) -> int:
+    monkeypatch.setattr(deals, "random_deal_number", lambda: 42)
+    return 42
+
+
+async def test_one_suit_deals_are_solvable_and_rated(fixed_number: int) -> None:
+    choice = await deals.choose_deal(preset_name="duel", suits=1)
+    mapped = solvable_deal(fixed_number, 1)
+    assert choice.deal_number == mapped.source and choice.generator_version == 1
+    assert choice.difficulty == mapped.difficulty in ("easy", "medium", "hard")
+    won = replay(deal(mapped.source, preset("classic", 1)), mapped.solution)
+    assert len(won.removed) == RUNS_TO_WIN
+
+
+async def test_four_suit_and_opted_out_deals_are_random(fixed_number: int) -> None:
+    four = await deals.choose_deal(preset_name="duel", suits=4)
+    assert (four.deal_number, four.difficulty) == (fixed_number, None)
+    plain = await deals.choose_deal(preset_name="duel", suits=2, solvable_only=False)
+    assert (plain.deal_number, plain.difficulty) == (fixed_number, None)
+
+
+async def test_generator_numbers_beyond_32_bits_are_stored(session: AsyncSession) -> None:
+    ann, bob = Player(name="Ann", name_key="ann"), Player(name="Bob", name_key="bob")
+    session.add_all([ann, bob])
+    await session.flush()
+    table = DuelTable(owner_id=ann.id, preset="duel", suits=2, time_limit_seconds=600,
+                      level="any", is_public=True, rated=False, status="full")
+    session.add(table)
+    await session.flush()
+    big = 2**47 + 12_345
+    match = await repo.create_match(session, table=table, player_ids=[ann.id, bob.id],
+                                    choice=repo.DealChoice(big, 1, None, "hard"))
+    match_id, table_id = match.id, table.id
+    await session.commit()
+    session.expire_all()
+    loaded = await repo.current_match(session, table_id=table_id)
+    assert loaded is not None and loaded.id == match_id and loaded.deal_number == big
+    assert deals.start_state(loaded) == deal(big, preset("duel", 2))

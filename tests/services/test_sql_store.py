@@ -1,0 +1,144 @@
+"""The duel service on the database store, on SQLite and PostgreSQL: log, clocks, result."""
+
+import asyncio
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.db.models import DuelTable, Game, GameAction, Match
+from app.rooms.duel import DuelService
+from app.rooms.pubsub import MemoryPubSub
+from app.services.players import create_player
+from app.services.sql_store import SqlStore
+from app.services.tables import TableSettings, create_table, join_table
+from app.services.test_layouts import set_test_layout
+from tests.support.clock import FakeClock
+from tests.support.duel_layouts import WINNING_LINE, near_finished_layout
+
+Sessions = async_sessionmaker[AsyncSession]
+
+
+def real_time_clock() -> FakeClock:
+    """Starts at the real time (tables expire a day after creation), then moves by hand."""
+    return FakeClock(float(int(time.time())))
+
+
+async def no_follow(channel: str) -> None:
+    return None
+
+
+async def seated_match(sessions: Sessions) -> tuple[int, int, int]:
+    async with sessions() as session:
+        ann = (await create_player(session=session, name="Ann", secret_key="k")).player
+        bob = (await create_player(session=session, name="Bob", secret_key="k")).player
+        view = await create_table(session=session, owner=ann, ttl_seconds=3600,
+                                  settings=TableSettings(suits=1, time_limit_seconds=300))
+        joined = await join_table(session=session, table_id=view.table.id, player=bob)
+        assert joined.match is not None
+        match_id = joined.match.id
+        await set_test_layout(session=session, match_id=match_id, player_id=ann.id,
+                              layout=near_finished_layout())
+        return match_id, ann.id, bob.id
+
+
+async def expire_table(sessions: Sessions, match_id: int, *, at: float) -> None:
+    """Set the expiry of the match's table (games nobody opened by then time out)."""
+    async with sessions() as session:
+        match = await session.get(Match, match_id)
+        assert match is not None
+        table = await session.get(DuelTable, match.table_id)
+        assert table is not None
+        table.expires_at = datetime.fromtimestamp(at, UTC)
+        await session.commit()
+
+
+async def rows(sessions: Sessions, model: Any, **where: Any) -> list[Any]:
+    async with sessions() as session:
+        query = select(model).filter_by(**where)
+        return list(await session.scalars(query))
+
+
+async def test_a_duel_is_logged_settled_and_rebuilt(session_factory: Sessions) -> None:
+    match_id, ann, bob = await seated_match(session_factory)
+    clock = real_time_clock()
+    duels = DuelService(store=SqlStore(session_factory), pubsub=MemoryPubSub(), clock=clock)
+    await duels.open_game(player_id=ann, match_id=match_id, follow=no_follow)
+    for seq, action in enumerate(WINNING_LINE[:6], start=1):
+        reply = await duels.act(player_id=ann, match_id=match_id, seq=seq, action=action)
+        assert reply["type"] == "ack"
+    games = {g.player_id: g for g in await rows(session_factory, Game, match_id=match_id)}
+    logged = await rows(session_factory, GameAction, game_id=games[ann].id)
+    assert [(a.seq, a.action) for a in logged] == list(enumerate(WINNING_LINE[:6], start=1))
+    assert games[ann].actions_count == 6 and games[ann].score == reply["score"]
+    assert games[ann].started_at is not None and games[bob].started_at is None
+    await duels.close()
+
+    clock.now += 30
+    again = DuelService(store=SqlStore(session_factory), pubsub=MemoryPubSub(), clock=clock)
+    assert await again.restore() == 1
+    snap = await again.open_game(player_id=ann, match_id=match_id, follow=no_follow)
+    assert snap["seq"] == 6 and snap["time_left_ms"] == 270_000
+    for seq, action in enumerate(WINNING_LINE[6:], start=7):
+        reply = await again.act(player_id=ann, match_id=match_id, seq=seq, action=action)
+    assert reply["status"] == "won"
+    await again.open_game(player_id=bob, match_id=match_id, follow=no_follow)
+    done = await again.finish(player_id=bob, match_id=match_id, seq=1)
+    assert done["status"] == "finished"
+
+    [match] = await rows(session_factory, Match, id=match_id)
+    assert match.status == "finished" and match.winner_id == ann
+    games = {g.player_id: g for g in await rows(session_factory, Game, match_id=match_id)}
+    assert (games[ann].status, games[bob].status) == ("won", "finished")
+    assert games[ann].rating_after is not None and games[ann].rating_after > 1500
+    result = again.result(match_id)
+    assert result is not None and result["winner_id"] == ann
+    await again.close()
+
+
+async def test_a_game_that_ran_out_while_the_server_was_down_ends_at_its_deadline(
+    session_factory: Sessions,
+) -> None:
+    match_id, ann, bob = await seated_match(session_factory)
+    clock = real_time_clock()
+    first = DuelService(store=SqlStore(session_factory), pubsub=MemoryPubSub(), clock=clock)
+    await first.open_game(player_id=ann, match_id=match_id, follow=no_follow)
+    await first.act(player_id=ann, match_id=match_id, seq=1, action=WINNING_LINE[0])
+    await first.close()
+
+    clock.now += 10_000
+    second = DuelService(store=SqlStore(session_factory), pubsub=MemoryPubSub(), clock=clock)
+    await second.restore()
+    games = {g.player_id: g for g in await rows(session_factory, Game, match_id=match_id)}
+    assert games[ann].status == "timed_out" and games[ann].time_used_ms == 300_000
+    assert games[ann].ended_at is not None and games[ann].started_at is not None
+    assert (games[ann].ended_at - games[ann].started_at).total_seconds() == pytest.approx(300)
+    assert games[bob].status == "playing"
+    await second.close()
+
+
+async def test_the_tables_expiry_ends_games_nobody_opened(session_factory: Sessions) -> None:
+    match_id, ann, bob = await seated_match(session_factory)
+    clock = real_time_clock()
+    await expire_table(session_factory, match_id, at=clock.now + 60)
+    duels = DuelService(store=SqlStore(session_factory), pubsub=MemoryPubSub(), clock=clock)
+    await duels.open_game(player_id=ann, match_id=match_id, follow=no_follow)
+    await duels.finish(player_id=ann, match_id=match_id, seq=1)
+    await duels.close()
+
+    clock.now += 120  # the table expired while Bob never came
+    again = DuelService(store=SqlStore(session_factory), pubsub=MemoryPubSub(), clock=clock)
+    await again.restore()
+    for _ in range(100):  # the expiry task runs at once; give it a moment to settle
+        [match] = await rows(session_factory, Match, id=match_id)
+        if match.status == "finished":
+            break
+        await asyncio.sleep(0.05)
+    games = {g.player_id: g for g in await rows(session_factory, Game, match_id=match_id)}
+    assert games[bob].status == "timed_out" and games[bob].started_at is None
+    assert games[bob].time_used_ms == 300_000  # the whole limit: Ann wins the tie on time
+    assert match.status == "finished" and match.winner_id == ann
+    await again.close()
