@@ -14,7 +14,8 @@ import pytest
 from app.engine.deal import deal
 from app.engine.game import replay
 from app.engine.rules import preset
-from app.engine.solver import solvable_deal
+from app.engine.solver import solvable_deal, solve
+from app.engine.solver.solvable import BUDGET_NODES
 from app.engine.solver.v1 import search_v1
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "solvable-v1.json").read_text())
@@ -42,3 +43,15 @@ def test_v1_spends_the_same_nodes_on_a_deal_it_does_not_win_in_budget() -> None:
     found = search_v1(deal(1, preset("classic", 4)), nodes=20_000)
     assert not found.won
     assert found.nodes == 20_100  # the beam finishes its level before stopping
+
+
+@pytest.mark.parametrize(("suits", "number"), [(1, 1), (1, 7), (2, 2), (2, 22), (4, 3)])
+def test_the_main_search_spends_what_v1_spent_so_difficulty_needs_no_second_search(
+    suits: int, number: int
+) -> None:
+    # A solvable deal's difficulty is rated from v1's nodes. That is the main search's
+    # effort only while its find phase expands the same positions: if this fails, the
+    # main search changed, and SolvableDeal.difficulty must come from a main solve.
+    found = solvable_deal(number, suits)
+    main = solve(deal(found.source, preset("classic", suits)), nodes=BUDGET_NODES)
+    assert main.solved and main.nodes == found.nodes

@@ -50,7 +50,9 @@ class SolvableDeal:
     source: int
     attempt: int
     nodes: int
-    """Nodes the frozen v1 search expanded to win it."""
+    """Nodes the frozen v1 search expanded to win it. The main search's first-win phase
+    is still v1's, so this is also the main search's effort, which ``difficulty`` rates
+    (``tests/engine/test_solver_v1.py`` checks that they agree)."""
     difficulty: Difficulty
     solution: tuple[Action, ...]
     """A verified win under the ``classic`` rules."""
