@@ -22,7 +22,7 @@ from app.engine.solver import hint as visible_hint
 from app.engine.state import GameState
 from app.rewards.assist import RESCUE_NODES, auto_complete, auto_complete_available, rescue_actions
 from app.rewards.points import rescue_cost
-from app.rooms.projection import events_json, game_view
+from app.rooms.frames import events_json, game_view
 from app.services import solo_games as games
 from app.services.solo_games import GameOver
 from app.services.solo_games_live import LiveGame, SoloGames
