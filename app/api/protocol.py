@@ -1,9 +1,10 @@
 """The WebSocket protocol, version 1: every frame is one JSON object with a ``type``.
 
 Client messages are parsed with :func:`parse_client_message` (a pydantic discriminated
-union on ``type``); server messages are built from the models below and serialised with
-:func:`dump`. ``scripts/protocol_schema.py`` writes the JSON schemas of both unions into
-``docs/protocol/`` so the document and the code cannot drift apart.
+union on ``type``, in strict mode: ``"1"`` or ``2.0`` is not a seq); server messages are
+built by ``app/rooms/frames.py`` and checked against the models below.
+``python -m app.api.protocol_docs`` writes the JSON schemas of both unions into
+``docs/protocol/`` and ``docs/protocol.md``, and a test keeps them current.
 
 Game content in server messages (``view``, ``events``) is produced by the rooms layer from
 ``app.engine.view.player_view`` only: face-down cards and the stock order never appear.
@@ -36,10 +37,17 @@ class _Message(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class _Request(_Message):
+    """A client message: strict, so a number given as a string or a float is refused
+    (``"seq": "1"``, ``"seq": 2.0``) instead of being converted and applied."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
 # --------------------------------------------------------------------------- client → server
 
 
-class Hello(_Message):
+class Hello(_Request):
     """First frame of a connection: who I am, and where my event stream stopped."""
 
     type: Literal["hello"]
@@ -56,7 +64,7 @@ class Hello(_Message):
     )
 
 
-class Resume(_Message):
+class Resume(_Request):
     """Ask again for everything after ``last_event`` (or a fresh snapshot if too old)."""
 
     type: Literal["resume"]
@@ -64,14 +72,14 @@ class Resume(_Message):
     last_event: int = Field(ge=0)
 
 
-class OpenGame(_Message):
+class OpenGame(_Request):
     """Open my game of a match: starts my clock the first time; answered by a snapshot."""
 
     type: Literal["open_game"]
     match_id: Id
 
 
-class Act(_Message):
+class Act(_Request):
     """One action in my game. ``seq`` is 1 + the number of actions already applied."""
 
     type: Literal["action"]
@@ -80,7 +88,7 @@ class Act(_Message):
     action: ActionJson
 
 
-class Finish(_Message):
+class Finish(_Request):
     """"Terminer": end my game now; my score stands. Carries a ``seq`` like an action."""
 
     type: Literal["finish"]
@@ -88,14 +96,14 @@ class Finish(_Message):
     seq: Seq
 
 
-class AskHint(_Message):
+class AskHint(_Request):
     """A suggested next action for my own game in progress; changes nothing (no seq)."""
 
     type: Literal["hint"]
     match_id: Id
 
 
-class Spectate(_Message):
+class Spectate(_Request):
     """Watch a game: my opponent's once my own game is over, anybody's once the match is."""
 
     type: Literal["spectate"]
@@ -105,13 +113,13 @@ class Spectate(_Message):
     )
 
 
-class Unspectate(_Message):
+class Unspectate(_Request):
     type: Literal["unspectate"]
     match_id: Id
     player_id: Id | None = None
 
 
-class GetReplay(_Message):
+class GetReplay(_Request):
     """The full record (layout and actions) of a game; only once the whole match is over."""
 
     type: Literal["get_replay"]
@@ -119,15 +127,15 @@ class GetReplay(_Message):
     player_id: Id
 
 
-class SubscribeLobby(_Message):
+class SubscribeLobby(_Request):
     type: Literal["subscribe_lobby"]
 
 
-class UnsubscribeLobby(_Message):
+class UnsubscribeLobby(_Request):
     type: Literal["unsubscribe_lobby"]
 
 
-class WatchPresence(_Message):
+class WatchPresence(_Request):
     """Follow whether my friends are online (all, or those listed); replaces the earlier list.
 
     Players not in my friend list are left out: presence is not for strangers to probe.
@@ -137,7 +145,7 @@ class WatchPresence(_Message):
     player_ids: list[Id] | None = Field(None, max_length=500)
 
 
-class Ping(_Message):
+class Ping(_Request):
     type: Literal["ping"]
 
 

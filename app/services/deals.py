@@ -29,8 +29,7 @@ from app.services.deal_pool import DealPool
 
 
 async def choose_deal(
-    *, preset_name: str, suits: int, solvable_only: bool | None = None,
-    pool: DealPool | None = None,
+    *, suits: int, solvable_only: bool | None = None, pool: DealPool | None = None,
 ) -> DealChoice:
     """The deal for a new match (solvable only by default for 1 and 2 suits).
 
