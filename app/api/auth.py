@@ -25,3 +25,18 @@ async def current_player(
 
 
 Me = Annotated[Player, Depends(current_player)]
+
+
+async def optional_player(
+    request: Request,
+    session: Session,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+) -> Player | None:
+    """The caller when a token is sent (and valid), else None: for public reads that
+    show a player more of their own things."""
+    if credentials is None:
+        return None
+    return await current_player(request, session, credentials)
+
+
+MaybeMe = Annotated[Player | None, Depends(optional_player)]

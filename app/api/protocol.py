@@ -14,40 +14,32 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
-from app.ids import INT_COLUMN_MAX
+from app.api.protocol_base import ActionJson, Id, Message, Request, Seq
+from app.api.protocol_solo import (
+    BadgeEarned,
+    SoloAck,
+    SoloAct,
+    SoloAskHint,
+    SoloAssist,
+    SoloAutoComplete,
+    SoloHint,
+    SoloOpen,
+    SoloOver,
+    SoloReject,
+    SoloRescue,
+    SoloSnapshot,
+)
 
 PROTOCOL_VERSION = 1
 MAX_FRAME_BYTES = 16 * 1024
-
-ActionJson = dict[str, Any]
-"""An action in the rule book's JSON form: {"op": "move", "from": 3, "to": 7, "count": 2},
-{"op": "deal"}, {"op": "flip", "col": 4}, {"op": "undo"}."""
-
-
-# Ids and seqs fit the database's INTEGER columns (app/ids.py): a larger number is a bad
-# message, answered like any other, never a query that overflows (found by the fuzz tests).
-MAX_ID = INT_COLUMN_MAX
-Id = Annotated[int, Field(ge=1, le=MAX_ID)]
-Seq = Annotated[int, Field(ge=1, le=MAX_ID)]
-
-
-class _Message(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class _Request(_Message):
-    """A client message: strict, so a number given as a string or a float is refused
-    (``"seq": "1"``, ``"seq": 2.0``) instead of being converted and applied."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 # --------------------------------------------------------------------------- client → server
 
 
-class Hello(_Request):
+class Hello(Request):
     """First frame of a connection: who I am, and where my event stream stopped."""
 
     type: Literal["hello"]
@@ -64,7 +56,7 @@ class Hello(_Request):
     )
 
 
-class Resume(_Request):
+class Resume(Request):
     """Ask again for everything after ``last_event`` (or a fresh snapshot if too old)."""
 
     type: Literal["resume"]
@@ -72,14 +64,14 @@ class Resume(_Request):
     last_event: int = Field(ge=0)
 
 
-class OpenGame(_Request):
+class OpenGame(Request):
     """Open my game of a match: starts my clock the first time; answered by a snapshot."""
 
     type: Literal["open_game"]
     match_id: Id
 
 
-class Act(_Request):
+class Act(Request):
     """One action in my game. ``seq`` is 1 + the number of actions already applied."""
 
     type: Literal["action"]
@@ -88,7 +80,7 @@ class Act(_Request):
     action: ActionJson
 
 
-class Finish(_Request):
+class Finish(Request):
     """"Terminer": end my game now; my score stands. Carries a ``seq`` like an action."""
 
     type: Literal["finish"]
@@ -96,14 +88,14 @@ class Finish(_Request):
     seq: Seq
 
 
-class AskHint(_Request):
+class AskHint(Request):
     """A suggested next action for my own game in progress; changes nothing (no seq)."""
 
     type: Literal["hint"]
     match_id: Id
 
 
-class Spectate(_Request):
+class Spectate(Request):
     """Watch a game: my opponent's once my own game is over, anybody's once the match is."""
 
     type: Literal["spectate"]
@@ -113,13 +105,13 @@ class Spectate(_Request):
     )
 
 
-class Unspectate(_Request):
+class Unspectate(Request):
     type: Literal["unspectate"]
     match_id: Id
     player_id: Id | None = None
 
 
-class GetReplay(_Request):
+class GetReplay(Request):
     """The full record (layout and actions) of a game; only once the whole match is over."""
 
     type: Literal["get_replay"]
@@ -127,15 +119,15 @@ class GetReplay(_Request):
     player_id: Id
 
 
-class SubscribeLobby(_Request):
+class SubscribeLobby(Request):
     type: Literal["subscribe_lobby"]
 
 
-class UnsubscribeLobby(_Request):
+class UnsubscribeLobby(Request):
     type: Literal["unsubscribe_lobby"]
 
 
-class WatchPresence(_Request):
+class WatchPresence(Request):
     """Follow whether my friends are online (all, or those listed); replaces the earlier list.
 
     Players not in my friend list are left out: presence is not for strangers to probe.
@@ -145,13 +137,14 @@ class WatchPresence(_Request):
     player_ids: list[Id] | None = Field(None, max_length=500)
 
 
-class Ping(_Request):
+class Ping(Request):
     type: Literal["ping"]
 
 
 ClientMessage = Annotated[
     Hello | Resume | OpenGame | Act | Finish | AskHint | Spectate | Unspectate | GetReplay
-    | SubscribeLobby | UnsubscribeLobby | WatchPresence | Ping,
+    | SubscribeLobby | UnsubscribeLobby | WatchPresence | Ping | SoloOpen | SoloAct
+    | SoloAskHint | SoloRescue | SoloAutoComplete,
     Field(discriminator="type"),
 ]
 CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -184,7 +177,7 @@ def parse_client_message(frame: str | bytes) -> ClientMessage:
 # --------------------------------------------------------------------------- server → client
 
 
-class Progress(_Message):
+class Progress(Message):
     """What a player may know of another player's game in progress: no card at all."""
 
     player_id: int
@@ -196,7 +189,7 @@ class Progress(_Message):
     online: bool
 
 
-class Welcome(_Message):
+class Welcome(Message):
     type: Literal["welcome"] = "welcome"
     v: int = PROTOCOL_VERSION
     player_id: int
@@ -205,7 +198,7 @@ class Welcome(_Message):
     resumed: bool = Field(description="True when the missed events follow this frame.")
 
 
-class Snapshot(_Message):
+class Snapshot(Message):
     """The whole visible state of one game (mine, or one I watch)."""
 
     type: Literal["snapshot"] = "snapshot"
@@ -223,7 +216,7 @@ class Snapshot(_Message):
     opponent: Progress | None
 
 
-class Ack(_Message):
+class Ack(Message):
     type: Literal["ack"] = "ack"
     n: int
     match_id: int
@@ -237,7 +230,7 @@ class Ack(_Message):
     duplicate: bool = False
 
 
-class Reject(_Message):
+class Reject(Message):
     type: Literal["reject"] = "reject"
     n: int
     match_id: int
@@ -250,14 +243,14 @@ class Reject(_Message):
     status: str | None
 
 
-class ProgressEvent(_Message):
+class ProgressEvent(Message):
     type: Literal["progress"] = "progress"
     n: int
     match_id: int
     progress: Progress
 
 
-class WatchEvent(_Message):
+class WatchEvent(Message):
     """A live step of a game I spectate: the new view, read-only."""
 
     type: Literal["watch"] = "watch"
@@ -271,7 +264,7 @@ class WatchEvent(_Message):
     status: str
 
 
-class GameOver(_Message):
+class GameOver(Message):
     type: Literal["game_over"] = "game_over"
     n: int
     match_id: int
@@ -281,7 +274,7 @@ class GameOver(_Message):
     elapsed_ms: int
 
 
-class PlayerResult(_Message):
+class PlayerResult(Message):
     player_id: int
     score: int
     elapsed_ms: int
@@ -290,7 +283,7 @@ class PlayerResult(_Message):
     rating_after: float | None = None
 
 
-class MatchResult(_Message):
+class MatchResult(Message):
     type: Literal["match_result"] = "match_result"
     n: int
     match_id: int
@@ -299,7 +292,7 @@ class MatchResult(_Message):
     deal: dict[str, Any] = Field(description="The deal, revealed only now that both are over.")
 
 
-class Replay(_Message):
+class Replay(Message):
     type: Literal["replay"] = "replay"
     n: int
     match_id: int
@@ -307,27 +300,27 @@ class Replay(_Message):
     record: dict[str, Any]
 
 
-class Lobby(_Message):
+class Lobby(Message):
     type: Literal["lobby"] = "lobby"
     n: int
     change: Literal["table_created", "seat_taken", "table_closed", "table_updated"]
     table: dict[str, Any]
 
 
-class Invite(_Message):
+class Invite(Message):
     type: Literal["invite"] = "invite"
     n: int
     invite: dict[str, Any]
 
 
-class Presence(_Message):
+class Presence(Message):
     type: Literal["presence"] = "presence"
     n: int
     player_id: int
     online: bool
 
 
-class Hint(_Message):
+class Hint(Message):
     """The answer to ``hint``: computed from what the player sees only. Not numbered."""
 
     type: Literal["hint"] = "hint"
@@ -336,7 +329,7 @@ class Hint(_Message):
     reason: str = Field(description="Why, in a few words (no card names).")
 
 
-class Error(_Message):
+class Error(Message):
     """A frame the server could not accept; nothing was changed. Not numbered."""
 
     type: Literal["error"] = "error"
@@ -344,13 +337,14 @@ class Error(_Message):
     message: str
 
 
-class Pong(_Message):
+class Pong(Message):
     type: Literal["pong"] = "pong"
 
 
 ServerMessage = Annotated[
     Welcome | Snapshot | Ack | Reject | ProgressEvent | WatchEvent | GameOver | MatchResult
-    | Replay | Lobby | Invite | Presence | Hint | Error | Pong,
+    | Replay | Lobby | Invite | Presence | Hint | Error | Pong | SoloSnapshot | SoloAck
+    | SoloReject | SoloAssist | SoloHint | SoloOver | BadgeEarned,
     Field(discriminator="type"),
 ]
 SERVER_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)

@@ -1,6 +1,6 @@
 """Request and response bodies of the REST API (pydantic), and converters from services."""
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -14,6 +14,7 @@ from app.services.tables import TIME_LIMIT_MAX, TIME_LIMIT_MIN, TableView
 
 NAME_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]*$"
 Level = Literal["any", "beginner", "intermediate", "advanced", "expert"]
+DifficultyChoice = Literal["any", "easy", "medium", "hard"]
 
 
 class Request(BaseModel):
@@ -37,6 +38,8 @@ class TableIn(Request):
     level: Level = "any"
     public: bool = True
     rated: bool = True
+    difficulty: DifficultyChoice = Field(
+        "any", description="the solver's effort on the match deals (docs/solver.md)")
 
 
 class InviteIn(Request):
@@ -52,6 +55,24 @@ class RatingOut(BaseModel):
     games: int
 
 
+class SoloSuitStatsOut(BaseModel):
+    suits: int
+    games: int = Field(description="solo and daily games of this suit count, any status")
+    wins: int
+    best_time_ms: int | None
+    best_points: int | None
+    points: int
+    points_week: int
+
+
+class DailyStatsOut(BaseModel):
+    played: int = 0
+    won: int = 0
+    current_streak: int = 0
+    best_streak: int = 0
+    last_won: date | None = None
+
+
 class PlayerOut(BaseModel):
     id: int
     name: str
@@ -62,6 +83,10 @@ class PlayerOut(BaseModel):
     drawn: int
     streak: int = Field(description="> 0 wins in a row, < 0 losses in a row, 0 otherwise")
     ratings: list[RatingOut]
+    solo: list[SoloSuitStatsOut] = Field(
+        default_factory=list, description="one entry per suit count 1, 2, 4")
+    daily: DailyStatsOut = Field(default_factory=DailyStatsOut)
+    badges: int = Field(0, description="how many badges the player holds")
 
     @classmethod
     def of(cls, info: PlayerInfo) -> "PlayerOut":
@@ -107,6 +132,7 @@ class TableOut(BaseModel):
     level: str
     public: bool
     rated: bool
+    difficulty: str = "any"
     status: str
     created_at: datetime
     expires_at: datetime | None
@@ -121,7 +147,8 @@ class TableOut(BaseModel):
             id=table.id, owner_id=table.owner_id, owner_name=view.owner_name,
             preset=table.preset, suits=table.suits,
             time_limit_seconds=table.time_limit_seconds, level=table.level,
-            public=table.is_public, rated=table.rated, status=table.status,
+            public=table.is_public, rated=table.rated, difficulty=table.difficulty,
+            status=table.status,
             created_at=table.created_at, expires_at=table.expires_at,
             seats=[SeatOut(seat=s.seat, player_id=s.player_id, name=s.name,
                            wants_new_game=s.wants_new_game) for s in view.seats],

@@ -195,6 +195,8 @@ class StepRunner:
         assert result is not None
         for seat in live.games:
             await self._pubsub.publish(channels.player(seat.player_id), result)
+        for player_id, notice in settled.notices:  # badges earned, after the result
+            await self._pubsub.publish(channels.player(player_id), notice)
 
     def progress(self, seat: Seat) -> Payload:
         return frames.progress(seat, self._clock(), self._is_online(seat.player_id))

@@ -1,6 +1,8 @@
 // French, German and English. The language comes from the browser unless the player
 // picked one; `t` formats a message with {named} parameters.
 const EN = {
+  keyRescue: "R: rescue (solo; costs points)", keyAuto: "A: auto-complete (solo)",
+  navSolo: "Solo", navDaily: "Daily deal", navBoards: "Leaderboards", navMain: "Main menu", navAlone: "Play alone",
   tagline: "Spider Solitaire, head to head on the same deal",
   tapToTurn: "Tap to turn it up", keepPlaying: "Keep playing", keySpaceName: "Space", notStarted: "not started yet",
   app: "Spider Duel", language: "Language", skip: "Skip to content",
@@ -48,6 +50,12 @@ const EN = {
   rejected: "Not allowed: {reason}", error: "Something went wrong: {detail}",
   lang_en: "English", lang_fr: "Français", lang_de: "Deutsch",
   errors: {
+    no_such_player: "there is no such player", no_current_game: "you have no solo game in progress", not_your_game: "that game is another player's",
+    no_such_game: "there is no such game", game_in_progress: "that game is still being played",
+    daily_already_played: "you have already played today's deal; come back tomorrow",
+    daily_not_finished: "finish today's deal to see the others' times",
+    no_such_day: "that day has not come yet", auto_complete_unavailable: "the game cannot be completed automatically yet",
+    record_too_large: "that record is too large", bad_record: "that is not a valid game record",
     same_column: "that is the same column", bad_column: "no such column", bad_count: "not that many cards",
     not_movable: "these cards are not a run of one suit",
     bad_target: "a card goes only onto a card one rank higher", pointless: "that changes nothing",
@@ -109,6 +117,8 @@ const EN = {
 };
 
 const FR = {
+  keyRescue: "R : sauvetage (solo ; coûte des points)", keyAuto: "A : fin automatique (solo)",
+  navSolo: "Solo", navDaily: "Donne du jour", navBoards: "Classements", navMain: "Menu principal", navAlone: "Jouer seul",
   tagline: "Le Spider Solitaire en duel, sur la même donne",
   tapToTurn: "Touchez pour la retourner", keepPlaying: "Continuer", keySpaceName: "Espace", notStarted: "pas encore commencé",
   app: "Spider Duel", language: "Langue", skip: "Aller au contenu",
@@ -157,6 +167,12 @@ const FR = {
   rejected: "Refusé : {reason}", error: "Un problème est survenu : {detail}",
   lang_en: "English", lang_fr: "Français", lang_de: "Deutsch",
   errors: {
+    no_such_player: "ce joueur n'existe pas", no_current_game: "vous n'avez pas de partie solo en cours", not_your_game: "cette partie est celle d'un autre joueur",
+    no_such_game: "cette partie n'existe pas", game_in_progress: "cette partie est encore en cours",
+    daily_already_played: "vous avez déjà joué la donne du jour ; revenez demain",
+    daily_not_finished: "terminez la donne du jour pour voir les temps des autres",
+    no_such_day: "ce jour n'est pas encore arrivé", auto_complete_unavailable: "la partie ne peut pas encore se terminer automatiquement",
+    record_too_large: "cet enregistrement est trop volumineux", bad_record: "ce n'est pas un enregistrement de partie valable",
     same_column: "c'est la même colonne", bad_column: "colonne inexistante", bad_count: "pas autant de cartes",
     not_movable: "ces cartes ne forment pas une suite d'une couleur",
     bad_target: "une carte se pose seulement sur une carte d'un rang au-dessus",
@@ -224,6 +240,8 @@ const FR = {
 };
 
 const DE = {
+  keyRescue: "R: Rettung (Solo; kostet Punkte)", keyAuto: "A: Auto-Ende (Solo)",
+  navSolo: "Solo", navDaily: "Tagesspiel", navBoards: "Bestenlisten", navMain: "Hauptmenü", navAlone: "Allein spielen",
   tagline: "Spider Solitär im Duell, auf demselben Blatt",
   tapToTurn: "Tippen zum Aufdecken", keepPlaying: "Weiterspielen", keySpaceName: "Leertaste", notStarted: "noch nicht begonnen",
   app: "Spider Duel", language: "Sprache", skip: "Zum Inhalt",
@@ -272,6 +290,12 @@ const DE = {
   rejected: "Nicht erlaubt: {reason}", error: "Etwas ist schiefgegangen: {detail}",
   lang_en: "English", lang_fr: "Français", lang_de: "Deutsch",
   errors: {
+    no_such_player: "diesen Spieler gibt es nicht", no_current_game: "du hast kein Solospiel im Gange", not_your_game: "dieses Spiel gehört einem anderen Spieler",
+    no_such_game: "dieses Spiel gibt es nicht", game_in_progress: "dieses Spiel läuft noch",
+    daily_already_played: "du hast das heutige Spiel schon gespielt; komm morgen wieder",
+    daily_not_finished: "beende das heutige Spiel, um die Zeiten der anderen zu sehen",
+    no_such_day: "dieser Tag ist noch nicht gekommen", auto_complete_unavailable: "das Spiel kann noch nicht automatisch beendet werden",
+    record_too_large: "diese Aufzeichnung ist zu groß", bad_record: "das ist keine gültige Spielaufzeichnung",
     same_column: "das ist dieselbe Spalte", bad_column: "diese Spalte gibt es nicht",
     bad_count: "nicht so viele Karten", not_movable: "diese Karten sind keine Reihe einer Farbe",
     bad_target: "eine Karte passt nur auf eine Karte, die einen Rang höher ist",
@@ -366,6 +390,12 @@ export function setLang(code) {
 }
 
 export const onLangChange = (listener) => listeners.add(listener);
+
+// Screens loaded on demand bring their own words (solo-words.js), merged in here so the
+// first page does not carry them: {en: {...}, fr: {...}, de: {...}}.
+export function addWords(tables) {
+  for (const [code, words] of Object.entries(tables)) Object.assign(TABLES[code], words);
+}
 
 export function t(key, params = {}) {
   const text = TABLES[current][key] ?? EN[key] ?? key;
