@@ -128,11 +128,18 @@ async def _receive_text(websocket: WebSocket) -> str | bytes | None:
     return text if text is not None else message.get("bytes") or b""
 
 
+async def _refuse_hello(websocket: WebSocket, message: str) -> None:
+    await websocket.send_text(_error_text("hello_first", message))
+    await websocket.close(code=CLOSE_PROTOCOL)
+
+
 async def _hello(websocket: WebSocket) -> p.Hello | None:
     try:
         frame = await asyncio.wait_for(_receive_text(websocket), HELLO_TIMEOUT_SECONDS)
-    except TimeoutError:
-        frame = ""
+    except TimeoutError:  # nothing was sent: nothing to parse, only the time-out to say
+        await _refuse_hello(websocket, f"no hello within {HELLO_TIMEOUT_SECONDS:g} s: "
+                                       "the first frame must be a hello")
+        return None
     if frame is None:
         return None
     try:
@@ -141,8 +148,7 @@ async def _hello(websocket: WebSocket) -> p.Hello | None:
         await websocket.send_text(_error_text(error.code, error.message))
         message = None
     if not isinstance(message, p.Hello):
-        await websocket.send_text(_error_text("hello_first", "the first frame must be a hello"))
-        await websocket.close(code=CLOSE_PROTOCOL)
+        await _refuse_hello(websocket, "the first frame must be a hello")
         return None
     if message.v != p.PROTOCOL_VERSION:
         await websocket.send_text(_error_text(

@@ -16,7 +16,7 @@ carry the authoritative view for a resync. An illegal action consumes no seq.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from app.engine.actions import ActionFormatError, action_from_json
@@ -40,15 +40,18 @@ FINISH_OP = "finish"
 
 
 # --------------------------------------------------------------------------- steps
+# Steps, writes and effects are values by convention, never changed once made: plain
+# slotted dataclasses, as a frozen one costs several times more to build, several times
+# per action on the hottest path.
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class StartGame:
     game_id: int
     at: float
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class AppendAction:
     game_id: int
     seq: int
@@ -57,7 +60,7 @@ class AppendAction:
     progress: Progress
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class EndGame:
     """``required``: a finish must be stored or it did not happen; a win or a time-out
     stands even if the write fails (the log and the clock prove it again on a rebuild)."""
@@ -72,19 +75,19 @@ class EndGame:
 Write = StartGame | AppendAction | EndGame
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Arm:
     """Start the seat's time-out timer (its deadline is on the seat)."""
 
     player_id: int
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Disarm:
     player_id: int
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Watched:
     """A step of the player's game, for its spectators (built only if one may listen)."""
 
@@ -92,17 +95,17 @@ class Watched:
     ack: Payload
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class ProgressChanged:
     player_id: int
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class TellPeers:
     ended: bool
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class GameEnded:
     """Publish ``frame`` (a game_over) to the match, then settle it if all games are over."""
 
@@ -112,7 +115,7 @@ class GameEnded:
 Effect = Arm | Disarm | Watched | ProgressChanged | TellPeers | GameEnded
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Step:
     match: Match
     writes: tuple[Write, ...] = ()
@@ -144,7 +147,7 @@ def rebuild_seat(stored: StoredGame, start: GameState, limit: float) -> Seat:
             ended_at, end_reason = entry.at, "won"
     if stored.ended_at is not None:
         ended_at, end_reason = stored.ended_at, stored.end_reason
-    return Seat(stored.game_id, stored.player_id, limit, game, seq, tuple(actions),
+    return Seat(stored.game_id, stored.player_id, limit, game, seq, actions, len(actions),
                 stored.started_at, ended_at, end_reason)
 
 
@@ -155,7 +158,7 @@ def end(match: Match, player_id: int, reason: str, at: float, *, announce: bool 
         ) -> Step:
     """End a game (``announce``: tell the match now; otherwise the caller's step does)."""
     seat = match.seat_of(player_id)
-    ended = replace(seat, ended_at=at, end_reason=reason)
+    ended = seat.evolve(ended_at=at, end_reason=reason)
     write = EndGame(seat.game_id, reason, at,
                     Progress(seat.game.points, seat.game.state.actions,
                              round(seat.elapsed_if_ended(reason, at) * 1000)),
@@ -170,7 +173,8 @@ def end(match: Match, player_id: int, reason: str, at: float, *, announce: bool 
 def deadline_due(match: Match, player_id: int, now: float) -> Step | None:
     """The player's clock ran out and nothing has ended the game yet: end it now."""
     seat = match.seat_of(player_id)
-    if seat.started_at is not None and not seat.over and now >= seat.deadline:
+    started = seat.started_at
+    if started is not None and seat.ended_at is None and now >= started + seat.time_limit_s:
         return end(match, player_id, "timed_out", seat.deadline)
     return None
 
@@ -193,7 +197,7 @@ def open_seat(match: Match, player_id: int, now: float) -> Step | None:
     seat = match.seat_of(player_id)
     if seat.started_at is not None or seat.over:
         return None
-    opened = replace(seat, started_at=now)
+    opened = seat.evolve(started_at=now)
     return Step(match.with_seat(opened), (StartGame(seat.game_id, now),),
                 (Arm(player_id), ProgressChanged(player_id), TellPeers(ended=False)))
 
@@ -217,15 +221,22 @@ def act(match: Match, player_id: int, seq: int, data: Payload, now: float) -> St
         code = error.code if isinstance(error, IllegalAction) else "bad_action"
         return Step(match, reply=reject(match, seat, seq, code, str(error)))
     logged = action.to_json()
-    played = replace(seat, game=after, seq=seq, actions=(*seat.actions, logged))
+    played = seat.evolve(game=after, seq=seq, log=seat.logging(logged),
+                         log_length=seat.log_length + 1)
     append = AppendAction(seat.game_id, seq, logged, now,
                           Progress(after.points, after.state.actions,
                                    round(seat.elapsed_s(now) * 1000)))
-    step = Step(match.with_seat(played), (append,))
+    delta, events_out = after.points - seat.game.points, frames.events_json(events)
     if after.state.won:
-        step = step.then(end(step.match, player_id, "won", now, announce=False))
-    return _stepped(step, player_id, seq, after.points - seat.game.points,
-                    frames.events_json(events), now)
+        won = Step(match.with_seat(played), (append,)).then(
+            end(match.with_seat(played), player_id, "won", now, announce=False))
+        return _stepped(won, player_id, seq, delta, events_out, now)
+    # The common case, built in one go (the hottest path of the server).
+    ack = frames.ack(match.match_id, played, seq, delta, events_out, now)
+    played.__dict__["last_ack"] = ack  # still ours alone: part of building the value
+    return Step(match.with_seat(played), (append,),
+                (Watched(player_id, ack), ProgressChanged(player_id), TellPeers(ended=False)),
+                ack)
 
 
 def _seq_refusal(seat: Seat, seq: int) -> tuple[str, str] | None:
@@ -249,7 +260,7 @@ def _stepped(step: Step, player_id: int, seq: int, delta: int, events: list[Payl
     match = step.match
     seat = match.seat_of(player_id)
     ack = frames.ack(match.match_id, seat, seq, delta, events, now)
-    seat = replace(seat, last_ack=ack)
+    seat = seat.evolve(last_ack=ack)
     effects: tuple[Effect, ...] = (
         Watched(player_id, ack), ProgressChanged(player_id), TellPeers(ended=seat.over))
     if seat.over:
@@ -263,7 +274,7 @@ def again(match: Match, seat: Seat, seq: int, now: float) -> Step:
         return Step(match, reply={**seat.last_ack, "duplicate": True})
     # Rebuilt after a restart: the answer is the current state, nothing applied again.
     ack = frames.ack(match.match_id, seat, seat.seq, 0, [], now)
-    return Step(match.with_seat(replace(seat, last_ack=ack)),
+    return Step(match.with_seat(seat.evolve(last_ack=ack)),
                 reply={**ack, "duplicate": True})
 
 
@@ -320,5 +331,5 @@ def replay(match: Match, player_id: int) -> Payload:
 def settled(match: Match, winner_id: int | None,
             ratings: dict[int, tuple[float | None, float | None]], now: float) -> Match:
     """The match with its official result (as the store recorded it)."""
-    return replace(match, result=frames.match_result(
+    return match.evolve(result=frames.match_result(
         match.match_id, match.outcomes(now), winner_id, ratings, match.deal))

@@ -3,7 +3,7 @@ refusals of the live layer. What commands do to a match: ``app/rooms/duel_core.p
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from app.engine.rules import Rules
@@ -56,9 +56,12 @@ class Seat:
     time_limit_s: float
     game: ScoredGame
     seq: int = 0
-    # As JSON (dicts of ints and strings): kept for the game's whole life, and such dicts
-    # are nothing the garbage collector walks, where Move and Flip objects are.
-    actions: tuple[Payload, ...] = ()
+    # The logged actions as JSON (dicts of ints and strings): kept for the game's whole
+    # life, and such dicts are nothing the garbage collector walks, where Move and Flip
+    # objects are. One list shared by the seat's successive values, each seeing its
+    # first ``log_length`` entries: appending at the tip costs O(1), not a copy.
+    log: list[Payload] = field(default_factory=list, repr=False)
+    log_length: int = 0
     started_at: float | None = None
     ended_at: float | None = None
     end_reason: str | None = None
@@ -69,6 +72,23 @@ class Seat:
     @property
     def over(self) -> bool:
         return self.ended_at is not None
+
+    @property
+    def actions(self) -> tuple[Payload, ...]:
+        return tuple(self.log[:self.log_length])
+
+    def evolve(self, **changes: Any) -> Seat:
+        """A copy with ``changes`` (``dataclasses.replace`` without ``__init__``: several
+        times per action, on the hottest path)."""
+        copy = object.__new__(Seat)
+        copy.__dict__.update(self.__dict__, **changes)
+        return copy
+
+    def logging(self, action: Payload) -> list[Payload]:
+        """The log with ``action`` after this value's actions (shared when at its tip)."""
+        log = self.log if len(self.log) == self.log_length else self.log[:self.log_length]
+        log.append(action)
+        return log
 
     @property
     def status(self) -> str:
@@ -135,8 +155,17 @@ class Match:
 
     def with_seat(self, seat: Seat) -> Match:
         """This match with ``seat`` replacing the seat of the same player."""
-        seats = tuple(seat if s.player_id == seat.player_id else s for s in self.seats)
-        return replace(self, seats=seats)
+        player_id = seat.player_id
+        copy = object.__new__(Match)
+        copy.__dict__.update(self.__dict__, seats=tuple(
+            [seat if s.player_id == player_id else s for s in self.seats]))
+        return copy
+
+    def evolve(self, **changes: Any) -> Match:
+        copy = object.__new__(Match)
+        copy.__dict__.update(self.__dict__, **changes)
+        return copy
 
     def outcomes(self, now: float) -> list[PlayerOutcome]:
         return [seat.outcome(now) for seat in self.seats]
+

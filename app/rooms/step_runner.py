@@ -49,10 +49,10 @@ class LiveMatch:
     locks: dict[int, asyncio.Lock]
     timers: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     expiry: asyncio.Task[None] | None = None
+    match_id: int = field(init=False)
 
-    @property
-    def match_id(self) -> int:
-        return self.value.match_id
+    def __post_init__(self) -> None:
+        self.match_id = self.value.match_id  # read a few times per action
 
     @property
     def games(self) -> tuple[Seat, ...]:
@@ -70,8 +70,11 @@ class LiveMatch:
         return self.value.seat_of(player_id)
 
     def lock(self, player_id: int) -> asyncio.Lock:
-        self.value.seat_of(player_id)  # NotSeated for a stranger
-        return self.locks[player_id]
+        lock = self.locks.get(player_id)
+        if lock is None:
+            self.value.seat_of(player_id)  # raises NotSeated for a stranger
+            raise AssertionError("every seat has its lock")
+        return lock
 
     def stop_timers(self, *, expiry: bool = False) -> list[asyncio.Task[None]]:
         """Cancel the time-out timers (and ``expiry``: the table's) but the running task:
@@ -105,7 +108,14 @@ class StepRunner:
             await self._write(write)
         live.value = live.value.with_seat(step.match.seat_of(player_id))
         for effect in step.effects:
-            await self._carry_out(live, effect)
+            # The frequent ones inline: no coroutine made for each of them.
+            if isinstance(effect, TellPeers):
+                if self.peers is not None:
+                    await self.peers.tell(live.match_id, ended=effect.ended)
+            elif isinstance(effect, ProgressChanged):
+                await self.publish_progress(live, live.game_of(effect.player_id))
+            else:
+                await self._carry_out(live, effect)
         return step.reply
 
     async def _write(self, write: Write) -> None:
@@ -135,11 +145,6 @@ class StepRunner:
             if may_deliver(self._pubsub, watch):
                 seat = live.game_of(effect.player_id)
                 await self._pubsub.publish(watch, frames.watch(live.match_id, seat, effect.ack))
-        elif isinstance(effect, ProgressChanged):
-            await self.publish_progress(live, live.game_of(effect.player_id))
-        elif isinstance(effect, TellPeers):
-            if self.peers is not None:
-                await self.peers.tell(live.match_id, ended=effect.ended)
         elif isinstance(effect, GameEnded):
             await self._pubsub.publish(channels.match(live.match_id), effect.frame)
             if live.over and live.result is None:
