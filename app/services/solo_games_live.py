@@ -23,7 +23,7 @@ from app.engine.actions import Action
 from app.engine.daily import utc_day
 from app.engine.state import GameState
 from app.rewards.solo import SoloStart, daily_game
-from app.rooms.projection import game_view
+from app.rooms.frames import game_view
 from app.services import (
     daily,
     subscribers,  # noqa: F401  (every listener subscribed before a publish)

@@ -29,7 +29,7 @@ from app.rewards.assist import (
     rescue_actions,
 )
 from app.rewards.points import rescue_cost
-from app.rooms.projection import events_json, game_view
+from app.rooms.frames import events_json, game_view
 from app.services import solo_games as games
 from app.services.solo_games import GameOver
 from app.services.solo_games_live import LiveGame, SoloGames, position_of
