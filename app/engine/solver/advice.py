@@ -201,6 +201,9 @@ class Rescue:
 
     message: str
     nodes: int
+    line: tuple[Action, ...] = ()
+    """The whole verified winning line (server side only): kept to answer the next
+    rescue from where this one stops without searching again."""
 
 
 def rescue(
@@ -223,13 +226,13 @@ def rescue(
     if found.solved:
         count = len(found.actions)
         return Rescue("way_out", found.actions[:shown], count,
-                      f"a way out: {count} actions to win", found.nodes)
+                      f"a way out: {count} actions to win", found.nodes, found.actions)
     proof = solve(state, nodes=nodes, seconds=seconds, exhaustive=True)
     spent = found.nodes + proof.nodes
     if proof.solved:
         count = len(proof.actions)
         return Rescue("way_out", proof.actions[:shown], count,
-                      f"a way out: {count} actions to win", spent)
+                      f"a way out: {count} actions to win", spent, proof.actions)
     if proof.status == "unsolvable":
         return Rescue("no_way_out", (), 0, "no way out — undo a few moves", spent)
     return Rescue("unknown", (), 0, "no way out found — undo a few moves", spent)
