@@ -1,6 +1,6 @@
 """Players' event streams kept in Redis, so a client can resume on any process.
 
-A player's numbered event stream (`app.rooms.sessions.Session`) is written here as it is
+A player's numbered event stream (`app.rooms.streams.EventStream`) is written here as it is
 emitted, and can be taken over by another process when the client comes back there with
 ``(stream, last_event)``. Under the deployment's prefix:
 

@@ -11,7 +11,7 @@ import pytest
 from app.rooms import channels
 from app.rooms.event_streams import RedisEventStreams
 from app.rooms.redis_pubsub import RedisPubSub
-from app.rooms.sessions import Outbox, Session, SessionHub
+from app.rooms.streams import EventStream, Outbox, StreamHub
 from tests.support.servers import require_redis
 
 PLAYER = 7
@@ -26,13 +26,13 @@ class Process:
         self.streams = RedisEventStreams(
             self.bus.client, prefix=prefix, owner=self.bus.client_name, retention=50,
             ttl_seconds=60, channel_key=self.bus.stream_key)
-        self.hub = SessionHub(self.bus, self.streams)
+        self.hub = StreamHub(self.bus, shared=self.streams)
 
     async def connect(self, resume: tuple[str | None, int | None] = (None, None)
-                      ) -> tuple[Session, Outbox, Frames]:
+                      ) -> tuple[EventStream, Outbox, Frames]:
         received: Frames = []
 
-        def prelude(session: Session) -> Frames:
+        def prelude(session: EventStream) -> Frames:
             missed = session.missed_since(*resume)
             return [{"type": "welcome", "stream": session.stream, "last_event": session.last_n,
                      "resumed": missed is not None}, *(missed or [])]

@@ -134,8 +134,7 @@ async def test_a_stale_copys_time_out_records_the_logs_totals_not_its_own() -> N
         ack = await one.act(player_id=ANN, match_id=MATCH, seq=seq, action=action)
         assert ack["type"] == "ack"
     await one.close()  # its timers die with it
-    clock.now += limit + 1
-    await asyncio.sleep(limit + 0.2)  # two's timers fire (they sleep real seconds)
+    await clock.advance(limit + 1)  # two's timers fire
     await settle()
     reason, at, totals = store.ends[101]
     assert reason == "timed_out"

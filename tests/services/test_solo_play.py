@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -9,10 +12,15 @@ from app.db.models import SoloAction, SoloGame
 from app.engine.actions import Undo
 from app.engine.game import replay
 from app.engine.record import record_from_json
+from app.engine.solver.advice import Rescue
+from app.engine.state import GameState
+from app.rewards.assist import RESCUE_ACTIONS, rescue_actions
 from app.rewards.points import win_points
 from app.rewards.solo import SoloOptions, solo_start
 from app.scoring.replay import replay_record
+from app.scoring.schemes import windows_points
 from app.services import solo_games as games
+from app.services import solo_play
 from tests.support.solo import FakeClock, Outside, add_player, make_play, one_suit
 
 
@@ -126,3 +134,63 @@ async def test_one_solo_game_in_progress_a_new_one_abandons_it(
         assert [(g.status, g.suits, g.relaxed, g.mapping_version) for g in rows] == [
             ("abandoned", 1, False, None), ("playing", 2, True, None)]
         assert await session.scalar(select(SoloAction.id)) is None
+
+
+async def test_the_row_counters_are_the_log_s(
+    session_factory: async_sessionmaker[AsyncSession],
+) -> None:
+    """actions_count, undos, rescues, auto_completed and score, rebuilt from the log alone."""
+    play = make_play(session_factory, FakeClock())
+    ann = await add_player(session_factory, "Ann")
+    start, line = one_suit(6)
+    game_id = (await play.create(player_id=ann, start=start)).game.id
+    await play.open(player_id=ann, game_id=game_id)
+    steps = [line[0], Undo(), line[0], line[1]]
+    for seq, action in enumerate(steps, start=1):
+        await play.act(player_id=ann, game_id=game_id, seq=seq, action=action.to_json())
+    [rescue] = await play.rescue(player_id=ann, game_id=game_id, seq=len(steps) + 1)
+    assert rescue["verdict"] == "way_out"
+    await play.hint(player_id=ann, game_id=game_id)
+    async with session_factory() as session:
+        game = await games.get_game(session=session, game_id=game_id)
+        log = await games.logged_actions(session=session, game_id=game_id)
+        state = await games.rebuild(session=session, game=game)
+    runs_by_rescue = sum(1 for i, e in enumerate(log)
+                         if e.by == "rescue" and (i == 0 or log[i - 1].by != "rescue"))
+    assert game.actions_count == len(log) == state.actions == len(steps) + len(rescue["steps"])
+    assert game.undos == sum(1 for e in log if e.action["op"] == "undo") == 1
+    assert game.rescues == runs_by_rescue == 1
+    assert game.auto_completed == any(e.by == "auto_complete" for e in log)
+    assert game.score == windows_points(state) and game.hints == 1
+
+
+async def test_a_rescue_asked_again_where_the_last_stopped_continues_its_line(
+    session_factory: async_sessionmaker[AsyncSession], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Pressing Rescue again plays the next actions of the same verified line without a
+    new search (seconds of CPU on 2 and 4 suits); after a move of the player's, it searches."""
+    searches: list[int] = []
+
+    def counted(state: GameState, **budget: Any) -> Rescue:
+        searches.append(state.actions)
+        return rescue_actions(state, **budget)
+
+    monkeypatch.setattr(solo_play, "rescue_actions", counted)
+    play = make_play(session_factory, FakeClock())
+    ann = await add_player(session_factory, "Ann")
+    start, _ = one_suit(5)
+    game_id = (await play.create(player_id=ann, start=start)).game.id
+    await play.open(player_id=ann, game_id=game_id)
+    whole = rescue_actions(start.state).line
+    seq = 1
+    played: list[dict[str, Any]] = []
+    for _ in range(3):
+        [answer] = await play.rescue(player_id=ann, game_id=game_id, seq=seq)
+        assert answer["verdict"] == "way_out" and len(answer["steps"]) == RESCUE_ACTIONS
+        played += [step["action"] for step in answer["steps"]]
+        seq += len(answer["steps"])
+    assert searches == [0]  # one search, three rescues
+    assert played == [action.to_json() for action in whole[:3 * RESCUE_ACTIONS]]
+    await play.act(player_id=ann, game_id=game_id, seq=seq, action=Undo().to_json())
+    [answer] = await play.rescue(player_id=ann, game_id=game_id, seq=seq + 1)
+    assert answer["verdict"] == "way_out" and searches == [0, seq]

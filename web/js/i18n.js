@@ -1,6 +1,8 @@
 // French, German and English. The language comes from the browser unless the player
 // picked one; `t` formats a message with {named} parameters.
 const EN = {
+  keyRescue: "R: rescue (solo; costs points)", keyAuto: "A: auto-complete (solo)",
+  navSolo: "Solo", navDaily: "Daily deal", navBoards: "Leaderboards", navMain: "Main menu", navAlone: "Play alone",
   tagline: "Spider Solitaire, head to head on the same deal",
   tapToTurn: "Tap to turn it up", keepPlaying: "Keep playing", keySpaceName: "Space", notStarted: "not started yet",
   app: "Spider Duel", language: "Language", skip: "Skip to content",
@@ -115,6 +117,8 @@ const EN = {
 };
 
 const FR = {
+  keyRescue: "R : sauvetage (solo ; coûte des points)", keyAuto: "A : fin automatique (solo)",
+  navSolo: "Solo", navDaily: "Donne du jour", navBoards: "Classements", navMain: "Menu principal", navAlone: "Jouer seul",
   tagline: "Le Spider Solitaire en duel, sur la même donne",
   tapToTurn: "Touchez pour la retourner", keepPlaying: "Continuer", keySpaceName: "Espace", notStarted: "pas encore commencé",
   app: "Spider Duel", language: "Langue", skip: "Aller au contenu",
@@ -236,6 +240,8 @@ const FR = {
 };
 
 const DE = {
+  keyRescue: "R: Rettung (Solo; kostet Punkte)", keyAuto: "A: Auto-Ende (Solo)",
+  navSolo: "Solo", navDaily: "Tagesspiel", navBoards: "Bestenlisten", navMain: "Hauptmenü", navAlone: "Allein spielen",
   tagline: "Spider Solitär im Duell, auf demselben Blatt",
   tapToTurn: "Tippen zum Aufdecken", keepPlaying: "Weiterspielen", keySpaceName: "Leertaste", notStarted: "noch nicht begonnen",
   app: "Spider Duel", language: "Sprache", skip: "Zum Inhalt",
@@ -385,8 +391,17 @@ export function setLang(code) {
 
 export const onLangChange = (listener) => listeners.add(listener);
 
+// Screens loaded on demand bring their own words (solo-words.js), merged in here so the
+// first page does not carry them: {en: {...}, fr: {...}, de: {...}}.
+export function addWords(tables) {
+  for (const [code, words] of Object.entries(tables)) Object.assign(TABLES[code], words);
+}
+
+// A count "n" picks the singular form `${key}_one` where the language has one for it
+// ("1 day", "0 jour"), by the language's own plural rules.
 export function t(key, params = {}) {
-  const text = TABLES[current][key] ?? EN[key] ?? key;
+  const one = typeof params.n === "number" && new Intl.PluralRules(current).select(params.n) === "one";
+  const text = (one && (TABLES[current][`${key}_one`] ?? EN[`${key}_one`])) || (TABLES[current][key] ?? EN[key] ?? key);
   return String(text).replace(/\{(\w+)\}/g, (_, name) => params[name] ?? "");
 }
 

@@ -1,6 +1,6 @@
 """A player's event stream: every server event to a client, numbered, buffered, resumable.
 
-One :class:`Session` per player and process. It outlives connections: while a player is
+One :class:`EventStream` per player and process. It outlives connections: while a player is
 disconnected its channel subscriptions keep filling the buffer, so a client that comes
 back with ``(stream, last_event)`` receives exactly what it missed. When the buffer no
 longer reaches back that far (or the server restarted: a new ``stream``), the client gets
@@ -14,18 +14,18 @@ import contextlib
 import json
 import logging
 import secrets
-import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 from pydantic_core import to_json
 
-from app.rooms import channels
+from app.rooms import channels, frames
+from app.rooms.clock import SYSTEM_CLOCK, Clock
 from app.rooms.outbox import Outbox, Payload
 from app.rooms.pubsub import PubSub, QueuedSubscription, Subscription
 
-__all__ = ["Outbox", "Payload", "Session", "SessionHub"]
+__all__ = ["EventStream", "Outbox", "Payload", "StreamHub"]
 
 if TYPE_CHECKING:  # redis is imported only with the redis backend
     from app.rooms.event_streams import Claim, RedisEventStreams, StreamId
@@ -40,12 +40,13 @@ SWEEP_EVERY_SECONDS = 60.0
 MATCH_CHANNEL_GRACE_SECONDS = 5.0
 
 
-class Session:
+class EventStream:
     # One per player online (10,000 idle connections: 10,000 sessions), so no __dict__,
     # and the event buffer and chores set only once something needs them.
     __slots__ = (
         "_buffer",
         "_chores",
+        "_clock",
         "_cursors",
         "_outboxes",
         "_pubsub",
@@ -57,7 +58,8 @@ class Session:
         "stream",
     )
 
-    def __init__(self, player_id: int, pubsub: PubSub, shared: RedisEventStreams | None = None,
+    def __init__(self, player_id: int, pubsub: PubSub, clock: Clock = SYSTEM_CLOCK, *,
+                 shared: RedisEventStreams | None = None,
                  claim: tuple[str, Claim] | None = None) -> None:
         """``shared``: every event also written to Redis (any process can resume the
         stream); ``claim``: a stream taken over from another process, with its events."""
@@ -68,7 +70,8 @@ class Session:
         # With shared streams, per followed channel: the id of the last message taken
         # (app/rooms/event_streams.py), so a message is never taken twice.
         self._cursors: dict[str, StreamId] | None = {} if shared is not None else None
-        self.idle_since = time.monotonic()
+        self._clock = clock
+        self.idle_since = clock()
         self._pubsub = pubsub
         # Kept for resuming as (n, JSON bytes): bytes and a tuple of atoms are nothing the
         # garbage collector walks, where a frame's dicts and lists (its view, events) are
@@ -114,7 +117,7 @@ class Session:
 
     async def _leave_match(self, match_id: int) -> None:
         """A settled match sends nothing more: drop its channels once stragglers are in."""
-        await asyncio.sleep(MATCH_CHANNEL_GRACE_SECONDS)
+        await self._clock.sleep(MATCH_CHANNEL_GRACE_SECONDS)
         await self.unfollow(channels.match(match_id))
         await self.unfollow_matching(f"watch:{match_id}:")
 
@@ -142,7 +145,7 @@ class Session:
     def detach(self, outbox: Outbox) -> None:
         self._outboxes.discard(outbox)
         if not self._outboxes:
-            self.idle_since = time.monotonic()
+            self.idle_since = self._clock()
 
     def following(self, channel: str) -> bool:
         return channel in self._pumps
@@ -242,18 +245,20 @@ def _own_progress(message: Payload, player_id: int) -> bool:
     return isinstance(progress, dict) and progress.get("player_id") == player_id
 
 
-class SessionHub:
+class StreamHub:
     """All sessions of this process, and the presence they imply."""
 
-    def __init__(self, pubsub: PubSub, shared: RedisEventStreams | None = None) -> None:
+    def __init__(self, pubsub: PubSub, clock: Clock = SYSTEM_CLOCK, *,
+                 shared: RedisEventStreams | None = None) -> None:
         self._pubsub = pubsub
+        self._clock = clock
         self._shared = shared  # players' streams in Redis: resumable on any process
         if shared is not None:
             shared.on_lost(self._lost)
         self._closing: set[asyncio.Task[None]] = set()
-        self._sessions: dict[int, Session] = {}
+        self._sessions: dict[int, EventStream] = {}
         self._presence_listeners: list[Callable[[int], Awaitable[None]]] = []
-        self._swept_at = time.monotonic()
+        self._swept_at = clock()
 
     def on_presence(self, listener: Callable[[int], Awaitable[None]]) -> None:
         self._presence_listeners.append(listener)
@@ -265,22 +270,22 @@ class SessionHub:
     def online_among(self, player_ids: list[int]) -> list[int]:
         return [player_id for player_id in player_ids if self.is_online(player_id)]
 
-    async def session(self, player_id: int) -> Session:
+    async def session(self, player_id: int) -> EventStream:
         session = self._sessions.get(player_id)
         if session is None:
-            session = Session(player_id, self._pubsub, self._shared)
+            session = EventStream(player_id, self._pubsub, self._clock, shared=self._shared)
             await session.follow(channels.player(player_id))
             self._sessions[player_id] = session
         return session
 
     async def connect(
-        self, player_id: int, prelude: Callable[[Session], list[Payload]],
+        self, player_id: int, prelude: Callable[[EventStream], list[Payload]],
         resume: tuple[str | None, int | None] = (None, None),
-    ) -> tuple[Session, Outbox]:
+    ) -> tuple[EventStream, Outbox]:
         """A new connection of ``player_id``; ``resume``: the (stream, last_event) it
         gave, which may be a stream another process wrote (taken over here)."""
-        if time.monotonic() - self._swept_at >= SWEEP_EVERY_SECONDS:
-            self._swept_at = time.monotonic()
+        if self._clock() - self._swept_at >= SWEEP_EVERY_SECONDS:
+            self._swept_at = self._clock()
             await self.sweep()
         claim = await self._take_over(player_id, *resume)
         session = await self.session(player_id)
@@ -311,8 +316,8 @@ class SessionHub:
         if here is not None:  # an idle session of ours: the moved stream replaces it
             del self._sessions[player_id]
             await here.close()
-        self._sessions[player_id] = Session(player_id, self._pubsub, self._shared,
-                                            claim=(stream, claim))
+        self._sessions[player_id] = EventStream(player_id, self._pubsub, self._clock,
+                                                shared=self._shared, claim=(stream, claim))
         return claim
 
     def _lost(self, stream: str) -> None:
@@ -325,7 +330,7 @@ class SessionHub:
                 self._closing.add(task)
                 task.add_done_callback(self._closing.discard)
 
-    async def disconnect(self, session: Session, outbox: Outbox) -> None:
+    async def disconnect(self, session: EventStream, outbox: Outbox) -> None:
         session.detach(outbox)
         if session.connections == 0:
             await self._presence_changed(session.player_id, online=False)
@@ -333,14 +338,14 @@ class SessionHub:
     async def _presence_changed(self, player_id: int, *, online: bool) -> None:
         await self._pubsub.publish(
             channels.presence(player_id),
-            {"type": "presence", "player_id": player_id, "online": online},
+            frames.presence(player_id, online),
         )
         for listener in self._presence_listeners:
             await listener(player_id)
 
     async def sweep(self, idle_seconds: float = IDLE_SESSION_SECONDS) -> None:
         """Forget sessions nobody has been connected to for a long time."""
-        now = time.monotonic()
+        now = self._clock()
         for player_id, session in list(self._sessions.items()):
             if session.connections == 0 and now - session.idle_since > idle_seconds:
                 del self._sessions[player_id]
