@@ -134,8 +134,7 @@ class DuelService:
                     await self._runner.run(live, seat.player_id, due)
                 else:
                     self._runner.arm(live, seat.player_id)
-        if any(s.started_at is None and not s.over for s in live.games):
-            self._runner.start_expiry(live)
+        await self._runner.resume_expiry(live, now)
         if live.over and live.result is None and not stored.finished:
             await self._runner.conclude(live)
         elif live.over and live.result is None:

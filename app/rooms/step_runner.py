@@ -187,9 +187,23 @@ class StepRunner:
         the clocks)."""
         await self._rebuild(live.match_id)
 
-    def start_expiry(self, live: LiveMatch) -> None:
-        """End the games nobody opened when the table expires."""
-        live.expiry = asyncio.create_task(self._expire_later(live))
+    async def resume_expiry(self, live: LiveMatch, now: float) -> None:
+        """A match just loaded: end the games nobody opened if the table has expired,
+        else when it expires.
+
+        Ended here, not by the table's timer: with other processes that timer rebuilds
+        the match when it fires, which would only arm it again."""
+        unopened = [s.player_id for s in live.games if s.started_at is None and not s.over]
+        expires_at = live.value.expires_at
+        if not unopened or expires_at is None:
+            return
+        if now < expires_at:
+            live.expiry = asyncio.create_task(self._expire_later(live))
+            return
+        for player_id in unopened:
+            step = core.expiry_due(live.value, player_id, now)
+            if step is not None:
+                await self.run(live, player_id, step)
 
     async def _expire_later(self, live: LiveMatch) -> None:
         if live.value.expires_at is None:

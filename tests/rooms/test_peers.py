@@ -143,3 +143,29 @@ async def test_a_stale_copys_time_out_records_the_logs_totals_not_its_own() -> N
     assert totals.score == ack["score"], (totals, ack["score"])
     assert store.matches[MATCH].finished  # both games over (Bob's too): settled once
     await two.close()
+
+
+async def test_a_stale_copys_table_expiry_ends_only_the_games_the_log_says_unopened() -> None:
+    # Process two loaded the match before Ann opened her game and missed every sync
+    # message since (its own bus). When the table expires, its copy says nobody opened:
+    # the log says Ann did, so only Bob's game ends.
+    store, clock = EndsRecorded(), FakeClock()
+    expires_at = clock.now + 30
+    store.add_match(StoredMatch(
+        match_id=MATCH, rules=RULES, time_limit_s=600.0,
+        games=[StoredGame(101, ANN), StoredGame(102, BOB)],
+        deal={"layout": near_finished_layout()}, expires_at=expires_at,
+    ))
+    one = DuelService(store=store, pubsub=MemoryPubSub(), clock=clock, peers=True)
+    two = DuelService(store=store, pubsub=MemoryPubSub(), clock=clock, peers=True)
+    await two.match(MATCH)  # the stale copy, with its expiry timer
+    await one.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    ack = await one.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
+    assert ack["type"] == "ack"
+    await one.close()
+    await clock.advance(31)
+    await settle()
+    assert store.ends == {102: ("timed_out", expires_at, store.ends[102][2])}
+    assert store.ends[102][2].actions == 0
+    assert (await two.match(MATCH)).game_of(ANN).status == "playing"
+    await two.close()
