@@ -218,8 +218,8 @@ class SoloPlay(SoloGames):
                                 by=by, at=now, after=state)
             steps.append({"seq": seq + offset, "action": action.to_json(), "by": by,
                           "events": events_json(events)})
-            if state.won:
-                break
+            if state.won or (by == "rescue" and auto_complete_available(state)):
+                break  # from here the auto-complete, which costs nothing, plays the rest
         return state
 
     async def _assist(self, live: LiveGame, game: SoloGame, state: GameState, *,

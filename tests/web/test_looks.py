@@ -5,12 +5,14 @@ enough for a finger on a phone."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.web.axe import serious
 from tests.web.conftest import LiveServer
@@ -54,6 +56,17 @@ def no_sideways_overflow(page: Page) -> None:
       .map((el) => el.className || el.tagName).slice(0, 5)""")
     assert wide == []
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+
+
+def settle_layout(page: Page) -> None:
+    """Wait (a few seconds at most) until the board's ResizeObserver has laid the cards
+    out for the final felt size: the header (nav, "my game" pill) may still grow after
+    the first render. A board that never fits is caught by the assertion that follows."""
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_function("""() => {
+          const tableau = document.querySelector('.tableau');
+          return tableau && tableau.scrollHeight <= tableau.clientHeight + 1;
+        }""", timeout=5_000)
 
 
 def board_figures(page: Page) -> dict[str, Any]:
@@ -106,6 +119,7 @@ def test_table_mid_game(screen: tuple[str, Page], static_server: LiveServer,
     size, page = screen
     fake = open_mid_game(page, static_server)
     expect(page.locator(".stock .pile")).to_have_count(fake.game.state.deals_left)
+    settle_layout(page)
     figures = board_figures(page)
     no_sideways_overflow(page)
     assert not figures["scrolls"], figures  # the longest column fits
