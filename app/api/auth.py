@@ -1,4 +1,5 @@
-"""``current_player``: the FastAPI dependency behind every authenticated route."""
+"""``current_player``: the FastAPI dependency behind every authenticated route
+(``maybe_player`` for the few a visitor without an account may read too)."""
 
 from typing import Annotated
 
@@ -25,3 +26,17 @@ async def current_player(
 
 
 Me = Annotated[Player, Depends(current_player)]
+
+
+async def maybe_player(
+    request: Request,
+    session: Session,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+) -> Player | None:
+    """The player when a token is sent (a bad one is still refused), else None."""
+    if credentials is None:
+        return None
+    return await current_player(request, session, credentials)
+
+
+MaybeMe = Annotated[Player | None, Depends(maybe_player)]

@@ -44,7 +44,7 @@ class Hello(_Message):
     v: int = Field(PROTOCOL_VERSION, description="Protocol version the client speaks.")
     token: str | None = Field(
         None, max_length=2048,
-        description="Bearer token; may be left out if given as ?token= on the URL.",
+        description="Bearer token (never on the URL, which access logs record).",
     )
     stream: str | None = Field(
         None, max_length=64, description="The `stream` of the previous welcome, to resume."

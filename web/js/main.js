@@ -29,7 +29,7 @@ function startSocket() {
   if (app.socket || !session.token) return;
   app.socket = createSocket({
     token: session.token,
-    onMessage: (message) => listeners.forEach((listener) => listener(message)),
+    onMessage: (message, meta) => listeners.forEach((listener) => listener(message, meta)),
     onStatus: showStatus,
   });
 }

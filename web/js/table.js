@@ -75,9 +75,10 @@ export function tableScreen(app, { tableId }) {
   }
 
   // ---- socket messages
-  function onMessage(m) {
+  function onMessage(m, meta) {
     if (m.type === "lobby" && m.table?.id === tableId) return load();
     if (m.match_id !== matchId) return;
+    if (m.type === "ack" && !meta?.requested) return otherTab(m);
     if (m.type === "snapshot") return snapshot(m);
     if (m.type === "progress") return progress(m.progress);
     if (m.type === "watch") return watched(m);
@@ -155,25 +156,44 @@ export function tableScreen(app, { tableId }) {
   // ---- my actions
   async function act(action) {
     if (!game || OVER.has(game.status)) return { ok: false, code: "game_over" };
-    const frame = { type: "action", match_id: matchId, seq: game.seq + 1, action };
-    const answer = await app.socket.request(frame);
+    let answer = await app.socket.request({ type: "action", match_id: matchId, seq: game.seq + 1, action });
+    // Another tab of mine took that seq first: the rejection brings the fresh view and the
+    // next seq, so the move is tried once more on it rather than lost (still checked there).
+    if (answer.type === "reject" && ["stale_seq", "bad_seq"].includes(answer.code) && answer.next_seq) {
+      syncFrom(answer);
+      answer = await app.socket.request({ type: "action", match_id: matchId, seq: game.seq + 1, action });
+    }
     if (answer.type === "ack") {
       applyAck(answer, action);
       return { ok: true };
     }
     if (answer.type === "reject") {
-      if (answer.next_seq) game.seq = answer.next_seq - 1;
-      if (answer.view) {
-        game.view = answer.view;
-        queueMicrotask(() => board?.update(answer.view, { animate: false }));
-      }
-      if (typeof answer.score === "number") game.score = answer.score;
+      syncFrom(answer);
       return { ok: false, code: answer.code, reason: answer.message };
     }
     return { ok: null };
   }
 
+  function syncFrom(reject) {
+    if (reject.next_seq) game.seq = reject.next_seq - 1;
+    if (reject.view) {
+      game.view = reject.view;
+      queueMicrotask(() => board?.update(reject.view, { animate: false }));
+    }
+    if (typeof reject.score === "number") game.score = reject.score;
+  }
+
+  // My own step made in another tab or on another device: the same game, so it is
+  // applied here as if made here (a step already applied is not applied twice).
+  function otherTab(answer) {
+    if (!game || answer.seq <= game.seq) return;
+    const ended = !OVER.has(game.status) && OVER.has(answer.status);
+    applyAck(answer, actionOf(answer.events));
+    if (ended) render();
+  }
+
   function applyAck(answer, action) {
+    if (answer.seq < game.seq) return; // a newer step (from another tab) is already here
     Object.assign(game, {
       seq: answer.seq, view: answer.view, score: answer.score, status: answer.status,
       left: answer.time_left_ms, at: Date.now(),
