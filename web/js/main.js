@@ -29,7 +29,12 @@ function startSocket() {
   if (app.socket || !session.token) return;
   app.socket = createSocket({
     token: session.token,
-    onMessage: (message, meta) => listeners.forEach((listener) => listener(message, meta)),
+    onMessage: (message, meta) => {
+      listeners.forEach((listener) => listener(message, meta));
+      // A change at one of my tables (a match starts or ends there): the header follows.
+      const mine = message.table?.seats?.some((seat) => seat.player_id === app.me?.id);
+      if ((message.type === "lobby" && mine) || message.type === "match_result") showMyGame();
+    },
     onStatus: showStatus,
   });
 }
@@ -94,7 +99,7 @@ async function route() {
   }
   let made;
   if (!known) {
-    made = nameScreen(app, { then: route });
+    made = nameScreen(app, { then: route, inviteCode: location.hash.match(/^#\/invite\/([\w-]+)$/)?.[1] });
   } else {
     for (const [pattern, make] of ROUTES) {
       const match = location.hash.match(pattern);
@@ -105,6 +110,23 @@ async function route() {
   screen = made;
   main.append(screen.el);
   screen.show?.();
+  if (known) showMyGame();
+}
+
+// The header's way back to a game in progress at one of my tables, from any other screen.
+let myGame = null;
+async function showMyGame() {
+  const tables = await api.myTables().catch(() => []);
+  myGame = tables.find((table) => table.match_status === "playing") ?? null;
+  let link = $("#mygame");
+  if (!link) {
+    link = h("a.mygame", { id: "mygame" });
+    $("#who").before(link);
+  }
+  const here = myGame && location.hash === `#/table/${myGame.id}`;
+  link.hidden = !myGame || here;
+  link.href = myGame ? `#/table/${myGame.id}` : "#/";
+  link.textContent = t("backToGame");
 }
 
 function renderHeader() {
@@ -150,6 +172,7 @@ function boot() {
   });
   onLangChange(() => {
     renderHeader();
+    if ($("#mygame")) $("#mygame").textContent = t("backToGame");
     if ($("#help").open) renderHelp();
     showStatus(document.body.classList.contains("offline") ? "reconnecting" : "online");
     screen?.render?.();

@@ -44,6 +44,7 @@ export function tableScreen(app, { tableId }) {
       return render();
     }
     for (const seat of table.seats || []) if (seat.player_id && seat.name) seen.set(seat.player_id, seat.name);
+    if (wantNew && (table.seats || []).length < 2) wantNew = false; // declined: the table waits
     const current = table.match_id;
     const arrived = current && current !== matchId;
     if (arrived) await arrive(current);
@@ -281,6 +282,7 @@ export function tableScreen(app, { tableId }) {
     el.classList.remove("game");
     if (result) return renderResult();
     if (ready) return renderReady();
+    if (wantNew && !game) return renderRematchWait();
     if (!game) return renderWaiting();
     const over = OVER.has(game.status);
     const opponentName = nameOf(opponent?.player_id) || t("opponent");
@@ -396,7 +398,28 @@ export function tableScreen(app, { tableId }) {
           h("button", { type: "submit" }, icon("invite"), t("send")))),
       h("div.row", h("button", { type: "button", onclick: leave }, icon("leave"), t("leave")))));
     if (typing) friend.focus();
-    if (table && !code && !currentMatch(table) && !wantNew) makeLink();
+    if (table && !code && (table.seats || []).length < 2 && !wantNew) makeLink();
+  }
+
+  // I asked for a rematch: the other player has the result page with Accept / Decline.
+  function renderRematchWait() {
+    clear(el, h("div.page.narrow",
+      h("h1", {}, t("table")),
+      table ? h("p.lead", {}, tableSummary(table)) : null,
+      notice ? h("p.error", { role: "alert" }, notice) : null,
+      h("p.banner.waiting", { role: "status", id: "rematch-wait" }, h("span.spinner", { "aria-hidden": "true" }),
+        t("rematchWaiting", { name: nameOf(undefined) || t("opponent") })),
+      h("div.row", h("button", { type: "button", onclick: leave }, icon("leave"), t("leave")))));
+  }
+
+  // The other player asked for a rematch (live, through the table's news): say so on the
+  // result, with the answers at hand.
+  function rematchNotice() {
+    const other = (table?.seats || []).find((s) => s.player_id !== me.id);
+    if (!other?.wants_new_game || wantNew) return null;
+    return h("p.banner.rematch", { role: "status", id: "rematch-asked" }, t("rematchAsked", { name: other.name }),
+      h("button.primary", { type: "button", id: "rematch-accept", onclick: newGame }, t("accept")),
+      h("button", { type: "button", id: "rematch-decline", onclick: leave }, t("decline")));
   }
 
   async function makeLink() {
@@ -433,7 +456,7 @@ export function tableScreen(app, { tableId }) {
     if (replay) {
       return clear(el, replayView({ record: replay, onClose: () => { replay = null; render(); } }));
     }
-    clear(el, resultView({
+    clear(el, rematchNotice(), resultView({
       result, me, nameOf, suits: table?.suits ?? game?.rules.suits,
       onNewGame: newGame, onLeave: leave,
       onReplay: (playerId) => app.socket.send({ type: "get_replay", match_id: matchId, player_id: playerId }),
@@ -536,7 +559,7 @@ function resultFromRest(info) {
     match_id: info.match_id,
     winner_id: info.winner_id,
     results: info.games.map((g) => ({
-      player_id: g.player_id, score: g.score, elapsed_ms: g.time_used_ms, reason: g.status,
+      player_id: g.player_id, name: g.name, score: g.score, elapsed_ms: g.time_used_ms, reason: g.status,
       rating_before: g.rating_before, rating_after: g.rating_after,
     })),
   };
