@@ -51,7 +51,8 @@ class Settings(BaseSettings):
     # the fast serializer says the same). Costs CPU on every frame: on in the test suite,
     # off in production.
     ws_validate_frames: bool = False
-    # Many games' action-log appends share one transaction under load (app/rooms/group_commit.py).
+    # Many games' action-log appends share one transaction under load
+    # (app/services/group_commit.py).
     db_group_commit: bool = True
     # PostgreSQL: an action is acknowledged once the server has its commit. False: once
     # the commit is in the server's memory, before its WAL reaches disk (synchronous_commit
@@ -78,7 +79,7 @@ class Settings(BaseSettings):
     overdue_sweep_seconds: float | None = None
     # A bare WebSocket echo at /bench/echo, the load harness's baseline; off in production.
     bench_echo: bool = False
-    # Solvable 1- and 2-suit deals solved ahead of need, per suit count (app/rooms/deal_pool.py);
+    # Solvable 1- and 2-suit deals solved ahead of need, per suit count (app/services/deal_pool.py);
     # 0 turns the pool off (every new match then waits for the solver).
     deal_pool_size: int = 4
     # The collector's thresholds in `spider serve` (young, middle, full; why these:

@@ -31,8 +31,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from app.rooms import deals
-from app.rooms.deal_pool import DealPool
+from app.services import deals
+from app.services.deal_pool import DealPool
 from bench.stats import percentile, table
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -17,13 +17,12 @@ and oversized frames beyond `--ws-max-size` by the protocol layer itself.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from app.api.ratelimit import Clock, TokenBucket
 from app.settings import Settings
-
-Clock = Callable[[], float]
 
 
 class LimitExceeded(ValueError):
@@ -92,34 +91,6 @@ def check_frame(frame: str | bytes, *, max_bytes: int, max_depth: int) -> None:
 
 
 @dataclass
-class TokenBucket:
-    """`rate` tokens per second, holding at most `burst`; one token per frame."""
-
-    rate: float
-    burst: int
-    clock: Clock = time.monotonic
-    tokens: float = field(init=False)
-    updated: float = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.tokens = float(self.burst)
-        self.updated = self.clock()
-
-    def take(self) -> None:
-        now = self.clock()
-        self.tokens = min(self.burst, self.tokens + (now - self.updated) * self.rate)
-        self.updated = now
-        if self.tokens < 1:
-            wait = (1 - self.tokens) / self.rate
-            raise RateLimited(
-                f"at most {self.rate:g} messages per second (bursts of {self.burst}); "
-                f"retry in {wait:.2f}s",
-                retry_after=wait,
-            )
-        self.tokens -= 1
-
-
-@dataclass
 class FrameGuard:
     """Per-connection gate: size, depth and rate of the client's frames.
 
@@ -145,12 +116,21 @@ class FrameGuard:
 
     def admit(self, frame: str | bytes) -> None:
         try:
-            self.bucket.take()
+            self._take_token()
             check_frame(frame, max_bytes=self.max_bytes, max_depth=self.max_depth)
         except LimitExceeded:
             self.strikes += 1
             raise
         self.strikes = 0
+
+    def _take_token(self) -> None:
+        wait = self.bucket.take()
+        if wait > 0:
+            raise RateLimited(
+                f"at most {self.bucket.rate:g} messages per second (bursts of "
+                f"{self.bucket.burst}); retry in {wait:.2f}s",
+                retry_after=wait,
+            )
 
     @property
     def should_close(self) -> bool:

@@ -15,6 +15,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from app.ids import INT_COLUMN_MAX
+
 PROTOCOL_VERSION = 1
 MAX_FRAME_BYTES = 16 * 1024
 
@@ -23,9 +25,9 @@ ActionJson = dict[str, Any]
 {"op": "deal"}, {"op": "flip", "col": 4}, {"op": "undo"}."""
 
 
-# Ids and seqs fit the database's INTEGER columns: a larger number is a bad message,
-# answered like any other, never a query that overflows (found by the fuzz tests).
-MAX_ID = 2**31 - 1
+# Ids and seqs fit the database's INTEGER columns (app/ids.py): a larger number is a bad
+# message, answered like any other, never a query that overflows (found by the fuzz tests).
+MAX_ID = INT_COLUMN_MAX
 Id = Annotated[int, Field(ge=1, le=MAX_ID)]
 Seq = Annotated[int, Field(ge=1, le=MAX_ID)]
 

@@ -5,12 +5,12 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.rooms.friends import Contact
-from app.rooms.invites import InviteView
-from app.rooms.players import NAME_MAX, NAME_MIN, PlayerInfo
-from app.rooms.ratings import LeaderboardEntry
-from app.rooms.results import HistoryEntry, MatchResult
-from app.rooms.tables import TIME_LIMIT_MAX, TIME_LIMIT_MIN, TableView
+from app.services.friends import Contact
+from app.services.invites import InviteView
+from app.services.players import NAME_MAX, NAME_MIN, PlayerInfo
+from app.services.ratings import LeaderboardEntry
+from app.services.results import HistoryEntry, MatchResult
+from app.services.tables import TIME_LIMIT_MAX, TIME_LIMIT_MIN, TableView
 
 NAME_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]*$"
 Level = Literal["any", "beginner", "intermediate", "advanced", "expert"]

@@ -42,7 +42,7 @@ RoomsFactory = Callable[[FastAPI], Awaitable[Rooms]]
 
 @asynccontextmanager
 async def rooms_lifespan(app: FastAPI) -> AsyncIterator[None]:
-    from app.rooms.wiring import rooms_for_app  # the database wiring, kept out of imports
+    from app.services.wiring import rooms_for_app  # the database wiring, kept out of imports
 
     rooms = await rooms_for_app(app)
     app.state.rooms = rooms

@@ -1,8 +1,8 @@
 """The ``spider`` command line: deal, replay, show (and solve, from the solver)."""
 
-import typer
+from app.cli.typer_app import cli
 
-cli = typer.Typer(add_completion=False, no_args_is_help=True, help="Spider Solitaire tools.")
+__all__ = ["cli", "main"]
 
 
 def main() -> None:

@@ -9,8 +9,8 @@ import sys
 
 import typer
 
-from app.cli import cli
 from app.cli.board import render_board
+from app.cli.typer_app import cli
 from app.engine.deal import DealNumberError
 from app.engine.deal import deal as make_deal
 from app.engine.layout import state_to_layout

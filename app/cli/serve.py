@@ -1,6 +1,6 @@
 """`spider serve`: one server process, configured from the settings (SPIDER_* variables)."""
 
-from app.cli import cli
+from app.cli.typer_app import cli
 
 
 @cli.command("serve")

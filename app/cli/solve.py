@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from app.cli import cli
+from app.cli.typer_app import cli
 from app.engine.deal import DealNumberError, deal
 from app.engine.game import replay
 from app.engine.record import Record, RecordError, load_record

@@ -1,6 +1,6 @@
 """Batches of action-log rows written in one transaction on a connection the writer keeps.
 
-The group commit (``app/rooms/group_commit.py``) calls :meth:`LogWriter.write` once per
+The group commit (``app/services/group_commit.py``) calls :meth:`LogWriter.write` once per
 batch. Going through an ORM session there cost more than the commit itself: a pool
 checkout with its pre-ping round trip, ORM bulk persistence, BEGIN and COMMIT round trips.
 Here the writer checks one connection out of the engine's pool (same URL, same connect

@@ -497,7 +497,7 @@ class DuelService:
         ratings: dict[int, tuple[float | None, float | None]],
     ) -> Payload:
         results = [
-            {"player_id": o.player_id, "score": o.score, "elapsed_ms": round(o.elapsed_s * 1000),
+            {"player_id": o.player_id, "score": o.score, "elapsed_ms": o.elapsed_ms,
              "reason": o.reason,
              "rating_before": ratings.get(o.player_id, (None, None))[0],
              "rating_after": ratings.get(o.player_id, (None, None))[1]}

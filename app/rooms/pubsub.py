@@ -168,12 +168,3 @@ def may_deliver(pubsub: PubSub, channel: str) -> bool:
         return pubsub.subscriber_count(channel) > 0
     return True
 
-
-def make_pubsub(backend: str, *, redis_url: str = "", channel_prefix: str = "") -> PubSub:
-    if backend == "memory":
-        return MemoryPubSub()
-    if backend == "redis":
-        from app.rooms.redis_pubsub import RedisPubSub  # redis is imported only when used
-
-        return RedisPubSub(redis_url, prefix=channel_prefix)
-    raise ValueError(f"unknown pubsub backend {backend!r}: 'memory' or 'redis'")

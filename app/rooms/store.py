@@ -2,7 +2,7 @@
 
 The duel service keeps games in memory as a cache; this interface is the durable truth:
 the match (seats, rules, time limit, deal), each game's clock timestamps and end, and
-the append-only action log (``seq`` unique per game). ``app.rooms.sql_store`` implements
+the append-only action log (``seq`` unique per game). ``app.services.sql_store`` implements
 it on the database models; :class:`MemoryStore` serves unit tests and experiments.
 """
 

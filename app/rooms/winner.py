@@ -1,23 +1,41 @@
-"""Who won a duel: the higher ``duel`` score, then the shorter playing time; else a draw."""
+"""Who won a duel, written once for every store: the higher ``duel`` score, then the
+shorter playing time in whole milliseconds; equal in both is a draw."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 
-@dataclass
+@dataclass(frozen=True)
 class PlayerOutcome:
     player_id: int
     score: int
     elapsed_s: float
     reason: str
 
+    @property
+    def elapsed_ms(self) -> int:
+        # Whole milliseconds: what the stores keep (``time_used_ms``), so the in-memory
+        # and the SQL store rank the same two games the same way.
+        return round(self.elapsed_s * 1000)
+
+
+def _rank(outcome: PlayerOutcome) -> tuple[int, int]:
+    return (-outcome.score, outcome.elapsed_ms)
+
 
 def decide_winner(outcomes: list[PlayerOutcome]) -> int | None:
-    ranked = sorted(outcomes, key=lambda o: (-o.score, o.elapsed_s))
+    """The winner's player id, or None for a draw (or no game at all)."""
+    ranked = sorted(outcomes, key=_rank)
     if len(ranked) < 2:
         return ranked[0].player_id if ranked else None
-    first, second = ranked[0], ranked[1]
-    if (first.score, first.elapsed_s) == (second.score, second.elapsed_s):
+    if _rank(ranked[0]) == _rank(ranked[1]):
         return None
-    return first.player_id
+    return ranked[0].player_id
+
+
+def match_score(winner_id: int | None, player_id: int) -> float:
+    """The player's result as a rating period counts it: 1 won, 0.5 draw, 0 lost."""
+    if winner_id is None:
+        return 0.5
+    return 1.0 if winner_id == player_id else 0.0

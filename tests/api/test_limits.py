@@ -12,11 +12,11 @@ from app.api.limits import (
     FrameTooDeep,
     FrameTooLarge,
     RateLimited,
-    TokenBucket,
     check_frame,
     exceeds_depth,
     origin_allowed,
 )
+from app.api.ratelimit import TokenBucket
 from app.settings import Settings
 from tests.support.clock import FakeClock
 
@@ -71,14 +71,15 @@ def test_the_bucket_allows_a_burst_then_the_rate() -> None:
     clock = FakeClock(100.0)
     bucket = TokenBucket(rate=2, burst=3, clock=clock)
     for _ in range(3):
-        bucket.take()
-    with pytest.raises(RateLimited) as refused:
-        bucket.take()
-    assert refused.value.retry_after == pytest.approx(0.5)
+        assert bucket.take() == 0
+    assert bucket.take() == pytest.approx(0.5)
     clock.now += 0.5
-    bucket.take()
-    with pytest.raises(RateLimited):
-        bucket.take()
+    assert bucket.take() == 0
+    assert bucket.take() == pytest.approx(0.5)
+    guard = FrameGuard(max_bytes=50, max_depth=2, bucket=bucket)
+    with pytest.raises(RateLimited) as refused:
+        guard.admit("{}")
+    assert refused.value.retry_after == pytest.approx(0.5)
 
 
 def test_the_guard_counts_strikes_and_asks_to_close_a_flooding_client() -> None:

@@ -7,7 +7,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import games as repo
 from app.engine.record import record_from_json
-from app.rooms import results
+from app.services import results
 from tests.api.test_tables import create_table
 from tests.support.api import assert_problem, signup
 from tests.support.play import play

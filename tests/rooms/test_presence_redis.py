@@ -17,7 +17,7 @@ from app.rooms import channels
 from app.rooms.presence_redis import SharedPresence
 from app.rooms.pubsub import MemoryPubSub, Subscription
 from app.rooms.redis_pubsub import RedisPubSub
-from tests.services import require_redis
+from tests.support.servers import require_redis
 
 TTL, HEARTBEAT = 1.0, 0.2
 

@@ -9,7 +9,7 @@ import redis.asyncio as redis
 
 from app.rooms import pubsub
 from app.rooms.redis_pubsub import RedisPubSub
-from tests.services import require_redis
+from tests.support.servers import require_redis
 
 
 @pytest.fixture
@@ -169,7 +169,8 @@ async def test_a_prefix_keeps_deployments_on_one_redis_apart(url: str) -> None:
 
 
 async def test_the_backend_is_chosen_by_setting(url: str) -> None:
-    from app.rooms.pubsub import MemoryPubSub, make_pubsub
+    from app.rooms.pubsub import MemoryPubSub
+    from app.rooms.pubsub_backends import make_pubsub
 
     assert isinstance(make_pubsub("memory"), MemoryPubSub)
     bus = make_pubsub("redis", redis_url=url, channel_prefix="x:")

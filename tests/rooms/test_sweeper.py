@@ -6,7 +6,6 @@ from typing import Any
 from app.db.models import Game, Match
 from app.rooms.duel import DuelService
 from app.rooms.pubsub import MemoryPubSub
-from app.rooms.sql_store import SqlStore
 from app.rooms.store import (
     SETTLE_GRACE_SECONDS,
     MemoryStore,
@@ -15,7 +14,8 @@ from app.rooms.store import (
     StoreError,
 )
 from app.rooms.sweeper import OverdueSweeper
-from tests.rooms.test_sql_store import (
+from app.services.sql_store import SqlStore
+from tests.services.test_sql_store import (
     Sessions,
     expire_table,
     no_follow,

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from bench.server import Server, start_server
-from tests.services import require_redis
 from tests.support.database import (
     create_pg_database,
     drop_pg_database,
@@ -19,6 +18,7 @@ from tests.support.database import (
     sqlite_url,
     upgrade,
 )
+from tests.support.servers import require_redis
 
 SECRET = "scale-test-secret"
 

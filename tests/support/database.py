@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from alembic import command
 from app.db.engine import make_engine, make_session_factory
-from tests.services import unavailable
+from tests.support.servers import unavailable
 
 ROOT = Path(__file__).resolve().parents[2]
 PG_HOST = os.environ.get("SPIDER_TEST_PG_HOST", "127.0.0.1")

@@ -5,8 +5,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db import games as repo
 from app.engine.actions import action_from_json
 from app.engine.game import legal_actions
-from app.rooms.deals import rebuild
 from app.scoring.play import ScoredGame
+from app.services.deals import rebuild
 
 
 async def play(

@@ -5,8 +5,9 @@ from typing import Annotated, Any
 from fastapi import Path, Query
 
 from app.api.schemas import ProblemOut
+from app.ids import INT_COLUMN_MAX
 
-MAX_ID = 2**31 - 1  # every id column is a 32-bit INTEGER; larger ids cannot exist
+MAX_ID = INT_COLUMN_MAX  # every id column is a 32-bit INTEGER (app/ids.py)
 
 Id = Annotated[int, Path(ge=1, le=MAX_ID)]
 PageNumber = Annotated[int, Query(ge=1, le=1_000_000, description="1-based")]

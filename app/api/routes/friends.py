@@ -6,7 +6,7 @@ from app.api.auth import Me
 from app.api.database import Session
 from app.api.routes.common import Id, problems
 from app.api.schemas import ContactOut, NameIn
-from app.rooms import friends
+from app.services import friends
 
 router = APIRouter(prefix="/api/me", tags=["friends"])
 

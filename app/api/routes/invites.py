@@ -9,7 +9,7 @@ from app.api.auth import MaybeMe, Me
 from app.api.database import Session
 from app.api.routes.common import problems
 from app.api.schemas import InviteOut, PublicInviteOut, TableOut
-from app.rooms import invites, tables
+from app.services import invites, tables
 
 router = APIRouter(prefix="/api", tags=["invites"])
 Code = Annotated[str, Path(min_length=16, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]

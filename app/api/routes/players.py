@@ -18,8 +18,8 @@ from app.api.schemas import (
     PlayerNamePage,
     PlayerOut,
 )
-from app.rooms import players, results
 from app.rooms.errors import RateLimited
+from app.services import players, results
 
 router = APIRouter(prefix="/api/players", tags=["players"])
 

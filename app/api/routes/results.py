@@ -8,8 +8,8 @@ from fastapi import APIRouter, Query
 from app.api.database import Session
 from app.api.routes.common import Id, PageNumber, PageSize, problems
 from app.api.schemas import BandOut, LeaderboardEntryOut, LeaderboardPage, MatchResultOut
-from app.rooms import ratings, results
-from app.rooms.bands import BANDS
+from app.services import ratings, results
+from app.services.bands import BANDS
 
 router = APIRouter(prefix="/api", tags=["results"])
 

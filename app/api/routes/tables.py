@@ -9,7 +9,7 @@ from app.api.auth import Me
 from app.api.database import Session
 from app.api.routes.common import Id, PageNumber, PageSize, problems
 from app.api.schemas import InviteIn, InviteOut, Level, TableIn, TableOut, TablePage
-from app.rooms import invites, lobby, tables
+from app.services import invites, lobby, tables
 
 router = APIRouter(prefix="/api/tables", tags=["tables"])
 TimeLimit = Annotated[int | None, Query(ge=1, le=10**6)]

@@ -12,8 +12,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.db import games as repo
 from app.db import log_writer
 from app.db.models import DuelTable, Game, GameAction, Player
-from app.rooms.group_commit import GroupCommitSqlStore
 from app.rooms.store import Progress, SeqTaken, StoreError
+from app.services.group_commit import GroupCommitSqlStore
 from tests.support.database import MigratedDatabases, sessions_on
 
 

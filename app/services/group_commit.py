@@ -24,8 +24,8 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.db.log_writer import LogRow, LogWriter, Refused, WriteFailed, log_writer
-from app.rooms.sql_store import SqlStore
 from app.rooms.store import Progress, SeqTaken, StoreError
+from app.services.sql_store import SqlStore
 
 log = logging.getLogger(__name__)
 

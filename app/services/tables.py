@@ -13,11 +13,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import games as game_repo
 from app.db.models import DuelTable, Invite, Match, Player, Seat, utcnow
-from app.rooms.bands import check_level, level_allows
-from app.rooms.deals import choose_deal
 from app.rooms.errors import Conflict, Forbidden, InvalidInput, NotFound
-from app.rooms.friends import ignored_by_any
-from app.rooms.ratings import check_suits, rating_of
+from app.services.bands import check_level, level_allows
+from app.services.deals import choose_deal
+from app.services.friends import ignored_by_any
+from app.services.ratings import check_suits, rating_of
 
 PRESETS = ("duel", "classic")
 TIME_LIMIT_MIN = 60

@@ -15,8 +15,8 @@ from app.engine.rules import preset
 from app.engine.solver.solvable import solvable_deal
 from app.engine.state import RUNS_TO_WIN
 from app.main import create_app
-from app.rooms import deal_pool, deals
-from app.rooms.deal_pool import DealPool, PoolSizeError
+from app.services import deal_pool, deals
+from app.services.deal_pool import DealPool, PoolSizeError
 from tests.support.api import make_settings
 from tests.support.database import sqlite_url, upgrade
 

@@ -3,8 +3,8 @@
 import pytest
 
 from app.api.ratelimit import TokenBuckets
-from app.rooms.auth import create_token, verify_token
 from app.rooms.errors import NotAuthenticated
+from app.services.auth import create_token, verify_token
 
 
 def test_tokens_round_trip_and_resist_tampering() -> None:

@@ -11,12 +11,12 @@ from app.engine.game import replay
 from app.engine.rules import preset
 from app.engine.solver.solvable import solvable_deal
 from app.engine.state import RUNS_TO_WIN
-from app.rooms import deals
+from app.services import deals
 
 
 @pytest.fixture
 def fixed_number(monkeypatch: pytest.MonkeyPatch) -> int:
-    monkeypatch.setattr(deals.secrets, "randbelow", lambda bound: 41)
+    monkeypatch.setattr(deals, "random_deal_number", lambda: 42)
     return 42
 
 

@@ -11,11 +11,11 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import DuelTable, Game, GameAction, Match
 from app.rooms.duel import DuelService
-from app.rooms.players import create_player
 from app.rooms.pubsub import MemoryPubSub
-from app.rooms.sql_store import SqlStore
-from app.rooms.tables import TableSettings, create_table, join_table
-from app.rooms.test_layouts import set_test_layout
+from app.services.players import create_player
+from app.services.sql_store import SqlStore
+from app.services.tables import TableSettings, create_table, join_table
+from app.services.test_layouts import set_test_layout
 from tests.support.clock import FakeClock
 from tests.support.duel_layouts import WINNING_LINE, near_finished_layout
 

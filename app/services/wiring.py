@@ -9,15 +9,16 @@ from sqlalchemy import select
 
 from app.db.models import Friendship, Player
 from app.db.sqlite_wal import use_wal
-from app.rooms import deal_pool
-from app.rooms.auth import verify_token
-from app.rooms.deals import solvable_choice
 from app.rooms.errors import NotAuthenticated
-from app.rooms.group_commit import GroupCommitSqlStore
-from app.rooms.pubsub import PubSub, make_pubsub
+from app.rooms.pubsub import PubSub
+from app.rooms.pubsub_backends import make_pubsub
 from app.rooms.runtime import Rooms, build_rooms
 from app.rooms.sessions import SessionHub
-from app.rooms.sql_store import SqlStore
+from app.services import deal_pool
+from app.services.auth import verify_token
+from app.services.deals import solvable_choice
+from app.services.group_commit import GroupCommitSqlStore
+from app.services.sql_store import SqlStore
 from app.settings import Settings
 
 DEFAULT_SWEEP_SECONDS = 5.0
@@ -68,7 +69,7 @@ async def rooms_for_app(app: FastAPI) -> Rooms:
 
 
 def start_deal_pool(settings: Settings) -> Callable[[], Awaitable[None]]:
-    """Start this process's deal pool (app/rooms/deal_pool.py); returns its closer."""
+    """Start this process's deal pool (app/services/deal_pool.py); returns its closer."""
     pool = deal_pool.DealPool(size=settings.deal_pool_size, make=solvable_choice)
     pool.start()
     deal_pool.install(pool)

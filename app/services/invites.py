@@ -13,9 +13,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import DuelTable, Invite, Player, utcnow
 from app.rooms.errors import Conflict, Forbidden, InvalidInput, NotFound
-from app.rooms.friends import ignored_by_any, is_friend
-from app.rooms.players import find_by_name
-from app.rooms.tables import SEATS, TableView, get_table, is_expired, seat_player, seats_of
+from app.services.friends import ignored_by_any, is_friend
+from app.services.players import find_by_name
+from app.services.tables import SEATS, TableView, get_table, is_expired, seat_player, seats_of
 
 CODE_BYTES = 32
 

@@ -16,11 +16,13 @@ from sqlalchemy.orm import aliased
 from app.db import games as game_repo
 from app.db.models import Game, Match, Player, utcnow
 from app.engine.rules import with_options
-from app.rooms.deals import game_record, logged_actions, match_rules, start_state
 from app.rooms.errors import Conflict, InvalidInput, NotFound
-from app.rooms.paging import Page, check_paging
-from app.rooms.ratings import rate_games
+from app.rooms.winner import PlayerOutcome, decide_winner
 from app.scoring.play import ScoredGame
+from app.services import subscribers  # noqa: F401  (every listener subscribed before a publish)
+from app.services.deals import game_record, logged_actions, match_rules, start_state
+from app.services.paging import Page, check_paging
+from app.services.settled import MatchSettled, SeatResult, match_settled
 
 
 @dataclass(frozen=True)
@@ -68,21 +70,13 @@ async def duel_points(session: AsyncSession, match: Match, game: Game) -> int:
     return scored.points
 
 
-def first_player_score(first: tuple[int, int], second: tuple[int, int]) -> float:
-    """1, 0.5 or 0 for the first of two (duel points, time used ms) pairs."""
-    first_key = (-first[0], first[1])
-    second_key = (-second[0], second[1])
-    if first_key == second_key:
-        return 0.5
-    return 1.0 if first_key < second_key else 0.0
-
-
 async def finish_match(*, session: AsyncSession, match_id: int) -> MatchResult:
-    """Settle a match whose two games are over: winner, ratings (once), status. Commits.
+    """Settle a match whose two games are over: winner, status, and ``match_settled``
+    published (ratings listen to it) in the same transaction. Commits.
 
     Safe to call twice, even at the same moment: the first caller claims the match with
     a conditional UPDATE (playing → finished); any other caller finds it claimed and gets
-    the result as it is, ratings untouched.
+    the result as it is, nothing published again.
     """
     match = await session.scalar(
         select(Match).where(Match.id == match_id)
@@ -99,25 +93,28 @@ async def finish_match(*, session: AsyncSession, match_id: int) -> MatchResult:
             .values(status="finished")
         )
         if getattr(claim, "rowcount", 0) == 1:
-            await _settle(session, match, games)
-            await session.commit()
+            settled = await _settle(session, match, games)
+            await match_settled.publish(settled, session=session)  # commits
         else:
             await session.rollback()
     return await match_result(session=session, match_id=match_id)
 
 
-async def _settle(session: AsyncSession, match: Match, games: list[Game]) -> None:
-    first, second = games
-    points = [await duel_points(session, match, game) for game in games]
-    score = first_player_score((points[0], first.time_used_ms),
-                               (points[1], second.time_used_ms))
-    match.winner_id = {1.0: first.player_id, 0.0: second.player_id}.get(score)
-    if match.rated:
-        await rate_games(session=session, suits=match.suits, first=first, second=second,
-                         first_score=score)
+async def _settle(session: AsyncSession, match: Match, games: list[Game]) -> MatchSettled:
+    seats = tuple([
+        SeatResult(game.player_id, game.id, game.seat, game.status,
+                   await duel_points(session, match, game), game.time_used_ms)
+        for game in games
+    ])
+    match.winner_id = decide_winner([
+        PlayerOutcome(seat.player_id, seat.duel_points, seat.time_used_ms / 1000, seat.status)
+        for seat in seats
+    ])
     match.status = "finished"
     ended = [game.ended_at for game in games if game.ended_at is not None]
     match.ended_at = max(ended) if ended else utcnow()
+    return MatchSettled(match.id, match.rated, match.suits, match.winner_id, seats,
+                        match.ended_at)
 
 
 async def match_result(*, session: AsyncSession, match_id: int) -> MatchResult:

@@ -10,8 +10,8 @@ Each ready deal is made by ``make(suits)``, which draws its own random number fr
 ``secrets``; a deal leaves the pool when taken, so no deal is handed out twice. The
 contents live in memory only: a restart just refills. With ``size`` 0 the pool is off.
 
-The process's pool is installed by the rooms wiring (``app/rooms/wiring.py``) and read
-by ``app.rooms.deals.choose_deal`` through :func:`installed`.
+The process's pool is installed by the rooms wiring (``app/services/wiring.py``) and read
+by ``app.services.deals.choose_deal`` through :func:`installed`.
 """
 
 from __future__ import annotations

@@ -16,7 +16,6 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import games as repo
 from app.db.models import DuelTable, Game, Match, utc_from_seconds
-from app.rooms.results import finish_match as settle_match
 from app.rooms.store import (
     SETTLE_GRACE_SECONDS,
     DealAlreadySet,
@@ -29,6 +28,8 @@ from app.rooms.store import (
     StoreError,
 )
 from app.rooms.winner import PlayerOutcome
+from app.services.deals import stored_deal
+from app.services.results import finish_match as settle_match
 
 
 @contextmanager
@@ -42,18 +43,6 @@ def _storage_errors() -> Iterator[None]:
 
 def _seconds(moment: datetime | None) -> float | None:
     return None if moment is None else moment.timestamp()
-
-
-def _deal_of(match: Match) -> dict[str, Any]:
-    """The stored deal: its public number and, when the cards differ from the generator's
-    deal of that number (solvable mapping, test layout), the layout, which then wins."""
-    deal: dict[str, Any] = {"difficulty": match.difficulty}
-    if match.deal_number is not None:
-        deal["number"] = match.deal_number
-        deal["generator"] = match.generator_version
-    if match.layout is not None:
-        deal["layout"] = match.layout
-    return deal
 
 
 class SqlStore:
@@ -82,7 +71,7 @@ class SqlStore:
                 rules={"preset": match.preset, "suits": match.suits},
                 time_limit_s=float(match.time_limit_seconds),
                 games=games,
-                deal=_deal_of(match),
+                deal=stored_deal(match),
                 finished=match.status != "playing",
                 winner_id=match.winner_id,
                 expires_at=_seconds(table.expires_at) if table is not None else None,

@@ -6,10 +6,10 @@ from sqlalchemy import Select, and_, exists, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import DuelTable, Ignore, Player, Seat, utcnow
-from app.rooms.bands import ANY_LEVEL, band_of, check_level
-from app.rooms.paging import Page, check_paging
-from app.rooms.ratings import check_suits, ratings_of
-from app.rooms.tables import TableView, table_views
+from app.services.bands import ANY_LEVEL, band_of, check_level
+from app.services.paging import Page, check_paging
+from app.services.ratings import check_suits, ratings_of
+from app.services.tables import TableView, table_views
 
 
 @dataclass(frozen=True)

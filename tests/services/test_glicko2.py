@@ -2,7 +2,7 @@
 
 import pytest
 
-from app.rooms.glicko2 import Glicko, Outcome, rate, rate_pair
+from app.services.glicko2 import Glicko, Outcome, rate, rate_pair
 
 
 def test_the_papers_worked_example() -> None:

@@ -5,16 +5,17 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import games as repo
 from app.db.models import Match, Player, Rating
 from app.engine.game import replay
 from app.engine.record import record_from_json
-from app.rooms import players, results, tables
 from app.rooms.errors import Conflict, InvalidInput, NotFound
 from app.scoring.play import ScoredGame
+from app.services import players, results, tables
+from app.services.settled import MatchSettled, match_settled
 from tests.support.play import play
 
 
@@ -174,11 +175,81 @@ async def test_history_pages_and_date_filters(session: AsyncSession) -> None:
         await results.history(session=session, player_id=999_999, page=1, page_size=10)
 
 
-def test_first_player_score() -> None:
-    assert results.first_player_score((10, 500), (9, 100)) == 1.0
-    assert results.first_player_score((10, 500), (10, 100)) == 0.0
-    assert results.first_player_score((10, 100), (10, 100)) == 0.5
-    assert results.first_player_score((-3, 100), (0, 900)) == 0.0
+async def test_a_settlement_is_published_once_to_every_listener(session: AsyncSession) -> None:
+    ann, bob, match = await seated_match(session, suits=2)
+    first, second = await games(session, match)
+    ann_points = await play(session, game_id=first, steps=4, end="finished",
+                            time_used_ms=50_000)
+    await play(session, game_id=second, steps=0, end="timed_out", time_used_ms=900_000)
+    heard: list[MatchSettled] = []
+    after: list[int] = []
+
+    async def within(event: MatchSettled, own: AsyncSession) -> None:
+        heard.append(event)
+
+    async def later(event: MatchSettled) -> None:
+        after.append(event.match_id)
+
+    unsubscribe = [match_settled.subscribe(within), match_settled.subscribe_after_commit(later)]
+    try:
+        result = await results.finish_match(session=session, match_id=match.id)
+        await results.finish_match(session=session, match_id=match.id)
+    finally:
+        for undo in unsubscribe:
+            undo()
+    assert after == [match.id] and len(heard) == 1
+    event = heard[0]
+    assert (event.match_id, event.rated, event.suits) == (match.id, True, 2)
+    assert event.winner_id == result.match.winner_id
+    assert [(s.player_id, s.game_id, s.seat, s.status) for s in event.seats] == [
+        (ann.id, first, 0, "finished"), (bob.id, second, 1, "timed_out")]
+    assert event.seats[0].duel_points == ann_points and event.seats[1].time_used_ms == 900_000
+
+
+async def test_a_failing_listener_keeps_nothing_of_the_settlement(session: AsyncSession) -> None:
+    ann, _, match = await seated_match(session)
+    match_id, ann_id = match.id, ann.id
+    first, second = await games(session, match)
+    await play(session, game_id=first, steps=3)
+    await play(session, game_id=second, steps=0)
+
+    async def broken(event: MatchSettled, own: AsyncSession) -> None:
+        raise RuntimeError("listener down")
+
+    unsubscribe = match_settled.subscribe(broken)
+    try:
+        with pytest.raises(RuntimeError):
+            await results.finish_match(session=session, match_id=match_id)
+    finally:
+        unsubscribe()
+    await session.rollback()
+    stored = await session.execute(
+        select(Match.status, Match.winner_id).where(Match.id == match_id))
+    assert tuple(stored.one()) == ("playing", None)
+    assert await session.get(Rating, (ann_id, 1)) is None  # ratings rolled back too
+    settled = await results.finish_match(session=session, match_id=match_id)  # a retry
+    assert settled.match.status == "finished"
+    rating = await session.get(Rating, (ann_id, 1))
+    assert rating is not None and rating.games == 1
+
+
+async def test_an_after_commit_listener_cannot_undo_the_settlement(
+    session: AsyncSession,
+) -> None:
+    _, _, match = await seated_match(session)
+    first, second = await games(session, match)
+    await play(session, game_id=first, steps=2)
+    await play(session, game_id=second, steps=0)
+
+    async def broken(event: MatchSettled) -> None:
+        raise RuntimeError("notifier down")
+
+    unsubscribe = match_settled.subscribe_after_commit(broken)
+    try:
+        result = await results.finish_match(session=session, match_id=match.id)
+    finally:
+        unsubscribe()
+    assert result.match.status == "finished"
 
 
 async def test_finishing_twice_at_once_rates_once(

@@ -9,11 +9,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Game, Match, Player
-from app.rooms.auth import create_token
-from app.rooms.bands import band_of
 from app.rooms.errors import Conflict, InvalidInput, NotFound
-from app.rooms.paging import Page, check_paging
-from app.rooms.ratings import SUIT_COUNTS, ratings_of
+from app.services.auth import create_token
+from app.services.bands import band_of
+from app.services.paging import Page, check_paging
+from app.services.ratings import SUIT_COUNTS, ratings_of
 
 NAME_MIN = 3
 NAME_MAX = 20

@@ -12,8 +12,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Friendship, Ignore, Player
 from app.rooms.errors import Conflict, InvalidInput, NotFound
-from app.rooms.players import find_by_name
 from app.rooms.presence import NobodyOnline, Presence
+from app.services.players import find_by_name
 
 
 @dataclass(frozen=True)

@@ -5,30 +5,27 @@
 (``app.engine.solver.solvable``, version 1) to the generator deal that the solver has won,
 and that generator deal's number is stored as the match's deal number, with the
 solver's difficulty. Deals solved ahead of need wait in the process's deal pool
-(``app/rooms/deal_pool.py``); ``choose_deal`` takes one when it can and otherwise solves
+(``app/services/deal_pool.py``); ``choose_deal`` takes one when it can and otherwise solves
 one itself, as without a pool. Storing the generator number keeps every record verifiable with
 ``spider replay`` (``{"deal": {"number": ...}}``). 4-suit deals are random.
 """
 
 import asyncio
-import secrets
 from typing import Any
 
 from app.db.games import DealChoice
 from app.db.models import GameAction, Match
 from app.engine.actions import Action, action_from_json
-from app.engine.deal import GENERATOR_VERSION, deal
+from app.engine.deal import GENERATOR_VERSION
 from app.engine.game import replay
-from app.engine.layout import state_from_layout
 from app.engine.record import Record
 from app.engine.rules import Rules, preset
 from app.engine.solver.solvable import solvable_by_default, solvable_deal
 from app.engine.state import GameState
-from app.rooms import deal_pool
-from app.rooms.deal_pool import DealPool
-
-# Deal numbers are drawn from [1, 2**31 - 1] so they fit every database's INTEGER.
-MAX_DEAL_NUMBER = 2**31 - 1
+from app.rooms import deal_forms
+from app.rooms.deal_forms import random_deal_number
+from app.services import deal_pool
+from app.services.deal_pool import DealPool
 
 
 async def choose_deal(
@@ -44,8 +41,7 @@ async def choose_deal(
     if solvable_only is None:
         solvable_only = solvable_by_default(suits)
     if not solvable_only:
-        number = secrets.randbelow(MAX_DEAL_NUMBER) + 1
-        return DealChoice(deal_number=number, generator_version=GENERATOR_VERSION)
+        return DealChoice(deal_number=random_deal_number(), generator_version=GENERATOR_VERSION)
     pool = pool if pool is not None else deal_pool.installed()
     ready = pool.take(suits) if pool is not None else None
     if ready is not None:
@@ -56,8 +52,7 @@ async def choose_deal(
 
 def solvable_choice(suits: int) -> DealChoice:
     """A solvable deal for a new match from a fresh random number (CPU-bound: a thread)."""
-    number = secrets.randbelow(MAX_DEAL_NUMBER) + 1
-    found = solvable_deal(number, suits)
+    found = solvable_deal(random_deal_number(), suits)
     return DealChoice(deal_number=found.source, generator_version=GENERATOR_VERSION,
                       difficulty=found.difficulty)
 
@@ -66,16 +61,23 @@ def match_rules(match: Match) -> Rules:
     return preset(match.preset, match.suits)
 
 
-def start_state(match: Match, rules: Rules | None = None) -> GameState:
-    """The match's starting position: its stored layout if any, else its generator deal.
-
-    ``rules`` may override the match's rules (e.g. to score a ``classic`` game by ``duel``).
-    """
-    rules = rules or match_rules(match)
+def stored_deal(match: Match) -> dict[str, Any]:
+    """The match's deal in the live layer's stored form (``app/rooms/deal_forms.py``): its
+    public number and, when the cards differ from the generator's deal of that number
+    (solvable mapping, test layout), the layout, which then wins."""
+    stored: dict[str, Any] = {"difficulty": match.difficulty}
+    if match.deal_number is not None:
+        stored["number"] = match.deal_number
+        stored["generator"] = match.generator_version
     if match.layout is not None:
-        return state_from_layout(rules, match.layout)
-    assert match.deal_number is not None  # the schema requires a deal number or a layout
-    return deal(match.deal_number, rules, match.generator_version or GENERATOR_VERSION)
+        stored["layout"] = match.layout
+    return stored
+
+
+def start_state(match: Match, rules: Rules | None = None) -> GameState:
+    """The match's starting position (``rules`` may override the match's, e.g. to score a
+    ``classic`` game by ``duel``)."""
+    return deal_forms.start_state(rules or match_rules(match), stored_deal(match))
 
 
 def logged_actions(rows: tuple[GameAction, ...] | list[GameAction]) -> tuple[Action, ...]:

@@ -6,10 +6,12 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Game, Player, Rating, utcnow
-from app.rooms.bands import band_of
 from app.rooms.errors import InvalidInput
-from app.rooms.glicko2 import Glicko, rate_pair
-from app.rooms.paging import Page, check_paging
+from app.rooms.winner import match_score
+from app.services.bands import band_of
+from app.services.glicko2 import Glicko, rate_pair
+from app.services.paging import Page, check_paging
+from app.services.settled import MatchSettled, match_settled
 
 SUIT_COUNTS = (1, 2, 4)
 
@@ -76,6 +78,19 @@ async def rate_games(
         game.rating_before = before.rating
         game.rating_after = after.rating
         await _store(session, game.player_id, suits, after)
+
+
+async def rate_settled_match(event: MatchSettled, session: AsyncSession) -> None:
+    """A ``match_settled`` listener: a rated match is one rating period for both players."""
+    if not event.rated:
+        return
+    first, second = [await session.get(Game, seat.game_id) for seat in event.seats]
+    assert first is not None and second is not None  # the settlement just read them
+    await rate_games(session=session, suits=event.suits, first=first, second=second,
+                     first_score=match_score(event.winner_id, first.player_id))
+
+
+match_settled.subscribe(rate_settled_match)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,17 @@
+"""Choose the pub/sub backend by name: the in-process one or Redis.
+
+Apart from ``pubsub.py`` because the Redis backend builds on that module's queues: the
+choice imports both, neither imports the choice (no import circle).
+"""
+
+from app.rooms.pubsub import MemoryPubSub, PubSub
+
+
+def make_pubsub(backend: str, *, redis_url: str = "", channel_prefix: str = "") -> PubSub:
+    if backend == "memory":
+        return MemoryPubSub()
+    if backend == "redis":
+        from app.rooms.redis_pubsub import RedisPubSub  # redis is imported only when used
+
+        return RedisPubSub(redis_url, prefix=channel_prefix)
+    raise ValueError(f"unknown pubsub backend {backend!r}: 'memory' or 'redis'")

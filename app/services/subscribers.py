@@ -1,0 +1,7 @@
+"""Every listener of the domain events (``app/services/settled.py``), imported in one place.
+
+A listener module subscribes itself when imported; the publishers import this module, so
+each listener is subscribed before the first event. A new listener adds its import here.
+"""
+
+from app.services import ratings  # noqa: F401  (rates a settled rated match)
