@@ -184,8 +184,10 @@ class Progress(_Message):
     actions: int
     runs: int
     time_left_ms: int | None = Field(description="None until the game is opened.")
-    status: Literal["not_started", "playing", "won", "finished", "timed_out"]
+    status: Literal["not_started", "playing", "won", "finished", "timed_out", "did_not_start"]
     online: bool
+    start_deadline: str | None = Field(
+        None, description="While not started: when the game ends as did_not_start (ISO 8601).")
 
 
 class Welcome(_Message):
@@ -209,7 +211,7 @@ class Snapshot(_Message):
     view: dict[str, Any]
     score: int
     seq: int = Field(description="Number of actions applied; the next action uses seq + 1.")
-    status: Literal["not_started", "playing", "won", "finished", "timed_out"]
+    status: Literal["not_started", "playing", "won", "finished", "timed_out", "did_not_start"]
     time_limit_ms: int
     time_left_ms: int
     opponent: Progress | None
@@ -268,13 +270,14 @@ class GameOver(_Message):
     n: int
     match_id: int
     player_id: int
-    reason: Literal["won", "finished", "timed_out"]
+    reason: Literal["won", "finished", "timed_out", "did_not_start"]
     score: int
     elapsed_ms: int
 
 
 class PlayerResult(_Message):
     player_id: int
+    name: str | None = Field(None, description="The player's name when the match was made.")
     score: int
     elapsed_ms: int
     reason: str

@@ -24,6 +24,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from app.engine.actions import ActionFormatError, action_from_json
@@ -46,7 +47,7 @@ from app.rooms.store import (
     StoredMatch,
     StoreError,
 )
-from app.rooms.winner import PlayerOutcome
+from app.rooms.winner import NO_SHOW, PlayerOutcome
 from app.scoring.play import ScoredGame
 
 log = logging.getLogger(__name__)
@@ -56,6 +57,8 @@ Follow = Callable[[str], Awaitable[None]]
 Payload = dict[str, Any]
 
 FINISH_OP = "finish"
+DID_NOT_START = NO_SHOW
+"""How a game never opened by its start deadline ended (the no-show rule, docs/api.md)."""
 SETTLED_CACHE = 500
 HINTS_AT_ONCE = 2
 """Hints computed at the same time, server-wide: each holds a worker thread for a few ms."""
@@ -97,6 +100,7 @@ class LiveGame:
     player_id: int
     time_limit_s: float
     game: ScoredGame
+    name: str | None = None  # the player's name when the match was made (for its result)
     seq: int = 0
     # As JSON (dicts of ints and strings): kept for the game's whole life, and such dicts
     # are nothing the garbage collector walks, where Move and Flip objects are.
@@ -115,6 +119,8 @@ class LiveGame:
 
     @property
     def status(self) -> str:
+        if self.end_reason == "timed_out" and self.started_at is None:
+            return DID_NOT_START  # stored as a time-out of a game never opened
         if self.end_reason is not None:
             return self.end_reason
         return "not_started" if self.started_at is None else "playing"
@@ -145,7 +151,14 @@ class LiveMatch:
     games: list[LiveGame]
     result: Payload | None = None
     expires_at: float | None = None  # the table's: games nobody opened by then time out
+    start_by: float | None = None  # the start window's end: the same, usually sooner
     expiry: asyncio.Task[None] | None = None
+
+    @property
+    def start_deadline(self) -> float | None:
+        """When a game nobody opened ends as "did not start"."""
+        deadlines = [d for d in (self.start_by, self.expires_at) if d is not None]
+        return min(deadlines) if deadlines else None
 
     @property
     def over(self) -> bool:
@@ -168,9 +181,15 @@ class LiveMatch:
         raise NotSeated(f"match {self.match_id} has no opponent for player {player_id}")
 
 
+def iso_time(seconds: float) -> str:
+    """A moment as the frames say it: ISO 8601, UTC, whole seconds."""
+    return datetime.fromtimestamp(round(seconds), UTC).isoformat().replace("+00:00", "Z")
+
+
 def _rebuild_game(stored: StoredGame, start: GameState, limit: float) -> LiveGame:
     """Replay the game's log over the deal; the stored end (finish, time-out) is authoritative."""
-    game = LiveGame(stored.game_id, stored.player_id, limit, ScoredGame.start(start))
+    game = LiveGame(stored.game_id, stored.player_id, limit, ScoredGame.start(start),
+                    name=stored.name)
     game.started_at = stored.started_at
     for entry in sorted(stored.actions, key=lambda a: a.seq):
         action = action_from_json(entry.action)
@@ -234,7 +253,8 @@ class DuelService:
         deal = stored.deal or await self._store.set_deal(match_id, self._new_deal(rules, stored))
         start = start_state(rules, deal)
         games = [_rebuild_game(game, start, stored.time_limit_s) for game in stored.games]
-        live = LiveMatch(match_id, rules, deal, start, games, expires_at=stored.expires_at)
+        live = LiveMatch(match_id, rules, deal, start, games, expires_at=stored.expires_at,
+                         start_by=stored.start_by)
         self._matches[match_id] = live
         if self._peers is not None:
             await self._peers.watch(match_id)
@@ -259,6 +279,8 @@ class DuelService:
                     await self._end(live, game, "timed_out", game.deadline)
                 else:
                     self._arm(live, game)
+            elif self._expired(live, game):  # never opened, the start deadline passed
+                await self._end(live, game, "timed_out", live.start_deadline or now)
         if any(g.started_at is None and not g.over for g in live.games):
             live.expiry = asyncio.create_task(self._expire_later(live))
         if live.over and not stored.finished:
@@ -277,7 +299,7 @@ class DuelService:
         async with game.lock:
             await follow(channels.match(match_id))
             if self._expired(live, game):
-                await self._end(live, game, "timed_out", live.expires_at or self._clock())
+                await self._end(live, game, "timed_out", live.start_deadline or self._clock())
             if game.started_at is None and not game.over:
                 now = self._clock()
                 await self._store.start_game(game.game_id, now)
@@ -422,18 +444,21 @@ class DuelService:
                 await self._end(live, game, "timed_out", game.deadline)
 
     def _expired(self, live: LiveMatch, game: LiveGame) -> bool:
-        """A game nobody opened before the table expired (asynchronous play is over)."""
-        return (game.started_at is None and not game.over and live.expires_at is not None
-                and self._clock() >= live.expires_at)
+        """A game nobody opened by the start deadline (the start window's end, or the
+        table's expiry): its player did not start."""
+        deadline = live.start_deadline
+        return (game.started_at is None and not game.over and deadline is not None
+                and self._clock() >= deadline)
 
     async def _expire_later(self, live: LiveMatch) -> None:
-        if live.expires_at is None:
+        deadline = live.start_deadline
+        if deadline is None:
             return
-        await asyncio.sleep(max(0.0, live.expires_at - self._clock()))
+        await asyncio.sleep(max(0.0, deadline - self._clock()))
         for game in live.games:
             async with game.lock:
                 if self._expired(live, game):
-                    await self._end(live, game, "timed_out", live.expires_at)
+                    await self._end(live, game, "timed_out", deadline)
 
     async def _end(
         self, live: LiveMatch, game: LiveGame, reason: str, at: float, *, announce: bool = True
@@ -464,7 +489,7 @@ class DuelService:
         assert game.end_reason is not None
         await self._pubsub.publish(channels.match(live.match_id), {
             "type": "game_over", "match_id": live.match_id, "player_id": game.player_id,
-            "reason": game.end_reason, "score": game.game.points,
+            "reason": game.status, "score": game.game.points,
             "elapsed_ms": round(game.elapsed_s(self._clock()) * 1000),
         })
         if live.over and live.result is None:
@@ -473,7 +498,8 @@ class DuelService:
     def _outcomes(self, live: LiveMatch) -> list[PlayerOutcome]:
         now = self._clock()
         return [
-            PlayerOutcome(g.player_id, g.game.points, g.elapsed_s(now), g.end_reason or "finished")
+            PlayerOutcome(g.player_id, g.game.points, g.elapsed_s(now),
+                          g.status if g.over else "finished")
             for g in live.games
         ]
 
@@ -496,9 +522,10 @@ class DuelService:
         winner: int | None,
         ratings: dict[int, tuple[float | None, float | None]],
     ) -> Payload:
+        names = {game.player_id: game.name for game in live.games}
         results = [
-            {"player_id": o.player_id, "score": o.score, "elapsed_ms": o.elapsed_ms,
-             "reason": o.reason,
+            {"player_id": o.player_id, "name": names.get(o.player_id), "score": o.score,
+             "elapsed_ms": o.elapsed_ms, "reason": o.reason,
              "rating_before": ratings.get(o.player_id, (None, None))[0],
              "rating_after": ratings.get(o.player_id, (None, None))[1]}
             for o in outcomes
@@ -626,18 +653,22 @@ class DuelService:
         return Progress(game.game.points, game.game.state.actions,
                         round(game.elapsed_s(now) * 1000))
 
-    def progress(self, game: LiveGame) -> Payload:
+    def progress(self, game: LiveGame, live: LiveMatch | None = None) -> Payload:
         now = self._clock()
+        waiting = game.started_at is None and not game.over and live is not None
+        deadline = live.start_deadline if waiting and live is not None else None
         return {
             "player_id": game.player_id, "score": game.game.points,
             "actions": game.game.state.actions, "runs": len(game.game.state.removed),
             "time_left_ms": None if game.started_at is None else game.time_left_ms(now),
             "status": game.status, "online": self._is_online(game.player_id),
+            "start_deadline": None if deadline is None else iso_time(deadline),
         }
 
     async def _publish_progress(self, live: LiveMatch, game: LiveGame) -> None:
         await self._pubsub.publish(channels.match(live.match_id), {
-            "type": "progress", "match_id": live.match_id, "progress": self.progress(game),
+            "type": "progress", "match_id": live.match_id,
+            "progress": self.progress(game, live),
         })
 
     def _snapshot(self, live: LiveMatch, game: LiveGame, *, role: str) -> Payload:
@@ -650,7 +681,7 @@ class DuelService:
             "seq": game.seq, "status": game.status,
             "time_limit_ms": round(game.time_limit_s * 1000),
             "time_left_ms": game.time_left_ms(now),
-            "opponent": self.progress(others[0]) if others else None,
+            "opponent": self.progress(others[0], live) if others else None,
         }
 
     def _ack(
