@@ -454,7 +454,9 @@ class DuelService:
         deadline = live.start_deadline
         if deadline is None:
             return
-        await asyncio.sleep(max(0.0, deadline - self._clock()))
+        # The loop's timer may wake a hair before the wall clock says so: sleep again.
+        while (delay := deadline - self._clock()) > 0:
+            await asyncio.sleep(delay)
         for game in live.games:
             async with game.lock:
                 if self._expired(live, game):

@@ -144,3 +144,24 @@ async def test_the_tables_expiry_ends_games_nobody_opened(session_factory: Sessi
     assert games[bob].time_used_ms == 300_000  # the whole limit: Ann wins the tie on time
     assert match.status == "finished" and match.winner_id == ann
     await again.close()
+
+
+async def test_the_start_window_ends_a_game_never_opened_and_the_sweeper_finds_it(
+        session_factory: Sessions) -> None:
+    match_id, ann, bob = await seated_match(session_factory)
+    store = SqlStore(session_factory, start_window_s=90)
+    stored = await store.load_match(match_id)
+    assert stored is not None and stored.start_by is not None
+    assert stored.start_by == pytest.approx(time.time() + 90, abs=5)  # made just now
+    assert [g.name for g in stored.games] == ["Ann", "Bob"]  # names for the result
+    clock = real_time_clock()
+    assert await store.overdue_match_ids(clock.now + 60) == []
+    assert await store.overdue_match_ids(clock.now + 100) == [match_id]  # unopened, late
+    duels = DuelService(store=store, pubsub=MemoryPubSub(), clock=clock)
+    await duels.open_game(player_id=ann, match_id=match_id, follow=no_follow)
+    clock.now += 100
+    await duels.reload(match_id)  # the sweeper's call
+    games = {g.player_id: g for g in await rows(session_factory, Game, match_id=match_id)}
+    assert games[bob].status == "timed_out" and games[bob].started_at is None
+    assert (await duels.match(match_id)).game_of(bob).status == "did_not_start"
+    await duels.close()

@@ -253,3 +253,28 @@ def test_no_token_or_invitation_code_in_any_log_line(browser: Browser,
     assert any(re.fullmatch(r"POST /api/invites/…/accept 200", p) for p in paths), paths[:20]
     assert any(p.startswith("POST /api/players ") for p in paths)
     assert sockets and all("token" not in url for url in sockets)
+
+
+@pytest.fixture
+def short_window_server(tmp_path: Path) -> Iterator[LiveServer]:
+    """A server whose start window is a few seconds: a no-show is seen in a test."""
+    settings = conftest.test_settings(tmp_path).model_copy(update={"start_window_seconds": 6})
+    with LiveServer(settings) as server:
+        yield server
+
+
+def test_a_player_who_does_not_start_loses_did_not_start(
+        browser: Browser, short_window_server: LiveServer, artifacts: Path) -> None:
+    alice, bob = invite_by_link(browser, short_window_server, artifacts)
+    set_test_layout(alice, LAST_RUN)
+    alice.click("#start")  # Bob never starts
+    state = alice.locator("#their-state")
+    expect(state).to_have_text(re.compile(r"^bob has not started yet; has until \d\d:\d\d"))
+    alice.screenshot(path=artifacts / "flows-no-show-waiting.png")
+    expect(state).to_have_text("did not start", timeout=15_000)
+    finish(alice)
+    expect(alice.locator("#winner")).to_have_text("Winner: alice")
+    row = alice.locator(".scoresheet tbody tr", has_text="bob")
+    expect(row).to_contain_text("did not start")
+    expect(bob.locator("#winner")).to_have_text("Winner: alice")  # Bob's page learns it too
+    alice.screenshot(path=artifacts / "flows-no-show-result.png", full_page=True)

@@ -10,7 +10,7 @@ import { tableSummary } from "./lobby.js";
 import { resultView } from "./result.js";
 
 let replayView = null;
-const OVER = new Set(["won", "finished", "timeout", "timed_out", "stuck"]);
+const OVER = new Set(["won", "finished", "timeout", "timed_out", "stuck", "did_not_start"]);
 const POLL_MS = 1500;
 
 export function tableScreen(app, { tableId }) {
@@ -355,7 +355,9 @@ export function tableScreen(app, { tableId }) {
       clock(o ? leftNow(o, o.time_left_ms) : null, "their-clock"),
       h("div.stats", stat(t("score"), watch ? watch.score : o?.score ?? 0, "their-score"),
         stat(t("runs"), runsOf(watch ? watch.view.removed.length : o?.runs ?? 0))),
-      h("span.state", {}, stateText(theirStatus, o?.status === "not_started")));
+      h("span.state", { id: "their-state" }, o?.status === "not_started" && o.start_deadline
+        ? t("notStartedUntil", { name: theirName, time: clockTime(o.start_deadline) })
+        : stateText(theirStatus, o?.status === "not_started")));
     clear(host, mine, h("span.vs", { "aria-hidden": "true" }, "vs"), theirs);
   }
 
@@ -528,6 +530,11 @@ export function tableScreen(app, { tableId }) {
     // Used by tests and by the board: the current state, read-only.
     get state() { return { game, opponent, watch, result }; },
   };
+}
+
+// "14:35": a moment (ISO 8601) as the player's own clock shows it.
+function clockTime(iso) {
+  return new Date(iso).toLocaleTimeString(document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" });
 }
 
 function stat(label, value, id) {
