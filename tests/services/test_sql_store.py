@@ -86,6 +86,7 @@ async def test_a_duel_is_logged_settled_and_rebuilt(session_factory: Sessions) -
         reply = await again.act(player_id=ann, match_id=match_id, seq=seq, action=action)
     assert reply["status"] == "won"
     await again.open_game(player_id=bob, match_id=match_id, follow=no_follow)
+    clock.now += 61  # Bob gives up after a minute: a game that counts for ratings
     done = await again.finish(player_id=bob, match_id=match_id, seq=1)
     assert done["status"] == "finished"
 
