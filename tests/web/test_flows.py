@@ -94,6 +94,18 @@ def test_the_way_back_to_my_game_and_news_of_my_table(browser: Browser,
     expect(alice.locator("#mygame")).to_be_visible()
     alice.screenshot(path=artifacts / "flows-my-tables.png", full_page=True)
     assert serious(alice) == []
+    alice.set_viewport_size({"width": 390, "height": 844})  # the header's pill fits a phone
+    expect(alice.locator("#mygame .short")).to_have_text("My game")  # the short words
+    expect(alice.locator("#mygame .long")).to_be_hidden()
+    assert alice.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    assert alice.evaluate("document.querySelector('.bar').scrollWidth <= innerWidth")
+    assert alice.evaluate("""() => {  // nothing in the header overlaps its neighbour
+      const boxes = [...document.querySelector('.bar').children]
+        .filter((e) => e.offsetParent).map((e) => e.getBoundingClientRect());
+      return boxes.every((b, i) => i === 0 || boxes[i - 1].right <= b.left + 0.5);
+    }""")
+    alice.screenshot(path=artifacts / "flows-my-tables-390x844.png")
+    alice.set_viewport_size({"width": 1280, "height": 800})
     mine.get_by_role("button", name="Back to my game").click()
     expect(top(alice, 0)).to_have_attribute("data-card", "4s")  # the game as left
     expect(alice.locator("#mygame")).to_be_hidden()  # already there

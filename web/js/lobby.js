@@ -9,7 +9,10 @@ export function nameScreen(app, { then, inviteCode }) {
   let error = "";
   let invite = null; // a link's landing: who invites to what, before the name is chosen
   loadSprite();
-  if (inviteCode) api.invite(inviteCode).then((info) => { invite = info; render(); }, () => null);
+  // Only the line under the title changes when it arrives: redrawing the form would drop
+  // a name being typed.
+  const lead = () => (invite ? h("p.banner.invite-from", { id: "invite-from" }, inviteText(invite)) : h("p.lead", {}, t("tagline")));
+  if (inviteCode) api.invite(inviteCode).then((info) => { invite = info; el.querySelector(".lead")?.replaceWith(lead()); }, () => null);
   function render() {
     const input = h("input", {
       id: "name", name: "name", required: true, minlength: 3, maxlength: 20,
@@ -23,7 +26,7 @@ export function nameScreen(app, { then, inviteCode }) {
     clear(el,
       fan,
       h("h1", {}, t("app")),
-      invite ? h("p.banner.invite-from", { id: "invite-from" }, inviteText(invite)) : h("p.lead", {}, t("tagline")),
+      lead(),
       h("form.panel", { onsubmit: submit },
         h("label", { for: "name" }, t("chooseName")), input,
         h("p.hint", { id: "name-hint" }, t("nameHint")),
@@ -186,7 +189,7 @@ export function lobbyScreen(app, { inviteCode }) {
     const friendIds = new Set(friends.map((f) => f.id));
     const form = h("form.row.field.find", { role: "search", onsubmit: (e) => { e.preventDefault(); search(input.value.trim()); } },
       h("label", { for: "find-name" }, t("findPlayer")), input,
-      h("button", { type: "submit", id: "find-go" }, icon("refresh"), t("findPlayer")));
+      h("button", { type: "submit", id: "find-go" }, icon("search"), t("findPlayer")));
     if (typing) queueMicrotask(() => input.focus());
     const results = found === null ? null : !found.length ? h("p.muted", {}, t("noPlayerFound"))
       : h("ul.list.found", {}, found.filter((p) => p.id !== app.me?.id).map((p) => h("li",

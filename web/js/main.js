@@ -126,7 +126,13 @@ async function showMyGame() {
   const here = myGame && location.hash === `#/table/${myGame.id}`;
   link.hidden = !myGame || here;
   link.href = myGame ? `#/table/${myGame.id}` : "#/";
-  link.textContent = t("backToGame");
+  fillMyGame(link);
+}
+
+// The full words on a wide screen, two words on a phone (CSS picks), one name for both.
+function fillMyGame(link) {
+  link.setAttribute("aria-label", t("backToGame"));
+  clear(link, h("span.long", { "aria-hidden": "true" }, t("backToGame")), h("span.short", { "aria-hidden": "true" }, t("myGame")));
 }
 
 function renderHeader() {
@@ -172,7 +178,7 @@ function boot() {
   });
   onLangChange(() => {
     renderHeader();
-    if ($("#mygame")) $("#mygame").textContent = t("backToGame");
+    if ($("#mygame")) fillMyGame($("#mygame"));
     if ($("#help").open) renderHelp();
     showStatus(document.body.classList.contains("offline") ? "reconnecting" : "online");
     screen?.render?.();
