@@ -89,6 +89,15 @@ class Settings(BaseSettings):
     # The collector's thresholds in `spider serve` (young, middle, full; why these:
     # app/ops/serve.py settle_memory). In the environment as JSON: '[100,1,20000]'.
     gc_thresholds: tuple[int, int, int] = (100, 1, 20000)
+    # Solo play (docs/solo-and-daily.md section 11): wall-clock caps of a rescue search
+    # and of the auto-complete check, beside their node budgets.
+    solo_rescue_seconds: float = 5.0
+    solo_auto_complete_seconds: float = 2.0
+    # POST /api/records/verify: body and move limits, per-address token bucket.
+    records_verify_max_bytes: int = 262_144
+    records_verify_max_moves: int = 20_000
+    records_verify_burst: int = 10
+    records_verify_per_minute: float = 30.0
 
 
 @lru_cache

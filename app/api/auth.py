@@ -1,5 +1,4 @@
-"""``current_player``: the FastAPI dependency behind every authenticated route
-(``maybe_player`` for the few a visitor without an account may read too)."""
+"""``current_player``: the FastAPI dependency behind every authenticated route."""
 
 from typing import Annotated
 
@@ -28,15 +27,16 @@ async def current_player(
 Me = Annotated[Player, Depends(current_player)]
 
 
-async def maybe_player(
+async def optional_player(
     request: Request,
     session: Session,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
 ) -> Player | None:
-    """The player when a token is sent (a bad one is still refused), else None."""
+    """The caller when a token is sent (and valid), else None: for public reads that
+    show a player more of their own things."""
     if credentials is None:
         return None
     return await current_player(request, session, credentials)
 
 
-MaybeMe = Annotated[Player | None, Depends(maybe_player)]
+MaybeMe = Annotated[Player | None, Depends(optional_player)]

@@ -41,7 +41,8 @@ async def _service_error(request: Request, error: Exception) -> JSONResponse:
         headers = {"Retry-After": str(max(1, round(error.retry_after)))}
     elif error.status == 401:
         headers = {"WWW-Authenticate": "Bearer"}
-    return problem(error.status, error.code, error.detail, title=error.title, headers=headers)
+    return problem(error.status, error.code, error.detail, title=error.title, headers=headers,
+                   **error.extra)
 
 
 def _where(location: tuple[Any, ...] | list[Any]) -> str:

@@ -13,33 +13,32 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
-from app.ids import INT_COLUMN_MAX
+from app.api.protocol_base import ActionJson, Id, Message, Seq
+from app.api.protocol_solo import (
+    BadgeEarned,
+    SoloAck,
+    SoloAct,
+    SoloAskHint,
+    SoloAssist,
+    SoloAutoComplete,
+    SoloHint,
+    SoloOpen,
+    SoloOver,
+    SoloReject,
+    SoloRescue,
+    SoloSnapshot,
+)
 
 PROTOCOL_VERSION = 1
 MAX_FRAME_BYTES = 16 * 1024
-
-ActionJson = dict[str, Any]
-"""An action in the rule book's JSON form: {"op": "move", "from": 3, "to": 7, "count": 2},
-{"op": "deal"}, {"op": "flip", "col": 4}, {"op": "undo"}."""
-
-
-# Ids and seqs fit the database's INTEGER columns (app/ids.py): a larger number is a bad
-# message, answered like any other, never a query that overflows (found by the fuzz tests).
-MAX_ID = INT_COLUMN_MAX
-Id = Annotated[int, Field(ge=1, le=MAX_ID)]
-Seq = Annotated[int, Field(ge=1, le=MAX_ID)]
-
-
-class _Message(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 # --------------------------------------------------------------------------- client → server
 
 
-class Hello(_Message):
+class Hello(Message):
     """First frame of a connection: who I am, and where my event stream stopped."""
 
     type: Literal["hello"]
@@ -56,7 +55,7 @@ class Hello(_Message):
     )
 
 
-class Resume(_Message):
+class Resume(Message):
     """Ask again for everything after ``last_event`` (or a fresh snapshot if too old)."""
 
     type: Literal["resume"]
@@ -64,14 +63,14 @@ class Resume(_Message):
     last_event: int = Field(ge=0)
 
 
-class OpenGame(_Message):
+class OpenGame(Message):
     """Open my game of a match: starts my clock the first time; answered by a snapshot."""
 
     type: Literal["open_game"]
     match_id: Id
 
 
-class Act(_Message):
+class Act(Message):
     """One action in my game. ``seq`` is 1 + the number of actions already applied."""
 
     type: Literal["action"]
@@ -80,7 +79,7 @@ class Act(_Message):
     action: ActionJson
 
 
-class Finish(_Message):
+class Finish(Message):
     """"Terminer": end my game now; my score stands. Carries a ``seq`` like an action."""
 
     type: Literal["finish"]
@@ -88,14 +87,14 @@ class Finish(_Message):
     seq: Seq
 
 
-class AskHint(_Message):
+class AskHint(Message):
     """A suggested next action for my own game in progress; changes nothing (no seq)."""
 
     type: Literal["hint"]
     match_id: Id
 
 
-class Spectate(_Message):
+class Spectate(Message):
     """Watch a game: my opponent's once my own game is over, anybody's once the match is."""
 
     type: Literal["spectate"]
@@ -105,13 +104,13 @@ class Spectate(_Message):
     )
 
 
-class Unspectate(_Message):
+class Unspectate(Message):
     type: Literal["unspectate"]
     match_id: Id
     player_id: Id | None = None
 
 
-class GetReplay(_Message):
+class GetReplay(Message):
     """The full record (layout and actions) of a game; only once the whole match is over."""
 
     type: Literal["get_replay"]
@@ -119,15 +118,15 @@ class GetReplay(_Message):
     player_id: Id
 
 
-class SubscribeLobby(_Message):
+class SubscribeLobby(Message):
     type: Literal["subscribe_lobby"]
 
 
-class UnsubscribeLobby(_Message):
+class UnsubscribeLobby(Message):
     type: Literal["unsubscribe_lobby"]
 
 
-class WatchPresence(_Message):
+class WatchPresence(Message):
     """Follow whether my friends are online (all, or those listed); replaces the earlier list.
 
     Players not in my friend list are left out: presence is not for strangers to probe.
@@ -137,13 +136,14 @@ class WatchPresence(_Message):
     player_ids: list[Id] | None = Field(None, max_length=500)
 
 
-class Ping(_Message):
+class Ping(Message):
     type: Literal["ping"]
 
 
 ClientMessage = Annotated[
     Hello | Resume | OpenGame | Act | Finish | AskHint | Spectate | Unspectate | GetReplay
-    | SubscribeLobby | UnsubscribeLobby | WatchPresence | Ping,
+    | SubscribeLobby | UnsubscribeLobby | WatchPresence | Ping | SoloOpen | SoloAct
+    | SoloAskHint | SoloRescue | SoloAutoComplete,
     Field(discriminator="type"),
 ]
 CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -176,7 +176,7 @@ def parse_client_message(frame: str | bytes) -> ClientMessage:
 # --------------------------------------------------------------------------- server → client
 
 
-class Progress(_Message):
+class Progress(Message):
     """What a player may know of another player's game in progress: no card at all."""
 
     player_id: int
@@ -190,7 +190,7 @@ class Progress(_Message):
         None, description="While not started: when the game ends as did_not_start (ISO 8601).")
 
 
-class Welcome(_Message):
+class Welcome(Message):
     type: Literal["welcome"] = "welcome"
     v: int = PROTOCOL_VERSION
     player_id: int
@@ -199,7 +199,7 @@ class Welcome(_Message):
     resumed: bool = Field(description="True when the missed events follow this frame.")
 
 
-class Snapshot(_Message):
+class Snapshot(Message):
     """The whole visible state of one game (mine, or one I watch)."""
 
     type: Literal["snapshot"] = "snapshot"
@@ -217,7 +217,7 @@ class Snapshot(_Message):
     opponent: Progress | None
 
 
-class Ack(_Message):
+class Ack(Message):
     type: Literal["ack"] = "ack"
     n: int
     match_id: int
@@ -231,7 +231,7 @@ class Ack(_Message):
     duplicate: bool = False
 
 
-class Reject(_Message):
+class Reject(Message):
     type: Literal["reject"] = "reject"
     n: int
     match_id: int
@@ -244,14 +244,14 @@ class Reject(_Message):
     status: str | None
 
 
-class ProgressEvent(_Message):
+class ProgressEvent(Message):
     type: Literal["progress"] = "progress"
     n: int
     match_id: int
     progress: Progress
 
 
-class WatchEvent(_Message):
+class WatchEvent(Message):
     """A live step of a game I spectate: the new view, read-only."""
 
     type: Literal["watch"] = "watch"
@@ -265,7 +265,7 @@ class WatchEvent(_Message):
     status: str
 
 
-class GameOver(_Message):
+class GameOver(Message):
     type: Literal["game_over"] = "game_over"
     n: int
     match_id: int
@@ -275,7 +275,7 @@ class GameOver(_Message):
     elapsed_ms: int
 
 
-class PlayerResult(_Message):
+class PlayerResult(Message):
     player_id: int
     name: str | None = Field(None, description="The player's name when the match was made.")
     score: int
@@ -285,7 +285,7 @@ class PlayerResult(_Message):
     rating_after: float | None = None
 
 
-class MatchResult(_Message):
+class MatchResult(Message):
     type: Literal["match_result"] = "match_result"
     n: int
     match_id: int
@@ -294,7 +294,7 @@ class MatchResult(_Message):
     deal: dict[str, Any] = Field(description="The deal, revealed only now that both are over.")
 
 
-class Replay(_Message):
+class Replay(Message):
     type: Literal["replay"] = "replay"
     n: int
     match_id: int
@@ -302,27 +302,27 @@ class Replay(_Message):
     record: dict[str, Any]
 
 
-class Lobby(_Message):
+class Lobby(Message):
     type: Literal["lobby"] = "lobby"
     n: int
     change: Literal["table_created", "seat_taken", "table_closed", "table_updated"]
     table: dict[str, Any]
 
 
-class Invite(_Message):
+class Invite(Message):
     type: Literal["invite"] = "invite"
     n: int
     invite: dict[str, Any]
 
 
-class Presence(_Message):
+class Presence(Message):
     type: Literal["presence"] = "presence"
     n: int
     player_id: int
     online: bool
 
 
-class Hint(_Message):
+class Hint(Message):
     """The answer to ``hint``: computed from what the player sees only. Not numbered."""
 
     type: Literal["hint"] = "hint"
@@ -331,7 +331,7 @@ class Hint(_Message):
     reason: str = Field(description="Why, in a few words (no card names).")
 
 
-class Error(_Message):
+class Error(Message):
     """A frame the server could not accept; nothing was changed. Not numbered."""
 
     type: Literal["error"] = "error"
@@ -339,13 +339,14 @@ class Error(_Message):
     message: str
 
 
-class Pong(_Message):
+class Pong(Message):
     type: Literal["pong"] = "pong"
 
 
 ServerMessage = Annotated[
     Welcome | Snapshot | Ack | Reject | ProgressEvent | WatchEvent | GameOver | MatchResult
-    | Replay | Lobby | Invite | Presence | Hint | Error | Pong,
+    | Replay | Lobby | Invite | Presence | Hint | Error | Pong | SoloSnapshot | SoloAck
+    | SoloReject | SoloAssist | SoloHint | SoloOver | BadgeEarned,
     Field(discriminator="type"),
 ]
 SERVER_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)

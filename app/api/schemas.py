@@ -1,6 +1,6 @@
 """Request and response bodies of the REST API (pydantic), and converters from services."""
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -52,6 +52,24 @@ class RatingOut(BaseModel):
     games: int
 
 
+class SoloSuitStatsOut(BaseModel):
+    suits: int
+    games: int = Field(description="solo and daily games of this suit count, any status")
+    wins: int
+    best_time_ms: int | None
+    best_points: int | None
+    points: int
+    points_week: int
+
+
+class DailyStatsOut(BaseModel):
+    played: int = 0
+    won: int = 0
+    current_streak: int = 0
+    best_streak: int = 0
+    last_won: date | None = None
+
+
 class PlayerOut(BaseModel):
     id: int
     name: str
@@ -62,6 +80,10 @@ class PlayerOut(BaseModel):
     drawn: int
     streak: int = Field(description="> 0 wins in a row, < 0 losses in a row, 0 otherwise")
     ratings: list[RatingOut]
+    solo: list[SoloSuitStatsOut] = Field(
+        default_factory=list, description="one entry per suit count 1, 2, 4")
+    daily: DailyStatsOut = Field(default_factory=DailyStatsOut)
+    badges: int = Field(0, description="how many badges the player holds")
 
     @classmethod
     def of(cls, info: PlayerInfo) -> "PlayerOut":

@@ -21,14 +21,16 @@ from fastapi import APIRouter, FastAPI, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 from pydantic_core import to_json
 
-from app.api import limits, test_layouts
+from app.api import limits, solo_ws, test_layouts
 from app.api import protocol as p
 from app.ops import context, lean_ws, metrics
 from app.ops.connections import ConnectionRegistry, TooManyConnections
 from app.rooms import channels
 from app.rooms.duel import RoomError
+from app.rooms.errors import ServiceError
 from app.rooms.runtime import Rooms
 from app.rooms.sessions import Outbox, Session
+from app.services.solo_play import SoloPlay
 
 log = logging.getLogger(__name__)
 
@@ -209,6 +211,7 @@ async def duel_socket(websocket: WebSocket) -> None:
     try:
         if not resumed[0]:
             await _resync(rooms, session)
+            await solo_ws.resync(websocket.app.state.solo, session)
         await _serve(websocket, rooms, session, outbox)
     except WebSocketDisconnect:
         pass
@@ -239,7 +242,10 @@ async def _serve(websocket: WebSocket, rooms: Rooms, session: Session, outbox: O
         try:
             guard.admit(frame)  # size, depth, rate: checked before anything is parsed
             message = p.parse_client_message(frame)
-            await _handle(message, rooms, session, outbox)
+            if isinstance(message, solo_ws.SOLO_MESSAGES):
+                await solo_ws.handle(message, websocket.app.state.solo, session, outbox)
+            else:
+                await _handle(message, rooms, session, outbox, websocket.app.state.solo)
         except limits.LimitExceeded as error:
             metrics.REJECTED.labels(code=error.code).inc()
             outbox.put(_error(error.code, error.message))
@@ -252,14 +258,17 @@ async def _serve(websocket: WebSocket, rooms: Rooms, session: Session, outbox: O
         except RoomError as error:
             metrics.REJECTED.labels(code=error.code).inc()
             outbox.put(_error(error.code, str(error)))
+        except ServiceError as error:  # solo games: not yours, no such game, over
+            metrics.REJECTED.labels(code=error.code).inc()
+            outbox.put(_error(error.code, error.detail))
         except Exception:  # a bug or an outage must not kill the player's connection
             metrics.ERRORS.labels(where="ws").inc()
             log.exception("failed to handle a %s frame", type(message).__name__)
             outbox.put(_error("internal", "the server failed to handle this frame"))
 
 
-async def _handle(message: p.ClientMessage, rooms: Rooms, session: Session, outbox: Outbox
-                  ) -> None:
+async def _handle(message: p.ClientMessage, rooms: Rooms, session: Session, outbox: Outbox,
+                  solo: SoloPlay | None = None) -> None:
     duels = rooms.duels
     me = session.player_id
     if isinstance(message, p.OpenGame):
@@ -297,6 +306,8 @@ async def _handle(message: p.ClientMessage, rooms: Rooms, session: Session, outb
         missed = session.missed_since(message.stream, message.last_event)
         if missed is None:
             await _resync(rooms, session)
+            if solo is not None:
+                await solo_ws.resync(solo, session)
         else:
             for frame in missed:
                 outbox.put(frame)

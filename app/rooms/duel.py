@@ -516,6 +516,8 @@ class DuelService:
         self._keep_settled(live.match_id)
         for game in live.games:
             await self._pubsub.publish(channels.player(game.player_id), live.result)
+        for player_id, notice in settled.notices:  # badges earned, after the result
+            await self._pubsub.publish(channels.player(player_id), notice)
 
     def _result_payload(
         self,

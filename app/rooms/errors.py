@@ -13,6 +13,7 @@ class ServiceError(Exception):
     def __init__(self, detail: str, *, code: str | None = None) -> None:
         super().__init__(detail)
         self.detail = detail
+        self.extra: dict[str, object] = {}  # more members of the problem document
         if code is not None:
             self.code = code
 

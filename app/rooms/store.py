@@ -77,6 +77,9 @@ class Settled:
 
     winner_id: int | None
     ratings: dict[int, tuple[float | None, float | None]]  # player → (before, after)
+    # Frames the settlement's listeners left for players (badges earned), to send after
+    # the result.
+    notices: tuple[tuple[int, dict[str, Any]], ...] = ()
 
 
 class DuelStore(Protocol):

@@ -22,7 +22,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -88,3 +88,31 @@ class MatchSettled:
 
 
 match_settled: Topic[MatchSettled] = Topic("match_settled")
+
+
+@dataclass(frozen=True)
+class SoloSettled:
+    """A solo or daily game ended: won, abandoned or expired (docs/solo-and-daily.md §6)."""
+
+    game_id: int
+    kind: str  # solo / daily
+    player_id: int
+    status: str  # won / abandoned / expired
+    ended_at: datetime
+
+
+solo_settled: Topic[SoloSettled] = Topic("solo_settled")
+
+_NOTIFY = "settled_notifications"
+
+
+def notify(session: AsyncSession, player_id: int, frame: dict[str, Any]) -> None:
+    """From an in-transaction listener: a frame for ``player_id`` to send once the
+    settlement is committed (a badge earned). The publisher sends them after its own."""
+    session.info.setdefault(_NOTIFY, []).append((player_id, frame))
+
+
+def take_notifications(session: AsyncSession) -> list[tuple[int, dict[str, Any]]]:
+    """The frames listeners left on ``session``, once (the publisher sends them)."""
+    found: list[tuple[int, dict[str, Any]]] = session.info.pop(_NOTIFY, [])
+    return found

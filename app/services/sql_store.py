@@ -30,6 +30,7 @@ from app.rooms.store import (
 from app.rooms.winner import PlayerOutcome
 from app.services.deals import stored_deal
 from app.services.results import finish_match as settle_match
+from app.services.settled import take_notifications
 
 
 @contextmanager
@@ -149,9 +150,11 @@ class SqlStore:
         # the duel score from the log); the live layer only reports what it decided.
         async with self._sessions() as session:
             result = await settle_match(session=session, match_id=match_id)
+            notices = tuple(take_notifications(session))
         return Settled(
             result.match.winner_id,
             {game.player_id: (game.rating_before, game.rating_after) for game in result.games},
+            notices,
         )
 
     async def unfinished_match_ids(self, player_id: int | None = None) -> list[int]:

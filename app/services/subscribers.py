@@ -4,4 +4,7 @@ A listener module subscribes itself when imported; the publishers import this mo
 each listener is subscribed before the first event. A new listener adds its import here.
 """
 
-from app.services import ratings  # noqa: F401  (rates a settled rated match)
+from app.services import (
+    badges,  # noqa: F401  (badges for settled duels and solo games)
+    ratings,  # noqa: F401  (rates a settled rated match)
+)

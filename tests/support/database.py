@@ -87,6 +87,7 @@ def drop_pg_database(name: str) -> None:
 
 
 TABLES = (
+    "player_badges", "daily_streaks", "solo_actions", "solo_games",
     "game_actions", "games", "matches", "invites", "seats", "duel_tables",
     "ratings", "ignores", "friendships", "players",
 )

@@ -2,7 +2,7 @@
 // picked one; `t` formats a message with {named} parameters.
 const EN = {
   // Flows around a duel (issue 12): rematch, my tables, friends by name, invite landing, no-show.
-  rematchAsked: "{name} asks for a rematch.", rematchWaiting: "You asked {name} for a rematch; waiting for an answer…", myTables: "My tables", backToGame: "Back to my game", myGame: "My game", gameOn: "game in progress", satDown: "{name} sat down at your table.", goToTable: "Go to the table", findPlayer: "Find a player", addFriend: "Add friend", isFriend: "Friends ✓", remove: "Remove", noPlayerFound: "Nobody by that name.", inviteTo: "{name} invites you to a duel: {suits}, {time}.", notStartedUntil: "{name} has not started yet; has until {time}.", did_not_start: "did not start", levelHelp: "Levels are rating bands for the table's suit count: beginner under 1350, intermediate 1350–1649, advanced 1650–1949, expert 1950 and up. New players start at 1500 (intermediate). “Any” opens the table to every level.",
+  rematchAsked: "{name} asks for a rematch.", rematchWaiting: "You asked {name} for a rematch; waiting for an answer…", myTables: "My tables", backToGame: "Back to my game", myGame: "My game", gameOn: "game in progress", satDown: "{name} sat down at your table.", goToTable: "Go to the table", findPlayer: "Find a player", isFriend: "Friends ✓", remove: "Remove", noPlayerFound: "Nobody by that name.", inviteTo: "{name} invites you to a duel: {suits}, {time}.", notStartedUntil: "{name} has not started yet; has until {time}.", did_not_start: "did not start", levelHelp: "Levels are rating bands for the table's suit count: beginner under 1350, intermediate 1350–1649, advanced 1650–1949, expert 1950 and up. New players start at 1500 (intermediate). “Any” opens the table to every level.",
   tagline: "Spider Solitaire, head to head on the same deal",
   tapToTurn: "Tap to turn it up", keepPlaying: "Keep playing", keySpaceName: "Space", notStarted: "not started yet",
   app: "Spider Duel", language: "Language", skip: "Skip to content",
@@ -50,6 +50,12 @@ const EN = {
   rejected: "Not allowed: {reason}", error: "Something went wrong: {detail}",
   lang_en: "English", lang_fr: "Français", lang_de: "Deutsch",
   errors: {
+    no_such_player: "there is no such player", no_current_game: "you have no solo game in progress", not_your_game: "that game is another player's",
+    no_such_game: "there is no such game", game_in_progress: "that game is still being played",
+    daily_already_played: "you have already played today's deal; come back tomorrow",
+    daily_not_finished: "finish today's deal to see the others' times",
+    no_such_day: "that day has not come yet", auto_complete_unavailable: "the game cannot be completed automatically yet",
+    record_too_large: "that record is too large", bad_record: "that is not a valid game record",
     same_column: "that is the same column", bad_column: "no such column", bad_count: "not that many cards",
     not_movable: "these cards are not a run of one suit",
     bad_target: "a card goes only onto a card one rank higher", pointless: "that changes nothing",
@@ -111,7 +117,7 @@ const EN = {
 };
 
 const FR = {
-  rematchAsked: "{name} propose une revanche.", rematchWaiting: "Revanche proposée à {name} ; en attente de sa réponse…", myTables: "Mes tables", backToGame: "Retour à ma partie", myGame: "Ma partie", gameOn: "partie en cours", satDown: "{name} s'est assis à votre table.", goToTable: "Aller à la table", findPlayer: "Trouver un joueur", addFriend: "Ajouter en ami", isFriend: "Amis ✓", remove: "Retirer", noPlayerFound: "Personne de ce nom.", inviteTo: "{name} vous invite à un duel : {suits}, {time}.", notStartedUntil: "{name} n'a pas encore commencé ; a jusqu'à {time}.", did_not_start: "pas venu", levelHelp: "Les niveaux sont des tranches de classement pour le nombre de couleurs de la table : débutant sous 1350, intermédiaire 1350–1649, avancé 1650–1949, expert 1950 et plus. Un nouveau joueur part de 1500 (intermédiaire). « Tous » ouvre la table à tous les niveaux.",
+  rematchAsked: "{name} propose une revanche.", rematchWaiting: "Revanche proposée à {name} ; en attente de sa réponse…", myTables: "Mes tables", backToGame: "Retour à ma partie", myGame: "Ma partie", gameOn: "partie en cours", satDown: "{name} s'est assis à votre table.", goToTable: "Aller à la table", findPlayer: "Trouver un joueur", isFriend: "Amis ✓", remove: "Retirer", noPlayerFound: "Personne de ce nom.", inviteTo: "{name} vous invite à un duel : {suits}, {time}.", notStartedUntil: "{name} n'a pas encore commencé ; a jusqu'à {time}.", did_not_start: "pas venu", levelHelp: "Les niveaux sont des tranches de classement pour le nombre de couleurs de la table : débutant sous 1350, intermédiaire 1350–1649, avancé 1650–1949, expert 1950 et plus. Un nouveau joueur part de 1500 (intermédiaire). « Tous » ouvre la table à tous les niveaux.",
   tagline: "Le Spider Solitaire en duel, sur la même donne",
   tapToTurn: "Touchez pour la retourner", keepPlaying: "Continuer", keySpaceName: "Espace", notStarted: "pas encore commencé",
   app: "Spider Duel", language: "Langue", skip: "Aller au contenu",
@@ -160,6 +166,12 @@ const FR = {
   rejected: "Refusé : {reason}", error: "Un problème est survenu : {detail}",
   lang_en: "English", lang_fr: "Français", lang_de: "Deutsch",
   errors: {
+    no_such_player: "ce joueur n'existe pas", no_current_game: "vous n'avez pas de partie solo en cours", not_your_game: "cette partie est celle d'un autre joueur",
+    no_such_game: "cette partie n'existe pas", game_in_progress: "cette partie est encore en cours",
+    daily_already_played: "vous avez déjà joué la donne du jour ; revenez demain",
+    daily_not_finished: "terminez la donne du jour pour voir les temps des autres",
+    no_such_day: "ce jour n'est pas encore arrivé", auto_complete_unavailable: "la partie ne peut pas encore se terminer automatiquement",
+    record_too_large: "cet enregistrement est trop volumineux", bad_record: "ce n'est pas un enregistrement de partie valable",
     same_column: "c'est la même colonne", bad_column: "colonne inexistante", bad_count: "pas autant de cartes",
     not_movable: "ces cartes ne forment pas une suite d'une couleur",
     bad_target: "une carte se pose seulement sur une carte d'un rang au-dessus",
@@ -227,7 +239,7 @@ const FR = {
 };
 
 const DE = {
-  rematchAsked: "{name} möchte eine Revanche.", rematchWaiting: "Revanche an {name} gesendet; warte auf Antwort…", myTables: "Meine Tische", backToGame: "Zurück zu meinem Spiel", myGame: "Mein Spiel", gameOn: "Spiel läuft", satDown: "{name} hat sich an deinen Tisch gesetzt.", goToTable: "Zum Tisch", findPlayer: "Spieler finden", addFriend: "Als Freund hinzufügen", isFriend: "Befreundet ✓", remove: "Entfernen", noPlayerFound: "Niemand mit diesem Namen.", inviteTo: "{name} lädt dich zu einem Duell ein: {suits}, {time}.", notStartedUntil: "{name} hat noch nicht begonnen; hat Zeit bis {time}.", did_not_start: "nicht angetreten", levelHelp: "Stufen sind Wertungsbereiche für die Farbenzahl des Tisches: Anfänger unter 1350, Mittel 1350–1649, Fortgeschritten 1650–1949, Experte ab 1950. Neue Spieler beginnen bei 1500 (Mittel). „Alle“ öffnet den Tisch für jede Stufe.",
+  rematchAsked: "{name} möchte eine Revanche.", rematchWaiting: "Revanche an {name} gesendet; warte auf Antwort…", myTables: "Meine Tische", backToGame: "Zurück zu meinem Spiel", myGame: "Mein Spiel", gameOn: "Spiel läuft", satDown: "{name} hat sich an deinen Tisch gesetzt.", goToTable: "Zum Tisch", findPlayer: "Spieler finden", isFriend: "Befreundet ✓", remove: "Entfernen", noPlayerFound: "Niemand mit diesem Namen.", inviteTo: "{name} lädt dich zu einem Duell ein: {suits}, {time}.", notStartedUntil: "{name} hat noch nicht begonnen; hat Zeit bis {time}.", did_not_start: "nicht angetreten", levelHelp: "Stufen sind Wertungsbereiche für die Farbenzahl des Tisches: Anfänger unter 1350, Mittel 1350–1649, Fortgeschritten 1650–1949, Experte ab 1950. Neue Spieler beginnen bei 1500 (Mittel). „Alle“ öffnet den Tisch für jede Stufe.",
   tagline: "Spider Solitär im Duell, auf demselben Blatt",
   tapToTurn: "Tippen zum Aufdecken", keepPlaying: "Weiterspielen", keySpaceName: "Leertaste", notStarted: "noch nicht begonnen",
   app: "Spider Duel", language: "Sprache", skip: "Zum Inhalt",
@@ -276,6 +288,12 @@ const DE = {
   rejected: "Nicht erlaubt: {reason}", error: "Etwas ist schiefgegangen: {detail}",
   lang_en: "English", lang_fr: "Français", lang_de: "Deutsch",
   errors: {
+    no_such_player: "diesen Spieler gibt es nicht", no_current_game: "du hast kein Solospiel im Gange", not_your_game: "dieses Spiel gehört einem anderen Spieler",
+    no_such_game: "dieses Spiel gibt es nicht", game_in_progress: "dieses Spiel läuft noch",
+    daily_already_played: "du hast das heutige Spiel schon gespielt; komm morgen wieder",
+    daily_not_finished: "beende das heutige Spiel, um die Zeiten der anderen zu sehen",
+    no_such_day: "dieser Tag ist noch nicht gekommen", auto_complete_unavailable: "das Spiel kann noch nicht automatisch beendet werden",
+    record_too_large: "diese Aufzeichnung ist zu groß", bad_record: "das ist keine gültige Spielaufzeichnung",
     same_column: "das ist dieselbe Spalte", bad_column: "diese Spalte gibt es nicht",
     bad_count: "nicht so viele Karten", not_movable: "diese Karten sind keine Reihe einer Farbe",
     bad_target: "eine Karte passt nur auf eine Karte, die einen Rang höher ist",

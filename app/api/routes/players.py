@@ -1,5 +1,6 @@
 """Players: sign up with a name (rate-limited), read player info and history."""
 
+from dataclasses import asdict
 from datetime import datetime
 from typing import Annotated
 
@@ -10,6 +11,7 @@ from app.api.database import Session
 from app.api.routes.common import Id, PageNumber, PageSize, problems
 from app.api.schemas import (
     NAME_PATTERN,
+    DailyStatsOut,
     HistoryEntryOut,
     HistoryPage,
     NewPlayerIn,
@@ -17,9 +19,10 @@ from app.api.schemas import (
     PlayerNameOut,
     PlayerNamePage,
     PlayerOut,
+    SoloSuitStatsOut,
 )
 from app.rooms.errors import RateLimited
-from app.services import players, results
+from app.services import leaderboards, players, results
 
 router = APIRouter(prefix="/api/players", tags=["players"])
 
@@ -39,8 +42,8 @@ async def create_player(body: NewPlayerIn, request: Request, session: Session) -
     created = await players.create_player(
         session=session, name=body.name, secret_key=request.app.state.settings.secret_key
     )
-    info = await players.player_info(session=session, player_id=created.player.id)
-    return NewPlayerOut(player=PlayerOut.of(info), token=created.token)
+    return NewPlayerOut(player=await _player_out(request, session, created.player.id),
+                        token=created.token)
 
 
 @router.get("", response_model=PlayerNamePage, responses=problems())
@@ -59,22 +62,34 @@ async def search(
 
 
 @router.get("/me", response_model=PlayerOut, responses=problems(401))
-async def me(player: Me, session: Session) -> PlayerOut:
-    return PlayerOut.of(await players.player_info(session=session, player_id=player.id))
+async def me(player: Me, request: Request, session: Session) -> PlayerOut:
+    return await _player_out(request, session, player.id)
 
 
 @router.get("/by-name/{name}", response_model=PlayerOut, responses=problems(404))
 async def by_name(
     name: Annotated[str, Path(min_length=1, max_length=64, pattern=NAME_PATTERN)],
+    request: Request,
     session: Session,
 ) -> PlayerOut:
     found = await players.find_by_name(session=session, name=name)
-    return PlayerOut.of(await players.player_info(session=session, player_id=found.id))
+    return await _player_out(request, session, found.id)
 
 
 @router.get("/{player_id}", response_model=PlayerOut, responses=problems(404))
-async def player(player_id: Id, session: Session) -> PlayerOut:
-    return PlayerOut.of(await players.player_info(session=session, player_id=player_id))
+async def player(player_id: Id, request: Request, session: Session) -> PlayerOut:
+    return await _player_out(request, session, player_id)
+
+
+async def _player_out(request: Request, session: Session, player_id: int) -> PlayerOut:
+    """Duel stats and ratings, with the solo and daily stats beside them."""
+    out = PlayerOut.of(await players.player_info(session=session, player_id=player_id))
+    stats = await leaderboards.solo_stats(session=session, player_id=player_id,
+                                          now=request.app.state.solo.clock())
+    out.solo = [SoloSuitStatsOut(**asdict(entry)) for entry in stats.solo]
+    out.daily = DailyStatsOut(**asdict(stats.daily))
+    out.badges = stats.badges
+    return out
 
 
 @router.get("/{player_id}/history", response_model=HistoryPage, responses=problems(404))

@@ -1,0 +1,24 @@
+"""What every WebSocket frame model shares: the base class, ids, seqs, the action form."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.ids import INT_COLUMN_MAX
+
+ActionJson = dict[str, Any]
+"""An action in the rule book's JSON form: {"op": "move", "from": 3, "to": 7, "count": 2},
+{"op": "deal"}, {"op": "flip", "col": 4}, {"op": "undo"}."""
+
+
+# Ids and seqs fit the database's INTEGER columns (app/ids.py): a larger number is a bad
+# message, answered like any other, never a query that overflows (found by the fuzz tests).
+MAX_ID = INT_COLUMN_MAX
+Id = Annotated[int, Field(ge=1, le=MAX_ID)]
+Seq = Annotated[int, Field(ge=1, le=MAX_ID)]
+
+
+class Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)

@@ -1,0 +1,199 @@
+"""The WebSocket protocol's solo messages (docs/solo-and-daily.md section 5).
+
+Part of protocol version 1: ``app.api.protocol`` puts them in its client and server
+unions. Views come from ``app.engine.view.player_view`` only, as in duels.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field
+
+from app.api.protocol_base import ActionJson, Id, Message, Seq
+
+
+class SoloOpen(Message):
+    """Open my solo or daily game: the first open starts its clock; answered by a snapshot."""
+
+    type: Literal["solo_open"]
+    game_id: Id
+
+
+class SoloAct(Message):
+    """One action in my solo game (``undo`` included); ``seq`` as in duels."""
+
+    type: Literal["solo_action"]
+    game_id: Id
+    seq: Seq
+    action: ActionJson
+
+
+class SoloAskHint(Message):
+    """A hint for my solo game (counted; no seq, no log entry)."""
+
+    type: Literal["solo_hint"]
+    game_id: Id
+
+
+class SoloRescue(Message):
+    """Have the server play the next actions of a win for me; ``seq`` = the next seq."""
+
+    type: Literal["solo_rescue"]
+    game_id: Id
+    seq: Seq
+
+
+class SoloAutoComplete(Message):
+    """Play the rest of the game, once the server offered it; ``seq`` = the next seq."""
+
+    type: Literal["solo_auto_complete"]
+    game_id: Id
+    seq: Seq
+
+
+
+SoloStatus = Literal["playing", "won", "abandoned", "expired"]
+
+
+class SoloOptionsOut(Message):
+    suits: Literal[1, 2, 4]
+    solvable_only: bool
+    relaxed: bool
+
+
+class PointsBreakdown(Message):
+    base: int
+    speed: int
+    economy: int
+    multiplier: str
+    rescue_cost: int
+    floor: int
+    total: int
+
+
+class SoloSnapshot(Message):
+    """The whole visible state of my solo or daily game."""
+
+    type: Literal["solo_snapshot"] = "solo_snapshot"
+    n: int
+    game_id: int
+    kind: Literal["solo", "daily"]
+    number: int | None = Field(description="None for a daily game in progress.")
+    daily_date: str | None
+    options: SoloOptionsOut
+    rules: dict[str, Any]
+    difficulty: Literal["easy", "medium", "hard"] | None
+    view: dict[str, Any]
+    score: int
+    seq: int = Field(description="Number of actions logged; the next action uses seq + 1.")
+    status: SoloStatus
+    elapsed_ms: int
+    hints: int
+    rescues: int
+    auto_complete: bool = Field(description="Whether the Auto-complete button is offered.")
+    points: int | None
+
+
+class SoloAck(Message):
+    type: Literal["solo_ack"] = "solo_ack"
+    n: int
+    game_id: int
+    seq: int
+    view: dict[str, Any]
+    score: int
+    delta: int
+    events: list[dict[str, Any]]
+    status: SoloStatus
+    elapsed_ms: int
+    auto_complete: bool
+    duplicate: bool = False
+
+
+class SoloReject(Message):
+    type: Literal["solo_reject"] = "solo_reject"
+    n: int
+    game_id: int
+    seq: int
+    code: str
+    message: str
+    view: dict[str, Any]
+    score: int
+    next_seq: int
+    status: SoloStatus
+
+
+class SoloStep(Message):
+    """One action the server played for the player (rescue or auto-complete)."""
+
+    seq: int
+    action: ActionJson
+    by: Literal["rescue", "auto_complete"]
+    events: list[dict[str, Any]]
+
+
+class SoloAssist(Message):
+    """The answer to a rescue or a served auto-complete: the steps played, then the truth."""
+
+    type: Literal["solo_assist"] = "solo_assist"
+    n: int
+    game_id: int
+    kind: Literal["rescue", "auto_complete"]
+    verdict: Literal["way_out", "no_way_out", "unknown", "ready"]
+    message: str
+    steps: list[SoloStep]
+    view: dict[str, Any]
+    score: int
+    seq: int = Field(description="Number of actions logged after the steps.")
+    status: SoloStatus
+    elapsed_ms: int
+    rescues: int
+    points_cost: int
+    auto_complete: bool
+    duplicate: bool = False
+
+
+class SoloHint(Message):
+    """The answer to ``solo_hint`` (this connection only, not numbered)."""
+
+    type: Literal["solo_hint"] = "solo_hint"
+    game_id: int
+    action: ActionJson | None
+    reason: str
+
+
+class SoloOver(Message):
+    """A solo or daily game ended: won, abandoned or expired; number and deal revealed."""
+
+    type: Literal["solo_over"] = "solo_over"
+    n: int
+    game_id: int
+    status: Literal["won", "abandoned", "expired"]
+    elapsed_ms: int | None
+    actions: int
+    points: int | None
+    points_breakdown: PointsBreakdown | None
+    number: int
+    source_deal: int
+    daily_date: str | None
+
+
+class BadgeOut(Message):
+    code: str
+    title: str
+    description: str
+    earned_at: str
+
+
+class BadgeGame(Message):
+    kind: Literal["solo", "daily", "duel"]
+    id: int
+
+
+class BadgeEarned(Message):
+    """A badge just earned, after the frame that ended the game that earned it."""
+
+    type: Literal["badge"] = "badge"
+    n: int
+    badge: BadgeOut
+    game: BadgeGame

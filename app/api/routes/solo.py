@@ -1,0 +1,105 @@
+"""Solo games: start one on a deal number, read it, give it up, get its record.
+
+Play itself (open, actions, hints, rescue, auto-complete) is on the WebSocket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query
+
+from app.api.auth import MaybeMe, Me
+from app.api.database import Session
+from app.api.routes.common import Id, PageNumber, PageSize, problems
+from app.api.solo_live import solo_play
+from app.api.solo_schemas import (
+    NewSoloGameIn,
+    NewSoloGameOut,
+    SoloGameOut,
+    SoloGamesPage,
+    SoloKind,
+    SoloStatus,
+    SuitCount,
+)
+from app.db.models import SoloGame
+from app.engine.deal_numbers import random_deal_number
+from app.rewards.solo import SoloOptions, solo_start
+from app.rooms.errors import NotFound
+from app.services import solo_games as games
+from app.services.solo_play import SoloPlay
+from app.services.solo_views import game_json
+
+router = APIRouter(prefix="/api", tags=["solo"])
+Play = Annotated[SoloPlay, Depends(solo_play)]
+
+
+async def game_out(session: Session, game: SoloGame) -> SoloGameOut:
+    name = await games.player_name(session=session, player_id=game.player_id)
+    return SoloGameOut.model_validate(game_json(game, name))
+
+
+@router.post("/solo/games", status_code=201, response_model=NewSoloGameOut,
+             responses=problems(401))
+async def start_solo_game(body: NewSoloGameIn, me: Me, session: Session, play: Play
+                          ) -> NewSoloGameOut:
+    """A new solo game (my solo game in progress, if any, is abandoned)."""
+    options = SoloOptions(body.options.suits, body.options.solvable_only, body.options.relaxed)
+    number = body.number if body.number is not None else random_deal_number()
+    start = await asyncio.to_thread(solo_start, number, options)  # the solver may run
+    created = await play.create(player_id=me.id, start=start)
+    return NewSoloGameOut(game=await game_out(session, created.game),
+                          abandoned_game_id=created.abandoned_game_id)
+
+
+@router.get("/solo/games/current", response_model=SoloGameOut, responses=problems(401, 404))
+async def current_solo_game(me: Me, session: Session) -> SoloGameOut:
+    game = await games.current_game(session=session, player_id=me.id)
+    if game is None:
+        raise NotFound("you have no solo game in progress", code="no_current_game")
+    return await game_out(session, game)
+
+
+@router.get("/solo/games/{game_id}", response_model=SoloGameOut, responses=problems(401, 404))
+async def solo_game(game_id: Id, me: MaybeMe, session: Session, play: Play) -> SoloGameOut:
+    """A game over, or my own game in progress (with my token)."""
+    game = await games.visible_game(session=session, game_id=game_id,
+                                    viewer_id=None if me is None else me.id)
+    return await game_out(session, await play.refreshed(session=session, game=game))
+
+
+@router.post("/solo/games/{game_id}/abandon", response_model=SoloGameOut,
+             responses=problems(401, 403, 404, 409))
+async def abandon_solo_game(game_id: Id, me: Me, session: Session, play: Play
+                            ) -> SoloGameOut:
+    """Give my game up (for a daily game, that day's attempt is spent)."""
+    game = await play.abandon(player_id=me.id, game_id=game_id)
+    return await game_out(session, game)
+
+
+@router.get("/solo/games/{game_id}/record", responses=problems(404, 409))
+async def solo_game_record(game_id: Id, session: Session) -> dict[str, Any]:
+    """The rule book's record (``spider replay`` reads it), once the game is over."""
+    game = await games.get_game(session=session, game_id=game_id)
+    log = await games.logged_actions(session=session, game_id=game.id)
+    return games.record_of(game, log).to_json()
+
+
+@router.get("/players/{player_id}/solo/games", response_model=SoloGamesPage,
+            responses=problems(401, 404))
+async def player_solo_games(
+    player_id: Id, me: MaybeMe, session: Session,
+    kind: Annotated[SoloKind | None, Query()] = None,
+    suits: Annotated[SuitCount | None, Query()] = None,
+    status: Annotated[SoloStatus | None, Query()] = None,
+    page: PageNumber = 1, page_size: PageSize = 20,
+) -> SoloGamesPage:
+    """A player's solo and daily games, newest first (in progress: to their player only)."""
+    found = await games.player_games(
+        session=session, player_id=player_id, viewer_id=None if me is None else me.id,
+        kind=kind, suits=None if suits is None else int(suits), status=status, page=page,
+        page_size=page_size)
+    return SoloGamesPage(
+        items=[SoloGameOut.model_validate(game_json(g, name)) for g, name in found.items],
+        total=found.total, page=found.page, page_size=found.page_size)

@@ -1,0 +1,175 @@
+"""Request and response bodies of the solo, daily, leaderboard and badge routes."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from enum import IntEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from app.api.schemas import Request
+from app.engine.deal_numbers import DEAL_NUMBER_MAX, DEAL_NUMBER_MIN
+
+Suits = Literal[1, 2, 4]
+
+
+class SuitCount(IntEnum):
+    """1, 2 or 4 in a query string (a Literal of ints does not take "1" from a URL)."""
+
+    ONE = 1
+    TWO = 2
+    FOUR = 4
+SoloKind = Literal["solo", "daily"]
+SoloStatus = Literal["playing", "won", "abandoned", "expired"]
+Difficulty = Literal["easy", "medium", "hard"]
+
+
+class SoloOptionsIn(Request):
+    suits: Suits
+    solvable_only: bool = Field(True, description="deal a number's solvable deal (a win "
+                                "on a random deal, with this off, counts ×1.2)")
+    relaxed: bool = Field(False, description="deals over empty columns allowed (×0.8)")
+
+
+class SoloOptionsOut(BaseModel):
+    suits: Suits
+    solvable_only: bool
+    relaxed: bool
+
+
+class NewSoloGameIn(Request):
+    number: int | None = Field(None, ge=DEAL_NUMBER_MIN, le=DEAL_NUMBER_MAX,
+                               description="the deal number; left out = a random one")
+    options: SoloOptionsIn
+
+
+class PointsBreakdownOut(BaseModel):
+    base: int
+    speed: int
+    economy: int
+    multiplier: str = Field(description='a fraction: "1", "6/5", "4/5", "24/25"')
+    rescue_cost: int
+    floor: int
+    total: int
+
+
+class SoloGameOut(BaseModel):
+    id: int
+    player_id: int
+    player_name: str
+    kind: SoloKind
+    number: int | None = Field(description="null for a daily game in progress")
+    daily_date: date | None
+    options: SoloOptionsOut
+    rules: dict[str, Any]
+    difficulty: Difficulty | None
+    status: SoloStatus
+    created_at: datetime
+    started_at: datetime | None
+    ended_at: datetime | None
+    actions: int
+    undos: int
+    hints: int
+    rescues: int
+    auto_completed: bool
+    score: int
+    elapsed_ms: int | None
+    points: int | None
+    points_breakdown: PointsBreakdownOut | None
+    source_deal: int | None = Field(description="the generator deal; null while in progress")
+
+
+class NewSoloGameOut(BaseModel):
+    game: SoloGameOut
+    abandoned_game_id: int | None
+
+
+class SoloGamesPage(BaseModel):
+    items: list[SoloGameOut]
+    total: int
+    page: int
+    page_size: int
+
+
+class StreakOut(BaseModel):
+    current: int
+    best: int
+    last_won: date | None
+
+
+class DailyOut(BaseModel):
+    day: date
+    suits: int
+    rules: dict[str, Any]
+    difficulty: Difficulty | None
+    my_game: SoloGameOut | None
+    board_visible: bool
+    players: int
+    winners: int
+    streak: StreakOut
+
+
+class DailyBoardEntryOut(BaseModel):
+    rank: int
+    player_id: int
+    name: str
+    elapsed_ms: int
+    actions: int
+    points: int
+    rescues: int
+    ended_at: datetime
+
+
+class DailyBoardPage(BaseModel):
+    items: list[DailyBoardEntryOut]
+    total: int
+    page: int
+    page_size: int
+
+
+class SoloPointsEntryOut(BaseModel):
+    rank: int = Field(description="1 + players with strictly more points")
+    player_id: int
+    name: str
+    points: int
+    wins: int
+
+
+class SoloPointsPage(BaseModel):
+    items: list[SoloPointsEntryOut]
+    total: int
+    page: int
+    page_size: int
+
+
+class StreakEntryOut(BaseModel):
+    rank: int
+    player_id: int
+    name: str
+    current: int
+    best: int
+    last_won: date
+
+
+class StreakPage(BaseModel):
+    items: list[StreakEntryOut]
+    total: int
+    page: int
+    page_size: int
+
+
+class BadgeOut(BaseModel):
+    code: str
+    title: str
+    description: str
+
+
+class BadgeGameOut(BaseModel):
+    kind: Literal["solo", "daily", "duel"]
+    id: int
+
+
+class HeldBadgeOut(BadgeOut):
+    earned_at: datetime
+    game: BadgeGameOut

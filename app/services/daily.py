@@ -1,0 +1,183 @@
+"""The daily deal: one counted attempt per player per UTC day, its board, the streaks.
+
+docs/solo-and-daily.md sections 2 ("The daily deal", "Streaks"), 3 (``daily_streaks``),
+4 ("The daily deal") and 7.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from sqlalchemy import and_, case, func, select, tuple_
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import DailyStreak, Player, SoloGame
+from app.rewards.streaks import NO_STREAK, Streak, daily_streak
+from app.rooms.errors import Conflict, Forbidden, NotFound
+
+ONE_DAY = timedelta(days=1)
+LOST = ("abandoned", "expired")
+
+
+class DailyAlreadyPlayed(Conflict):
+    code = "daily_already_played"
+
+    def __init__(self, detail: str, *, game_id: int) -> None:
+        super().__init__(detail)
+        self.extra = {"game_id": game_id}
+
+
+async def won_days(*, session: AsyncSession, player_id: int) -> list[date]:
+    return [day for day in await session.scalars(select(SoloGame.daily_date).where(
+        SoloGame.player_id == player_id, SoloGame.kind == "daily",
+        SoloGame.status == "won")) if day is not None]
+
+
+async def today_lost(*, session: AsyncSession, player_id: int, today: date) -> bool:
+    """Today's daily of the player is over without a win (or past its window)."""
+    game = (await session.scalars(select(SoloGame).where(
+        SoloGame.player_id == player_id, SoloGame.daily_date == today))).one_or_none()
+    return game is not None and game.status in LOST
+
+
+async def streak_of(*, session: AsyncSession, player_id: int, today: date) -> Streak:
+    """The player's daily streak as ``daily_streak`` says, from the stored games."""
+    days = [day for day in await won_days(session=session, player_id=player_id)
+            if day <= today]
+    if not days:
+        return NO_STREAK
+    lost = await today_lost(session=session, player_id=player_id, today=today)
+    return daily_streak(days, today=today, today_lost=lost and today not in days)
+
+
+async def record_win(*, session: AsyncSession, player_id: int) -> None:
+    """Recompute the player's streak cache after a daily win (caller's transaction)."""
+    days = await won_days(session=session, player_id=player_id)
+    if not days:
+        return
+    last = max(days)
+    streak = daily_streak(days, today=last)  # the run ending at the last won day
+    row = await session.get(DailyStreak, player_id)
+    if row is None:
+        session.add(DailyStreak(player_id=player_id, run=streak.current, best=streak.best,
+                                last_won=last))
+    else:
+        row.run, row.best, row.last_won = streak.current, streak.best, last
+
+
+def current_from_cache(row: DailyStreak, *, today: date, lost_today: bool) -> int:
+    """The current streak from the cache: the read-time rule of section 3."""
+    alive = row.last_won == today or (row.last_won == today - ONE_DAY and not lost_today)
+    return row.run if alive else 0
+
+
+@dataclass(frozen=True, slots=True)
+class DayCounts:
+    players: int
+    winners: int
+
+
+async def day_counts(*, session: AsyncSession, day: date) -> DayCounts:
+    players = await session.scalar(select(func.count()).select_from(SoloGame).where(
+        SoloGame.daily_date == day))
+    winners = await session.scalar(select(func.count()).select_from(SoloGame).where(
+        SoloGame.daily_date == day, SoloGame.status == "won"))
+    return DayCounts(players or 0, winners or 0)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardEntry:
+    rank: int
+    player_id: int
+    name: str
+    elapsed_ms: int
+    actions: int
+    points: int
+    rescues: int
+    ended_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class BoardPage:
+    items: list[BoardEntry]
+    total: int
+    page: int
+    page_size: int
+
+
+async def board(*, session: AsyncSession, day: date, today: date, viewer_id: int | None,
+                page: int, page_size: int) -> BoardPage:
+    """Won daily games of ``day``, fastest first (ties on time and actions share a rank)."""
+    if day > today:
+        raise NotFound(f"{day} has no daily deal yet", code="no_such_day")
+    if day == today and not await _finished_today(session=session, viewer_id=viewer_id,
+                                                  today=today):
+        raise Forbidden("finish today's daily deal to see today's board",
+                        code="daily_not_finished")
+    won = and_(SoloGame.daily_date == day, SoloGame.status == "won")
+    total = await session.scalar(select(func.count()).select_from(SoloGame).where(won))
+    rows = (await session.execute(
+        select(SoloGame, Player.name).join(Player, Player.id == SoloGame.player_id)
+        .where(won).order_by(SoloGame.elapsed_ms, SoloGame.actions_count, SoloGame.ended_at,
+                             SoloGame.player_id)
+        .limit(page_size).offset((page - 1) * page_size))).all()
+    items = []
+    for game, name in rows:
+        better = await session.scalar(select(func.count()).select_from(SoloGame).where(
+            won, tuple_(SoloGame.elapsed_ms, SoloGame.actions_count)
+            < tuple_(game.elapsed_ms, game.actions_count)))
+        items.append(BoardEntry(1 + (better or 0), game.player_id, name, game.elapsed_ms or 0,
+                                game.actions_count, game.points or 0, game.rescues,
+                                game.ended_at or game.created_at))
+    return BoardPage(items, total or 0, page, page_size)
+
+
+async def _finished_today(*, session: AsyncSession, viewer_id: int | None, today: date
+                          ) -> bool:
+    if viewer_id is None:
+        return False
+    status = await session.scalar(select(SoloGame.status).where(
+        SoloGame.player_id == viewer_id, SoloGame.daily_date == today))
+    return status is not None and status != "playing"
+
+
+@dataclass(frozen=True, slots=True)
+class StreakEntry:
+    rank: int
+    player_id: int
+    name: str
+    current: int
+    best: int
+    last_won: date
+
+
+async def streak_board(*, session: AsyncSession, order: str, today: date, page: int,
+                       page_size: int) -> tuple[list[StreakEntry], int]:
+    """Players by current (at least 1) or best streak, from the cache, paged in SQL."""
+    lost_today = select(SoloGame.player_id).where(SoloGame.daily_date == today,
+                                                  SoloGame.status.in_(LOST))
+    current = case(
+        (DailyStreak.last_won == today, DailyStreak.run),
+        (and_(DailyStreak.last_won == today - ONE_DAY,
+              DailyStreak.player_id.not_in(lost_today)), DailyStreak.run),
+        else_=0,
+    ).label("current")
+    where = current >= 1 if order == "current" else DailyStreak.best >= 1
+    first, second = ((current, DailyStreak.best) if order == "current"
+                     else (DailyStreak.best, current))
+    total = await session.scalar(select(func.count()).select_from(DailyStreak).where(where))
+    rows = (await session.execute(
+        select(DailyStreak.player_id, Player.name, current, DailyStreak.best,
+               DailyStreak.last_won)
+        .join(Player, Player.id == DailyStreak.player_id).where(where)
+        .order_by(first.desc(), second.desc(), DailyStreak.player_id)
+        .limit(page_size).offset((page - 1) * page_size))).all()
+    entries = []
+    for player_id, name, now_run, best, last_won in rows:
+        key = now_run if order == "current" else best
+        ahead = await session.scalar(select(func.count()).select_from(DailyStreak).where(
+            where, (current if order == "current" else DailyStreak.best) > key))
+        entries.append(StreakEntry(1 + (ahead or 0), player_id, name, now_run, best,
+                                   last_won))
+    return entries, total or 0

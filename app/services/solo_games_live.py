@@ -1,0 +1,224 @@
+"""Solo and daily games' lifecycle: start, the daily's one attempt, abandon, expiry, ends.
+
+``SoloGames`` also keeps, per game, the lock and the cached position that live play
+(``app.services.solo_play``) works under, and builds the frames both send. An end is
+told to the player's connections (``solo_over``) and to the settled event.
+"""
+
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.db.models import SoloGame
+from app.engine.actions import Action
+from app.engine.daily import utc_day
+from app.engine.state import GameState
+from app.rewards.solo import SoloStart, daily_game
+from app.rooms.projection import game_view
+from app.services import (
+    daily,
+    subscribers,  # noqa: F401  (every listener subscribed before a publish)
+)
+from app.services import solo_games as games
+from app.services.daily import DailyAlreadyPlayed
+from app.services.settled import SoloSettled, solo_settled, take_notifications
+from app.services.solo_games import GameOver
+from app.services.solo_views import over_frame
+
+Payload = dict[str, Any]
+Publish = Callable[[int, Payload], Awaitable[None]]
+Clock = Callable[[], datetime]
+CACHED_GAMES = 10_000
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+async def _nowhere(player_id: int, frame: Payload) -> None:
+    """No live layer (REST-only apps, tests): frames for other connections are dropped."""
+
+
+@dataclass
+class LiveGame:
+    """What this process keeps of one game between two of its steps."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    state: GameState | None = None
+    last_ack: tuple[int, Payload] | None = None  # (seq asked, answer) for duplicates
+    last_assist: tuple[int, Payload] | None = None
+    finish_line: tuple[int, tuple[Action, ...]] | None = None  # (at seq, actions)
+
+
+@dataclass(frozen=True, slots=True)
+class Created:
+    game: SoloGame
+    abandoned_game_id: int | None
+
+
+
+class SoloGames:
+    def __init__(
+        self, *, sessions: async_sessionmaker[AsyncSession], publish: Publish = _nowhere,
+        clock: Clock = utcnow,
+        rescue_seconds: float | None = 5.0, auto_complete_seconds: float | None = 2.0,
+    ) -> None:
+        self._sessions = sessions
+        self.publish = publish
+        self.clock = clock
+        self._rescue_seconds = rescue_seconds
+        self._auto_seconds = auto_complete_seconds
+        self._live: OrderedDict[int, LiveGame] = OrderedDict()
+
+    # ------------------------------------------------------------------ starting, ending
+
+    async def create(self, *, player_id: int, start: SoloStart) -> Created:
+        """A new solo game; my solo game in progress (if any) is abandoned."""
+        now = self.clock()
+        async with self._sessions() as session:
+            old = await games.abandon_playing_solo(session=session, player_id=player_id, now=now)
+            game = games.new_game(player_id=player_id, start=start, kind="solo", day=None,
+                                  now=now)
+            session.add(game)
+            notes = await self._commit(session, old)
+        if old is not None:
+            await self._announce_end(old, notes)
+        return Created(game, old.id if old is not None else None)
+
+    async def create_daily(self, *, player_id: int, day: date, start: SoloStart
+                           ) -> SoloGame:
+        """``day``'s daily game of the player; its number is today's daily number."""
+        async with self._sessions() as session:
+            game = games.new_game(player_id=player_id, start=start, kind="daily", day=day,
+                                  now=self.clock())
+            session.add(game)
+            await session.commit()
+        return game
+
+    async def abandon(self, *, player_id: int, game_id: int) -> SoloGame:
+        live = self._entry(game_id)
+        async with live.lock, self._sessions() as session:
+            game = await games.owned_game(session=session, game_id=game_id,
+                                          player_id=player_id, lock=True)
+            if game.status != "playing" or games.expire_if_due(game, now=self.clock()):
+                raise GameOver(f"the game is over ({game.status})")
+            games.end_game(game, status="abandoned", at=self.clock())
+            notes = await self._commit(session, game)
+        await self._announce_end(game, notes)
+        return game
+
+    async def refreshed(self, *, session: AsyncSession, game: SoloGame
+                        ) -> SoloGame:
+        """``game`` as a reader sees it: a daily past its window ends now as ``expired``."""
+        if game.kind == "daily" and game.status == "playing":
+            live = self._entry(game.id)
+            async with live.lock:
+                await session.refresh(game)
+                if games.expire_if_due(game, now=self.clock()):
+                    await self._announce_end(game, await self._commit(session, game))
+        return game
+
+    async def start_daily(self, *, player_id: int) -> tuple[SoloGame, bool]:
+        """Today's daily game of the player, and whether it was created now.
+
+        One attempt per day: a game in progress comes back; one over is refused.
+        """
+        day = self.today()
+        async with self._sessions() as session:
+            existing = await games.daily_of(session=session, player_id=player_id, day=day)
+        if existing is not None:
+            if existing.status != "playing":
+                raise DailyAlreadyPlayed(f"today's daily deal is played ({existing.status})",
+                                         game_id=existing.id)
+            return existing, False
+        start = await asyncio.to_thread(daily_game, day)  # the solver, once a day
+        try:
+            return await self.create_daily(player_id=player_id, day=day, start=start), True
+        except IntegrityError:  # a second start raced this one: the first one counts
+            return (await self.start_daily(player_id=player_id))[0], False
+
+    async def _won(self, session: AsyncSession, game: SoloGame, at: datetime) -> None:
+        """End ``game`` as won; a daily win also refreshes the streak cache."""
+        games.end_game(game, status="won", at=at)
+        if game.kind == "daily":
+            await session.flush()
+            await daily.record_win(session=session, player_id=game.player_id)
+
+    async def _commit(self, session: AsyncSession, game: SoloGame | None) -> list[Payload]:
+        """Commit; when ``game`` just ended, through ``solo_settled`` (its listeners run in
+        this transaction). Returns the frames they left for the player (badges)."""
+        if game is None or game.status == "playing" or game.ended_at is None:
+            await session.commit()
+            return []
+        await session.flush()
+        await solo_settled.publish(SoloSettled(game.id, game.kind, game.player_id,
+                                               game.status, game.ended_at), session=session)
+        return [frame for _, frame in take_notifications(session)]
+
+    async def _announce_end(self, game: SoloGame, notes: list[Payload]) -> None:
+        """An end not answered on the WebSocket (REST, a new game): to the player's
+        connections, ``solo_over`` then what the listeners left (badges)."""
+        for frame in (over_frame(game), *notes):
+            await self.publish(game.player_id, frame)
+
+    # ------------------------------------------------------------------ live play
+
+    def _entry(self, game_id: int) -> LiveGame:
+        live = self._live.get(game_id)
+        if live is None:
+            live = self._live[game_id] = LiveGame()
+            while len(self._live) > CACHED_GAMES:
+                oldest, entry = next(iter(self._live.items()))
+                if entry.lock.locked():
+                    break
+                del self._live[oldest]
+        else:
+            self._live.move_to_end(game_id)
+        return live
+
+    async def _position(self, session: AsyncSession, game: SoloGame, live: LiveGame
+                        ) -> GameState:
+        if live.state is None or live.state.actions != game.actions_count:
+            live.state = await games.rebuild(session=session, game=game)
+            live.last_ack = live.last_assist = live.finish_line = None
+        return live.state
+
+    def _elapsed(self, game: SoloGame) -> int:
+        if game.elapsed_ms is not None:
+            return game.elapsed_ms
+        if game.started_at is None:
+            return 0
+        return max(0, round((self.clock() - game.started_at).total_seconds() * 1000))
+
+    def _snapshot(self, game: SoloGame, state: GameState, offered: bool) -> Payload:
+        hidden = game.kind == "daily" and game.status == "playing"
+        return {
+            "type": "solo_snapshot", "game_id": game.id, "kind": game.kind,
+            "number": None if hidden else game.number,
+            "daily_date": None if game.daily_date is None else game.daily_date.isoformat(),
+            "options": games.options_of(game).to_json(), "rules": state.rules.to_json(),
+            "difficulty": game.difficulty, "view": game_view(state), "score": game.score,
+            "seq": state.actions, "status": game.status, "elapsed_ms": self._elapsed(game),
+            "hints": game.hints, "rescues": game.rescues, "auto_complete": offered,
+            "points": game.points,
+        }
+
+    def _reject(self, game: SoloGame, state: GameState, seq: int, code: str,
+                message: str) -> Payload:
+        return {
+            "type": "solo_reject", "game_id": game.id, "seq": seq, "code": code,
+            "message": message, "view": game_view(state), "score": game.score,
+            "next_seq": state.actions + 1, "status": game.status,
+        }
+
+    def today(self) -> date:
+        return utc_day(self.clock())

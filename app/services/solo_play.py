@@ -1,0 +1,241 @@
+"""Live solo and daily play: open, act, hint, rescue, auto-complete (the WebSocket's side).
+
+The same authoritative engine as duels judges every action; legal ones are logged
+(``app.services.solo_games``) before they are answered. Each game has a lock in this
+process, and its position is cached between actions; the cache is checked against the
+row's action count on every step and rebuilt from the log when another process (or a
+restart) moved on. Answers are the frames of docs/solo-and-daily.md section 5.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import SoloGame
+from app.engine.actions import Action, ActionFormatError, action_from_json
+from app.engine.errors import IllegalAction
+from app.engine.game import apply
+from app.engine.solver import hint as visible_hint
+from app.engine.state import GameState
+from app.rewards.assist import RESCUE_NODES, auto_complete, auto_complete_available, rescue_actions
+from app.rewards.points import rescue_cost
+from app.rooms.projection import events_json, game_view
+from app.services import solo_games as games
+from app.services.solo_games import GameOver
+from app.services.solo_games_live import LiveGame, SoloGames
+from app.services.solo_views import over_frame
+
+Payload = dict[str, Any]
+
+
+class SoloPlay(SoloGames):
+    """Live play of solo and daily games: open, act, hint, rescue, auto-complete."""
+
+    async def open(self, *, player_id: int, game_id: int) -> list[Payload]:
+        """My game's snapshot; the first open starts its clock."""
+        live = self._entry(game_id)
+        async with live.lock, self._sessions() as session:
+            game = await games.owned_game(session=session, game_id=game_id,
+                                          player_id=player_id, lock=True)
+            expired = games.expire_if_due(game, now=self.clock())
+            if game.started_at is None and game.status == "playing":
+                game.started_at = self.clock()
+            notes = await self._commit(session, game if expired else None)
+            state = await self._position(session, game, live)
+            offered = await self._offer_finish(live, state, game)
+            frames = [self._snapshot(game, state, offered)]
+        return [*frames, over_frame(game), *notes] if expired else frames
+
+    async def snapshots(self, *, player_id: int) -> list[Payload]:
+        """Snapshots of my opened games in progress (a fresh connection's resync)."""
+        async with self._sessions() as session:
+            ids = await games.opened_in_progress(session=session, player_id=player_id)
+        frames: list[Payload] = []
+        for game_id in ids:
+            frames.extend(f for f in await self.open(player_id=player_id, game_id=game_id)
+                          if f["type"] == "solo_snapshot" and f["status"] == "playing")
+        return frames
+
+    async def act(self, *, player_id: int, game_id: int, seq: int, action: Payload
+                  ) -> list[Payload]:
+        live = self._entry(game_id)
+        async with live.lock, self._sessions() as session:
+            game = await games.owned_game(session=session, game_id=game_id,
+                                          player_id=player_id, lock=True)
+            if games.expire_if_due(game, now=self.clock()):
+                notes = await self._commit(session, game)
+                state = await self._position(session, game, live)
+                return [self._reject(game, state, seq, "game_over", "the daily's window has "
+                                     "closed: the game expired"), over_frame(game), *notes]
+            state = await self._position(session, game, live)
+            refused = self._refuse(game, state, seq, live.last_ack)
+            if refused is not None:
+                return [refused]
+            try:
+                parsed = action_from_json(action)
+                after, events = apply(state, parsed)
+            except (ActionFormatError, IllegalAction) as error:
+                code = error.code if isinstance(error, IllegalAction) else "bad_action"
+                return [self._reject(game, state, seq, code, str(error))]
+            now = self.clock()
+            games.append_action(session=session, game=game, seq=seq, action=parsed,
+                                by="player", at=now, after=after)
+            if after.won:
+                await self._won(session, game, now)
+            notes = await self._commit(session, game)
+            live.state = after
+            offered = await self._offer_finish(live, after, game)
+            ack = {
+                "type": "solo_ack", "game_id": game.id, "seq": seq,
+                "view": game_view(after), "score": game.score,
+                "delta": game.score - games.start_score_of(state), "events": events_json(events),
+                "status": game.status, "elapsed_ms": self._elapsed(game),
+                "auto_complete": offered, "duplicate": False,
+            }
+            live.last_ack = (seq, ack)
+        return self._with_end(game, [ack], notes)
+
+    @staticmethod
+    def _with_end(game: SoloGame, frames: list[Payload], notes: list[Payload]
+                  ) -> list[Payload]:
+        """The answer, then ``solo_over`` and the listeners' frames (badges) at an end."""
+        return [*frames, over_frame(game), *notes] if game.status != "playing" else frames
+
+    def _refuse(self, game: SoloGame, state: GameState, seq: int,
+                last: tuple[int, Payload] | None) -> Payload | None:
+        """The answer to a step that is not applied: duplicate, over, unopened, bad seq."""
+        if last is not None and seq == last[0]:
+            return {**last[1], "duplicate": True}
+        if game.status != "playing":
+            return self._reject(game, state, seq, "game_over", f"the game is over ({game.status})")
+        if game.started_at is None:
+            return self._reject(game, state, seq, "not_opened", "open the game before playing")
+        next_seq = state.actions + 1
+        if seq < next_seq:
+            return self._reject(game, state, seq, "stale_seq",
+                                f"seq {seq} is older than the last applied ({next_seq - 1})")
+        if seq > next_seq:
+            return self._reject(game, state, seq, "bad_seq", f"the next seq is {next_seq}")
+        return None
+
+    async def hint(self, *, player_id: int, game_id: int) -> Payload:
+        """A hint from what the player sees; counted once per answer."""
+        live = self._entry(game_id)
+        async with live.lock, self._sessions() as session:
+            game = await games.owned_game(session=session, game_id=game_id,
+                                          player_id=player_id, lock=True)
+            if game.status != "playing":
+                raise GameOver(f"the game is over ({game.status})")
+            state = await self._position(session, game, live)
+            advice = await asyncio.to_thread(visible_hint, state)
+            game.hints += 1
+            await session.commit()
+        return {"type": "solo_hint", "game_id": game_id,
+                "action": None if advice.action is None else advice.action.to_json(),
+                "reason": advice.reason}
+
+    async def rescue(self, *, player_id: int, game_id: int, seq: int) -> list[Payload]:
+        """Up to 5 actions of a verified win played for the player, or advice to undo."""
+        live = self._entry(game_id)
+        async with live.lock, self._sessions() as session:
+            game = await games.owned_game(session=session, game_id=game_id,
+                                          player_id=player_id, lock=True)
+            state = await self._position(session, game, live)
+            refused = self._refuse(game, state, seq, live.last_assist)
+            if refused is not None:
+                return [refused]
+            found = await asyncio.to_thread(rescue_actions, state, nodes=RESCUE_NODES,
+                                            seconds=self._rescue_seconds)
+            steps: list[Payload] = []
+            notes: list[Payload] = []
+            if found.status == "way_out":
+                game.rescues += 1
+                state, notes = await self._play_steps(session, live, game, state,
+                                                      found.actions, seq, "rescue", steps)
+            answer = await self._assist(live, game, state, kind="rescue", verdict=found.status,
+                                        message=found.message, steps=steps, seq=seq,
+                                        cost=rescue_cost(games.options_of(game)) if steps else 0)
+        return self._with_end(game, [answer], notes)
+
+    async def auto_complete(self, *, player_id: int, game_id: int, seq: int
+                            ) -> list[Payload]:
+        """Play the rest of a game the server offered to finish."""
+        live = self._entry(game_id)
+        async with live.lock, self._sessions() as session:
+            game = await games.owned_game(session=session, game_id=game_id,
+                                          player_id=player_id, lock=True)
+            state = await self._position(session, game, live)
+            refused = self._refuse(game, state, seq, live.last_assist)
+            if refused is not None:
+                return [refused]
+            if not await self._offer_finish(live, state, game) or live.finish_line is None:
+                return [self._reject(game, state, seq, "auto_complete_unavailable",
+                                     "auto-complete needs an empty stock, every card face up "
+                                     "and a proved win")]
+            steps: list[Payload] = []
+            game.auto_completed = True
+            state, notes = await self._play_steps(session, live, game, state,
+                                                  live.finish_line[1], seq, "auto_complete",
+                                                  steps)
+            answer = await self._assist(live, game, state, kind="auto_complete", verdict="ready",
+                                        message=f"{len(steps)} actions to win", steps=steps,
+                                        seq=seq, cost=0)
+        return self._with_end(game, [answer], notes)
+
+    async def _play_steps(
+        self, session: AsyncSession, live: LiveGame, game: SoloGame, state: GameState,
+        actions: tuple[Action, ...], seq: int, by: str, steps: list[Payload],
+    ) -> tuple[GameState, list[Payload]]:
+        """Play and log ``actions`` for the player, end the game if they win it, commit;
+        the new position and the listeners' frames."""
+        state = self._play_for(session, game, state, actions, seq, by, steps)
+        if state.won:
+            await self._won(session, game, self.clock())
+        notes = await self._commit(session, game)
+        live.state = state
+        return state, notes
+
+    def _play_for(self, session: AsyncSession, game: SoloGame, state: GameState,
+                  actions: tuple[Action, ...], seq: int, by: str, steps: list[Payload]
+                  ) -> GameState:
+        now = self.clock()
+        for offset, action in enumerate(actions):
+            state, events = apply(state, action)
+            games.append_action(session=session, game=game, seq=seq + offset, action=action,
+                                by=by, at=now, after=state)
+            steps.append({"seq": seq + offset, "action": action.to_json(), "by": by,
+                          "events": events_json(events)})
+            if state.won:
+                break
+        return state
+
+    async def _assist(self, live: LiveGame, game: SoloGame, state: GameState, *,
+                      kind: str, verdict: str, message: str, steps: list[Payload], seq: int,
+                      cost: int) -> Payload:
+        offered = await self._offer_finish(live, state, game)
+        answer = {
+            "type": "solo_assist", "game_id": game.id, "kind": kind, "verdict": verdict,
+            "message": message, "steps": steps, "view": game_view(state),
+            "score": game.score, "seq": state.actions, "status": game.status,
+            "elapsed_ms": self._elapsed(game), "rescues": game.rescues, "points_cost": cost,
+            "auto_complete": offered, "duplicate": False,
+        }
+        if steps:
+            live.last_assist = (seq, answer)
+            live.last_ack = None
+        return answer
+
+    async def _offer_finish(self, live: LiveGame, state: GameState, game: SoloGame) -> bool:
+        """Whether to offer auto-complete here (solved once per position, then kept)."""
+        if game.status != "playing" or not auto_complete_available(state):
+            return False
+        if live.finish_line is not None and live.finish_line[0] == state.actions:
+            return True
+        found = await asyncio.to_thread(auto_complete, state, seconds=self._auto_seconds)
+        live.finish_line = (state.actions, found.actions) if found.ready else None
+        return found.ready
+
+    # ------------------------------------------------------------------ frames

@@ -1,0 +1,57 @@
+"""What a solo or daily game looks like from outside: the REST view and ``solo_over``.
+
+One place decides what is hidden while a game is in progress (docs/solo-and-daily.md,
+section 10): the generator deal always, and a daily's number.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.db.models import SoloGame
+from app.services.solo_games import breakdown_of, options_of
+
+Payload = dict[str, Any]
+
+
+def _iso(value: Any) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+def revealed_number(game: SoloGame) -> int | None:
+    """The deal number shown: a daily's only once it is over."""
+    return None if game.kind == "daily" and game.status == "playing" else game.number
+
+
+def revealed_source(game: SoloGame) -> int | None:
+    return None if game.status == "playing" else game.source_deal
+
+
+def game_json(game: SoloGame, player_name: str) -> Payload:
+    """The ``SoloGame`` REST object."""
+    options = options_of(game)
+    breakdown = breakdown_of(game)
+    return {
+        "id": game.id, "player_id": game.player_id, "player_name": player_name,
+        "kind": game.kind, "number": revealed_number(game),
+        "daily_date": _iso(game.daily_date), "options": options.to_json(),
+        "rules": options.rules().to_json(), "difficulty": game.difficulty,
+        "status": game.status, "created_at": game.created_at, "started_at": game.started_at,
+        "ended_at": game.ended_at, "actions": game.actions_count, "undos": game.undos,
+        "hints": game.hints, "rescues": game.rescues, "auto_completed": game.auto_completed,
+        "score": game.score, "elapsed_ms": game.elapsed_ms, "points": game.points,
+        "points_breakdown": None if breakdown is None else breakdown.to_json(),
+        "source_deal": revealed_source(game),
+    }
+
+
+def over_frame(game: SoloGame) -> Payload:
+    """``solo_over``: the end of a game, with its number and deal now revealed."""
+    breakdown = breakdown_of(game)
+    return {
+        "type": "solo_over", "game_id": game.id, "status": game.status,
+        "elapsed_ms": game.elapsed_ms, "actions": game.actions_count, "points": game.points,
+        "points_breakdown": None if breakdown is None else breakdown.to_json(),
+        "number": game.number, "source_deal": game.source_deal,
+        "daily_date": _iso(game.daily_date),
+    }

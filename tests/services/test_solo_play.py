@@ -1,0 +1,128 @@
+"""Solo play through the service, on SQLite and PostgreSQL: start, act, win, rebuild."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.db.models import SoloAction, SoloGame
+from app.engine.actions import Undo
+from app.engine.game import replay
+from app.engine.record import record_from_json
+from app.rewards.points import win_points
+from app.rewards.solo import SoloOptions, solo_start
+from app.scoring.replay import replay_record
+from app.services import solo_games as games
+from tests.support.solo import FakeClock, Outside, add_player, make_play, one_suit
+
+
+async def test_a_solvable_deal_played_to_a_win_logs_scores_and_replays(
+    session_factory: async_sessionmaker[AsyncSession],
+) -> None:
+    clock = FakeClock()
+    play = make_play(session_factory, clock)
+    ann = await add_player(session_factory, "Ann")
+    start, line = one_suit(7)
+    created = await play.create(player_id=ann, start=start)
+    game_id = created.game.id
+    assert created.abandoned_game_id is None
+    [snapshot] = await play.open(player_id=ann, game_id=game_id)
+    assert snapshot["number"] == 7 and snapshot["seq"] == 0 and snapshot["elapsed_ms"] == 0
+    frames: list[dict] = []  # type: ignore[type-arg]
+    for seq, action in enumerate(line, start=1):
+        clock.advance(seconds=1)
+        frames = await play.act(player_id=ann, game_id=game_id, seq=seq, action=action.to_json())
+        assert frames[0]["type"] == "solo_ack", frames[0]
+    assert [f["type"] for f in frames][:2] == ["solo_ack", "solo_over"]
+    assert {f["type"] for f in frames[2:]} == {"badge"}  # the first win earns some
+    over = frames[1]
+    assert over["status"] == "won" and over["elapsed_ms"] == len(line) * 1000
+    expected = win_points(options=SoloOptions(1), elapsed_ms=len(line) * 1000,
+                          actions=len(line))
+    assert over["points"] == expected == over["points_breakdown"]["total"]
+    assert over["source_deal"] == start.source
+    async with session_factory() as session:
+        game = await games.get_game(session=session, game_id=game_id)
+        assert (game.status, game.points, game.actions_count) == ("won", expected, len(line))
+        log = await games.logged_actions(session=session, game_id=game_id)
+        assert [entry.seq for entry in log] == list(range(1, len(line) + 1))
+        assert {entry.by for entry in log} == {"player"}
+        report = replay_record(record_from_json(games.record_of(game, log).to_json()))
+        assert report.all_legal and report.game.state.won
+        assert report.game.state.actions == len(line) and report.game.points == game.score
+    late = await play.act(player_id=ann, game_id=game_id, seq=len(line) + 1,
+                          action=line[0].to_json())
+    assert late[0]["code"] == "game_over"
+
+
+async def test_seq_rules_duplicates_and_illegal_actions(
+    session_factory: async_sessionmaker[AsyncSession],
+) -> None:
+    play = make_play(session_factory, FakeClock())
+    ann = await add_player(session_factory, "Ann")
+    start, line = one_suit(3)
+    game_id = (await play.create(player_id=ann, start=start)).game.id
+    early = await play.act(player_id=ann, game_id=game_id, seq=1, action=line[0].to_json())
+    assert early[0]["code"] == "not_opened"
+    await play.open(player_id=ann, game_id=game_id)
+    [ack] = await play.act(player_id=ann, game_id=game_id, seq=1, action=line[0].to_json())
+    [again] = await play.act(player_id=ann, game_id=game_id, seq=1, action=line[0].to_json())
+    assert again == {**ack, "duplicate": True}
+    [ahead] = await play.act(player_id=ann, game_id=game_id, seq=5, action=line[1].to_json())
+    assert ahead["code"] == "bad_seq" and ahead["next_seq"] == 2
+    [bad] = await play.act(player_id=ann, game_id=game_id, seq=2, action={"op": "fly"})
+    assert bad["code"] == "bad_action" and bad["next_seq"] == 2
+    [illegal] = await play.act(player_id=ann, game_id=game_id, seq=2,
+                               action={"op": "move", "from": 0, "to": 0, "count": 1})
+    assert illegal["code"] == "same_column"
+    [undo] = await play.act(player_id=ann, game_id=game_id, seq=2, action=Undo().to_json())
+    assert undo["events"] == [{"kind": "undone"}]
+    [stale] = await play.act(player_id=ann, game_id=game_id, seq=1, action=line[0].to_json())
+    assert stale["code"] == "stale_seq"
+    async with session_factory() as session:
+        game = await games.get_game(session=session, game_id=game_id)
+        assert (game.actions_count, game.undos) == (2, 1)
+
+
+async def test_a_new_process_rebuilds_the_game_from_its_log(
+    session_factory: async_sessionmaker[AsyncSession],
+) -> None:
+    clock = FakeClock()
+    first = make_play(session_factory, clock)
+    ann = await add_player(session_factory, "Ann")
+    start, line = one_suit(5)
+    game_id = (await first.create(player_id=ann, start=start)).game.id
+    await first.open(player_id=ann, game_id=game_id)
+    for seq, action in enumerate(line[:20], start=1):
+        await first.act(player_id=ann, game_id=game_id, seq=seq, action=action.to_json())
+    second = make_play(session_factory, clock)  # a restart: nothing cached
+    [snapshot] = await second.open(player_id=ann, game_id=game_id)
+    assert snapshot["seq"] == 20
+    assert snapshot["view"] == (await first.open(player_id=ann, game_id=game_id))[0]["view"]
+    [ack] = await second.act(player_id=ann, game_id=game_id, seq=21, action=line[20].to_json())
+    assert ack["type"] == "solo_ack"
+    async with session_factory() as session:
+        game = await games.get_game(session=session, game_id=game_id)
+        rebuilt = await games.rebuild(session=session, game=game)
+    assert rebuilt == replay(start.state, line[:21])
+    assert game.score == ack["score"] and game.actions_count == 21
+
+
+async def test_one_solo_game_in_progress_a_new_one_abandons_it(
+    session_factory: async_sessionmaker[AsyncSession],
+) -> None:
+    outside = Outside()
+    play = make_play(session_factory, FakeClock(), outside)
+    ann = await add_player(session_factory, "Ann")
+    first = await play.create(player_id=ann, start=solo_start(11, SoloOptions(1, False)))
+    second = await play.create(player_id=ann, start=solo_start(12, SoloOptions(2, False, True)))
+    assert second.abandoned_game_id == first.game.id
+    assert outside.frames == [(ann, outside.frames[0][1])]
+    assert outside.frames[0][1]["type"] == "solo_over"
+    assert outside.frames[0][1]["status"] == "abandoned"
+    assert outside.frames[0][1]["elapsed_ms"] is None  # never opened
+    async with session_factory() as session:
+        rows = list(await session.scalars(select(SoloGame).order_by(SoloGame.id)))
+        assert [(g.status, g.suits, g.relaxed, g.mapping_version) for g in rows] == [
+            ("abandoned", 1, False, None), ("playing", 2, True, None)]
+        assert await session.scalar(select(SoloAction.id)) is None
