@@ -14,6 +14,7 @@ from app.services.tables import TIME_LIMIT_MAX, TIME_LIMIT_MIN, TableView
 
 NAME_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]*$"
 Level = Literal["any", "beginner", "intermediate", "advanced", "expert"]
+DifficultyChoice = Literal["any", "easy", "medium", "hard"]
 
 
 class Request(BaseModel):
@@ -37,6 +38,8 @@ class TableIn(Request):
     level: Level = "any"
     public: bool = True
     rated: bool = True
+    difficulty: DifficultyChoice = Field(
+        "any", description="the solver's effort on the match deals (docs/solver.md)")
 
 
 class InviteIn(Request):
@@ -129,6 +132,7 @@ class TableOut(BaseModel):
     level: str
     public: bool
     rated: bool
+    difficulty: str = "any"
     status: str
     created_at: datetime
     expires_at: datetime | None
@@ -143,7 +147,8 @@ class TableOut(BaseModel):
             id=table.id, owner_id=table.owner_id, owner_name=view.owner_name,
             preset=table.preset, suits=table.suits,
             time_limit_seconds=table.time_limit_seconds, level=table.level,
-            public=table.is_public, rated=table.rated, status=table.status,
+            public=table.is_public, rated=table.rated, difficulty=table.difficulty,
+            status=table.status,
             created_at=table.created_at, expires_at=table.expires_at,
             seats=[SeatOut(seat=s.seat, player_id=s.player_id, name=s.name,
                            wants_new_game=s.wants_new_game) for s in view.seats],

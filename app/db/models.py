@@ -121,6 +121,8 @@ class DuelTable(Base):
     suits: Mapped[int] = mapped_column(Integer)
     time_limit_seconds: Mapped[int] = mapped_column(Integer)
     level: Mapped[str] = mapped_column(String(16))  # a rating band name or "any"
+    # The solver's effort on the deals of its matches: easy/medium/hard, or "any".
+    difficulty: Mapped[str] = mapped_column(String(6), default="any", server_default="any")
     is_public: Mapped[bool] = mapped_column(Boolean)
     rated: Mapped[bool] = mapped_column(Boolean)
     status: Mapped[str] = mapped_column(String(16), default="open")  # open / full / closed
@@ -131,6 +133,7 @@ class DuelTable(Base):
         CheckConstraint("suits IN (1, 2, 4)", name="suits"),
         CheckConstraint("time_limit_seconds > 0", name="time_limit"),
         CheckConstraint("status IN ('open', 'full', 'closed')", name="status"),
+        CheckConstraint("difficulty IN ('any', 'easy', 'medium', 'hard')", name="difficulty"),
         Index("ix_duel_tables_lobby", "status", "is_public", "suits"),
     )
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from sqlalchemy import and_, case, func, select, tuple_
+from sqlalchemy import and_, case, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import DailyStreak, Player, SoloGame
@@ -117,19 +117,19 @@ async def board(*, session: AsyncSession, day: date, today: date, viewer_id: int
                         code="daily_not_finished")
     won = and_(SoloGame.daily_date == day, SoloGame.status == "won")
     total = await session.scalar(select(func.count()).select_from(SoloGame).where(won))
+    # rank() over (time, actions) = 1 + games strictly better on both: ties share a rank.
+    rank = func.rank().over(order_by=(SoloGame.elapsed_ms, SoloGame.actions_count))
+    ranked = select(SoloGame.id, rank.label("rank")).where(won).subquery()
     rows = (await session.execute(
-        select(SoloGame, Player.name).join(Player, Player.id == SoloGame.player_id)
-        .where(won).order_by(SoloGame.elapsed_ms, SoloGame.actions_count, SoloGame.ended_at,
-                             SoloGame.player_id)
+        select(ranked.c.rank, SoloGame, Player.name)
+        .join(SoloGame, SoloGame.id == ranked.c.id)
+        .join(Player, Player.id == SoloGame.player_id)
+        .order_by(SoloGame.elapsed_ms, SoloGame.actions_count, SoloGame.ended_at,
+                  SoloGame.player_id)
         .limit(page_size).offset((page - 1) * page_size))).all()
-    items = []
-    for game, name in rows:
-        better = await session.scalar(select(func.count()).select_from(SoloGame).where(
-            won, tuple_(SoloGame.elapsed_ms, SoloGame.actions_count)
-            < tuple_(game.elapsed_ms, game.actions_count)))
-        items.append(BoardEntry(1 + (better or 0), game.player_id, name, game.elapsed_ms or 0,
-                                game.actions_count, game.points or 0, game.rescues,
-                                game.ended_at or game.created_at))
+    items = [BoardEntry(rank, game.player_id, name, game.elapsed_ms or 0, game.actions_count,
+                        game.points or 0, game.rescues, game.ended_at or game.created_at)
+             for rank, game, name in rows]
     return BoardPage(items, total or 0, page, page_size)
 
 
@@ -164,20 +164,17 @@ async def streak_board(*, session: AsyncSession, order: str, today: date, page: 
         else_=0,
     ).label("current")
     where = current >= 1 if order == "current" else DailyStreak.best >= 1
-    first, second = ((current, DailyStreak.best) if order == "current"
-                     else (DailyStreak.best, current))
+    first = current if order == "current" else DailyStreak.best
     total = await session.scalar(select(func.count()).select_from(DailyStreak).where(where))
+    ranked = select(DailyStreak.player_id, current, DailyStreak.best, DailyStreak.last_won,
+                    func.rank().over(order_by=first.desc()).label("rank")).where(where).subquery()
+    ordered = ((ranked.c.current, ranked.c.best) if order == "current"
+               else (ranked.c.best, ranked.c.current))
     rows = (await session.execute(
-        select(DailyStreak.player_id, Player.name, current, DailyStreak.best,
-               DailyStreak.last_won)
-        .join(Player, Player.id == DailyStreak.player_id).where(where)
-        .order_by(first.desc(), second.desc(), DailyStreak.player_id)
+        select(ranked.c.rank, ranked.c.player_id, Player.name, ranked.c.current,
+               ranked.c.best, ranked.c.last_won)
+        .join(Player, Player.id == ranked.c.player_id)
+        .order_by(ordered[0].desc(), ordered[1].desc(), ranked.c.player_id)
         .limit(page_size).offset((page - 1) * page_size))).all()
-    entries = []
-    for player_id, name, now_run, best, last_won in rows:
-        key = now_run if order == "current" else best
-        ahead = await session.scalar(select(func.count()).select_from(DailyStreak).where(
-            where, (current if order == "current" else DailyStreak.best) > key))
-        entries.append(StreakEntry(1 + (ahead or 0), player_id, name, now_run, best,
-                                   last_won))
+    entries = [StreakEntry(*row) for row in rows]
     return entries, total or 0

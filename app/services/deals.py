@@ -7,19 +7,25 @@ and that generator deal's number is stored as the match's deal number, with the
 solver's difficulty. Deals solved ahead of need wait in the process's deal pool
 (``app/services/deal_pool.py``); ``choose_deal`` takes one when it can and otherwise solves
 one itself, as without a pool. Storing the generator number keeps every record verifiable with
-``spider replay`` (``{"deal": {"number": ...}}``). 4-suit deals are random.
+``spider replay`` (``{"deal": {"number": ...}}``). 4-suit deals are random, unless the
+table asks for a difficulty: then any suit count gets a solved deal of that difficulty
+(``rated_choice``).
 """
 
 import asyncio
+import time
+from collections.abc import Callable
 from typing import Any
 
 from app.db.games import DealChoice
 from app.db.models import GameAction, Match
 from app.engine.actions import Action, action_from_json
-from app.engine.deal import GENERATOR_VERSION
+from app.engine.deal import GENERATOR_VERSION, deal
 from app.engine.game import replay
 from app.engine.record import Record
 from app.engine.rules import Rules, preset
+from app.engine.solver import solve
+from app.engine.solver.difficulty import difficulty_of
 from app.engine.solver.solvable import solvable_by_default, solvable_deal
 from app.engine.state import GameState
 from app.rooms import deal_forms
@@ -27,10 +33,16 @@ from app.rooms.deal_forms import random_deal_number
 from app.services import deal_pool
 from app.services.deal_pool import DealPool
 
+DUEL_SOLVE_NODES = {1: 20_000, 2: 100_000, 4: 400_000}
+"""Each suit count's solver budget when rating a duel deal's difficulty."""
+DEAL_WAIT_SECONDS = 10.0
+"""How long a search for a deal of one difficulty may last before any solved deal does."""
+
 
 async def choose_deal(
     *, preset_name: str, suits: int, solvable_only: bool | None = None,
-    pool: DealPool | None = None,
+    pool: DealPool | None = None, difficulty: str = "any",
+    wait_seconds: float = DEAL_WAIT_SECONDS,
 ) -> DealChoice:
     """The deal for a new match (solvable only by default for 1 and 2 suits).
 
@@ -38,6 +50,9 @@ async def choose_deal(
     one ready; otherwise the solver runs now. The rules preset does not matter: solvable
     deals are solved under the strictest rules (see ``app.engine.solver.solvable``).
     """
+    if difficulty != "any":  # a rated deal of that difficulty, any suit count
+        return await asyncio.to_thread(rated_choice, suits, difficulty,
+                                       wait_seconds=wait_seconds)
     if solvable_only is None:
         solvable_only = solvable_by_default(suits)
     if not solvable_only:
@@ -48,6 +63,28 @@ async def choose_deal(
         return ready
     # The solver takes milliseconds to a few seconds: keep it off the event loop.
     return await asyncio.to_thread(solvable_choice, suits)
+
+
+def rated_choice(suits: int, difficulty: str, *, wait_seconds: float = DEAL_WAIT_SECONDS,
+                 clock: Callable[[], float] = time.monotonic) -> DealChoice:
+    """A solved generator deal of ``difficulty`` (CPU-bound: a thread).
+
+    Draws random generator deals and solves each with the suit count's budget
+    (``DUEL_SOLVE_NODES``), rating it by the nodes used; keeps the first of the asked
+    difficulty. Past ``wait_seconds`` it takes the next solved deal whatever its
+    difficulty (stored as found), so a match always starts (docs/solo-and-daily.md §8).
+    """
+    rules = preset("classic", suits)
+    deadline = clock() + wait_seconds
+    while True:
+        number = random_deal_number()
+        found = solve(deal(number, rules), nodes=DUEL_SOLVE_NODES[suits])
+        if not found.solved:
+            continue
+        rated = difficulty_of(found.nodes, suits=suits)
+        if rated == difficulty or clock() >= deadline:
+            return DealChoice(deal_number=number, generator_version=GENERATOR_VERSION,
+                              difficulty=rated)
 
 
 def solvable_choice(suits: int) -> DealChoice:

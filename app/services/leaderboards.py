@@ -44,16 +44,16 @@ async def solo_points(*, session: AsyncSession, suits: int, period: str, now: da
                      func.count().label("wins"))
               .where(*where).group_by(SoloGame.player_id).subquery())
     total = await session.scalar(select(func.count()).select_from(totals))
+    # rank() = 1 + players with strictly more points: ties share a rank.
+    ranked = select(totals, func.rank().over(order_by=totals.c.points.desc()).label("rank")
+                    ).subquery()
     rows = (await session.execute(
-        select(totals.c.player_id, Player.name, totals.c.points, totals.c.wins)
-        .join(Player, Player.id == totals.c.player_id)
-        .order_by(totals.c.points.desc(), totals.c.wins, totals.c.player_id)
+        select(ranked.c.rank, ranked.c.player_id, Player.name, ranked.c.points, ranked.c.wins)
+        .join(Player, Player.id == ranked.c.player_id)
+        .order_by(ranked.c.points.desc(), ranked.c.wins, ranked.c.player_id)
         .limit(page_size).offset((page - 1) * page_size))).all()
-    entries = []
-    for player_id, name, points, wins in rows:
-        better = await session.scalar(select(func.count()).select_from(totals)
-                                      .where(totals.c.points > points))
-        entries.append(PointsEntry(1 + (better or 0), player_id, name, int(points), wins))
+    entries = [PointsEntry(rank, player_id, name, int(points), wins)
+               for rank, player_id, name, points, wins in rows]
     return entries, total or 0
 
 

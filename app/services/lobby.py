@@ -19,6 +19,7 @@ class LobbyFilter:
     min_time_limit: int | None = None
     max_time_limit: int | None = None
     preset: str | None = None
+    difficulty: str | None = None
 
 
 def _joinable_by(viewer: Player, bands: dict[int, str]) -> Select[DuelTable]:
@@ -50,6 +51,8 @@ async def open_tables(
         query = query.where(DuelTable.level == check_level(filters.level))
     if filters.preset is not None:
         query = query.where(DuelTable.preset == filters.preset)
+    if filters.difficulty is not None:
+        query = query.where(DuelTable.difficulty == filters.difficulty)
     if filters.min_time_limit is not None:
         query = query.where(DuelTable.time_limit_seconds >= filters.min_time_limit)
     if filters.max_time_limit is not None:

@@ -23,6 +23,7 @@ PRESETS = ("duel", "classic")
 TIME_LIMIT_MIN = 60
 TIME_LIMIT_MAX = 4 * 3600
 SEATS = (0, 1)
+DIFFICULTIES = ("any", "easy", "medium", "hard")
 
 
 @dataclass(frozen=True)
@@ -33,8 +34,12 @@ class TableSettings:
     level: str = "any"
     public: bool = True
     rated: bool = True
+    difficulty: str = "any"
 
     def check(self) -> "TableSettings":
+        if self.difficulty not in DIFFICULTIES:
+            raise InvalidInput(f"difficulty must be one of {', '.join(DIFFICULTIES)}, not "
+                               f"{self.difficulty!r}")
         if self.preset not in PRESETS:
             raise InvalidInput(f"preset must be one of {', '.join(PRESETS)}, not "
                                f"{self.preset!r}", code="bad_preset")
@@ -124,7 +129,8 @@ async def create_table(
         owner_id=owner.id, preset=settings.preset, suits=settings.suits,
         time_limit_seconds=settings.time_limit_seconds, level=settings.level,
         is_public=settings.public, rated=settings.rated, status="open",
-        created_at=now, expires_at=now + timedelta(seconds=ttl_seconds),
+        difficulty=settings.difficulty, created_at=now,
+        expires_at=now + timedelta(seconds=ttl_seconds),
     )
     session.add(table)
     await session.flush()
@@ -189,7 +195,8 @@ async def start_match(*, session: AsyncSession, table: DuelTable) -> Match:
     seats = await seats_of(session, table.id)
     if len(seats) != len(SEATS):
         raise Conflict("a match needs two seated players", code="table_not_full")
-    choice = await choose_deal(preset_name=table.preset, suits=table.suits)
+    choice = await choose_deal(preset_name=table.preset, suits=table.suits,
+                               difficulty=table.difficulty)
     for seat in seats:
         seat.wants_new_game = False
     return await game_repo.create_match(

@@ -143,3 +143,21 @@ async def test_the_board_ranks_wins_and_streaks_follow_the_days(
                                             lost_today=lost) == expected.current
             assert cached.best == expected.best
         assert len(list(await session.scalars(select(DailyStreak)))) == 3
+
+
+async def test_a_daily_won_the_next_day_counts_for_its_own_day(
+    client: httpx.AsyncClient, app: FastAPI,
+) -> None:
+    clock = clocked(app)
+    ann = await signup(client, "Ann")
+    day = T0.date()
+    clock.now = T0.replace(hour=23, minute=59)
+    game = (await client.post("/api/daily/start", headers=ann.auth)).json()
+    await play_daily(app, ann, game["id"], clock, seconds_per_action=60.0)  # hours later
+    assert clock.now.date() > day
+    won = (await client.get(f"/api/solo/games/{game['id']}")).json()
+    assert won["status"] == "won" and won["daily_date"] == day.isoformat()
+    board = (await client.get(f"/api/daily/{day}/board")).json()  # yesterday's: public
+    assert [e["name"] for e in board["items"]] == [ann.name]
+    today = (await client.get("/api/daily", headers=ann.auth)).json()
+    assert today["streak"]["current"] == 1 and today["streak"]["last_won"] == day.isoformat()

@@ -12,6 +12,7 @@ from app.engine.record import record_from_json
 from app.rewards.points import win_points
 from app.rewards.solo import SoloOptions, solo_start
 from app.scoring.replay import replay_record
+from app.scoring.schemes import windows_points
 from app.services import solo_games as games
 from tests.support.solo import FakeClock, Outside, add_player, make_play, one_suit
 
@@ -126,3 +127,31 @@ async def test_one_solo_game_in_progress_a_new_one_abandons_it(
         assert [(g.status, g.suits, g.relaxed, g.mapping_version) for g in rows] == [
             ("abandoned", 1, False, None), ("playing", 2, True, None)]
         assert await session.scalar(select(SoloAction.id)) is None
+
+
+async def test_the_row_counters_are_the_log_s(
+    session_factory: async_sessionmaker[AsyncSession],
+) -> None:
+    """actions_count, undos, rescues, auto_completed and score, rebuilt from the log alone."""
+    play = make_play(session_factory, FakeClock())
+    ann = await add_player(session_factory, "Ann")
+    start, line = one_suit(6)
+    game_id = (await play.create(player_id=ann, start=start)).game.id
+    await play.open(player_id=ann, game_id=game_id)
+    steps = [line[0], Undo(), line[0], line[1]]
+    for seq, action in enumerate(steps, start=1):
+        await play.act(player_id=ann, game_id=game_id, seq=seq, action=action.to_json())
+    [rescue] = await play.rescue(player_id=ann, game_id=game_id, seq=len(steps) + 1)
+    assert rescue["verdict"] == "way_out"
+    await play.hint(player_id=ann, game_id=game_id)
+    async with session_factory() as session:
+        game = await games.get_game(session=session, game_id=game_id)
+        log = await games.logged_actions(session=session, game_id=game_id)
+        state = await games.rebuild(session=session, game=game)
+    runs_by_rescue = sum(1 for i, e in enumerate(log)
+                         if e.by == "rescue" and (i == 0 or log[i - 1].by != "rescue"))
+    assert game.actions_count == len(log) == state.actions == len(steps) + len(rescue["steps"])
+    assert game.undos == sum(1 for e in log if e.action["op"] == "undo") == 1
+    assert game.rescues == runs_by_rescue == 1
+    assert game.auto_completed == any(e.by == "auto_complete" for e in log)
+    assert game.score == windows_points(state) and game.hints == 1

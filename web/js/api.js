@@ -58,4 +58,17 @@ export const api = {
   addFriend: (name) => call("POST", "/me/friends", { name }),
   ignore: (name) => call("POST", "/me/ignores", { name }),
   match: (id) => call("GET", `/matches/${id}`),
+  // Solo games, the daily deal, leaderboards and badges (docs/solo-and-daily.md, section 4).
+  startSolo: (body) => call("POST", "/solo/games", body),
+  currentSolo: () => call("GET", "/solo/games/current"),
+  soloGame: (id) => call("GET", `/solo/games/${id}`),
+  abandonSolo: (id) => call("POST", `/solo/games/${id}/abandon`),
+  daily: () => call("GET", "/daily"),
+  startDaily: () => call("POST", "/daily/start"),
+  dailyBoard: (day, query) => call("GET", `/daily/${enc(day)}/board`, undefined, query),
+  soloBoard: (query) => call("GET", "/leaderboards/solo", undefined, query),
+  streakBoard: (query) => call("GET", "/leaderboards/daily-streaks", undefined, query),
+  ratingBoard: (query) => call("GET", "/leaderboard", undefined, query),
+  badges: () => call("GET", "/badges"),
+  playerBadges: (id) => call("GET", `/players/${id}/badges`),
 };

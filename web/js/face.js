@@ -59,6 +59,12 @@ const ICONS = {
   friend: '<circle cx="9" cy="8" r="4"/><path d="M2 21a7 7 0 0 1 14 0M16 11l2 2 4-4"/>',
   block: '<circle cx="12" cy="12" r="9"/><path d="m5.6 5.6 12.8 12.8"/>',
   search: '<circle cx="11" cy="11" r="7"/><path d="m20 20-4.5-4.5"/>',
+  // solo play, the daily deal, leaderboards, rescue (a lifebuoy), auto-complete (fast forward)
+  solo: '<rect x="5" y="3" width="14" height="18" rx="2"/><path d="m12 8 2.5 4-2.5 4-2.5-4z"/>',
+  daily: '<rect x="3" y="5" width="18" height="16" rx="2"/><path d="M3 10h18M8 3v4m8-4v4"/>',
+  boards: '<path d="M4 21v-8h5v8m0 0V8h6v13m0 0v-6h5v6M3 21h18"/>',
+  rescue: '<circle cx="12" cy="12" r="9"/><circle cx="12" cy="12" r="4"/><path d="m5.6 5.6 3.6 3.6m5.6 5.6 3.6 3.6m0-12.8-3.6 3.6m-5.6 5.6-3.6 3.6"/>',
+  auto: '<path d="m4 6 7 6-7 6zm9 0 7 6-7 6z"/>',
 };
 
 export function icon(name) {

@@ -99,6 +99,7 @@ export function lobbyScreen(app, { inviteCode }) {
         h("section.panel.tables", { "aria-labelledby": "tables-h" },
           h("h2", { id: "tables-h" }, t("openTables")), renderFilters(), renderTables()),
         h("div",
+          playAlone(),
           h("section.panel", { "aria-labelledby": "invites-h" },
             h("h2", { id: "invites-h" }, t("myInvites")), renderInvites()),
           h("section.panel", { "aria-labelledby": "friends-h" },
@@ -297,6 +298,15 @@ export function lobbyScreen(app, { inviteCode }) {
     el, render,
     destroy() { stop(); app.socket?.forget("lobby"); app.socket?.send({ type: "unsubscribe_lobby" }); },
   };
+}
+
+// Solo, the daily deal and the leaderboards, one tap from the lobby (also in the header).
+function playAlone() {
+  const link = (href, name, key, cls = "") => h("a.button", { href, class: cls }, icon(name), t(key));
+  return h("section.panel.alone", { "aria-labelledby": "alone-h" },
+    h("h2", { id: "alone-h" }, t("navAlone")),
+    h("div.row", link("#/solo", "solo", "navSolo", "primary"), link("#/daily", "daily", "navDaily"),
+      link("#/leaderboards", "boards", "navBoards")));
 }
 
 function items(page) {

@@ -5,6 +5,7 @@ import { api, session } from "./api.js";
 import { createSocket } from "./socket.js";
 import { lobbyScreen, nameScreen } from "./lobby.js";
 import { tableScreen } from "./table.js";
+import { icon } from "./face.js";
 
 const main = $("#main");
 const listeners = new Set();
@@ -31,6 +32,8 @@ function startSocket() {
     token: session.token,
     onMessage: (message, meta) => {
       listeners.forEach((listener) => listener(message, meta));
+      // A badge earned is announced wherever the player is (its module loads then).
+      if (message.type === "badge") import("./toast.js").then((m) => m.badgeToast(message.badge));
       // A change at one of my tables (a match starts or ends there): the header follows.
       const mine = message.table?.seats?.some((seat) => seat.player_id === app.me?.id);
       if ((message.type === "lobby" && mine) || message.type === "match_result") showMyGame();
@@ -80,6 +83,11 @@ const ROUTES = [
   [/^#\/invite\/([\w-]+)$/, (code) => lobbyScreen(app, { inviteCode: code })],
   // Player info is not on the way to a game: its module loads when first needed.
   [/^#\/player\/(.+)$/, async (name) => (await import("./player.js")).playerScreen(app, { name: decodeURIComponent(name) })],
+  // Solo, the daily deal and the leaderboards load on demand too (docs/web.md, "Budget").
+  [/^#\/solo\/(\d+)$/, async (id) => (await import("./soloplay.js")).soloPlayScreen(app, { gameId: Number(id) })],
+  [/^#\/solo(?:\?(.*))?$/, async (query) => (await import("./solo.js")).soloScreen(app, { query })],
+  [/^#\/daily$/, async () => (await import("./daily.js")).dailyScreen(app)],
+  [/^#\/leaderboards(?:\/(\w+))?$/, async (kind) => (await import("./boards.js")).boardsScreen(app, { kind })],
   [/^/, () => lobbyScreen(app, {})],
 ];
 
@@ -143,8 +151,26 @@ function renderHeader() {
   $("#help-open").title = `${t("help")} (H)`;
   const select = $("#lang");
   clear(select, LANGUAGES.map((code) => h("option", { value: code, selected: code === lang() }, t(`lang_${code}`))));
+  renderNav();
   clear($("#who"), app.me ? h("a", { href: `#/player/${encodeURIComponent(app.me.name)}` },
     h("span.avatar", { "aria-hidden": "true", "data-initial": app.me.name[0] }), h("span", {}, app.me.name)) : null);
+}
+
+// Solo, Daily and Leaderboards in the header, beside the brand (the lobby is the brand).
+const NAV = [["#/solo", "solo", "navSolo"], ["#/daily", "daily", "navDaily"], ["#/leaderboards", "boards", "navBoards"]];
+
+function renderNav() {
+  let nav = $("#nav");
+  if (!nav) {
+    nav = h("nav.nav", { id: "nav" });
+    $("#brand").after(nav);
+  }
+  nav.setAttribute("aria-label", t("navMain"));
+  nav.hidden = !app.me;
+  const here = location.hash.split(/[/?]/)[1] || "";
+  clear(nav, NAV.map(([href, name, key]) => h("a", {
+    href, title: t(key), "aria-current": href.slice(2) === here ? "page" : null,
+  }, icon(name), h("span.navlabel", {}, t(key)))));
 }
 
 function renderHelp() {
@@ -153,7 +179,7 @@ function renderHelp() {
     h("h2", { id: "help-title" }, t("helpTitle")),
     h("p", {}, t("helpText")),
     h("h3", {}, t("keys")),
-    h("ul", {}, ["keySpace", "keyUndo", "keyArrows", "keyEnter", "keyEsc", "keyFlip", "keyHint", "keyHelp"]
+    h("ul", {}, ["keySpace", "keyUndo", "keyArrows", "keyEnter", "keyEsc", "keyFlip", "keyHint", "keyRescue", "keyAuto", "keyHelp"]
       .map((key) => h("li", {}, t(key)))),
     h("form", { method: "dialog" }, h("button", { class: "primary" }, t("close"))));
 }
@@ -184,6 +210,7 @@ function boot() {
     screen?.render?.();
   });
   window.addEventListener("hashchange", route);
+  window.addEventListener("hashchange", renderNav);
   route();
 }
 

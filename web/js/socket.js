@@ -12,7 +12,7 @@ export function createSocket({ token, onMessage, onStatus, url = defaultUrl() })
   let closed = false;
   let timer = null;
   const queue = [];
-  const waiting = new Map(); // "match:seq" → resolve
+  const waiting = new Map(); // "match:seq" or "solo game:seq" → resolve
   const subscriptions = new Map(); // key → message to send again on a fresh stream
 
   function connect() {
@@ -56,8 +56,8 @@ export function createSocket({ token, onMessage, onStatus, url = defaultUrl() })
     // An answer this connection did not ask for is another tab's or device's of the same
     // player: screens apply it as news (`requested` false) instead of losing it.
     let requested = false;
-    if (message.type === "ack" || message.type === "reject") {
-      const key = `${message.match_id}:${message.seq}`;
+    if (ANSWERS.has(message.type)) {
+      const key = keyOf(message);
       const resolve = waiting.get(key);
       requested = !!resolve;
       waiting.delete(key);
@@ -80,7 +80,7 @@ export function createSocket({ token, onMessage, onStatus, url = defaultUrl() })
   // An action or finish: resolves with the server's ack or reject for this seq.
   function request(frame) {
     return new Promise((resolve) => {
-      waiting.set(`${frame.match_id}:${frame.seq}`, resolve);
+      waiting.set(keyOf(frame), resolve);
       raw(frame);
     });
   }
@@ -102,6 +102,12 @@ export function createSocket({ token, onMessage, onStatus, url = defaultUrl() })
     get connected() { return !!ws && ws.readyState === WebSocket.OPEN; },
   };
 }
+
+// The answers matched to a request by seq: a duel's ack/reject, a solo game's ack/reject
+// (docs/solo-and-daily.md, section 5; a solo_assist names the seq after its steps, so the
+// solo screen takes it as a message). Duels and solo games count seqs apart.
+const ANSWERS = new Set(["ack", "reject", "solo_ack", "solo_reject"]);
+const keyOf = (frame) => (frame.match_id !== undefined ? `${frame.match_id}:${frame.seq}` : `solo${frame.game_id}:${frame.seq}`);
 
 function defaultUrl() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";

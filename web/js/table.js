@@ -226,39 +226,12 @@ export function tableScreen(app, { tableId }) {
     if (game && !OVER.has(game.status)) app.socket.send({ type: "hint", match_id: matchId });
   }
 
-  function showHint({ action: a, reason }) {
-    if (!game) return;
-    const q = (s) => [...el.querySelectorAll(s)];
-    const col = (c) => `.tableau .column[data-col="${c}"]`;
-    const lit = !a ? [] : a.op === "move" ? [...q(`${col(a.from)} .card:not(.back)`).slice(-a.count), ...q(col(a.to))]
-      : q(a.op === "flip" ? `${col(a.col)} .back[role=button]` : a.op === "deal" ? ".stock .pilebox" : "#undo");
-    lit.forEach((e) => e.classList.add("hinted"));
-    setTimeout(() => lit.forEach((e) => e.classList.remove("hinted")), 2500);
-    const what = !a ? t("hintNone") : a.op === "move"
-      ? t("hintMove", { card: cardName(game.view.columns[a.from].up.at(-a.count)), n: a.to + 1 })
-      : a.op === "flip" ? t("hintFlip", { n: a.col + 1 }) : t(a.op === "deal" ? "hintDeal" : "hintUndo");
-    const text = `${t("hint")}: ${what}${reason === "deal" ? "" : ` — ${tip(reason)}`}`;
-    board?.say(text, { kind: "hint" });
-    announce(text);
+  function showHint(hint) {
+    if (game) showHintOn(el, board, game.view, hint);
   }
 
-  function announceEvents(events = [], mine) {
-    const said = [];
-    for (const e of events) {
-      if (e.kind === "moved") said.push(t("moved", { card: cardName(e.cards[0]), n: e.to + 1 }));
-      else if (e.kind === "dealt") said.push(t("dealt"));
-      else if (e.kind === "flipped" && mine) said.push(t("flipped", { card: cardName(e.card), n: e.col + 1 }));
-      else if (e.kind === "undone") said.push(t("undone"));
-      else if (e.kind === "run_completed") {
-        said.push(t("runDone", { suit: suitName(e.suit) }));
-        flashRun();
-      }
-    }
-    if (said.length) announce(said.join(" "));
-  }
-
-  function flashRun() {
-    requestAnimationFrame(() => el.querySelector(".runs .run:last-child")?.classList.add("fresh"));
+  function announceEvents(events, mine) {
+    sayEvents(el, events, mine);
   }
 
   // ---- keyboard shortcuts (the board handles arrows and Enter itself)
@@ -570,6 +543,40 @@ function resultFromRest(info) {
       rating_before: g.rating_before, rating_after: g.rating_after,
     })),
   };
+}
+
+// A hint only points: it lights up what to play for a moment and says why, in the status
+// line for everyone and in the live region for screen readers; it never plays. Shared with
+// the solo table (soloplay.js).
+export function showHintOn(el, board, view, { action: a, reason }) {
+  const q = (s) => [...el.querySelectorAll(s)];
+  const col = (c) => `.tableau .column[data-col="${c}"]`;
+  const lit = !a ? [] : a.op === "move" ? [...q(`${col(a.from)} .card:not(.back)`).slice(-a.count), ...q(col(a.to))]
+    : q(a.op === "flip" ? `${col(a.col)} .back[role=button]` : a.op === "deal" ? ".stock .pilebox" : "#undo");
+  lit.forEach((e) => e.classList.add("hinted"));
+  setTimeout(() => lit.forEach((e) => e.classList.remove("hinted")), 2500);
+  const what = !a ? t("hintNone") : a.op === "move"
+    ? t("hintMove", { card: cardName(view.columns[a.from].up.at(-a.count)), n: a.to + 1 })
+    : a.op === "flip" ? t("hintFlip", { n: a.col + 1 }) : t(a.op === "deal" ? "hintDeal" : "hintUndo");
+  const text = `${t("hint")}: ${what}${reason === "deal" ? "" : ` — ${tip(reason)}`}`;
+  board?.say(text, { kind: "hint" });
+  announce(text);
+}
+
+// Moves, deals, flips and completed runs said to screen readers; a completed run pops.
+export function sayEvents(el, events = [], mine = true) {
+  const said = [];
+  for (const e of events) {
+    if (e.kind === "moved") said.push(t("moved", { card: cardName(e.cards[0]), n: e.to + 1 }));
+    else if (e.kind === "dealt") said.push(t("dealt"));
+    else if (e.kind === "flipped" && mine) said.push(t("flipped", { card: cardName(e.card), n: e.col + 1 }));
+    else if (e.kind === "undone") said.push(t("undone"));
+    else if (e.kind === "run_completed") {
+      said.push(t("runDone", { suit: suitName(e.suit) }));
+      requestAnimationFrame(() => el.querySelector(".runs .run:last-child")?.classList.add("fresh"));
+    }
+  }
+  if (said.length) announce(said.join(" "));
 }
 
 export function statusKey(status) {

@@ -8,7 +8,15 @@ from app.api import live_news
 from app.api.auth import Me
 from app.api.database import Session
 from app.api.routes.common import Id, PageNumber, PageSize, problems
-from app.api.schemas import InviteIn, InviteOut, Level, TableIn, TableOut, TablePage
+from app.api.schemas import (
+    DifficultyChoice,
+    InviteIn,
+    InviteOut,
+    Level,
+    TableIn,
+    TableOut,
+    TablePage,
+)
 from app.services import invites, lobby, tables
 
 router = APIRouter(prefix="/api/tables", tags=["tables"])
@@ -21,7 +29,7 @@ async def create_table(body: TableIn, player: Me, session: Session,
     """Open a table and sit at seat 0; it waits in the lobby (if public) for an opponent."""
     settings = tables.TableSettings(
         preset=body.preset, suits=body.suits, time_limit_seconds=body.time_limit_seconds,
-        level=body.level, public=body.public, rated=body.rated,
+        level=body.level, public=body.public, rated=body.rated, difficulty=body.difficulty,
     )
     view = await tables.create_table(
         session=session, owner=player, settings=settings,
@@ -39,13 +47,14 @@ async def list_open_tables(
     suits: Annotated[int | None, Query(description="1, 2 or 4")] = None,
     level: Level | None = None,
     preset: Annotated[str | None, Query(pattern="^(duel|classic)$")] = None,
+    difficulty: Annotated[DifficultyChoice | None, Query()] = None,
     min_time_limit: TimeLimit = None,
     max_time_limit: TimeLimit = None,
     page: PageNumber = 1,
     page_size: PageSize = 20,
 ) -> TablePage:
     """The lobby: open public tables that you may join."""
-    filters = lobby.LobbyFilter(suits=suits, level=level, preset=preset,
+    filters = lobby.LobbyFilter(suits=suits, level=level, preset=preset, difficulty=difficulty,
                                 min_time_limit=min_time_limit, max_time_limit=max_time_limit)
     found = await lobby.open_tables(session=session, viewer=player, filters=filters,
                                     page=page, page_size=page_size)

@@ -1,0 +1,305 @@
+"""The Solo, Daily and Leaderboards screens, solo stats and badges in player info, against
+the solo stand-in (fake_solo.py: the real engine, solver, points and badge table behind a
+faked store). Photographed at 1280 x 800 and 390 x 844 to tests/artifacts/solo-*.png."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.web.axe import serious
+from tests.web.conftest import LiveServer
+from tests.web.fake_solo import FakeSoloServer
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def solo(page: Page) -> FakeSoloServer:
+    fake = FakeSoloServer()
+    fake.install(page)
+    return fake
+
+
+def no_sideways_scroll(page: Page) -> None:
+    wide = page.evaluate("document.documentElement.scrollWidth - innerWidth")
+    assert wide <= 0, f"the page scrolls sideways by {wide}px"
+
+
+def look(page: Page, artifacts: Path, name: str) -> None:
+    """A screenshot at the page's size, no sideways overflow, nothing serious for axe."""
+    no_sideways_scroll(page)
+    page.screenshot(path=artifacts / f"solo-{name}.png", full_page=True)
+    assert serious(page) == [], name
+
+
+def test_start_screen_options_and_play_link(page: Page, solo: FakeSoloServer,
+                                            static_server: LiveServer, artifacts: Path) -> None:
+    page.set_viewport_size(DESKTOP)
+    page.goto(f"{static_server.url}/#/solo")
+    expect(page.locator("h1")).to_have_text(re.compile("Solo"))
+    factor = page.locator("#points-factor")
+    expect(factor).to_have_text("Points × 1")
+    expect(page.locator("#opt-solvable_only")).to_be_checked()  # the default
+    page.locator("label.switch:has(#opt-solvable_only)").click()
+    expect(factor).to_have_text("Points × 1.2")
+    page.locator("label.switch:has(#opt-relaxed)").click()
+    expect(factor).to_have_text("Points × 0.96")
+    expect(page.locator("#deal-number")).to_be_disabled()  # Random is the default
+    page.get_by_text("Deal number", exact=True).last.click()
+    page.locator("#deal-number").fill("1000000")
+    page.locator("#start-solo").click()
+    expect(page.locator("#number-error")).to_contain_text("1 to 999,999")
+    assert not [q for q in solo.queries if q.startswith("/solo/games") and "current" not in q]
+    look(page, artifacts, "start-desktop")
+
+    # A friend's "play this deal" link fills the form; dealing posts the same body.
+    page.goto(f"{static_server.url}/#/solo?number=777&suits=2&solvable_only=0&relaxed=1")
+    expect(page.locator("#deal-number")).to_have_value("777")
+    expect(page.locator("input[name=suits][value='2']")).to_be_checked()
+    expect(page.locator("#opt-solvable_only")).not_to_be_checked()
+    expect(page.locator("#opt-relaxed")).to_be_checked()
+    page.set_viewport_size(PHONE)
+    look(page, artifacts, "start-phone")
+    page.locator("#start-solo").click()
+    expect(page.locator(".soloplayer .name")).to_have_text("Deal #777")
+    game = next(iter(solo.games.values()))
+    assert (game.start.number, game.options.suits, game.options.solvable_only,
+            game.options.relaxed) == (777, 2, False, True)
+
+    # Back on the start screen: the game in progress, to continue; a new deal gives it up.
+    page.goto(f"{static_server.url}/#/solo")
+    expect(page.locator(".current")).to_contain_text("Deal #777, 2 suits")
+    page.locator("#continue").click()
+    expect(page.locator(".soloplayer .name")).to_have_text("Deal #777")
+    page.goto(f"{static_server.url}/#/solo")
+    page.locator("#start-solo").click()  # a random number this time
+    expect(page.locator(".soloplayer .name")).to_have_text("Deal #424242")
+    assert [g.status for g in solo.games.values()] == ["abandoned", "playing"]
+
+
+def play_solo(page: Page, url: str, number: int = 31337) -> None:
+    page.goto(f"{url}/#/solo")
+    page.locator("input[name=suits][value='1']").check(force=True)
+    page.get_by_text("Deal number", exact=True).last.click()
+    page.locator("#deal-number").fill(str(number))
+    page.locator("#start-solo").click()
+    expect(page.locator(".tableau .column")).to_have_count(10)
+
+
+def test_one_suit_game_won_with_rescue_and_auto_complete(
+        page: Page, solo: FakeSoloServer, static_server: LiveServer, artifacts: Path) -> None:
+    page.set_viewport_size(DESKTOP)
+    play_solo(page, static_server.url)
+    expect(page.locator(".soloplayer .name")).to_have_text("Deal #31337")
+    expect(page.locator("#rescue")).to_contain_text("−250 pts")  # the cost, stated
+    expect(page.locator("#auto-complete")).to_have_count(0)
+    look(page, artifacts, "table-desktop")
+
+    # A hint points, a move by keyboard is played and counted.
+    page.keyboard.press("i")
+    expect(page.locator(".statusline.hint")).to_contain_text("Hint:")
+    assert any(m["type"] == "solo_hint" for m in solo.received)
+    # The duel's keys: Space deals, Ctrl+Z undoes (unlimited in solo: the deal too).
+    stock = page.locator(".stock .pilebox")
+    page.keyboard.press(" ")
+    expect(stock).to_have_attribute("aria-label", "Stock, 4 deals left")
+    expect(page.locator("#solo-actions")).to_have_text("1")
+    page.keyboard.press("Control+z")
+    expect(stock).to_have_attribute("aria-label", "Stock, 5 deals left")
+    expect(page.locator("#solo-actions")).to_have_text("2")
+    assert [m["action"]["op"] for m in solo.received if m["type"] == "solo_action"] == [
+        "deal", "undo"]
+
+    # The first rescue plays its 5 actions one by one: the counter is seen between 3 and 7.
+    seen: set[str] = set()
+    page.locator("#rescue").click()
+    for _ in range(60):
+        seen.add(page.locator("#solo-actions").inner_text())
+        if page.locator(".statusline").inner_text().startswith("Rescue:"):
+            break
+        page.wait_for_timeout(100)
+    assert {"3", "4", "5", "6"} & seen and "7" in seen, seen
+    expect(page.locator(".statusline")).to_have_text(
+        "Rescue: 5 action(s) played for you (−250 points).")
+
+    # Then more rescues, quickly, until the server offers the auto-complete.
+    page.emulate_media(reduced_motion="reduce")
+    for _ in range(60):
+        if page.locator("#auto-complete").count():
+            break
+        page.keyboard.press("r")
+        expect(page.locator(".statusline")).to_contain_text("Rescue:")
+        expect(page.locator("#rescue, #auto-complete").first).to_be_enabled()
+    expect(page.locator("#auto-complete")).to_be_visible()
+    page.locator("#auto-complete").click()
+
+    expect(page.locator("#winner")).to_have_text("You won!")
+    game = next(iter(solo.games.values()))
+    assert game.status == "won" and game.auto_completed and game.rescues >= 2
+    assert "auto_complete" in game.by and "rescue" in game.by
+    table = page.locator("#points-breakdown")
+    expect(table).to_contain_text("Base (1 suit)")
+    expect(table).to_contain_text(f"−{game.rescues * 250:,}")
+    expect(table.locator("tr.total")).to_contain_text(f"{game.points:,} points")
+    # The badge it earned: on the sheet and as a toast.
+    expect(page.locator(".newbadges .medal")).to_contain_text("First win")
+    expect(page.locator(".toast")).to_contain_text("Badge earnedFirst win")
+    expect(page.locator("#live")).to_contain_text("Badge earned: First win")
+    expect(page.locator("#play-link")).to_have_value(
+        re.compile(r"/#/solo\?number=31337&suits=1&solvable_only=1&relaxed=0$"))
+    look(page, artifacts, "won-desktop")
+    page.set_viewport_size(PHONE)
+    look(page, artifacts, "won-phone")
+
+
+def test_solo_table_on_phones(page: Page, solo: FakeSoloServer, static_server: LiveServer,
+                              artifacts: Path) -> None:
+    page.set_viewport_size(PHONE)
+    play_solo(page, static_server.url, 5)
+    for name in ("deal", "undo", "hint", "rescue", "give-up"):
+        box = page.locator(f"#{name}").bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 0.5, name
+    look(page, artifacts, "table-phone")
+    page.set_viewport_size({"width": 844, "height": 390})
+    page.wait_for_timeout(200)
+    look(page, artifacts, "table-landscape")
+
+    # No way out: nothing is played or charged, and the advice is to undo (Undo lit).
+    solo.lost = True
+    page.locator("#rescue").click()
+    expect(page.locator(".statusline")).to_have_text(
+        "No way out from here: undo a few moves and try another way.")
+    expect(page.locator("#undo")).to_have_class(re.compile("hinted"))
+    game = next(iter(solo.games.values()))
+    assert (game.rescues, game.seq) == (0, 0)
+
+    # Giving up asks first, in the page's own dialog; the game then earns nothing.
+    page.locator("#give-up").click()
+    page.locator("#confirm-giveup-yes").click()
+    expect(page.locator("#winner")).to_have_text("Game given up")
+    assert next(iter(solo.games.values())).status == "abandoned"
+
+
+def test_daily_deal_board_and_streak(page: Page, solo: FakeSoloServer,
+                                     static_server: LiveServer, artifacts: Path) -> None:
+    page.set_viewport_size(DESKTOP)
+    page.goto(f"{static_server.url}/#/daily")
+    expect(page.locator("#board-locked")).to_have_text(
+        "The board opens once you finish today's deal.")
+    expect(page.locator("#streak-current")).to_have_text("4 day(s)")
+    look(page, artifacts, "daily-before")
+    page.locator("#play-daily").click()
+    expect(page.locator(".soloplayer .name")).to_contain_text("Daily deal")
+    expect(page.locator("#rescue")).to_contain_text("−500 pts")  # 2 suits
+    # Giving it up spends the day's attempt and opens the board (a win: test_solo_e2e.py).
+    page.locator("#give-up").click()
+    page.locator("#confirm-giveup-yes").click()
+    expect(page.locator("#winner")).to_have_text("Game given up")
+    page.goto(f"{static_server.url}/#/daily")
+    rows = page.locator("#daily-table tbody tr")
+    expect(rows).to_have_count(3)  # the day's winners
+    expect(page.locator("#my-daily")).to_contain_text("You have played today's deal.")
+    expect(page.locator("#my-daily")).to_contain_text("Game given up")
+    expect(page.locator("#play-daily")).to_have_count(0)  # one attempt a day
+    look(page, artifacts, "daily-desktop")
+    page.set_viewport_size(PHONE)
+    look(page, artifacts, "daily-phone")
+    # Past days' boards are public: the previous day loads without a finished game.
+    page.locator("#prev-day").click()
+    expect(page.locator("#board-h")).to_contain_text("Nov 30, 2026")
+    assert any(q.startswith("/daily/2026-11-30/board") for q in solo.queries)
+
+
+def test_leaderboards_are_paged(page: Page, solo: FakeSoloServer, static_server: LiveServer,
+                                artifacts: Path) -> None:
+    page.set_viewport_size(DESKTOP)
+    page.goto(f"{static_server.url}/#/leaderboards")
+    rows = page.locator("#lb-table tbody tr")
+    expect(rows).to_have_count(20)
+    expect(page.locator("#lb-pager-of")).to_have_text("Page 1 of 3")
+    expect(rows.first).to_contain_text("player01")
+    page.locator("#lb-pager-next").click()
+    expect(page.locator("#lb-pager-of")).to_have_text("Page 2 of 3")
+    expect(rows.first).to_contain_text("player21")
+    page.locator("#lb-pager-last").click()
+    expect(rows).to_have_count(5)
+    expect(rows.first).to_contain_text("player41")
+    expect(page.locator("#lb-pager-next")).to_be_disabled()
+    assert "/leaderboards/solo?page=3&page_size=20&suits=2&period=all" in solo.queries
+    page.locator("label:has(#lb-period-week)").click()
+    expect(page.locator("#lb-pager-of")).to_have_text("Page 1 of 3")
+    assert any("period=week" in q for q in solo.queries)
+    look(page, artifacts, "boards-desktop")
+    page.locator("label:has(#lb-tab-daily)").click()
+    expect(page.locator("#lb-table thead")).to_contain_text("Current")
+    expect(page).to_have_url(re.compile("#/leaderboards/daily$"))
+    page.locator("label:has(#lb-tab-duel)").click()
+    expect(page.locator("#lb-table thead")).to_contain_text("Rating")
+    page.locator("label:has(#lb-suits-4)").click()
+    assert any(q.startswith("/leaderboard?") and "suits=4" in q for q in solo.queries)
+    page.set_viewport_size(PHONE)
+    look(page, artifacts, "boards-phone")
+
+
+def test_player_info_shows_solo_stats_and_badges(page: Page, solo: FakeSoloServer,
+                                                 static_server: LiveServer,
+                                                 artifacts: Path) -> None:
+    solo.badges = [
+        {"code": "first_win", "title": "First win", "description": "Win a solo or daily game.",
+         "earned_at": "2026-11-20T18:10:12Z", "game": {"kind": "solo", "id": 3}},
+        {"code": "week_streak", "title": "Week streak", "description": "…",
+         "earned_at": "2026-11-28T08:00:00Z", "game": {"kind": "daily", "id": 9}},
+    ]
+    page.set_viewport_size(DESKTOP)
+    page.goto(f"{static_server.url}/#/player/alice")
+    expect(page.locator("#solo-stats tbody tr")).to_have_count(3)
+    expect(page.locator("#daily-stats")).to_contain_text("9 day(s)")
+    medals = page.locator("#badges .medal")
+    expect(medals).to_have_count(15)
+    expect(medals.nth(0)).to_contain_text("First win")
+    expect(medals.nth(0)).to_contain_text("earned Nov 20, 2026")
+    expect(page.locator("#badges .medal.locked")).to_have_count(13)
+    expect(page.locator("#badges-h")).to_have_text("Badges (2/15)")
+    look(page, artifacts, "player-desktop")
+    # French words for the same badges (titles come by code, not from the server).
+    page.locator("#lang").select_option("fr")
+    expect(medals.nth(1)).to_contain_text("Une semaine")
+    expect(medals.nth(1)).to_contain_text("obtenu le")
+    page.set_viewport_size(PHONE)
+    look(page, artifacts, "player-phone")
+
+
+def test_header_and_lobby_lead_to_the_new_screens(browser: Browser, static_server: LiveServer,
+                                                  artifacts: Path) -> None:
+    for size, name in ((DESKTOP, "desktop"), (PHONE, "phone")):
+        page = browser.new_page(viewport=size)
+        FakeSoloServer().install(page)
+        page.goto(f"{static_server.url}/#/")
+        expect(page.locator("#nav a")).to_have_count(3)
+        expect(page.locator(".alone a")).to_have_count(3)
+        no_sideways_scroll(page)
+        page.screenshot(path=artifacts / f"solo-lobby-{name}.png")
+        page.locator("#nav a[href='#/daily']").click()
+        expect(page.locator("h1")).to_contain_text("Daily deal")
+        expect(page.locator("#nav a[aria-current=page]")).to_have_attribute("href", "#/daily")
+        page.keyboard.press("h")
+        expect(page.locator("#help")).to_contain_text("R: rescue")
+        page.close()
+
+
+def test_no_screen_scrolls_sideways_on_a_landscape_phone(page: Page, solo: FakeSoloServer,
+                                                         static_server: LiveServer,
+                                                         artifacts: Path) -> None:
+    page.set_viewport_size({"width": 844, "height": 390})
+    for route, ready in (("#/solo", "#start-solo"), ("#/daily", "#play-daily"),
+                         ("#/leaderboards", "#lb-table"), ("#/player/alice", "#solo-stats")):
+        page.goto(f"{static_server.url}/{route}")
+        expect(page.locator(ready)).to_be_visible()
+        no_sideways_scroll(page)
+    page.screenshot(path=artifacts / "solo-player-landscape.png", full_page=True)
+

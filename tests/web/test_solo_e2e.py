@@ -1,0 +1,107 @@
+"""Solo and daily play through the browser against the real server (REST, WebSocket, the
+solo services, the solver): a 1-suit deal won with a rescue and the auto-complete, and the
+daily deal played by two players who then both stand on the day's board."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page, expect
+
+from tests.web.conftest import LiveServer
+from tests.web.test_e2e import new_player
+from tests.web.test_solo import look
+
+
+def rescue_until_auto_complete(page: Page, most: int = 150) -> None:
+    """Rescue (R) again and again, each answer awaited, until the server offers the
+    auto-complete; then play it."""
+    page.emulate_media(reduced_motion="reduce")
+    for _ in range(most):
+        if page.locator("#auto-complete").count() or page.locator("#winner").count():
+            break
+        before = page.locator("#solo-actions").inner_text()
+        page.keyboard.press("r")
+        page.wait_for_function(
+            """(before) => document.querySelector('#winner, #auto-complete')
+                || (document.querySelector('#solo-actions')?.textContent !== before
+                    && !document.querySelector('#rescue[disabled]'))""", arg=before)
+    if page.locator("#auto-complete").count():
+        page.locator("#auto-complete").click()
+    expect(page.locator("#winner")).to_have_text("You won!")
+
+
+def test_solo_one_suit_won_with_rescue_and_auto_complete(
+        browser: Browser, app_server: LiveServer, artifacts: Path) -> None:
+    page = new_player(browser, app_server, "soloist")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.locator("#nav a[href='#/solo']").click()
+    page.locator("input[name=suits][value='1']").check(force=True)
+    page.get_by_text("Deal number", exact=True).last.click()
+    page.locator("#deal-number").fill("4242")
+    page.locator("#start-solo").click()
+    expect(page.locator(".soloplayer .name")).to_have_text("Deal #4242")
+    expect(page.locator(".tableau .column")).to_have_count(10)
+
+    # One move of mine by keyboard: the hint's move, with Enter on the board.
+    page.keyboard.press("i")
+    expect(page.locator(".statusline.hint")).to_contain_text("Hint:")
+
+    # The first rescue is shown step by step, then says what it played and cost.
+    page.locator("#rescue").click()
+    expect(page.locator(".statusline")).to_have_text(
+        re.compile(r"Rescue: [1-5] action\(s\) played for you \(−250 points\)\."), timeout=20_000)
+    rescue_until_auto_complete(page)
+    # The badge listener's frame: a toast (for 6 s), and the badge on the sheet.
+    expect(page.locator(".toast").filter(has_text="First win")).to_contain_text("Badge earned")
+    expect(page.locator(".newbadges")).to_contain_text("First win")
+
+    sheet = page.locator("#points-breakdown")
+    expect(sheet).to_contain_text("Base (1 suit)")
+    expect(sheet.locator("tr.cost")).to_contain_text("Rescues")
+    expect(page.locator("#play-link")).to_have_value(re.compile(r"number=4242&suits=1&"))
+    look(page, artifacts, "e2e-won")
+    # The server agrees: a won 1-suit game, rescued and auto-completed.
+    game = page.evaluate("""() => fetch('/api/solo/games/' + location.hash.split('/')[2],
+        {headers: {Authorization: 'Bearer ' + localStorage.getItem('spider.token')}})
+        .then((r) => r.json())""")
+    assert game["status"] == "won" and game["rescues"] >= 1 and game["auto_completed"]
+    assert game["points"] == game["points_breakdown"]["total"]
+    # Player info: the solo win per suit count and the badge with its date.
+    page.locator("#who a").click()
+    one_suit = page.locator("#solo-stats tbody tr").first
+    expect(one_suit).to_contain_text("1 suit")
+    expect(one_suit.locator("td").nth(1)).to_have_text("1")  # wins
+    expect(page.locator("#badges .medal:not(.locked)").first).to_contain_text("First win")
+    expect(page.locator("#badges .medal:not(.locked)").first).to_contain_text("earned ")
+    # The solo leaderboard of one suit lists the player with the game's points.
+    page.goto("/#/leaderboards/solo")
+    page.locator("label:has(#lb-suits-1)").click()
+    expect(page.locator("#lb-table tbody tr").first).to_contain_text("soloist")
+    expect(page.locator("#lb-table tbody tr").first).to_contain_text(f"{game['points']:,}")
+
+
+def test_daily_deal_played_by_two_players_both_on_the_board(
+        browser: Browser, app_server: LiveServer, artifacts: Path) -> None:
+    players = [new_player(browser, app_server, name) for name in ("dawn", "dusk")]
+    for page in players:
+        page.locator("#nav a[href='#/daily']").click()
+        expect(page.locator("#board-locked")).to_be_visible()  # not before finishing
+        page.locator("#play-daily").click()
+        expect(page.locator(".soloplayer .name")).to_contain_text("Daily deal")
+        rescue_until_auto_complete(page)
+        page.locator("#to-daily").click()
+        expect(page.locator("#my-daily")).to_contain_text("You have played today's deal.")
+    for page in players:
+        page.reload()
+        rows = page.locator("#daily-table tbody tr")
+        expect(rows).to_have_count(2)
+        expect(page.locator("#daily-table")).to_contain_text("dawn")
+        expect(page.locator("#daily-table")).to_contain_text("dusk")
+        expect(page.locator("#daily-table tr.mine")).to_have_count(1)
+        expect(page.locator("#daily-count")).to_have_text("2 played · 2 won")
+        expect(page.locator("#streak-current")).to_have_text("1 day(s)")
+    look(players[1], artifacts, "e2e-daily")
+    # One attempt a day: the button is gone, and the server refuses a second start.
+    expect(players[0].locator("#play-daily")).to_have_count(0)

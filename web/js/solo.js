@@ -1,0 +1,116 @@
+// The Solo start screen: a deal number (or a random one), 1, 2 or 4 suits, "solvable deals
+// only" and the relaxed rule with what they do to the points; the game in progress, if any.
+// A "play this deal" link (#/solo?number=…&suits=…&solvable_only=1&relaxed=0) fills the form.
+import { h, clear } from "./dom.js";
+import { t, problemText } from "./i18n.js";
+import { api } from "./api.js";
+import { icon } from "./face.js";
+import { styled, suitsLabel, glyphs } from "./extra.js";
+
+await styled;
+
+const MAX_NUMBER = 999_999;
+
+// What the options do to a win's points (docs/points.md): × 1.2 for a random deal, × 0.8
+// under the relaxed rule, both × 0.96.
+export const optionsFactor = ({ solvable_only: solvable, relaxed }) => (solvable ? 1 : 1.2) * (relaxed ? 0.8 : 1);
+
+export function soloScreen(app, { query = "" }) {
+  const el = h("section.screen.narrow.solostart");
+  const asked = new URLSearchParams(query);
+  const form = {
+    random: !asked.get("number"),
+    number: asked.get("number") ?? "",
+    suits: [1, 2, 4].includes(Number(asked.get("suits"))) ? Number(asked.get("suits")) : 1,
+    solvable_only: asked.get("solvable_only") !== "0",
+    relaxed: asked.get("relaxed") === "1",
+  };
+  let current = null;
+  let error = "";
+  let starting = false;
+
+  async function load() {
+    current = await api.currentSolo().catch(() => null);
+    render();
+  }
+
+  function render() {
+    const factor = optionsFactor(form);
+    const seg = (name, value, text, glyph) => h("label", {},
+      h("input", { type: "radio", name, value, checked: String(form[name === "deal" ? "random" : name]) === String(value),
+        onchange: () => update(name, value) }),
+      glyph ? glyphs(glyph) : null, text);
+    const numberField = h("input", {
+      id: "deal-number", name: "number", type: "text", inputmode: "numeric", autocomplete: "off",
+      pattern: "[0-9]*", maxlength: 7, value: form.number, disabled: form.random, "aria-describedby": "number-hint number-error",
+      "aria-label": t("dealNumber"), oninput: (e) => { form.number = e.target.value.trim(); },
+    });
+    const toggle = (name, label, help) => h("div.option",
+      h("label.switch.choice", {}, h("input", { type: "checkbox", id: `opt-${name}`, name, checked: form[name],
+        "aria-describedby": `${name}-help`, onchange: (e) => update(name, e.target.checked) }),
+      h("span.track", { "aria-hidden": "true" }), label),
+      h("p.hint", { id: `${name}-help` }, help));
+    clear(el,
+      h("h1", {}, icon("solo"), " ", t("soloTitle")),
+      h("p.lead", {}, t("soloLead")),
+      current ? h("section.panel.current", { "aria-labelledby": "cur-h" },
+        h("h2", { id: "cur-h" }, t("inProgress")),
+        h("div.row", h("span.grow", {}, t("continueDeal", { n: current.number, suits: suitsLabel(current.options.suits) })),
+          h("a.button.primary", { href: `#/solo/${current.id}`, id: "continue" }, t("continueGame")))) : null,
+      h("form.panel.soloform", { onsubmit: start, novalidate: true },
+        h("fieldset", {}, h("legend", {}, t("dealNumber")),
+          h("div.seg", seg("deal", true, t("randomDeal")), seg("deal", false, t("dealNumber"))),
+          h("div.row.numberrow", numberField),
+          h("p.hint", { id: "number-hint" }, t("dealNumberHint"))),
+        h("fieldset", {}, h("legend", {}, t("suits")),
+          h("div.seg", seg("suits", 1, t("oneSuit"), 1), seg("suits", 2, t("twoSuits"), 2), seg("suits", 4, t("fourSuits"), 4))),
+        h("fieldset", {}, h("legend", {}, t("options")),
+          toggle("solvable_only", t("solvableOnly"), t("solvableOnlyHelp")),
+          toggle("relaxed", t("relaxedRule"), t("relaxedRuleHelp"))),
+        h("p.factor", { id: "points-factor", class: factor === 1 ? "" : factor > 1 ? "up" : "down" },
+          t("multiplier", { x: factor.toLocaleString(document.documentElement.lang) })),
+        h("p.hint", {}, t("pointsHelp")),
+        h("p.error", { id: "number-error", role: "alert" }, error),
+        current ? h("p.hint", {}, t("abandonsCurrent")) : null,
+        h("button.primary.big", { type: "submit", id: "start-solo", disabled: starting }, icon("deal"), t("startSolo"))));
+  }
+
+  function update(name, value) {
+    if (name === "deal") {
+      form.random = value;
+      if (!value) queueMicrotask(() => el.querySelector("#deal-number")?.focus());
+    } else {
+      form[name] = value;
+    }
+    error = "";
+    render();
+  }
+
+  async function start(event) {
+    event.preventDefault();
+    const body = { options: { suits: form.suits, solvable_only: form.solvable_only, relaxed: form.relaxed } };
+    if (!form.random) {
+      const n = Number(form.number);
+      if (!/^\d+$/.test(form.number) || n < 1 || n > MAX_NUMBER) {
+        error = t("dealNumberHint");
+        render();
+        return el.querySelector("#deal-number").focus();
+      }
+      body.number = n;
+    }
+    starting = true; // a 4-suit solvable deal may take the solver a few seconds
+    render();
+    try {
+      const answer = await api.startSolo(body);
+      app.go(`#/solo/${answer.game.id}`);
+    } catch (problem) {
+      starting = false;
+      error = problemText(problem);
+      render();
+    }
+  }
+
+  render();
+  load();
+  return { el, render };
+}
