@@ -100,9 +100,11 @@ def test_the_way_back_to_my_game_and_news_of_my_table(browser: Browser,
     assert alice.evaluate("document.documentElement.scrollWidth <= innerWidth")
     assert alice.evaluate("document.querySelector('.bar').scrollWidth <= innerWidth")
     assert alice.evaluate("""() => {  // nothing in the header overlaps its neighbour
-      const boxes = [...document.querySelector('.bar').children]
-        .filter((e) => e.offsetParent).map((e) => e.getBoundingClientRect());
-      return boxes.every((b, i) => i === 0 || boxes[i - 1].right <= b.left + 0.5);
+      const shown = [...document.querySelector('.bar').children].filter((e) => e.offsetParent);
+      const boxes = shown.map((e) => e.getBoundingClientRect());
+      return shown.every((e) => e.scrollWidth <= e.clientWidth + 1)  // none squeezed
+        && boxes.every((b, i) => i === 0 || boxes[i - 1].right <= b.left + 0.5)
+        && boxes.at(-1).right <= innerWidth;
     }""")
     alice.screenshot(path=artifacts / "flows-my-tables-390x844.png")
     alice.set_viewport_size({"width": 1280, "height": 800})
