@@ -50,7 +50,7 @@ def schedule(matches: int, gap: float, seed: int) -> list[float]:
 async def timed_choice(pool: DealPool | None) -> tuple[float, bool]:
     before = pool.ready(SUITS) if pool is not None else 0
     started = time.perf_counter()
-    await deals.choose_deal(preset_name="duel", suits=SUITS, pool=pool)
+    await deals.choose_deal(suits=SUITS, pool=pool)
     seconds = time.perf_counter() - started
     # The pool shrank by one if the deal came from it (refills only add between awaits).
     pooled = pool is not None and before > 0 and pool.ready(SUITS) < before

@@ -22,8 +22,8 @@ from typing import Any
 from app.ops import metrics
 from app.rooms.duel import DuelService
 from app.rooms.pubsub import MemoryPubSub
-from app.rooms.sessions import SessionHub
 from app.rooms.store import MemoryStore, Progress, StoredGame, StoredMatch
+from app.rooms.streams import StreamHub
 from bench.bot import choose
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -39,7 +39,7 @@ class NullLogStore(MemoryStore):
         return None
 
 
-async def _play(duels: DuelService, hub: SessionHub, player_id: int, match_id: int,
+async def _play(duels: DuelService, hub: StreamHub, player_id: int, match_id: int,
                 actions: int, rng: random.Random, bots: list[float]) -> int:
     session = await hub.session(player_id)
     snapshot = await duels.open_game(player_id=player_id, match_id=match_id,
@@ -74,7 +74,7 @@ async def run(duel_count: int, actions: int, seed: int) -> dict[str, Any]:
             deal={"number": 1000 + index},
         ))
     pubsub = MemoryPubSub()
-    hub = SessionHub(pubsub)
+    hub = StreamHub(pubsub)
     duels = DuelService(store=store, pubsub=pubsub)
     rng = random.Random(seed)
     bots = [0.0]  # CPU the bots spend choosing: the clients', not the server's

@@ -2,6 +2,7 @@
 
     python -m bench.solver                      # the full sets: 1000 / 200 / 50 deals
     python -m bench.solver --one 50 --two 20 --four 5 --pool 20   # a quick run
+    python -m bench.solver --baseline /work/main   # the same sets by another checkout too
 
 Deal sets are the generator's deals 1..N under the ``classic`` rules, one process, one
 core, solved one after another. Prints tables and writes ``bench/results/solver.json``.
@@ -13,9 +14,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -38,6 +42,10 @@ REFERENCE = next((path for path in REFERENCES if path.exists()), REFERENCES[0])
 TARGETS = {1: (1000, 30.0, 1.00, 0.5), 2: (200, 30.0, 0.99, 3.0), 4: (50, 60.0, 0.90, None)}
 NODES = 2_000_000
 """Node budget per deal; the time caps above are what binds in practice."""
+POLISH_NODES = 20_000
+"""Nodes the reference deals' "short" lines may spend after the first win (``--short``)."""
+KPAT_MEDIAN_ACTIONS = {1: 92, 2: 108, 4: 142}
+"""kpat's median line length on the public deals (issue 15), the target for ours."""
 
 
 def percentile(values: list[float], pct: float) -> float:
@@ -48,9 +56,9 @@ def percentile(values: list[float], pct: float) -> float:
     return ordered[int(rank) - 1]
 
 
-def run_one(state: Any, cap: float) -> dict[str, Any]:
+def run_one(state: Any, cap: float, polish: int = 0) -> dict[str, Any]:
     cpu = time.process_time()
-    found = solve(state, nodes=NODES, seconds=cap)
+    found = solve(state, nodes=NODES, seconds=cap, polish_nodes=polish)
     return {
         "status": found.status,
         "seconds": round(found.seconds, 4),
@@ -107,16 +115,24 @@ def reference_set(path: Path, cap: float) -> dict[str, Any] | None:
     for item in json.loads(path.read_text()):
         state = state_from_layout(preset("classic", item["suits"]), item["layout"])
         ours = run_one(state, cap)
+        short = run_one(state, cap, POLISH_NODES)
         rows.append({"id": item["id"], "suits": item["suits"], **ours,
+                     "short_actions": short["actions"], "short_cpu_s": short["cpu_s"],
                      "reference": item["reference"]})
         print(f"  reference deal {item['id']} ({item['suits']} suits): {ours['status']} "
-              f"{ours['seconds']:.2f} s", file=sys.stderr, flush=True)
+              f"{ours['seconds']:.2f} s, {ours['actions']} actions, short {short['actions']}",
+              file=sys.stderr, flush=True)
     by_suits = {}
     for suits in sorted({row["suits"] for row in rows}):
         mine = [row for row in rows if row["suits"] == suits]
         theirs = [row["reference"] for row in mine]
+        legal = [ref for ref in theirs if ref["solved"] and ref.get("legal_under_rule_book", True)]
         by_suits[suits] = {
             "ours": summarise(mine),
+            "short_median_actions": statistics.median(row["short_actions"] for row in mine),
+            "short_median_cpu_s": round(statistics.median(row["short_cpu_s"] for row in mine), 3),
+            "reference_legal": len(legal),
+            "reference_median_actions": KPAT_MEDIAN_ACTIONS.get(suits),
             "reference_solved": sum(bool(ref["solved"]) for ref in theirs),
             "reference_median_s": round(statistics.median(ref["wall_s"] for ref in theirs), 3),
             "reference_p95_s": round(percentile([ref["wall_s"] for ref in theirs], 95), 3),
@@ -180,6 +196,13 @@ def print_tables(sets: list[dict[str, Any]], reference: dict[str, Any] | None,
                   f"{row['reference_solved']:>11} "
                   f"{ours['median_s']:>9} {row['reference_median_s']:>11} {ours['p95_s']:>7} "
                   f"{row['reference_p95_s']:>8}")
+        print("\nLine length (actions) on the reference deals: plain solve, with --short "
+              f"({POLISH_NODES} polish nodes), kpat")
+        for suits, row in reference["by_suits"].items():
+            print(f"{suits:>5} suit(s): plain {row['ours']['median_actions']}, short "
+                  f"{row['short_median_actions']} (median CPU {row['short_median_cpu_s']} s), "
+                  f"kpat {row['reference_median_actions']}; solved by kpat under the rule "
+                  f"book {row['reference_legal']}")
         print(f"\n{'id':>3} {'suits':>5} {'ours':>8} {'s':>7} {'actions':>8} {'ref':>6} "
               f"{'ref s':>7} {'ref moves':>9}")
         for row in reference["deals"]:
@@ -193,6 +216,37 @@ def print_tables(sets: list[dict[str, Any]], reference: dict[str, Any] | None,
               f"(CPU: median {pool['median_cpu_s']} s, p95 {pool['p95_cpu_s']} s), "
               f"{pool['replaced']} replaced by a later candidate; target p95 <= 2 s: "
               f"{'met' if pool['p95_s'] <= 2 else 'NOT met'}")
+
+
+def run_baseline(checkout: Path, one: int, two: int, four: int) -> dict[str, Any]:
+    """The same random sets solved by the code of another checkout, in a child process
+    (its own imports), right after ours: the side-by-side comparison of issue 15."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "baseline.json"
+        command = [sys.executable, "-m", "bench.solver", "--one", str(one), "--two", str(two),
+                   "--four", str(four), "--pool", "0", "--no-reference", "--out", str(out)]
+        env = {**os.environ, "PYTHONPATH": str(checkout)}
+        subprocess.run(command, cwd=checkout, env=env, check=True, stdout=subprocess.DEVNULL)
+        data: dict[str, Any] = json.loads(out.read_text())
+    data["checkout"] = str(checkout)
+    return data
+
+
+def print_side_by_side(sets: list[dict[str, Any]], baseline: dict[str, Any]) -> None:
+    print(f"\nSide by side with {baseline['checkout']} (same deals, same run; CPU = process time)")
+    print(f"{'suits':>5} {'solved':>13} {'med cpu':>15} {'ratio':>6} {'p95 cpu':>13} "
+          f"{'med nodes':>15} {'med actions':>13}")
+    theirs = {item["suits"]: item["summary"] for item in baseline["sets"]}
+    for item in sets:
+        a, b = item["summary"], theirs.get(item["suits"])
+        if b is None:
+            continue
+        ratio = a["median_cpu_s"] / b["median_cpu_s"] if b["median_cpu_s"] else float("nan")
+        print(f"{item['suits']:>5} {a['solved']:>6}/{b['solved']:<6} "
+              f"{a['median_cpu_s']:>7}/{b['median_cpu_s']:<7} {ratio:>6.2f} "
+              f"{a['p95_cpu_s']:>6}/{b['p95_cpu_s']:<6} "
+              f"{a['median_nodes']:>7}/{b['median_nodes']:<7} "
+              f"{a['median_actions']}/{b['median_actions']}")
 
 
 def _load() -> list[float] | None:
@@ -213,6 +267,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-reference", action="store_true", help="skip the 60 reference deals")
     parser.add_argument("--reference", type=Path, default=REFERENCE, help="reference deals file")
     parser.add_argument("--out", type=Path, default=RESULTS, help="where to write the JSON")
+    parser.add_argument("--baseline", type=Path, default=None,
+                        help="another checkout (e.g. /work/main): run the same random sets there")
     args = parser.parse_args(argv)
 
     started = time.perf_counter()
@@ -221,6 +277,10 @@ def main(argv: list[str] | None = None) -> None:
     reference = None if args.no_reference else reference_set(args.reference, 60.0)
     pool = solvable_pool(args.pool) if args.pool > 0 else None
     print_tables(sets, reference, pool)
+    baseline = None
+    if args.baseline is not None:
+        baseline = run_baseline(args.baseline, args.one, args.two, args.four)
+        print_side_by_side(sets, baseline)
     result = {
         "command": "python -m bench.solver " + " ".join(sys.argv[1:] if argv is None else argv),
         "python": platform.python_version(),
@@ -231,6 +291,7 @@ def main(argv: list[str] | None = None) -> None:
         "sets": sets,
         "reference": reference,
         "solvable_pool": pool,
+        "baseline": baseline,
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=1) + "\n")

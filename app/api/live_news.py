@@ -10,7 +10,7 @@ from __future__ import annotations
 from fastapi import Request
 
 from app.api.schemas import InviteOut, TableOut
-from app.rooms import channels
+from app.rooms import channels, frames
 from app.rooms.live_lobby import LobbyChange, publish_invite, publish_table_change
 from app.rooms.runtime import Rooms
 
@@ -28,7 +28,7 @@ async def table_changed(request: Request, change: LobbyChange, table: TableOut) 
         await publish_table_change(pubsub=rooms.pubsub, change=change, table=summary)
     for seat in table.seats:
         await rooms.pubsub.publish(channels.player(seat.player_id),
-                                   {"type": "lobby", "change": change, "table": summary})
+                                   frames.lobby(change, summary))
 
 
 async def table_left(request: Request, table: TableOut) -> None:

@@ -1,9 +1,10 @@
 """The WebSocket protocol, version 1: every frame is one JSON object with a ``type``.
 
 Client messages are parsed with :func:`parse_client_message` (a pydantic discriminated
-union on ``type``); server messages are built from the models below and serialised with
-:func:`dump`. ``scripts/protocol_schema.py`` writes the JSON schemas of both unions into
-``docs/protocol/`` so the document and the code cannot drift apart.
+union on ``type``, in strict mode: ``"1"`` or ``2.0`` is not a seq); server messages are
+built by ``app/rooms/frames.py`` and checked against the models below.
+``python -m app.api.protocol_docs`` writes the JSON schemas of both unions into
+``docs/protocol/`` and ``docs/protocol.md``, and a test keeps them current.
 
 Game content in server messages (``view``, ``events``) is produced by the rooms layer from
 ``app.engine.view.player_view`` only: face-down cards and the stock order never appear.
@@ -15,7 +16,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
-from app.api.protocol_base import ActionJson, Id, Message, Seq
+from app.api.protocol_base import ActionJson, Id, Message, Request, Seq
 from app.api.protocol_solo import (
     BadgeEarned,
     SoloAck,
@@ -38,7 +39,7 @@ MAX_FRAME_BYTES = 16 * 1024
 # --------------------------------------------------------------------------- client → server
 
 
-class Hello(Message):
+class Hello(Request):
     """First frame of a connection: who I am, and where my event stream stopped."""
 
     type: Literal["hello"]
@@ -55,7 +56,7 @@ class Hello(Message):
     )
 
 
-class Resume(Message):
+class Resume(Request):
     """Ask again for everything after ``last_event`` (or a fresh snapshot if too old)."""
 
     type: Literal["resume"]
@@ -63,14 +64,14 @@ class Resume(Message):
     last_event: int = Field(ge=0)
 
 
-class OpenGame(Message):
+class OpenGame(Request):
     """Open my game of a match: starts my clock the first time; answered by a snapshot."""
 
     type: Literal["open_game"]
     match_id: Id
 
 
-class Act(Message):
+class Act(Request):
     """One action in my game. ``seq`` is 1 + the number of actions already applied."""
 
     type: Literal["action"]
@@ -79,7 +80,7 @@ class Act(Message):
     action: ActionJson
 
 
-class Finish(Message):
+class Finish(Request):
     """"Terminer": end my game now; my score stands. Carries a ``seq`` like an action."""
 
     type: Literal["finish"]
@@ -87,14 +88,14 @@ class Finish(Message):
     seq: Seq
 
 
-class AskHint(Message):
+class AskHint(Request):
     """A suggested next action for my own game in progress; changes nothing (no seq)."""
 
     type: Literal["hint"]
     match_id: Id
 
 
-class Spectate(Message):
+class Spectate(Request):
     """Watch a game: my opponent's once my own game is over, anybody's once the match is."""
 
     type: Literal["spectate"]
@@ -104,13 +105,13 @@ class Spectate(Message):
     )
 
 
-class Unspectate(Message):
+class Unspectate(Request):
     type: Literal["unspectate"]
     match_id: Id
     player_id: Id | None = None
 
 
-class GetReplay(Message):
+class GetReplay(Request):
     """The full record (layout and actions) of a game; only once the whole match is over."""
 
     type: Literal["get_replay"]
@@ -118,15 +119,15 @@ class GetReplay(Message):
     player_id: Id
 
 
-class SubscribeLobby(Message):
+class SubscribeLobby(Request):
     type: Literal["subscribe_lobby"]
 
 
-class UnsubscribeLobby(Message):
+class UnsubscribeLobby(Request):
     type: Literal["unsubscribe_lobby"]
 
 
-class WatchPresence(Message):
+class WatchPresence(Request):
     """Follow whether my friends are online (all, or those listed); replaces the earlier list.
 
     Players not in my friend list are left out: presence is not for strangers to probe.
@@ -136,7 +137,7 @@ class WatchPresence(Message):
     player_ids: list[Id] | None = Field(None, max_length=500)
 
 
-class Ping(Message):
+class Ping(Request):
     type: Literal["ping"]
 
 

@@ -22,3 +22,10 @@ Seq = Annotated[int, Field(ge=1, le=MAX_ID)]
 
 class Message(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Request(Message):
+    """A client message: strict, so a number given as a string or a float is refused
+    (``"seq": "1"``, ``"seq": 2.0``) instead of being converted and applied."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)

@@ -10,17 +10,17 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from app.api.protocol_base import ActionJson, Id, Message, Seq
+from app.api.protocol_base import ActionJson, Id, Message, Request, Seq
 
 
-class SoloOpen(Message):
+class SoloOpen(Request):
     """Open my solo or daily game: the first open starts its clock; answered by a snapshot."""
 
     type: Literal["solo_open"]
     game_id: Id
 
 
-class SoloAct(Message):
+class SoloAct(Request):
     """One action in my solo game (``undo`` included); ``seq`` as in duels."""
 
     type: Literal["solo_action"]
@@ -29,14 +29,14 @@ class SoloAct(Message):
     action: ActionJson
 
 
-class SoloAskHint(Message):
+class SoloAskHint(Request):
     """A hint for my solo game (counted; no seq, no log entry)."""
 
     type: Literal["solo_hint"]
     game_id: Id
 
 
-class SoloRescue(Message):
+class SoloRescue(Request):
     """Have the server play the next actions of a win for me; ``seq`` = the next seq."""
 
     type: Literal["solo_rescue"]
@@ -44,7 +44,7 @@ class SoloRescue(Message):
     seq: Seq
 
 
-class SoloAutoComplete(Message):
+class SoloAutoComplete(Request):
     """Play the rest of the game, once the server offered it; ``seq`` = the next seq."""
 
     type: Literal["solo_auto_complete"]

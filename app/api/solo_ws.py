@@ -7,14 +7,14 @@ which goes to the asking connection only, as in duels.
 from __future__ import annotations
 
 from app.api import protocol_solo as p
-from app.rooms.sessions import Outbox, Session
+from app.rooms.streams import EventStream, Outbox
 from app.services.solo_play import SoloPlay
 
 SOLO_MESSAGES = (p.SoloOpen, p.SoloAct, p.SoloAskHint, p.SoloRescue, p.SoloAutoComplete)
 SoloMessage = p.SoloOpen | p.SoloAct | p.SoloAskHint | p.SoloRescue | p.SoloAutoComplete
 
 
-async def handle(message: SoloMessage, solo: SoloPlay, session: Session, outbox: Outbox
+async def handle(message: SoloMessage, solo: SoloPlay, session: EventStream, outbox: Outbox
                  ) -> None:
     me = session.player_id
     if isinstance(message, p.SoloAskHint):
@@ -34,7 +34,7 @@ async def handle(message: SoloMessage, solo: SoloPlay, session: Session, outbox:
         session.emit(frame)
 
 
-async def resync(solo: SoloPlay, session: Session) -> None:
+async def resync(solo: SoloPlay, session: EventStream) -> None:
     """A fresh connection without replay: my opened solo games in progress, as snapshots."""
     for snapshot in await solo.snapshots(player_id=session.player_id):
         session.emit(snapshot)

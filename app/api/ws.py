@@ -25,11 +25,11 @@ from app.api import limits, solo_ws, test_layouts
 from app.api import protocol as p
 from app.ops import context, lean_ws, metrics
 from app.ops.connections import ConnectionRegistry, TooManyConnections
-from app.rooms import channels
+from app.rooms import channels, frames
 from app.rooms.duel import RoomError
 from app.rooms.errors import ServiceError
 from app.rooms.runtime import Rooms
-from app.rooms.sessions import Outbox, Session
+from app.rooms.streams import EventStream, Outbox
 from app.services.solo_play import SoloPlay
 
 log = logging.getLogger(__name__)
@@ -57,10 +57,6 @@ async def rooms_lifespan(app: FastAPI) -> AsyncIterator[None]:
 
 router = APIRouter(lifespan=rooms_lifespan)
 router.include_router(test_layouts.router)  # answers 404 unless settings.allow_test_layouts
-
-
-def _error(code: str, message: str) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message}
 
 
 def _error_text(code: str, message: str) -> str:
@@ -132,11 +128,18 @@ async def _receive_text(websocket: WebSocket) -> str | bytes | None:
     return text if text is not None else message.get("bytes") or b""
 
 
+async def _refuse_hello(websocket: WebSocket, message: str) -> None:
+    await websocket.send_text(_error_text("hello_first", message))
+    await websocket.close(code=CLOSE_PROTOCOL)
+
+
 async def _hello(websocket: WebSocket) -> p.Hello | None:
     try:
         frame = await asyncio.wait_for(_receive_text(websocket), HELLO_TIMEOUT_SECONDS)
-    except TimeoutError:
-        frame = ""
+    except TimeoutError:  # nothing was sent: nothing to parse, only the time-out to say
+        await _refuse_hello(websocket, f"no hello within {HELLO_TIMEOUT_SECONDS:g} s: "
+                                       "the first frame must be a hello")
+        return None
     if frame is None:
         return None
     try:
@@ -145,8 +148,7 @@ async def _hello(websocket: WebSocket) -> p.Hello | None:
         await websocket.send_text(_error_text(error.code, error.message))
         message = None
     if not isinstance(message, p.Hello):
-        await websocket.send_text(_error_text("hello_first", "the first frame must be a hello"))
-        await websocket.close(code=CLOSE_PROTOCOL)
+        await _refuse_hello(websocket, "the first frame must be a hello")
         return None
     if message.v != p.PROTOCOL_VERSION:
         await websocket.send_text(_error_text(
@@ -183,12 +185,12 @@ async def duel_socket(websocket: WebSocket) -> None:
 
     resumed: list[bool] = []
 
-    def prelude(session: Session) -> list[dict[str, Any]]:
+    def prelude(session: EventStream) -> list[dict[str, Any]]:
         missed = session.missed_since(stream, last_event)
         resumed.append(missed is not None)
-        welcome = {"type": "welcome", "v": p.PROTOCOL_VERSION, "player_id": player_id,
-                   "stream": session.stream, "last_event": session.last_n,
-                   "resumed": missed is not None}
+        welcome = frames.welcome(version=p.PROTOCOL_VERSION, player_id=player_id,
+                                 stream=session.stream, last_event=session.last_n,
+                                 resumed=missed is not None)
         return [welcome, *(missed or [])]
 
     context.bind_player(player_id)
@@ -196,7 +198,7 @@ async def duel_socket(websocket: WebSocket) -> None:
     try:
         connections.admit(websocket, player=player_id)
         try:  # with several processes, the sessions hold the global cap (raises the same)
-            session, outbox = await rooms.sessions.connect(player_id, prelude)
+            session, outbox = await rooms.streams.connect(player_id, prelude)
         except BaseException:
             connections.release(websocket, player=player_id)
             raise
@@ -217,7 +219,7 @@ async def duel_socket(websocket: WebSocket) -> None:
         pass
     finally:
         connections.release(websocket, player=player_id)
-        await rooms.sessions.disconnect(session, outbox)
+        await rooms.streams.disconnect(session, outbox)
         await outbox.stop()
 
 
@@ -227,12 +229,12 @@ async def duel_socket(websocket: WebSocket) -> None:
 router.add_websocket_route("/ws", duel_socket)
 
 
-async def _resync(rooms: Rooms, session: Session) -> None:
+async def _resync(rooms: Rooms, session: EventStream) -> None:
     for snapshot in await rooms.duels.resync(player_id=session.player_id, follow=session.follow):
         session.emit(snapshot)
 
 
-async def _serve(websocket: WebSocket, rooms: Rooms, session: Session, outbox: Outbox) -> None:
+async def _serve(websocket: WebSocket, rooms: Rooms, session: EventStream, outbox: Outbox) -> None:
     guard = limits.FrameGuard.from_settings(websocket.app.state.settings)
     while True:
         frame = await _receive_text(websocket)
@@ -248,26 +250,26 @@ async def _serve(websocket: WebSocket, rooms: Rooms, session: Session, outbox: O
                 await _handle(message, rooms, session, outbox, websocket.app.state.solo)
         except limits.LimitExceeded as error:
             metrics.REJECTED.labels(code=error.code).inc()
-            outbox.put(_error(error.code, error.message))
+            outbox.put(frames.error(error.code, error.message))
             if guard.should_close:  # told many times, still flooding
                 await websocket.close(code=CLOSE_POLICY_VIOLATION)
                 return
         except p.ProtocolError as error:
             metrics.REJECTED.labels(code=error.code).inc()
-            outbox.put(_error(error.code, error.message))
+            outbox.put(frames.error(error.code, error.message))
         except RoomError as error:
             metrics.REJECTED.labels(code=error.code).inc()
-            outbox.put(_error(error.code, str(error)))
+            outbox.put(frames.error(error.code, str(error)))
         except ServiceError as error:  # solo games: not yours, no such game, over
             metrics.REJECTED.labels(code=error.code).inc()
-            outbox.put(_error(error.code, error.detail))
+            outbox.put(frames.error(error.code, error.detail))
         except Exception:  # a bug or an outage must not kill the player's connection
             metrics.ERRORS.labels(where="ws").inc()
             log.exception("failed to handle a %s frame", type(message).__name__)
-            outbox.put(_error("internal", "the server failed to handle this frame"))
+            outbox.put(frames.error("internal", "the server failed to handle this frame"))
 
 
-async def _handle(message: p.ClientMessage, rooms: Rooms, session: Session, outbox: Outbox,
+async def _handle(message: p.ClientMessage, rooms: Rooms, session: EventStream, outbox: Outbox,
                   solo: SoloPlay | None = None) -> None:
     duels = rooms.duels
     me = session.player_id
@@ -312,12 +314,12 @@ async def _handle(message: p.ClientMessage, rooms: Rooms, session: Session, outb
             for frame in missed:
                 outbox.put(frame)
     elif isinstance(message, p.Ping):
-        outbox.put({"type": "pong"})
+        outbox.put(frames.PONG)
     else:  # Hello
-        outbox.put(_error("already_hello", "hello is only the first frame"))
+        outbox.put(frames.error("already_hello", "hello is only the first frame"))
 
 
-async def _watch_presence(rooms: Rooms, session: Session, player_ids: list[int] | None
+async def _watch_presence(rooms: Rooms, session: EventStream, player_ids: list[int] | None
                           ) -> None:
     # Only players in my friend list (all of them when no list is given): presence is
     # not for strangers to probe.
@@ -326,5 +328,4 @@ async def _watch_presence(rooms: Rooms, session: Session, player_ids: list[int] 
     await session.unfollow_matching("presence:")
     for player_id in dict.fromkeys(wanted):
         await session.follow(channels.presence(player_id))
-        session.emit({"type": "presence", "player_id": player_id,
-                      "online": rooms.sessions.is_online(player_id)})
+        session.emit(frames.presence(player_id, rooms.streams.is_online(player_id)))

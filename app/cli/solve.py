@@ -3,6 +3,10 @@
     spider solve FILE                       # from the record's position (after its moves)
     spider solve --deal 7 --suits 2         # deal 7 of the generator, classic rules
     spider solve --batch 1..100 --suits 2   # many deals: progress bar and summary table
+    spider solve --deal 7 --exhaustive      # every legal move: may prove "unsolvable"
+
+While a position is being solved, progress goes to stderr: a bar in a terminal, a plain
+line a second when piped (nodes, depth of the line explored, elapsed seconds).
 """
 
 from __future__ import annotations
@@ -10,12 +14,15 @@ from __future__ import annotations
 import json
 import statistics
 import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import Progress
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from app.cli.typer_app import cli
@@ -25,6 +32,9 @@ from app.engine.record import Record, RecordError, load_record
 from app.engine.rules import Rules, RulesError, preset
 from app.engine.solver import Solution, SolverLimitError, difficulty_of, solve
 from app.engine.solver.solve import DEFAULT_NODES
+
+POLISH_NODES = 20_000
+"""Nodes ``--short`` spends after the first win looking for a shorter one."""
 
 
 class BatchRangeError(ValueError):
@@ -57,6 +67,12 @@ def solve_command(
     nodes: int = typer.Option(DEFAULT_NODES, "--nodes", help="node budget per position"),
     seconds: float | None = typer.Option(None, "--seconds", help="wall-clock cap per position"),
     batch: str | None = typer.Option(None, "--batch", help="solve deals A..B, print a summary"),
+    exhaustive: bool = typer.Option(
+        False, "--exhaustive", help="try every legal move: can prove a position unsolvable"
+    ),
+    short: bool = typer.Option(
+        False, "--short", help=f"after a win, spend {POLISH_NODES} nodes on a shorter one"
+    ),
 ) -> None:
     """Solve with full knowledge; print the solution as a game record (JSON)."""
     try:
@@ -65,12 +81,15 @@ def solve_command(
             return
         record = _record(file, deal_number, suits, preset_name)
         start = replay(record.start, record.actions)
-        found = solve(start, nodes=nodes, seconds=seconds)
+        with progress_on_stderr(nodes) as report:
+            found = solve(start, nodes=nodes, seconds=seconds, exhaustive=exhaustive,
+                          polish_nodes=POLISH_NODES if short else 0, progress=report)
     except (BatchRangeError, RecordError, RulesError, DealNumberError, SolverLimitError) as error:
         raise _fail(str(error)) from None
     level = difficulty_of(found.nodes, suits=start.rules.suits, solved=found.solved)
+    searched = found.nodes + found.polish_nodes
     typer.echo(
-        f"{found.status}: {len(found.actions)} actions, {found.nodes} nodes, "
+        f"{found.status}: {len(found.actions)} actions, {searched} nodes, "
         f"{found.seconds:.2f} s, {level}",
         err=True,
     )
@@ -78,6 +97,36 @@ def solve_command(
         raise typer.Exit(code=1)
     solved = Record(record.rules, record.start, record.actions + found.actions, record.deal_number)
     typer.echo(json.dumps(solved.to_json()))
+
+
+@contextmanager
+def progress_on_stderr(budget: int) -> Iterator[Callable[[int, int], None]]:
+    """A progress callback for :func:`solve`: a bar on a terminal, else a line a second."""
+    started = time.perf_counter()
+    if sys.stderr.isatty():
+        with Progress(
+            TextColumn("solving"), BarColumn(), TextColumn("{task.fields[text]}"),
+            TimeElapsedColumn(), console=Console(stderr=True), transient=True,
+        ) as bar:
+            task = bar.add_task("solve", total=budget, text="")
+
+            def show(nodes: int, depth: int) -> None:
+                bar.update(task, completed=min(nodes, budget),
+                           text=f"{nodes:,} nodes, depth {depth}")
+
+            yield show
+        return
+    last = started
+
+    def line(nodes: int, depth: int) -> None:
+        nonlocal last
+        now = time.perf_counter()
+        if now - last >= 1.0:
+            last = now
+            print(f"solving: {nodes} nodes, depth {depth}, {now - started:.1f} s",
+                  file=sys.stderr, flush=True)
+
+    yield line
 
 
 def _record(file: Path | None, number: int | None, suits: int, preset_name: str) -> Record:
@@ -103,10 +152,12 @@ def _batch(numbers: range, rules: Rules, nodes: int, seconds: float | None) -> N
 
 
 def summary_table(title: str, results: list[tuple[int, Solution]]) -> Table:
-    """Solved / unsolvable / unknown counts and median, p95 time and nodes."""
-    table = Table(title=title)
-    for name in ("deals", "solved", "unsolvable", "unknown", "median s", "p95 s",
-                 "median nodes", "p95 nodes"):
+    """Solved / unsolvable / unknown counts and median, p95 time and nodes (fits 80
+    characters: short headers, the long names in the caption)."""
+    table = Table(title=title, caption="med = median, p95 = 95th percentile",
+                  caption_justify="left")
+    for name in ("deals", "solved", "unsolv.", "unknown", "med s", "p95 s",
+                 "med nodes", "p95 nodes"):
         table.add_column(name, justify="right")
     found = [solution for _, solution in results]
     times = [solution.seconds for solution in found]

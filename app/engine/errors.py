@@ -55,12 +55,6 @@ class UndoBarrier(IllegalAction):
     code = "undo_barrier"
 
 
-class GameOver(IllegalAction):
-    """Raised by the rooms layer, not the engine: the game has already ended."""
-
-    code = "game_over"
-
-
 ILLEGAL_CODES = tuple(
     cls.code
     for cls in (

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from app.rooms import channels
+from app.rooms import channels, frames
 from app.rooms.pubsub import PubSub
 
 LobbyChange = Literal["table_created", "seat_taken", "table_closed", "table_updated"]
@@ -18,9 +18,9 @@ async def publish_table_change(
     *, pubsub: PubSub, change: LobbyChange, table: dict[str, Any]
 ) -> None:
     """A public table changed; ``table`` is its public summary (as the REST lobby lists it)."""
-    await pubsub.publish(channels.LOBBY, {"type": "lobby", "change": change, "table": table})
+    await pubsub.publish(channels.LOBBY, frames.lobby(change, table))
 
 
 async def publish_invite(*, pubsub: PubSub, invitee_id: int, invite: dict[str, Any]) -> None:
     """A direct invite: the invitee, if online, gets it the moment it is sent."""
-    await pubsub.publish(channels.player(invitee_id), {"type": "invite", "invite": invite})
+    await pubsub.publish(channels.player(invitee_id), frames.invite(invite))

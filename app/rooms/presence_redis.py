@@ -1,6 +1,6 @@
 """Presence and the per-player connection cap shared by every process, in Redis.
 
-With one process, presence is the process's own connection count (`SessionHub`). With
+With one process, presence is the process's own connection count (`StreamHub`). With
 several, a player connected to process B must look online on process A, and the cap on
 connections per player must hold across processes. Redis keeps, under the deployment's
 prefix:
@@ -50,8 +50,9 @@ from redis.exceptions import RedisError
 
 from app.ops import metrics
 from app.ops.connections import TooManyConnections
+from app.rooms.clock import SYSTEM_CLOCK, Clock
 from app.rooms.pubsub import PubSub, Subscription
-from app.rooms.sessions import Outbox, Payload, Session, SessionHub
+from app.rooms.streams import EventStream, Outbox, Payload, StreamHub
 
 log = logging.getLogger("spider.presence")
 
@@ -211,6 +212,7 @@ class SharedPresence:
         heartbeat: float = 3.0,
         max_per_player: int = 0,
         proc: str | None = None,
+        clock: Clock = SYSTEM_CLOCK,
     ) -> None:
         if not 0 < heartbeat < ttl:
             raise ValueError("the presence heartbeat must be shorter than its ttl")
@@ -218,6 +220,7 @@ class SharedPresence:
         self.prefix = prefix
         self.ttl = ttl
         self.heartbeat = heartbeat
+        self._clock = clock
         self.max_per_player = max_per_player
         self._pubsub = pubsub
         self._redis = redis.Redis.from_url(
@@ -339,7 +342,7 @@ class SharedPresence:
 
     async def _beat_forever(self) -> None:
         while True:
-            await asyncio.sleep(self.heartbeat)
+            await self._clock.sleep(self.heartbeat)
             try:
                 await self.beat()
             except Exception:
@@ -437,7 +440,7 @@ class SharedPresence:
         await self._redis.aclose()
 
 
-class SharedSessionHub(SessionHub):
+class SharedStreamHub(StreamHub):
     """Sessions of this process, with presence and the connection cap shared in Redis.
 
     The sessions themselves (event streams) stay per process; only who is online and
@@ -453,8 +456,8 @@ class SharedSessionHub(SessionHub):
         return self.presence.is_online(player_id)
 
     async def connect(
-        self, player_id: int, prelude: Callable[[Session], list[Payload]]
-    ) -> tuple[Session, Outbox]:
+        self, player_id: int, prelude: Callable[[EventStream], list[Payload]]
+    ) -> tuple[EventStream, Outbox]:
         await self.presence.admit(player_id)  # TooManyConnections over the global cap
         try:
             return await super().connect(player_id, prelude)
@@ -462,7 +465,7 @@ class SharedSessionHub(SessionHub):
             await self.presence.release(player_id)
             raise
 
-    async def disconnect(self, session: Session, outbox: Outbox) -> None:
+    async def disconnect(self, session: EventStream, outbox: Outbox) -> None:
         await super().disconnect(session, outbox)
         await self.presence.release(session.player_id)
 

@@ -1,4 +1,4 @@
-"""The rooms layer of one process, assembled once: pubsub, sessions, duels, storage.
+"""The rooms layer of one process, assembled once: pubsub, event streams, duels, storage.
 
 ``app.api.ws`` builds it in its lifespan and keeps it on ``app.state.rooms``; REST
 services reach the same object (e.g. ``request.app.state.rooms.pubsub`` for lobby news).
@@ -12,10 +12,11 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from app.rooms.duel import Clock, DuelService
+from app.rooms.clock import Clock
+from app.rooms.duel import DuelService
 from app.rooms.pubsub import PubSub
-from app.rooms.sessions import SessionHub
 from app.rooms.store import DuelStore
+from app.rooms.streams import StreamHub
 from app.rooms.sweeper import OverdueSweeper
 
 Authenticate = Callable[[str], Awaitable[int]]
@@ -28,7 +29,7 @@ log = logging.getLogger(__name__)
 @dataclass
 class Rooms:
     pubsub: PubSub
-    sessions: SessionHub
+    streams: StreamHub
     duels: DuelService
     authenticate: Authenticate
     friends_of: FriendsOf
@@ -60,7 +61,7 @@ class Rooms:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._restorer
         await self.duels.close()
-        await self.sessions.close()
+        await self.streams.close()
         await self.pubsub.close()
         for closer in self.on_close:
             await closer()
@@ -75,23 +76,23 @@ def build_rooms(
     allow_test_layouts: bool,
     clock: Clock | None = None,
     peers: bool = False,
-    sessions: SessionHub | None = None,
+    streams: StreamHub | None = None,
     sweep_every: float = 0.0,
 ) -> Rooms:
-    """``sessions``: a hub with shared presence (several processes); ``sweep_every``:
+    """``streams``: a hub with shared presence (several processes); ``sweep_every``:
     seconds between two sweeps for overdue games (app/rooms/sweeper.py), 0 for none."""
-    if sessions is None:
-        sessions = SessionHub(pubsub)
+    if streams is None:
+        streams = StreamHub(pubsub, **({"clock": clock} if clock is not None else {}))
     duels = DuelService(
         store=store,
         pubsub=pubsub,
-        is_online=sessions.is_online,
+        is_online=streams.is_online,
         allow_test_layouts=allow_test_layouts,
         peers=peers,
         **({"clock": clock} if clock is not None else {}),
     )
-    sessions.on_presence(duels.online_changed)
-    rooms = Rooms(pubsub, sessions, duels, authenticate, friends_of)
+    streams.on_presence(duels.online_changed)
+    rooms = Rooms(pubsub, streams, duels, authenticate, friends_of)
     if sweep_every > 0:
         rooms.sweeper = OverdueSweeper(
             store=store, duels=duels, every=sweep_every,

@@ -26,10 +26,6 @@ class SeqTaken(StoreError):
     """An action with this ``seq`` is already in the game's log (unique constraint)."""
 
 
-class DealAlreadySet(StoreError):
-    """The match already has its deal; deals are generated once."""
-
-
 @dataclass
 class StoredAction:
     seq: int

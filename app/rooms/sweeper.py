@@ -25,10 +25,10 @@ import asyncio
 import contextlib
 import logging
 import random
-import time
 
 from app.ops import metrics
-from app.rooms.duel import Clock, DuelService
+from app.rooms.clock import SYSTEM_CLOCK, Clock
+from app.rooms.duel import DuelService
 from app.rooms.store import DuelStore
 
 log = logging.getLogger(__name__)
@@ -39,7 +39,8 @@ JITTER = 0.25  # ± this share of the period, so processes do not sweep in step
 
 class OverdueSweeper:
     def __init__(
-        self, *, store: DuelStore, duels: DuelService, every: float, clock: Clock = time.time
+        self, *, store: DuelStore, duels: DuelService, every: float,
+        clock: Clock = SYSTEM_CLOCK,
     ) -> None:
         self._store = store
         self._duels = duels
@@ -76,7 +77,7 @@ class OverdueSweeper:
 
     async def _run(self) -> None:
         while True:
-            await asyncio.sleep(self._every * random.uniform(1 - JITTER, 1 + JITTER))
+            await self._clock.sleep(self._every * random.uniform(1 - JITTER, 1 + JITTER))
             try:
                 await self.sweep()
             except Exception:  # the database is away: try again next time

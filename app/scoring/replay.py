@@ -1,6 +1,6 @@
 """Replaying a game record: the verdict on each action, the final position and its score.
 
-The one implementation behind ``spider replay`` and its REST twin, so both say the same.
+The one implementation behind ``spider replay``.
 """
 
 from __future__ import annotations

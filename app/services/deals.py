@@ -40,9 +40,8 @@ DEAL_WAIT_SECONDS = 10.0
 
 
 async def choose_deal(
-    *, preset_name: str, suits: int, solvable_only: bool | None = None,
-    pool: DealPool | None = None, difficulty: str = "any",
-    wait_seconds: float = DEAL_WAIT_SECONDS,
+    *, suits: int, solvable_only: bool | None = None, pool: DealPool | None = None,
+    difficulty: str = "any", wait_seconds: float = DEAL_WAIT_SECONDS,
 ) -> DealChoice:
     """The deal for a new match (solvable only by default for 1 and 2 suits).
 

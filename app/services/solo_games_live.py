@@ -23,7 +23,7 @@ from app.engine.actions import Action
 from app.engine.daily import utc_day
 from app.engine.state import GameState
 from app.rewards.solo import SoloStart, daily_game
-from app.rooms.projection import game_view
+from app.rooms.frames import game_view
 from app.services import (
     daily,
     subscribers,  # noqa: F401  (every listener subscribed before a publish)
@@ -38,6 +38,12 @@ Payload = dict[str, Any]
 Publish = Callable[[int, Payload], Awaitable[None]]
 Clock = Callable[[], datetime]
 CACHED_GAMES = 10_000
+Position = tuple[object, ...]
+"""Every card where it lies (columns, stock, runs removed): what a winning line needs."""
+
+
+def position_of(state: GameState) -> Position:
+    return (state.columns, state.stock, state.removed)
 
 
 def utcnow() -> datetime:
@@ -57,6 +63,9 @@ class LiveGame:
     last_ack: tuple[int, Payload] | None = None  # (seq asked, answer) for duplicates
     last_assist: tuple[int, Payload] | None = None
     finish_line: tuple[int, tuple[Action, ...]] | None = None  # (at seq, actions)
+    # Where the last rescue stopped and the rest of its winning line: a player who
+    # presses Rescue again from there gets the next actions without a new search.
+    way_out: tuple[Position, tuple[Action, ...]] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,13 +19,20 @@ from app.engine.actions import Action, ActionFormatError, action_from_json
 from app.engine.errors import IllegalAction
 from app.engine.game import apply
 from app.engine.solver import hint as visible_hint
+from app.engine.solver.advice import Rescue
 from app.engine.state import GameState
-from app.rewards.assist import RESCUE_NODES, auto_complete, auto_complete_available, rescue_actions
+from app.rewards.assist import (
+    RESCUE_ACTIONS,
+    RESCUE_NODES,
+    auto_complete,
+    auto_complete_available,
+    rescue_actions,
+)
 from app.rewards.points import rescue_cost
-from app.rooms.projection import events_json, game_view
+from app.rooms.frames import events_json, game_view
 from app.services import solo_games as games
 from app.services.solo_games import GameOver
-from app.services.solo_games_live import LiveGame, SoloGames
+from app.services.solo_games_live import LiveGame, SoloGames, position_of
 from app.services.solo_views import over_frame
 
 Payload = dict[str, Any]
@@ -147,14 +154,17 @@ class SoloPlay(SoloGames):
             refused = self._refuse(game, state, seq, live.last_assist)
             if refused is not None:
                 return [refused]
-            found = await asyncio.to_thread(rescue_actions, state, nodes=RESCUE_NODES,
-                                            seconds=self._rescue_seconds)
+            found = known_way_out(live, state)
+            if found is None:
+                found = await asyncio.to_thread(rescue_actions, state, nodes=RESCUE_NODES,
+                                                seconds=self._rescue_seconds)
             steps: list[Payload] = []
             notes: list[Payload] = []
             if found.status == "way_out":
                 game.rescues += 1
                 state, notes = await self._play_steps(session, live, game, state,
                                                       found.actions, seq, "rescue", steps)
+                live.way_out = (position_of(state), found.line[len(steps):])
             answer = await self._assist(live, game, state, kind="rescue", verdict=found.status,
                                         message=found.message, steps=steps, seq=seq,
                                         cost=rescue_cost(games.options_of(game)) if steps else 0)
@@ -239,3 +249,15 @@ class SoloPlay(SoloGames):
         return found.ready
 
     # ------------------------------------------------------------------ frames
+
+
+def known_way_out(live: LiveGame, state: GameState) -> Rescue | None:
+    """The rest of the last rescue's winning line when the player asks again from where it
+    stopped: the same verified line, without a search that costs up to seconds of CPU."""
+    if live.way_out is None:
+        return None
+    where, rest = live.way_out
+    if not rest or where != position_of(state):
+        return None
+    return Rescue("way_out", rest[:RESCUE_ACTIONS], len(rest),
+                  f"a way out: {len(rest)} actions to win", 0, rest)

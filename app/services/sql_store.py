@@ -18,7 +18,6 @@ from app.db import games as repo
 from app.db.models import DuelTable, Game, Match, Player, utc_from_seconds
 from app.rooms.store import (
     SETTLE_GRACE_SECONDS,
-    DealAlreadySet,
     Progress,
     SeqTaken,
     Settled,
@@ -87,11 +86,19 @@ class SqlStore:
             )
 
     async def set_deal(self, match_id: int, deal: dict[str, Any]) -> dict[str, Any]:
-        # Matches get their deal when created (both seats filled); nothing to choose here.
-        stored = await self.load_match(match_id)
-        if stored is None or stored.deal is None:
-            raise DealAlreadySet(f"match {match_id} has no stored deal to keep")
-        return stored.deal
+        """Store ``deal`` unless the match has one (every match created by the table
+        service does), and return the one stored: the port's contract, kept for real."""
+        with _storage_errors():
+            async with self._sessions() as session, session.begin():
+                match = await session.get(Match, match_id, with_for_update=True)
+                if match is None:
+                    raise StoreError(f"no match {match_id}")
+                if match.deal_number is None and match.layout is None:
+                    match.deal_number = deal.get("number")
+                    match.generator_version = deal.get("generator")
+                    match.layout = deal.get("layout")
+                    match.difficulty = deal.get("difficulty")
+                return stored_deal(match)
 
     async def start_game(self, game_id: int, at: float) -> None:
         with _storage_errors():

@@ -195,8 +195,7 @@ async def start_match(*, session: AsyncSession, table: DuelTable) -> Match:
     seats = await seats_of(session, table.id)
     if len(seats) != len(SEATS):
         raise Conflict("a match needs two seated players", code="table_not_full")
-    choice = await choose_deal(preset_name=table.preset, suits=table.suits,
-                               difficulty=table.difficulty)
+    choice = await choose_deal(suits=table.suits, difficulty=table.difficulty)
     for seat in seats:
         seat.wants_new_game = False
     return await game_repo.create_match(

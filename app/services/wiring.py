@@ -13,7 +13,7 @@ from app.rooms.errors import NotAuthenticated
 from app.rooms.pubsub import PubSub
 from app.rooms.pubsub_backends import make_pubsub
 from app.rooms.runtime import Rooms, build_rooms
-from app.rooms.sessions import SessionHub
+from app.rooms.streams import StreamHub
 from app.services import deal_pool
 from app.services.auth import verify_token
 from app.services.deals import solvable_choice
@@ -60,14 +60,14 @@ async def rooms_for_app(app: FastAPI) -> Rooms:
         friends_of=friends_of,
         allow_test_layouts=settings.allow_test_layouts,
         peers=several,  # other processes may cache our matches
-        sessions=await shared_sessions(settings, pubsub) if several else None,
+        streams=await shared_streams(settings, pubsub) if several else None,
         sweep_every=sweep_period(settings),
     )
     rooms.on_close.append(start_deal_pool(settings))
     if isinstance(store, GroupCommitSqlStore):
         rooms.on_close.append(store.close)
     # The REST friend list asks app.state.presence who is online (app/rooms/presence.py).
-    app.state.presence = rooms.sessions
+    app.state.presence = rooms.streams
     return rooms
 
 
@@ -85,16 +85,16 @@ def start_deal_pool(settings: Settings) -> Callable[[], Awaitable[None]]:
     return stop
 
 
-async def shared_sessions(settings: Settings, pubsub: PubSub) -> SessionHub:
+async def shared_streams(settings: Settings, pubsub: PubSub) -> StreamHub:
     """Sessions whose presence and connection cap hold across processes (Redis)."""
-    from app.rooms.presence_redis import SharedPresence, SharedSessionHub  # redis only here
+    from app.rooms.presence_redis import SharedPresence, SharedStreamHub  # redis only here
 
     presence = SharedPresence(
         settings.redis_url, pubsub=pubsub, prefix=settings.redis_channel_prefix,
         ttl=settings.presence_ttl_seconds, heartbeat=settings.presence_heartbeat_seconds,
         max_per_player=settings.ws_max_connections_per_player,
     )
-    hub = SharedSessionHub(pubsub, presence)
+    hub = SharedStreamHub(pubsub, presence)
     await presence.start()
     return hub
 

@@ -34,6 +34,12 @@ def test_client_messages_parse_by_type() -> None:
     ('{"type": "action", "match_id": 3, "seq": 0, "action": {}}', "bad_message"),
     ('{"type": "hello", "v": 1, "surprise": true}', "bad_message"),
     ('{"no_type": 1}', "bad_message"),
+    # Strict: a seq or an id as a string or a float is not a number of the protocol.
+    ('{"type": "action", "match_id": 3, "seq": "1", "action": {"op": "deal"}}', "bad_message"),
+    ('{"type": "action", "match_id": 3, "seq": 2.0, "action": {"op": "deal"}}', "bad_message"),
+    ('{"type": "finish", "match_id": "3", "seq": 1}', "bad_message"),
+    ('{"type": "open_game", "match_id": true}', "bad_message"),
+    ('{"type": "hello", "v": "1"}', "bad_message"),
     (b"{}", "binary_frame"),
     ('"' + "x" * MAX_FRAME_BYTES + '"', "frame_too_large"),
 ])

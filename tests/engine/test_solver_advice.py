@@ -130,3 +130,38 @@ def test_following_the_hints_never_comes_back_to_a_position(suits: int, number: 
         assert state.position not in seen, advice
         seen.add(state.position)
     assert state.won or hint(state).action in (None, Undo())
+
+
+def _late_position(number: int, suits: int) -> GameState:
+    """Deal ``number`` played along the solver's line until every card is visible."""
+    state = deal(number, preset("classic", suits))
+    for action in solve(state).actions:
+        if can_finish(state):
+            break
+        state = push(state, action)
+    assert can_finish(state) and not state.won
+    return state
+
+
+def test_when_nothing_is_hidden_the_hint_is_the_first_action_of_the_short_line() -> None:
+    from app.engine.solver.advice import OPEN_HINT_NODES, OPEN_HINT_POLISH
+
+    state = _late_position(2, 1)
+    line = solve(state, nodes=OPEN_HINT_NODES, polish_nodes=OPEN_HINT_POLISH)
+    assert line.solved and line.polish_nodes > 0
+    assert hint(state).action == line.actions[0]
+
+
+def test_rescue_and_finish_play_the_shortened_line() -> None:
+    from app.engine.solver.advice import POLISH_NODES
+
+    start = deal(3, preset("classic", 1))
+    short = solve(start, polish_nodes=POLISH_NODES)
+    assert len(short.actions) < len(solve(start).actions)
+    way_out = rescue(start)
+    assert way_out.remaining == len(short.actions)
+    assert way_out.actions == short.actions[:5]
+    late = _late_position(2, 1)
+    finished = finish(late)
+    assert finished.actions == solve(late, polish_nodes=POLISH_NODES).actions
+    assert replay(late, finished.actions).won

@@ -18,8 +18,8 @@ from app.rooms.duel import (
     NotSeated,
     ReplayNotReady,
     SpectateRefused,
-    iso_time,
 )
+from app.rooms.frames import iso_time
 from app.rooms.pubsub import MemoryPubSub
 from app.rooms.store import MemoryStore, StoredGame, StoredMatch, StoreError
 from tests.support.clock import FakeClock
@@ -247,17 +247,20 @@ async def test_steps_are_published_when_watchers_may_be_in_other_processes() -> 
 
 
 async def test_the_server_times_a_game_out_without_the_player() -> None:
-    pubsub = MemoryPubSub()
+    pubsub, clock = MemoryPubSub(), FakeClock()
     news = await pubsub.subscribe(channels.match(MATCH))
-    store = make_store(time_limit=0.2)
-    duels = service(store, pubsub=pubsub)
+    store = make_store(time_limit=200)
+    duels = service(store, clock, pubsub=pubsub)
     await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    await clock.advance(199.9)
+    assert store.matches[MATCH].games[0].end_reason is None  # not a moment too early
+    await clock.advance(0.1)
     over: dict[str, Any] = {}
     while over.get("type") != "game_over":
         over = await asyncio.wait_for(news.__anext__(), 2)
-    assert over["reason"] == "timed_out" and over["elapsed_ms"] == 200
+    assert over["reason"] == "timed_out" and over["elapsed_ms"] == 200_000
     game = store.matches[MATCH].games[0]
-    assert game.end_reason == "timed_out" and game.ended_at == pytest.approx(game.started_at + 0.2)
+    assert game.end_reason == "timed_out" and game.ended_at == game.started_at + 200
     await duels.close()
 
 
@@ -296,13 +299,14 @@ class EndlessStore(MemoryStore):
 
 
 async def test_a_finish_that_cannot_be_stored_is_refused_but_a_time_out_stands() -> None:
-    store = EndlessStore()
-    store.matches = make_store(time_limit=0.2).matches
-    duels = service(store)
+    store, clock = EndlessStore(), FakeClock()
+    store.matches = make_store(time_limit=20).matches
+    duels = service(store, clock)
     await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
     refused = await duels.finish(player_id=ANN, match_id=MATCH, seq=1)
     assert refused["code"] == "not_stored" and refused["status"] == "playing"
-    await asyncio.sleep(0.35)  # the clock runs out: the server's task ends the game anyway
+    await clock.advance(35)  # the clock runs out: the server's task ends the game anyway
+    assert (await duels.match(MATCH)).game_of(ANN).end_reason == "timed_out"
     late = await duels.finish(player_id=ANN, match_id=MATCH, seq=1)
     assert late["code"] == "game_over" and late["status"] == "timed_out"
     await duels.close()
@@ -333,14 +337,14 @@ async def test_only_a_bounded_number_of_finished_matches_stay_in_memory(
 
 
 async def test_a_game_nobody_opened_did_not_start_when_the_table_expires() -> None:
-    import time
-
-    store = make_store(time_limit=600)
-    store.matches[MATCH].expires_at = time.time() + 0.3
-    duels = service(store)
+    store, clock = make_store(time_limit=600), FakeClock()
+    store.matches[MATCH].expires_at = clock.now + 30
+    duels = service(store, clock)
     await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
     await duels.finish(player_id=ANN, match_id=MATCH, seq=1)  # Bob plays later… or never
-    await asyncio.sleep(0.5)
+    await clock.advance(29)
+    assert store.matches[MATCH].games[1].end_reason is None
+    await clock.advance(1)
     bob = store.matches[MATCH].games[1]
     assert bob.end_reason == "timed_out" and bob.started_at is None
     assert store.results[MATCH][0] == ANN  # same score (0), Bob's time is the whole limit
@@ -461,7 +465,7 @@ async def test_a_game_keeps_its_actions_as_json_the_collector_does_not_walk() ->
     await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
     await play_line(duels, ANN)
     kept = (await duels.match(MATCH)).game_of(ANN).actions
-    assert kept == WINNING_LINE
+    assert list(kept) == WINNING_LINE
     assert not any(gc.is_tracked(action) for action in kept)
     await duels.open_game(player_id=BOB, match_id=MATCH, follow=no_follow)
     await duels.finish(player_id=BOB, match_id=MATCH, seq=1)

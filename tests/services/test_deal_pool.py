@@ -65,7 +65,7 @@ async def test_a_take_is_instant_and_the_pool_refills() -> None:
 
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(deals, "solvable_deal", no_solver)
-            choice = await deals.choose_deal(preset_name="duel", suits=1, pool=pool)
+            choice = await deals.choose_deal(suits=1, pool=pool)
         assert pool.ready(1) == 1
         assert choice.deal_number is not None and choice.difficulty is not None
         # A real solvable deal: the solver wins it from the stored generator number.
@@ -82,7 +82,7 @@ async def test_a_take_is_instant_and_the_pool_refills() -> None:
 async def test_choose_deal_falls_back_to_the_solver_when_the_pool_is_empty() -> None:
     made, make = counting_make()
     pool = DealPool(size=2, make=make)  # never started: always empty
-    choice = await deals.choose_deal(preset_name="duel", suits=2, pool=pool)
+    choice = await deals.choose_deal(suits=2, pool=pool)
     assert made == [] and pool.ready(2) == 0
     assert choice.deal_number is not None and choice.difficulty in ("easy", "medium", "hard")
     assert solvable_deal(choice.deal_number, 2).source == choice.deal_number
@@ -94,8 +94,8 @@ async def test_four_suit_and_opted_out_deals_skip_the_pool() -> None:
     pool.start()
     try:
         await asyncio.wait_for(pool.filled(), WAIT)
-        four = await deals.choose_deal(preset_name="duel", suits=4, pool=pool)
-        plain = await deals.choose_deal(preset_name="duel", suits=2, solvable_only=False,
+        four = await deals.choose_deal(suits=4, pool=pool)
+        plain = await deals.choose_deal(suits=2, solvable_only=False,
                                         pool=pool)
         assert four.difficulty is None and plain.difficulty is None
         assert (pool.ready(4), pool.ready(2)) == (1, 1)
@@ -110,7 +110,7 @@ async def test_no_deal_is_handed_out_twice() -> None:
     try:
         for _ in range(12):
             await asyncio.wait_for(pool.filled(), WAIT)
-            choice = await deals.choose_deal(preset_name="duel", suits=1, pool=pool)
+            choice = await deals.choose_deal(suits=1, pool=pool)
             taken.append(choice.deal_number)
     finally:
         await pool.stop()
@@ -164,7 +164,7 @@ async def test_size_zero_turns_the_pool_off() -> None:
     pool.start()
     await asyncio.wait_for(pool.filled(), 1)  # nothing to wait for
     assert not pool.enabled and pool_threads() == []
-    choice = await deals.choose_deal(preset_name="duel", suits=1, pool=pool)
+    choice = await deals.choose_deal(suits=1, pool=pool)
     assert choice.difficulty is not None and made == []
     await pool.stop()
 
@@ -184,7 +184,7 @@ async def test_the_app_lifespan_starts_installs_and_stops_the_pool(tmp_path: Pat
         assert pool is not None and pool.size == 1
         await asyncio.wait_for(pool.filled(), WAIT)
         assert (pool.ready(1), pool.ready(2)) == (1, 1)
-        taken = await deals.choose_deal(preset_name="duel", suits=1)  # the installed pool
+        taken = await deals.choose_deal(suits=1)  # the installed pool
         assert pool.ready(1) == 0 and taken.difficulty is not None
     assert deal_pool.installed() is None and pool_threads() == []
     await app.state.db_engine.dispose()

@@ -21,7 +21,7 @@ def fixed_number(monkeypatch: pytest.MonkeyPatch) -> int:
 
 
 async def test_one_suit_deals_are_solvable_and_rated(fixed_number: int) -> None:
-    choice = await deals.choose_deal(preset_name="duel", suits=1)
+    choice = await deals.choose_deal(suits=1)
     mapped = solvable_deal(fixed_number, 1)
     assert choice.deal_number == mapped.source and choice.generator_version == 1
     assert choice.difficulty == mapped.difficulty in ("easy", "medium", "hard")
@@ -30,9 +30,9 @@ async def test_one_suit_deals_are_solvable_and_rated(fixed_number: int) -> None:
 
 
 async def test_four_suit_and_opted_out_deals_are_random(fixed_number: int) -> None:
-    four = await deals.choose_deal(preset_name="duel", suits=4)
+    four = await deals.choose_deal(suits=4)
     assert (four.deal_number, four.difficulty) == (fixed_number, None)
-    plain = await deals.choose_deal(preset_name="duel", suits=2, solvable_only=False)
+    plain = await deals.choose_deal(suits=2, solvable_only=False)
     assert (plain.deal_number, plain.difficulty) == (fixed_number, None)
 
 

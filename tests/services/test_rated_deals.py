@@ -30,7 +30,7 @@ def test_past_the_wait_any_solved_deal_is_taken_as_found() -> None:
 
 
 async def test_choose_deal_with_a_difficulty_gives_a_solved_deal_for_any_suit_count() -> None:
-    choice = await choose_deal(preset_name="duel", suits=1, difficulty="medium")
+    choice = await choose_deal(suits=1, difficulty="medium")
     assert choice.difficulty == "medium"
-    unrated = await choose_deal(preset_name="duel", suits=4)  # 4 suits, any: random as before
+    unrated = await choose_deal(suits=4)  # 4 suits, any: random as before
     assert unrated.difficulty is None

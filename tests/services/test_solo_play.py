@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -9,11 +12,15 @@ from app.db.models import SoloAction, SoloGame
 from app.engine.actions import Undo
 from app.engine.game import replay
 from app.engine.record import record_from_json
+from app.engine.solver.advice import Rescue
+from app.engine.state import GameState
+from app.rewards.assist import RESCUE_ACTIONS, rescue_actions
 from app.rewards.points import win_points
 from app.rewards.solo import SoloOptions, solo_start
 from app.scoring.replay import replay_record
 from app.scoring.schemes import windows_points
 from app.services import solo_games as games
+from app.services import solo_play
 from tests.support.solo import FakeClock, Outside, add_player, make_play, one_suit
 
 
@@ -155,3 +162,35 @@ async def test_the_row_counters_are_the_log_s(
     assert game.rescues == runs_by_rescue == 1
     assert game.auto_completed == any(e.by == "auto_complete" for e in log)
     assert game.score == windows_points(state) and game.hints == 1
+
+
+async def test_a_rescue_asked_again_where_the_last_stopped_continues_its_line(
+    session_factory: async_sessionmaker[AsyncSession], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Pressing Rescue again plays the next actions of the same verified line without a
+    new search (seconds of CPU on 2 and 4 suits); after a move of the player's, it searches."""
+    searches: list[int] = []
+
+    def counted(state: GameState, **budget: Any) -> Rescue:
+        searches.append(state.actions)
+        return rescue_actions(state, **budget)
+
+    monkeypatch.setattr(solo_play, "rescue_actions", counted)
+    play = make_play(session_factory, FakeClock())
+    ann = await add_player(session_factory, "Ann")
+    start, _ = one_suit(5)
+    game_id = (await play.create(player_id=ann, start=start)).game.id
+    await play.open(player_id=ann, game_id=game_id)
+    whole = rescue_actions(start.state).line
+    seq = 1
+    played: list[dict[str, Any]] = []
+    for _ in range(3):
+        [answer] = await play.rescue(player_id=ann, game_id=game_id, seq=seq)
+        assert answer["verdict"] == "way_out" and len(answer["steps"]) == RESCUE_ACTIONS
+        played += [step["action"] for step in answer["steps"]]
+        seq += len(answer["steps"])
+    assert searches == [0]  # one search, three rescues
+    assert played == [action.to_json() for action in whole[:3 * RESCUE_ACTIONS]]
+    await play.act(player_id=ann, game_id=game_id, seq=seq, action=Undo().to_json())
+    [answer] = await play.rescue(player_id=ann, game_id=game_id, seq=seq + 1)
+    assert answer["verdict"] == "way_out" and searches == [0, seq]

@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.db.models import DuelTable, Game, GameAction, Match
 from app.rooms.duel import DuelService
 from app.rooms.pubsub import MemoryPubSub
+from app.rooms.store import StoreError
 from app.services.players import create_player
 from app.services.sql_store import SqlStore
 from app.services.tables import TableSettings, create_table, join_table
@@ -166,3 +167,15 @@ async def test_the_start_window_ends_a_game_never_opened_and_the_sweeper_finds_i
     assert games[bob].status == "timed_out" and games[bob].started_at is None
     assert (await duels.match(match_id)).game_of(bob).status == "did_not_start"
     await duels.close()
+
+
+async def test_set_deal_keeps_the_stored_deal_and_answers_it(session_factory: Sessions) -> None:
+    # Every match has its deal from the start: set_deal is no error, it names that deal.
+    match_id, _, _ = await seated_match(session_factory)
+    store = SqlStore(session_factory)
+    kept = await store.set_deal(match_id, {"number": 99, "generator": 1})
+    loaded = await store.load_match(match_id)
+    assert loaded is not None and kept == loaded.deal
+    assert kept["layout"] == near_finished_layout() and kept.get("number") != 99
+    with pytest.raises(StoreError):
+        await store.set_deal(987_654, {"number": 1, "generator": 1})

@@ -13,13 +13,16 @@ from tests.web.fake import FakeServer
 
 APP = Path(__file__).resolve().parents[2] / "app"
 # Where codes are written in the server: service errors (code="…" / code = "…"), protocol
-# and WebSocket errors, rejections, problem documents and the HTTP status table.
+# and WebSocket errors, rejections (and the duel core's refusals), problem documents
+# and the HTTP status table.
 CODE_PATTERNS = [
     r'\bcode\s*=\s*"([a-z_]+)"',
     r'\bcode\s*=\s*[^\n]*?\belse\s+"([a-z_]+)"',
     r'_error(?:_text)?\(\s*"([a-z_]+)"',
+    r'frames\.error\(\s*"([a-z_]+)"',
     r'ProtocolError\(\s*"([a-z_]+)"',
-    r'_reject\([^)\n]*?"([a-z_]+)"',
+    r'\breject\([^\n]*?"([a-z_]+)"',
+    r'^\s*return\s+"([a-z_]+)",\s',  # the duel core's refusals: (code, message)
     r'\bproblem\(\s*\d+,\s*"([a-z_]+)"',
 ]
 STATUS_TABLE = re.compile(r"_HTTP_CODES\s*=\s*\{(.*?)\}", re.S)
@@ -30,7 +33,7 @@ def server_codes() -> set[str]:
     for path in APP.rglob("*.py"):
         text = path.read_text()
         for pattern in CODE_PATTERNS:
-            codes.update(re.findall(pattern, text))
+            codes.update(re.findall(pattern, text, re.M))
         for table in STATUS_TABLE.findall(text):
             codes.update(re.findall(r'"([a-z_]+)"', table))
     return codes

@@ -191,7 +191,7 @@ def test_daily_deal_board_and_streak(page: Page, solo: FakeSoloServer,
     page.goto(f"{static_server.url}/#/daily")
     expect(page.locator("#board-locked")).to_have_text(
         "The board opens once you finish today's deal.")
-    expect(page.locator("#streak-current")).to_have_text("4 day(s)")
+    expect(page.locator("#streak-current")).to_have_text("4 days")
     look(page, artifacts, "daily-before")
     page.locator("#play-daily").click()
     expect(page.locator(".soloplayer .name")).to_contain_text("Daily deal")
@@ -258,7 +258,7 @@ def test_player_info_shows_solo_stats_and_badges(page: Page, solo: FakeSoloServe
     page.set_viewport_size(DESKTOP)
     page.goto(f"{static_server.url}/#/player/alice")
     expect(page.locator("#solo-stats tbody tr")).to_have_count(3)
-    expect(page.locator("#daily-stats")).to_contain_text("9 day(s)")
+    expect(page.locator("#daily-stats")).to_contain_text("9 days")
     medals = page.locator("#badges .medal")
     expect(medals).to_have_count(15)
     expect(medals.nth(0)).to_contain_text("First win")
@@ -303,3 +303,44 @@ def test_no_screen_scrolls_sideways_on_a_landscape_phone(page: Page, solo: FakeS
         no_sideways_scroll(page)
     page.screenshot(path=artifacts / "solo-player-landscape.png", full_page=True)
 
+
+
+@pytest.mark.parametrize("language", ["fr", "de"])
+def test_choices_fit_a_phone_in_every_language(page: Page, solo: FakeSoloServer,
+                                               static_server: LiveServer, artifacts: Path,
+                                               language: str) -> None:
+    """The segmented choices (suits, leaderboard tabs) in French and German, whose words
+    are longer than English ones: nothing leaves its group or the screen on a phone."""
+    page.set_viewport_size(PHONE)
+    page.goto(f"{static_server.url}/#/solo")
+    page.locator("#lang").select_option(language)
+    for route in ["#/solo", "#/leaderboards/solo", "#/leaderboards/duel"]:
+        page.goto(f"{static_server.url}/{route}")
+        expect(page.locator(".seg").first).to_be_visible()
+        no_sideways_scroll(page)
+        outside = page.evaluate("""() => [...document.querySelectorAll('.seg label')]
+            .filter((label) => {
+              const box = label.getBoundingClientRect();
+              const group = label.closest('.seg').getBoundingClientRect();
+              return box.right > group.right + 0.5 || label.scrollWidth > label.clientWidth + 1;
+            }).map((label) => label.textContent.trim())""")
+        assert outside == [], f"{route}: {outside} do not fit"
+        page.screenshot(path=artifacts / f"solo-{language}-{route[2:].replace('/', '-')}-phone.png")
+
+
+def test_day_counts_agree_with_their_number(page: Page, solo: FakeSoloServer,
+                                            static_server: LiveServer) -> None:
+    """"1 day", "2 days", "0 jour", "3 Tage": no "day(s)" on the streak tiles."""
+    page.goto(f"{static_server.url}/#/daily")
+    expect(page.locator("#streak-current")).to_be_visible()
+    said = page.evaluate("""async () => {
+        const i18n = await import('/js/i18n.js');
+        const out = [];
+        for (const code of ['en', 'fr', 'de']) {
+          i18n.setLang(code);
+          for (const n of [0, 1, 2]) out.push(i18n.t('days', { n }));
+        }
+        return out;
+    }""")
+    assert said == ["0 days", "1 day", "2 days", "0 jour", "1 jour", "2 jours",
+                    "0 Tage", "1 Tag", "2 Tage"]

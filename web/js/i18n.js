@@ -401,8 +401,11 @@ export function addWords(tables) {
   for (const [code, words] of Object.entries(tables)) Object.assign(TABLES[code], words);
 }
 
+// A count "n" picks the singular form `${key}_one` where the language has one for it
+// ("1 day", "0 jour"), by the language's own plural rules.
 export function t(key, params = {}) {
-  const text = TABLES[current][key] ?? EN[key] ?? key;
+  const one = typeof params.n === "number" && new Intl.PluralRules(current).select(params.n) === "one";
+  const text = (one && (TABLES[current][`${key}_one`] ?? EN[`${key}_one`])) || (TABLES[current][key] ?? EN[key] ?? key);
   return String(text).replace(/\{(\w+)\}/g, (_, name) => params[name] ?? "");
 }
 

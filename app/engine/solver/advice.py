@@ -33,6 +33,13 @@ REVEAL = 2_000
 EMPTY_BEFORE_DEAL = 2_500
 """Cost of an empty column while it blocks a deal: more than it earns in the score."""
 
+POLISH_NODES = 10_000
+"""Nodes a rescue or a finish spends after its first win looking for a shorter line:
+these lines are played in front of the player, and a wandering one looks clumsy."""
+OPEN_HINT_NODES = 5_000
+OPEN_HINT_POLISH = 2_000
+"""Budgets of a hint when nothing is hidden any more (the solver's line is then fair)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Hint:
@@ -98,6 +105,10 @@ def hint(state: GameState) -> Hint:
         if column.down and not column.up and state.rules.manual_flip:
             return Hint(Flip(col), "turns a card face up")
     board = _visible_board(state)
+    if can_finish(state):
+        opened = _open_hint(state, board)
+        if opened is not None:
+            return opened
     best = _best_first_step(board, bool(state.stock) and not state.rules.deal_over_empty)
     if best is not None:
         action: Action = Move(*best)
@@ -111,6 +122,19 @@ def hint(state: GameState) -> Hint:
     if state.previous is not None:
         return Hint(Undo(), "no useful move: undo")
     return Hint(None, "no useful move left")
+
+
+def _open_hint(state: GameState, board: Board) -> Hint | None:
+    """When every card is visible (empty stock, nothing face down) the player knows all
+    the solver does: the hint is then the first action of its shortened winning line."""
+    found = solve(state, nodes=OPEN_HINT_NODES, polish_nodes=OPEN_HINT_POLISH)
+    if not found.solved or not found.actions:
+        return None
+    action = found.actions[0]
+    if not isinstance(action, Move) or not is_legal(state, action):
+        return None
+    step = (action.src, action.dst, action.count)
+    return Hint(action, _reason(board.columns, step))
 
 
 def _fill_for_deal(state: GameState, board: Board) -> Action | None:
@@ -177,6 +201,9 @@ class Rescue:
 
     message: str
     nodes: int
+    line: tuple[Action, ...] = ()
+    """The whole verified winning line (server side only): kept to answer the next
+    rescue from where this one stops without searching again."""
 
 
 def rescue(
@@ -185,25 +212,27 @@ def rescue(
     nodes: int = DEFAULT_NODES,
     seconds: float | None = None,
     shown: int = RESCUE_SHOWN,
+    polish_nodes: int = POLISH_NODES,
 ) -> Rescue:
     """Full knowledge (**server-side only**): is there still a way to win from ``state``?
 
     Returns the next ``shown`` actions of a verified win, or ``no_way_out`` when an
     exhaustive search proves the position lost ("no way out — undo a few moves"), or
     ``unknown`` when the budget ran out before either. ``seconds`` caps each of the
-    two searches (find, then prove) for interactive use.
+    two searches (find, then prove) for interactive use. The win is shortened first
+    (``polish_nodes``, see :func:`solve`): the actions shown are those of a short line.
     """
-    found = solve(state, nodes=nodes, seconds=seconds)
+    found = solve(state, nodes=nodes, seconds=seconds, polish_nodes=polish_nodes)
     if found.solved:
         count = len(found.actions)
         return Rescue("way_out", found.actions[:shown], count,
-                      f"a way out: {count} actions to win", found.nodes)
+                      f"a way out: {count} actions to win", found.nodes, found.actions)
     proof = solve(state, nodes=nodes, seconds=seconds, exhaustive=True)
     spent = found.nodes + proof.nodes
     if proof.solved:
         count = len(proof.actions)
         return Rescue("way_out", proof.actions[:shown], count,
-                      f"a way out: {count} actions to win", spent)
+                      f"a way out: {count} actions to win", spent, proof.actions)
     if proof.status == "unsolvable":
         return Rescue("no_way_out", (), 0, "no way out — undo a few moves", spent)
     return Rescue("unknown", (), 0, "no way out found — undo a few moves", spent)
@@ -219,7 +248,8 @@ def can_finish(state: GameState) -> bool:
 
 
 def finish(
-    state: GameState, *, nodes: int = DEFAULT_NODES, seconds: float | None = None
+    state: GameState, *, nodes: int = DEFAULT_NODES, seconds: float | None = None,
+    polish_nodes: int = POLISH_NODES,
 ) -> Solution:
     """The remaining actions of a game whose cards are all visible (the finish button).
 
@@ -228,7 +258,7 @@ def finish(
     """
     if not can_finish(state):
         raise NotFinishable("finish needs an empty stock and every card face up")
-    found = solve(state, nodes=nodes, seconds=seconds)
+    found = solve(state, nodes=nodes, seconds=seconds, polish_nodes=polish_nodes)
     if found.solved:
         return found
     return solve(state, nodes=nodes, seconds=seconds, exhaustive=True)

@@ -7,6 +7,7 @@ objects. See ``docs/solver.md`` for the algorithm and the measurements behind it
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import TypeAlias
@@ -15,11 +16,24 @@ from app.engine.solver.board import DEAL, EMPTY, Board, Columns, Step
 from app.engine.solver.moves import all_steps, candidate_steps, deal_row, play
 from app.engine.solver.score import score
 
+Progress = Callable[[int, int], None]
+"""Told (nodes expanded so far, depth of the current line) now and then during a search."""
+
+REPORT_EVERY = 1024
+"""Nodes between two progress reports of the depth-first search (beams report per level)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Limits:
     nodes: int = 200_000
     seconds: float | None = None
+    progress: Progress | None = None
+
+    def after(self, used: int, seconds: float | None) -> Limits:
+        """What is left once ``used`` nodes are spent; progress counts on from there."""
+        report = self.progress
+        shifted = None if report is None else (lambda n, d: report(used + n, d))
+        return Limits(self.nodes - used, seconds, shifted)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +74,7 @@ def depth_first(
     total_rows = len(rows)
     seen: set[tuple[Columns, int]] = set()
     nodes = 0
+    report = limits.progress
 
     def children(columns: Columns, dealt: int, removed: int) -> list[_Child]:
         scored = []
@@ -102,6 +117,8 @@ def depth_first(
         if removed >= 8:
             return Outcome(tuple(path), nodes, False, time.perf_counter() - started)
         nodes += 1
+        if report is not None and nodes % REPORT_EVERY == 0:
+            report(nodes, len(path))
         if nodes >= limits.nodes or (
             deadline is not None and nodes & 255 == 0 and time.perf_counter() > deadline
         ):
@@ -121,11 +138,14 @@ _Node: TypeAlias = "tuple[Columns, int, int, _Node | None, Step]"
 
 
 def beam(
-    board: Board, limits: Limits, *, over_empty: bool, width: int = 150, split: bool = False
+    board: Board, limits: Limits, *, over_empty: bool, width: int = 150, split: bool = False,
+    max_depth: int = MAX_DEPTH,
 ) -> Outcome:
     """Beam search: each level keeps the ``width`` best new positions per stock count.
 
     ``split`` lets parts of runs go to an empty column (see :func:`candidate_steps`).
+    Each level is one action, so a win found at level ``d`` is ``d`` actions long;
+    ``max_depth`` caps it (a win longer than that is not looked for).
     """
     started = time.perf_counter()
     deadline = None if limits.seconds is None else started + limits.seconds
@@ -138,7 +158,7 @@ def beam(
     nodes = 0
     depth = 0
     trimmed = False
-    while level and depth < MAX_DEPTH:
+    while level and depth < max_depth:
         depth += 1
         groups: dict[int, list[tuple[int, int, _Node]]] = {}
         order = 0
@@ -168,6 +188,8 @@ def beam(
                     groups.setdefault(dealt + 1, []).append(
                         (score(child, removed + runs), -order, new)
                     )
+        if limits.progress is not None:
+            limits.progress(nodes, depth)
         if nodes >= limits.nodes or (deadline is not None and time.perf_counter() > deadline):
             return Outcome(None, nodes, False, time.perf_counter() - started)
         level = []
@@ -215,14 +237,15 @@ def portfolio(board: Board, limits: Limits, *, over_empty: bool) -> Outcome:
         seconds = None
         if limits.seconds is not None:
             seconds = max(0.0, limits.seconds - (time.perf_counter() - started))
-        return Limits(nodes=limits.nodes - used, seconds=seconds)
+        return limits.after(used, seconds)
 
     def out_of_budget() -> bool:
         budget = left()
         return budget.nodes <= 0 or (budget.seconds is not None and budget.seconds <= 0)
 
     first = depth_first(
-        board, Limits(min(DFS_SHARE, limits.nodes), limits.seconds), over_empty=over_empty
+        board, Limits(min(DFS_SHARE, limits.nodes), limits.seconds, limits.progress),
+        over_empty=over_empty,
     )
     used += first.nodes
     if first.steps is not None or first.exhausted:
@@ -244,32 +267,33 @@ def portfolio(board: Board, limits: Limits, *, over_empty: bool) -> Outcome:
     return Outcome(None, used, False, time.perf_counter() - started)
 
 
-def shorten(board: Board, steps: tuple[Step, ...], *, over_empty: bool) -> tuple[Step, ...]:
-    """The same win with detours cut out: from each position, jump to the latest position
-    of the line that one legal action reaches."""
-    positions: list[tuple[Columns, int]] = [(board.columns, board.dealt)]
-    columns, dealt = board.columns, board.dealt
-    for step in steps:
-        if step[0] < 0:
-            columns, _ = deal_row(columns, board.rows[dealt])
-            dealt += 1
-        else:
-            columns, _ = play(columns, step)
-        positions.append((columns, dealt))
-    index = {key: i for i, key in enumerate(positions)}
-    out: list[Step] = []
-    i = 0
-    while i < len(steps):
-        columns, dealt = positions[i]
-        best, best_step = i + 1, steps[i]
-        for step in all_steps(columns):
-            j = index.get((play(columns, step)[0], dealt), -1)
-            if j > best:
-                best, best_step = j, step
-        if dealt < len(board.rows) and (over_empty or EMPTY not in columns):
-            j = index.get((deal_row(columns, board.rows[dealt])[0], dealt + 1), -1)
-            if j > best:
-                best, best_step = j, DEAL
-        out.append(best_step)
-        i = best
-    return tuple(out)
+POLISH_FIRST_WIDTH = 10
+
+
+def polish(
+    board: Board, steps: tuple[Step, ...], limits: Limits, *, over_empty: bool
+) -> tuple[tuple[Step, ...], int]:
+    """A shorter win than ``steps`` if beams of doubling width find one within ``limits``.
+
+    The first win of :func:`portfolio` is often a depth-first line that wanders; a beam
+    advances one action per level, so the win it finds is short, and capping its depth
+    below the best line so far makes each wider beam look only for a shorter one.
+    Returns the shortest line found and the nodes spent.
+    """
+    started = time.perf_counter()
+    best, used, width = steps, 0, POLISH_FIRST_WIDTH
+    while used < limits.nodes and len(best) > 1:
+        seconds = None
+        if limits.seconds is not None:
+            seconds = limits.seconds - (time.perf_counter() - started)
+            if seconds <= 0:
+                break
+        attempt = beam(board, limits.after(used, seconds), over_empty=over_empty,
+                       width=width, max_depth=len(best) - 1)
+        used += attempt.nodes
+        if attempt.steps is not None:
+            best = attempt.steps
+        elif not attempt.trimmed or attempt.nodes == 0:
+            break
+        width *= 2
+    return best, used

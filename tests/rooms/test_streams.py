@@ -6,9 +6,10 @@ import json
 
 import pytest
 
-from app.rooms import channels, sessions
+from app.rooms import channels, streams
 from app.rooms.pubsub import MemoryPubSub
-from app.rooms.sessions import Outbox, Payload, Session, SessionHub
+from app.rooms.streams import EventStream, Outbox, Payload, StreamHub
+from tests.support.clock import FakeClock
 
 
 async def settle() -> None:
@@ -17,7 +18,7 @@ async def settle() -> None:
 
 
 async def test_events_are_numbered_and_missed_ones_replayed_in_order() -> None:
-    session = Session(1, MemoryPubSub())
+    session = EventStream(1, MemoryPubSub())
     frames = [session.emit({"type": "progress", "i": i}) for i in range(5)]
     assert [f["n"] for f in frames] == [1, 2, 3, 4, 5]
     missed = session.missed_since(session.stream, 2)
@@ -29,7 +30,7 @@ async def test_events_are_numbered_and_missed_ones_replayed_in_order() -> None:
 
 
 async def test_the_resume_buffer_holds_nothing_the_collector_walks() -> None:
-    session = Session(1, MemoryPubSub())
+    session = EventStream(1, MemoryPubSub())
     view = {"columns": [{"down": 4, "up": ["Ks", "Qh"]}], "removed": [], "stock": 40}
     frame = session.emit({"type": "ack", "seq": 1, "view": view, "events": [], "score": 1.5})
     gc.collect()  # a tuple of atoms is untracked once the collector has seen it
@@ -41,8 +42,8 @@ async def test_the_resume_buffer_holds_nothing_the_collector_walks() -> None:
 async def test_a_position_older_than_the_buffer_gets_no_replay(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(sessions, "BUFFER_EVENTS", 3)
-    session = Session(1, MemoryPubSub())
+    monkeypatch.setattr(streams, "BUFFER_EVENTS", 3)
+    session = EventStream(1, MemoryPubSub())
     for i in range(6):
         session.emit({"type": "progress", "i": i})
     assert session.missed_since(session.stream, 1) is None
@@ -52,7 +53,7 @@ async def test_a_position_older_than_the_buffer_gets_no_replay(
 
 async def test_a_new_connection_gets_its_prelude_before_anything_live() -> None:
     pubsub = MemoryPubSub()
-    hub = SessionHub(pubsub)
+    hub = StreamHub(pubsub)
     _, outbox = await hub.connect(7, lambda s: [{"type": "welcome", "n": 0}])
     await pubsub.publish(channels.player(7), {"type": "invite", "invite": {}})
     await settle()
@@ -64,7 +65,7 @@ async def test_a_new_connection_gets_its_prelude_before_anything_live() -> None:
 
 async def test_progress_lines_reach_the_other_players_not_the_one_they_describe() -> None:
     pubsub = MemoryPubSub()
-    hub = SessionHub(pubsub)
+    hub = StreamHub(pubsub)
     ann, ann_box = await hub.connect(1, lambda s: [])
     bob, bob_box = await hub.connect(2, lambda s: [])
     for session in (ann, bob):
@@ -94,7 +95,7 @@ async def test_presence_follows_connections() -> None:
     async def listener(player_id: int) -> None:
         changes.append(player_id)
 
-    hub = SessionHub(pubsub)
+    hub = StreamHub(pubsub)
     hub.on_presence(listener)
     session, first = await hub.connect(7, lambda s: [])
     _, second = await hub.connect(7, lambda s: [])
@@ -109,9 +110,9 @@ async def test_presence_follows_connections() -> None:
 
 
 async def test_a_settled_match_s_channels_are_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sessions, "MATCH_CHANNEL_GRACE_SECONDS", 0)
+    monkeypatch.setattr(streams, "MATCH_CHANNEL_GRACE_SECONDS", 0)
     pubsub = MemoryPubSub()
-    session = Session(1, pubsub)
+    session = EventStream(1, pubsub)
     await session.follow(channels.match(5))
     await session.follow(channels.watch(5, 2))
     await session.follow(channels.match(6))
@@ -124,11 +125,16 @@ async def test_a_settled_match_s_channels_are_dropped(monkeypatch: pytest.Monkey
     await session.close()
 
 
-async def test_idle_sessions_are_forgotten() -> None:
-    hub = SessionHub(MemoryPubSub())
+async def test_idle_streams_are_forgotten() -> None:
+    clock = FakeClock()
+    hub = StreamHub(MemoryPubSub(), clock)
     session, outbox = await hub.connect(3, lambda s: [])
     await hub.disconnect(session, outbox)
-    await hub.sweep(idle_seconds=0)
+    clock.now += streams.IDLE_SESSION_SECONDS
+    await hub.sweep()
+    assert await hub.session(3) is session  # idle exactly that long: kept
+    clock.now += 1
+    await hub.sweep()
     assert await hub.session(3) is not session
     await hub.close()
 
@@ -162,7 +168,7 @@ async def test_an_outbox_sends_in_order_and_holds_no_task_while_idle() -> None:
 async def test_an_outbox_that_overflows_asks_once_to_close(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(sessions, "OUTBOX_LIMIT", 3)
+    monkeypatch.setattr(streams, "OUTBOX_LIMIT", 3)
     socket, outbox = SlowSocket(), Outbox()
     for i in range(6):
         outbox.put({"i": i})
@@ -229,7 +235,7 @@ async def test_an_outbox_hands_frames_straight_to_a_ready_socket_and_keeps_order
 
 
 async def test_an_event_is_encoded_once_for_the_buffer_and_every_connection() -> None:
-    session = Session(1, MemoryPubSub())
+    session = EventStream(1, MemoryPubSub())
     handed: list[tuple[Payload, bytes | None]] = []
     for _ in range(2):  # two connections of the same player
         outbox = session.attach([])

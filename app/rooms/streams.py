@@ -1,6 +1,6 @@
 """A player's event stream: every server event to a client, numbered, buffered, resumable.
 
-One :class:`Session` per player and process. It outlives connections: while a player is
+One :class:`EventStream` per player and process. It outlives connections: while a player is
 disconnected its channel subscriptions keep filling the buffer, so a client that comes
 back with ``(stream, last_event)`` receives exactly what it missed. When the buffer no
 longer reaches back that far (or the server restarted: a new ``stream``), the client gets
@@ -14,14 +14,14 @@ import contextlib
 import json
 import logging
 import secrets
-import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from pydantic_core import to_json
 
-from app.rooms import channels
+from app.rooms import channels, frames
+from app.rooms.clock import SYSTEM_CLOCK, Clock
 from app.rooms.pubsub import PubSub, QueuedSubscription, Subscription
 
 Payload = dict[str, Any]
@@ -122,12 +122,13 @@ class Outbox:
                 self._pending = None  # an idle connection keeps no buffer
 
 
-class Session:
+class EventStream:
     # One per player online (10,000 idle connections: 10,000 sessions), so no __dict__,
     # and the event buffer and chores set only once something needs them.
     __slots__ = (
         "_buffer",
         "_chores",
+        "_clock",
         "_outboxes",
         "_pubsub",
         "_pumps",
@@ -137,11 +138,12 @@ class Session:
         "stream",
     )
 
-    def __init__(self, player_id: int, pubsub: PubSub) -> None:
+    def __init__(self, player_id: int, pubsub: PubSub, clock: Clock = SYSTEM_CLOCK) -> None:
         self.player_id = player_id
         self.stream = secrets.token_hex(8)
         self.last_n = 0
-        self.idle_since = time.monotonic()
+        self._clock = clock
+        self.idle_since = clock()
         self._pubsub = pubsub
         # Kept for resuming as (n, JSON bytes): bytes and a tuple of atoms are nothing the
         # garbage collector walks, where a frame's dicts and lists (its view, events) are
@@ -179,7 +181,7 @@ class Session:
 
     async def _leave_match(self, match_id: int) -> None:
         """A settled match sends nothing more: drop its channels once stragglers are in."""
-        await asyncio.sleep(MATCH_CHANNEL_GRACE_SECONDS)
+        await self._clock.sleep(MATCH_CHANNEL_GRACE_SECONDS)
         await self.unfollow(channels.match(match_id))
         await self.unfollow_matching(f"watch:{match_id}:")
 
@@ -207,7 +209,7 @@ class Session:
     def detach(self, outbox: Outbox) -> None:
         self._outboxes.discard(outbox)
         if not self._outboxes:
-            self.idle_since = time.monotonic()
+            self.idle_since = self._clock()
 
     def following(self, channel: str) -> bool:
         return channel in self._pumps
@@ -265,14 +267,15 @@ def _own_progress(message: Payload, player_id: int) -> bool:
     return isinstance(progress, dict) and progress.get("player_id") == player_id
 
 
-class SessionHub:
+class StreamHub:
     """All sessions of this process, and the presence they imply."""
 
-    def __init__(self, pubsub: PubSub) -> None:
+    def __init__(self, pubsub: PubSub, clock: Clock = SYSTEM_CLOCK) -> None:
         self._pubsub = pubsub
-        self._sessions: dict[int, Session] = {}
+        self._clock = clock
+        self._sessions: dict[int, EventStream] = {}
         self._presence_listeners: list[Callable[[int], Awaitable[None]]] = []
-        self._swept_at = time.monotonic()
+        self._swept_at = clock()
 
     def on_presence(self, listener: Callable[[int], Awaitable[None]]) -> None:
         self._presence_listeners.append(listener)
@@ -284,19 +287,19 @@ class SessionHub:
     def online_among(self, player_ids: list[int]) -> list[int]:
         return [player_id for player_id in player_ids if self.is_online(player_id)]
 
-    async def session(self, player_id: int) -> Session:
+    async def session(self, player_id: int) -> EventStream:
         session = self._sessions.get(player_id)
         if session is None:
-            session = Session(player_id, self._pubsub)
+            session = EventStream(player_id, self._pubsub, self._clock)
             await session.follow(channels.player(player_id))
             self._sessions[player_id] = session
         return session
 
     async def connect(
-        self, player_id: int, prelude: Callable[[Session], list[Payload]]
-    ) -> tuple[Session, Outbox]:
-        if time.monotonic() - self._swept_at >= SWEEP_EVERY_SECONDS:
-            self._swept_at = time.monotonic()
+        self, player_id: int, prelude: Callable[[EventStream], list[Payload]]
+    ) -> tuple[EventStream, Outbox]:
+        if self._clock() - self._swept_at >= SWEEP_EVERY_SECONDS:
+            self._swept_at = self._clock()
             await self.sweep()
         session = await self.session(player_id)
         was_online = session.connections > 0
@@ -305,7 +308,7 @@ class SessionHub:
             await self._presence_changed(player_id, online=True)
         return session, outbox
 
-    async def disconnect(self, session: Session, outbox: Outbox) -> None:
+    async def disconnect(self, session: EventStream, outbox: Outbox) -> None:
         session.detach(outbox)
         if session.connections == 0:
             await self._presence_changed(session.player_id, online=False)
@@ -313,14 +316,14 @@ class SessionHub:
     async def _presence_changed(self, player_id: int, *, online: bool) -> None:
         await self._pubsub.publish(
             channels.presence(player_id),
-            {"type": "presence", "player_id": player_id, "online": online},
+            frames.presence(player_id, online),
         )
         for listener in self._presence_listeners:
             await listener(player_id)
 
     async def sweep(self, idle_seconds: float = IDLE_SESSION_SECONDS) -> None:
         """Forget sessions nobody has been connected to for a long time."""
-        now = time.monotonic()
+        now = self._clock()
         for player_id, session in list(self._sessions.items()):
             if session.connections == 0 and now - session.idle_since > idle_seconds:
                 del self._sessions[player_id]

@@ -1,0 +1,236 @@
+"""Frozen (mapping v1): depth-first, beam, and the portfolio of both, as on the day frozen.
+
+This is the hot loop; it favours plain functions, tuples and memo tables over
+objects. See ``docs/solver.md`` for the algorithm and the measurements behind it.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from operator import itemgetter
+from typing import TypeAlias
+
+from app.engine.solver.v1.board import DEAL, EMPTY, Board, Columns, Step
+from app.engine.solver.v1.moves import candidate_steps, deal_row, play
+from app.engine.solver.v1.score import score
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    nodes: int = 200_000
+    seconds: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a search found: ``steps`` is None when no win was found."""
+
+    steps: tuple[Step, ...] | None
+    nodes: int
+    exhausted: bool
+    """True only when a complete search ran out of positions: proof that no win exists."""
+
+    elapsed: float
+    trimmed: bool = True
+    """False when a beam ran dry without ever dropping a position: a wider one is no use."""
+
+
+_Child = tuple[Step, Columns, int, int]
+_FIRST = itemgetter(0)
+_FIRST_TWO = itemgetter(0, 1)
+
+MAX_DEPTH = 400
+"""Longest line the depth-first search follows; deeper positions count as dead ends."""
+
+
+def depth_first(board: Board, limits: Limits, *, over_empty: bool) -> Outcome:
+    """Depth-first search, best-scored child first, deal last, with a transposition table."""
+    generate = candidate_steps
+    max_depth = MAX_DEPTH
+    started = time.perf_counter()
+    deadline = None if limits.seconds is None else started + limits.seconds
+    rows = board.rows
+    total_rows = len(rows)
+    seen: set[tuple[Columns, int]] = set()
+    nodes = 0
+
+    def children(columns: Columns, dealt: int, removed: int) -> list[_Child]:
+        scored = []
+        for step in generate(columns):
+            child, runs = play(columns, step)
+            if (child, dealt) in seen:
+                continue
+            scored.append((score(child, removed + runs), step, child, runs))
+        scored.sort(key=_FIRST, reverse=True)
+        out = [(step, child, dealt, removed + runs) for _, step, child, runs in scored]
+        if dealt < total_rows and (over_empty or EMPTY not in columns):
+            child, runs = deal_row(columns, rows[dealt])
+            if (child, dealt + 1) not in seen:
+                out.append((DEAL, child, dealt + 1, removed + runs))
+        out.reverse()  # popped from the end
+        return out
+
+    root = (board.columns, board.dealt)
+    seen.add(root)
+    if board.removed >= 8:
+        return Outcome((), 0, False, 0.0)
+    stack: list[list[_Child]] = [
+        children(board.columns, board.dealt, board.removed)
+    ]
+    path: list[Step] = []
+    while stack:
+        frame = stack[-1]
+        if not frame:
+            stack.pop()
+            if path:
+                path.pop()
+            continue
+        step, columns, dealt, removed = frame.pop()
+        key = (columns, dealt)
+        if key in seen:
+            continue
+        seen.add(key)
+        path.append(step)
+        if removed >= 8:
+            return Outcome(tuple(path), nodes, False, time.perf_counter() - started)
+        nodes += 1
+        if nodes >= limits.nodes or (
+            deadline is not None and nodes & 255 == 0 and time.perf_counter() > deadline
+        ):
+            return Outcome(None, nodes, False, time.perf_counter() - started)
+        if len(path) >= max_depth:
+            stack.append([])
+            continue
+        stack.append(children(columns, dealt, removed))
+    return Outcome(None, nodes, False, time.perf_counter() - started)
+
+
+
+
+_Node: TypeAlias = "tuple[Columns, int, int, _Node | None, Step]"
+"""A beam position: (columns, rows dealt, runs removed, parent, step that led here)."""
+
+
+def beam(
+    board: Board, limits: Limits, *, over_empty: bool, width: int = 150, split: bool = False
+) -> Outcome:
+    """Beam search: each level keeps the ``width`` best new positions per stock count.
+
+    ``split`` lets parts of runs go to an empty column (see :func:`candidate_steps`).
+    """
+    started = time.perf_counter()
+    deadline = None if limits.seconds is None else started + limits.seconds
+    rows = board.rows
+    total_rows = len(rows)
+    seen: set[tuple[Columns, int]] = {(board.columns, board.dealt)}
+    level: list[_Node] = [(board.columns, board.dealt, board.removed, None, DEAL)]
+    if board.removed >= 8:
+        return Outcome((), 0, False, 0.0)
+    nodes = 0
+    depth = 0
+    trimmed = False
+    while level and depth < MAX_DEPTH:
+        depth += 1
+        groups: dict[int, list[tuple[int, int, _Node]]] = {}
+        order = 0
+        for node in level:
+            columns, dealt, removed = node[0], node[1], node[2]
+            nodes += 1
+            for step in candidate_steps(columns, split):
+                child, runs = play(columns, step)
+                key = (child, dealt)
+                if key in seen:
+                    continue
+                seen.add(key)
+                new = (child, dealt, removed + runs, node, step)
+                if removed + runs >= 8:
+                    return Outcome(_path(new), nodes, False, time.perf_counter() - started)
+                order += 1
+                groups.setdefault(dealt, []).append((score(child, removed + runs), -order, new))
+            if dealt < total_rows and (over_empty or EMPTY not in columns):
+                child, runs = deal_row(columns, rows[dealt])
+                key = (child, dealt + 1)
+                if key not in seen:
+                    seen.add(key)
+                    new = (child, dealt + 1, removed + runs, node, DEAL)
+                    if removed + runs >= 8:
+                        return Outcome(_path(new), nodes, False, time.perf_counter() - started)
+                    order += 1
+                    groups.setdefault(dealt + 1, []).append(
+                        (score(child, removed + runs), -order, new)
+                    )
+        if nodes >= limits.nodes or (deadline is not None and time.perf_counter() > deadline):
+            return Outcome(None, nodes, False, time.perf_counter() - started)
+        level = []
+        for dealt in sorted(groups):
+            group = groups[dealt]
+            group.sort(reverse=True, key=_FIRST_TWO)
+            if len(group) > width:
+                trimmed = True
+            level.extend(item[2] for item in group[:width])
+    if level:
+        trimmed = True  # stopped by the depth cap
+    return Outcome(None, nodes, False, time.perf_counter() - started, trimmed)
+
+
+def _path(node: _Node) -> tuple[Step, ...]:
+    steps: list[Step] = []
+    current = node
+    while current[3] is not None:
+        steps.append(current[4])
+        current = current[3]
+    return tuple(reversed(steps))
+
+
+DFS_SHARE = 5_000
+"""Nodes the opening depth-first attempt may spend (most 1- and 2-suit deals need far fewer)."""
+
+FIRST_WIDTH = 5
+
+VARIANT_WIDTH = 80
+"""From this width on, each beam is followed by one that may also split runs into an
+empty column: different deals need different freedoms, and the variant costs nothing
+for the many deals won before (by then the solvable-deal budget is long spent)."""
+
+
+def portfolio(board: Board, limits: Limits, *, over_empty: bool) -> Outcome:
+    """Depth-first first (cheap when it works), then beams of doubling width.
+
+    A narrow beam either wins quickly or runs dry quickly, so doubling the width wastes
+    little; each attempt gets what is left of the node budget.
+    """
+    started = time.perf_counter()
+    used = 0
+
+    def left() -> Limits:
+        seconds = None
+        if limits.seconds is not None:
+            seconds = max(0.0, limits.seconds - (time.perf_counter() - started))
+        return Limits(nodes=limits.nodes - used, seconds=seconds)
+
+    def out_of_budget() -> bool:
+        budget = left()
+        return budget.nodes <= 0 or (budget.seconds is not None and budget.seconds <= 0)
+
+    first = depth_first(
+        board, Limits(min(DFS_SHARE, limits.nodes), limits.seconds), over_empty=over_empty
+    )
+    used += first.nodes
+    if first.steps is not None or first.exhausted:
+        return Outcome(first.steps, used, first.exhausted, time.perf_counter() - started)
+    width = FIRST_WIDTH
+    while not out_of_budget():
+        attempt = beam(board, left(), over_empty=over_empty, width=width)
+        used += attempt.nodes
+        if attempt.steps is not None:
+            return Outcome(attempt.steps, used, False, time.perf_counter() - started)
+        if width >= VARIANT_WIDTH and not out_of_budget():
+            variant = beam(board, left(), over_empty=over_empty, width=width, split=True)
+            used += variant.nodes
+            if variant.steps is not None:
+                return Outcome(variant.steps, used, False, time.perf_counter() - started)
+        if not attempt.trimmed:
+            break
+        width *= 2
+    return Outcome(None, used, False, time.perf_counter() - started)

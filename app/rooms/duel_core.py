@@ -1,0 +1,340 @@
+"""The duel core, pure: what each command does to a match (``app/rooms/match.py``).
+
+In the style of a sans-I/O protocol: every function takes the match, the command and the
+time (``now``, read by the caller) and returns a :class:`Step`: the match after the
+command, the writes the store must make (the ones marked ``required`` before the step
+may be adopted at all), the effects for the runner to carry out afterwards (timers,
+fan-out), and the answer to the caller. Nothing here waits, stores, reads a clock or
+sends anything; the runner (``app/rooms/duel.py``) does, in the order given.
+
+Sequence numbers: an action's ``seq`` is its position in the game's log (1, 2, …);
+"finish" takes the next seq too but ends the game row instead of entering the log (the
+log holds rule-book actions only). ``seq`` = last answered → the same answer again (never
+applied twice); lower → ``stale_seq``; higher than next → ``bad_seq``; both rejections
+carry the authoritative view for a resync. An illegal action consumes no seq.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from app.engine.actions import ActionFormatError, action_from_json
+from app.engine.errors import IllegalAction
+from app.engine.layout import state_to_layout
+from app.engine.state import GameState
+from app.rooms import frames
+from app.rooms.match import (
+    GameIsOver,
+    Match,
+    NotOpened,
+    ReplayNotReady,
+    Seat,
+    SpectateRefused,
+)
+from app.rooms.store import Progress, StoredGame
+from app.scoring.play import ScoredGame
+
+Payload = dict[str, Any]
+FINISH_OP = "finish"
+
+
+# --------------------------------------------------------------------------- steps
+# Steps, writes and effects are values by convention, never changed once made: plain
+# slotted dataclasses, as a frozen one costs several times more to build, several times
+# per action on the hottest path.
+
+
+@dataclass(slots=True)
+class StartGame:
+    game_id: int
+    at: float
+
+
+@dataclass(slots=True)
+class AppendAction:
+    game_id: int
+    seq: int
+    action: Payload
+    at: float
+    progress: Progress
+
+
+@dataclass(slots=True)
+class EndGame:
+    """``required``: a finish must be stored or it did not happen; a win or a time-out
+    stands even if the write fails (the log and the clock prove it again on a rebuild)."""
+
+    game_id: int
+    reason: str
+    at: float
+    progress: Progress
+    required: bool = False
+
+
+Write = StartGame | AppendAction | EndGame
+
+
+@dataclass(slots=True)
+class Arm:
+    """Start the seat's time-out timer (its deadline is on the seat)."""
+
+    player_id: int
+
+
+@dataclass(slots=True)
+class Disarm:
+    player_id: int
+
+
+@dataclass(slots=True)
+class Watched:
+    """A step of the player's game, for its spectators (built only if one may listen)."""
+
+    player_id: int
+    ack: Payload
+
+
+@dataclass(slots=True)
+class ProgressChanged:
+    player_id: int
+
+
+@dataclass(slots=True)
+class TellPeers:
+    ended: bool
+
+
+@dataclass(slots=True)
+class GameEnded:
+    """Publish ``frame`` (a game_over) to the match, then settle it if all games are over."""
+
+    frame: Payload
+
+
+Effect = Arm | Disarm | Watched | ProgressChanged | TellPeers | GameEnded
+
+
+@dataclass(slots=True)
+class Step:
+    match: Match
+    writes: tuple[Write, ...] = ()
+    effects: tuple[Effect, ...] = ()
+    reply: Payload | None = None
+
+    def then(self, later: Step) -> Step:
+        """This step followed by ``later`` (computed on this step's match)."""
+        return Step(later.match, self.writes + later.writes, self.effects + later.effects,
+                    later.reply)
+
+
+# --------------------------------------------------------------------------- building
+
+
+def rebuild_seat(stored: StoredGame, start: GameState, limit: float) -> Seat:
+    """Replay the game's log over the deal; the stored end (finish, time-out) is authoritative."""
+    game = ScoredGame.start(start)
+    actions: list[Payload] = []
+    seq = 0
+    ended_at: float | None = None
+    end_reason: str | None = None
+    for entry in sorted(stored.actions, key=lambda a: a.seq):
+        action = action_from_json(entry.action)
+        game = game.play(action)[0]
+        actions.append(action.to_json())
+        seq = entry.seq
+        if game.state.won and ended_at is None:
+            ended_at, end_reason = entry.at, "won"
+    if stored.ended_at is not None:
+        ended_at, end_reason = stored.ended_at, stored.end_reason
+    return Seat(stored.game_id, stored.player_id, limit, game, seq, actions, len(actions),
+                stored.started_at, ended_at, end_reason, name=stored.name)
+
+
+# --------------------------------------------------------------------------- commands
+
+
+def end(match: Match, player_id: int, reason: str, at: float, *, announce: bool = True
+        ) -> Step:
+    """End a game (``announce``: tell the match now; otherwise the caller's step does)."""
+    seat = match.seat_of(player_id)
+    ended = seat.evolve(ended_at=at, end_reason=reason)
+    write = EndGame(seat.game_id, reason, at,
+                    Progress(seat.game.points, seat.game.state.actions,
+                             round(seat.elapsed_if_ended(reason, at) * 1000)),
+                    required=reason == "finished")
+    effects: tuple[Effect, ...] = (Disarm(player_id),)
+    if announce:
+        effects += (ProgressChanged(player_id), TellPeers(ended=True),
+                    GameEnded(frames.game_over(match.match_id, ended, at)))
+    return Step(match.with_seat(ended), (write,), effects)
+
+
+def deadline_due(match: Match, player_id: int, now: float) -> Step | None:
+    """The player's clock ran out and nothing has ended the game yet: end it now."""
+    seat = match.seat_of(player_id)
+    started = seat.started_at
+    if started is not None and seat.ended_at is None and now >= started + seat.time_limit_s:
+        return end(match, player_id, "timed_out", seat.deadline)
+    return None
+
+
+def expired(match: Match, seat: Seat, now: float) -> bool:
+    """A game nobody opened by the start deadline (the start window's end, or the
+    table's expiry): its player did not start."""
+    deadline = match.start_deadline
+    return (seat.started_at is None and not seat.over and deadline is not None
+            and now >= deadline)
+
+
+def expiry_due(match: Match, player_id: int, now: float) -> Step | None:
+    """The game was never opened and its start deadline passed: it ends as a time-out of
+    a game never opened, which its status reads as ``did_not_start``."""
+    seat = match.seat_of(player_id)
+    if expired(match, seat, now):
+        return end(match, player_id, "timed_out", match.start_deadline or now)
+    return None
+
+
+def open_seat(match: Match, player_id: int, now: float) -> Step | None:
+    """Start the player's clock, the first time only (None: nothing to do)."""
+    seat = match.seat_of(player_id)
+    if seat.started_at is not None or seat.over:
+        return None
+    opened = seat.evolve(started_at=now)
+    return Step(match.with_seat(opened), (StartGame(seat.game_id, now),),
+                (Arm(player_id), ProgressChanged(player_id), TellPeers(ended=False)))
+
+
+def act(match: Match, player_id: int, seq: int, data: Payload, now: float) -> Step:
+    """An action (or a finish) with its seq; the deadline was checked (``deadline_due``)."""
+    seat = match.seat_of(player_id)
+    last = seat.last_ack
+    if (last is not None and seq == last["seq"]) or (seat.seq > 0 and seq == seat.seq):
+        return again(match, seat, seq, now)
+    refusal = _seq_refusal(seat, seq)
+    if refusal is not None:
+        return Step(match, reply=reject(match, seat, seq, *refusal))
+    if data.get("op") == FINISH_OP and set(data) == {"op"}:
+        ended = end(match, player_id, "finished", now, announce=False)
+        return _stepped(ended, player_id, seq, 0, [], now)
+    try:
+        action = action_from_json(data)
+        after, events = seat.game.play(action)
+    except (ActionFormatError, IllegalAction) as error:
+        code = error.code if isinstance(error, IllegalAction) else "bad_action"
+        return Step(match, reply=reject(match, seat, seq, code, str(error)))
+    logged = action.to_json()
+    played = seat.evolve(game=after, seq=seq, log=seat.logging(logged),
+                         log_length=seat.log_length + 1)
+    append = AppendAction(seat.game_id, seq, logged, now,
+                          Progress(after.points, after.state.actions,
+                                   round(seat.elapsed_s(now) * 1000)))
+    delta, events_out = after.points - seat.game.points, frames.events_json(events)
+    if after.state.won:
+        won = Step(match.with_seat(played), (append,)).then(
+            end(match.with_seat(played), player_id, "won", now, announce=False))
+        return _stepped(won, player_id, seq, delta, events_out, now)
+    # The common case, built in one go (the hottest path of the server).
+    ack = frames.ack(match.match_id, played, seq, delta, events_out, now)
+    played.__dict__["last_ack"] = ack  # still ours alone: part of building the value
+    return Step(match.with_seat(played), (append,),
+                (Watched(player_id, ack), ProgressChanged(player_id), TellPeers(ended=False)),
+                ack)
+
+
+def _seq_refusal(seat: Seat, seq: int) -> tuple[str, str] | None:
+    if seat.over:
+        return "game_over", f"the game is over ({seat.status})"
+    if seat.started_at is None:
+        return "not_opened", "open the game before playing"
+    if seq < 1:  # the protocol refuses it already; the core stays total
+        return "bad_seq", f"the next seq is {seat.seq + 1}"
+    if seq < seat.seq:
+        return "stale_seq", f"seq {seq} is older than the last applied ({seat.seq})"
+    if seq > seat.seq + 1:
+        return "bad_seq", f"the next seq is {seat.seq + 1}"
+    return None
+
+
+def _stepped(step: Step, player_id: int, seq: int, delta: int, events: list[Payload],
+             now: float) -> Step:
+    """The step acknowledged: the ack is the reply, and fans out to spectators, then as
+    progress to the match; an ended game is announced last."""
+    match = step.match
+    seat = match.seat_of(player_id)
+    ack = frames.ack(match.match_id, seat, seq, delta, events, now)
+    seat = seat.evolve(last_ack=ack)
+    effects: tuple[Effect, ...] = (
+        Watched(player_id, ack), ProgressChanged(player_id), TellPeers(ended=seat.over))
+    if seat.over:
+        effects += (GameEnded(frames.game_over(match.match_id, seat, now)),)
+    return Step(match.with_seat(seat), step.writes, step.effects + effects, ack)
+
+
+def again(match: Match, seat: Seat, seq: int, now: float) -> Step:
+    """The answer to a seq already answered: the same ack, marked as a duplicate."""
+    if seat.last_ack is not None and seat.last_ack["seq"] == seq:
+        return Step(match, reply={**seat.last_ack, "duplicate": True})
+    # Rebuilt after a restart: the answer is the current state, nothing applied again.
+    ack = frames.ack(match.match_id, seat, seat.seq, 0, [], now)
+    return Step(match.with_seat(seat.evolve(last_ack=ack)),
+                reply={**ack, "duplicate": True})
+
+
+def reject(match: Match, seat: Seat, seq: int, code: str, message: str) -> Payload:
+    return frames.reject(match.match_id, seat, seq, code, message)
+
+
+def time_out(match: Match, player_id: int) -> Step | None:
+    """The seat's timer fired: end the game at its deadline unless it is over already."""
+    seat = match.seat_of(player_id)
+    if seat.over:
+        return None
+    return end(match, player_id, "timed_out", seat.deadline)
+
+
+def hint_state(match: Match, player_id: int) -> GameState:
+    """The position a hint is computed from (the deadline was checked)."""
+    seat = match.seat_of(player_id)
+    if seat.over:
+        raise GameIsOver(f"the game is over ({seat.status})")
+    if seat.started_at is None:
+        raise NotOpened("open the game before asking for a hint")
+    return seat.game.state
+
+
+def spectated(match: Match, viewer_id: int, player_id: int | None) -> Seat:
+    """The seat a viewer may watch: my opponent's once mine is over, anybody's once the
+    match is over; raises :class:`SpectateRefused` otherwise."""
+    target = match.opponent_of(viewer_id) if player_id is None else match.seat_of(player_id)
+    if target.player_id == viewer_id:
+        raise SpectateRefused("that is your own game: open it with open_game")
+    own_over = match.seated(viewer_id) and match.seat_of(viewer_id).over
+    if not (match.over or own_over):
+        why = "your own game is not over" if match.seated(viewer_id) else (
+            "nobody else may watch a match in progress")
+        raise SpectateRefused(f"cannot watch this game yet: {why}")
+    return target
+
+
+def replay(match: Match, player_id: int) -> Payload:
+    seat = match.seat_of(player_id)
+    if not match.over:
+        raise ReplayNotReady("replays open once both games of the match are over")
+    # Always the cards themselves: a client can draw the replay without its own copy
+    # of the deal generator (the match result names the deal number for verification).
+    record: Payload = {
+        "rules": match.rules.to_json(),
+        "layout": state_to_layout(match.start),
+        "moves": list(seat.actions),
+    }
+    return frames.replay(match.match_id, player_id, record)
+
+
+def settled(match: Match, winner_id: int | None,
+            ratings: dict[int, tuple[float | None, float | None]], now: float) -> Match:
+    """The match with its official result (as the store recorded it)."""
+    names = {seat.player_id: seat.name for seat in match.seats}
+    return match.evolve(result=frames.match_result(
+        match.match_id, match.outcomes(now), winner_id, ratings, match.deal, names))

@@ -1,0 +1,181 @@
+"""A live match as a value: one :class:`Seat` per player on the same deal, and the
+refusals of the live layer. What commands do to a match: ``app/rooms/duel_core.py``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.engine.rules import Rules
+from app.engine.state import GameState
+from app.engine.view import ViewMemo
+from app.rooms.store import Progress
+from app.rooms.winner import NO_SHOW, PlayerOutcome
+from app.scoring.play import ScoredGame
+
+Payload = dict[str, Any]
+
+
+class RoomError(ValueError):
+    """A request the rooms layer refuses; ``code`` goes to the client with the message."""
+
+    code = "room_error"
+
+
+class NoSuchMatch(RoomError):
+    code = "no_such_match"
+
+
+class NotSeated(RoomError):
+    code = "not_seated"
+
+
+class SpectateRefused(RoomError):
+    code = "spectate_refused"
+
+
+class ReplayNotReady(RoomError):
+    code = "replay_not_ready"
+
+
+class NotOpened(RoomError):
+    code = "not_opened"
+
+
+class GameIsOver(RoomError):
+    code = "game_over"
+
+
+@dataclass(frozen=True, eq=False)
+class Seat:
+    """One player's game: a :class:`ScoredGame` fold and a clock that starts when it is
+    opened and runs until the game ends, connected or not."""
+
+    game_id: int
+    player_id: int
+    time_limit_s: float
+    game: ScoredGame
+    seq: int = 0
+    # The logged actions as JSON (dicts of ints and strings): kept for the game's whole
+    # life, and such dicts are nothing the garbage collector walks, where Move and Flip
+    # objects are. One list shared by the seat's successive values, each seeing its
+    # first ``log_length`` entries: appending at the tip costs O(1), not a copy.
+    log: list[Payload] = field(default_factory=list, repr=False)
+    log_length: int = 0
+    started_at: float | None = None
+    ended_at: float | None = None
+    end_reason: str | None = None
+    last_ack: Payload | None = None
+    # A cache of the last view's columns (shared by the seat's successive values).
+    views: ViewMemo = field(default_factory=ViewMemo, repr=False)
+    name: str | None = None  # the player's name when the match was made (for its result)
+
+    @property
+    def over(self) -> bool:
+        return self.ended_at is not None
+
+    @property
+    def actions(self) -> tuple[Payload, ...]:
+        return tuple(self.log[:self.log_length])
+
+    def evolve(self, **changes: Any) -> Seat:
+        """A copy with ``changes`` (``dataclasses.replace`` without ``__init__``: several
+        times per action, on the hottest path)."""
+        copy = object.__new__(Seat)
+        copy.__dict__.update(self.__dict__, **changes)
+        return copy
+
+    def logging(self, action: Payload) -> list[Payload]:
+        """The log with ``action`` after this value's actions (shared when at its tip)."""
+        log = self.log if len(self.log) == self.log_length else self.log[:self.log_length]
+        log.append(action)
+        return log
+
+    @property
+    def status(self) -> str:
+        if self.end_reason == "timed_out" and self.started_at is None:
+            return NO_SHOW  # stored as a time-out of a game never opened
+        if self.end_reason is not None:
+            return self.end_reason
+        return "not_started" if self.started_at is None else "playing"
+
+    @property
+    def deadline(self) -> float:
+        assert self.started_at is not None
+        return self.started_at + self.time_limit_s
+
+    def elapsed_s(self, now: float) -> float:
+        return self.elapsed_if_ended(self.end_reason, self.ended_at or now)
+
+    def elapsed_if_ended(self, reason: str | None, at: float) -> float:
+        if self.started_at is None:  # never opened: an expired table counts the whole limit
+            return self.time_limit_s if reason == "timed_out" else 0.0
+        return min(max(0.0, at - self.started_at), self.time_limit_s)
+
+    def time_left_ms(self, now: float) -> int:
+        return round((self.time_limit_s - self.elapsed_s(now)) * 1000)
+
+    def totals(self, now: float) -> Progress:
+        return Progress(self.game.points, self.game.state.actions,
+                        round(self.elapsed_s(now) * 1000))
+
+    def outcome(self, now: float) -> PlayerOutcome:
+        return PlayerOutcome(self.player_id, self.game.points, self.elapsed_s(now),
+                             self.status if self.over else "finished")
+
+
+@dataclass(frozen=True, eq=False)
+class Match:
+    """A match: one seat per player, all on the same stored deal."""
+
+    match_id: int
+    rules: Rules
+    deal: Payload
+    start: GameState
+    seats: tuple[Seat, ...]
+    result: Payload | None = None
+    expires_at: float | None = None  # the table's: games nobody opened by then time out
+    start_by: float | None = None  # the start window's end: the same, usually sooner
+
+    @property
+    def start_deadline(self) -> float | None:
+        """When a game nobody opened ends as "did not start" (``winner.NO_SHOW``)."""
+        deadlines = [d for d in (self.start_by, self.expires_at) if d is not None]
+        return min(deadlines) if deadlines else None
+
+    @property
+    def over(self) -> bool:
+        return all(seat.over for seat in self.seats)
+
+    def seated(self, player_id: int) -> bool:
+        return any(seat.player_id == player_id for seat in self.seats)
+
+    def seat_of(self, player_id: int) -> Seat:
+        for seat in self.seats:
+            if seat.player_id == player_id:
+                return seat
+        raise NotSeated(f"player {player_id} has no seat in match {self.match_id}")
+
+    def opponent_of(self, player_id: int) -> Seat:
+        self.seat_of(player_id)
+        for seat in self.seats:
+            if seat.player_id != player_id:
+                return seat
+        raise NotSeated(f"match {self.match_id} has no opponent for player {player_id}")
+
+    def with_seat(self, seat: Seat) -> Match:
+        """This match with ``seat`` replacing the seat of the same player."""
+        player_id = seat.player_id
+        copy = object.__new__(Match)
+        copy.__dict__.update(self.__dict__, seats=tuple(
+            [seat if s.player_id == player_id else s for s in self.seats]))
+        return copy
+
+    def evolve(self, **changes: Any) -> Match:
+        copy = object.__new__(Match)
+        copy.__dict__.update(self.__dict__, **changes)
+        return copy
+
+    def outcomes(self, now: float) -> list[PlayerOutcome]:
+        return [seat.outcome(now) for seat in self.seats]
+

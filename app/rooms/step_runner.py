@@ -1,0 +1,211 @@
+"""Carrying out the duel core's steps: the store's writes, timers and fan-out.
+
+The runner half of ``app/rooms/duel.py``: a :class:`Step` from ``app/rooms/duel_core.py``
+is written (required writes first: if one fails nothing is adopted), its seat adopted
+into the :class:`LiveMatch`, and its effects carried out in order: timers armed or
+disarmed, the step shown to spectators, progress to the match, other processes told, the
+end of a game announced and the match settled once all its games are over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.rooms import channels, frames
+from app.rooms import duel_core as core
+from app.rooms.clock import Clock
+from app.rooms.duel_core import (
+    AppendAction,
+    Arm,
+    Disarm,
+    EndGame,
+    GameEnded,
+    ProgressChanged,
+    StartGame,
+    Step,
+    TellPeers,
+    Watched,
+    Write,
+)
+from app.rooms.match import Match, Seat
+from app.rooms.peers import PeerSync
+from app.rooms.pubsub import PubSub, may_deliver
+from app.rooms.store import DuelStore, StoreError
+
+log = logging.getLogger(__name__)
+
+Payload = dict[str, Any]
+
+
+@dataclass(eq=False)
+class LiveMatch:
+    """The runner's hold on a match: its current value, and per seat a lock and a timer."""
+
+    value: Match
+    locks: dict[int, asyncio.Lock]
+    timers: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+    expiry: asyncio.Task[None] | None = None
+    match_id: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.match_id = self.value.match_id  # read a few times per action
+
+    @property
+    def games(self) -> tuple[Seat, ...]:
+        return self.value.seats
+
+    @property
+    def over(self) -> bool:
+        return self.value.over
+
+    @property
+    def result(self) -> Payload | None:
+        return self.value.result
+
+    def game_of(self, player_id: int) -> Seat:
+        return self.value.seat_of(player_id)
+
+    def lock(self, player_id: int) -> asyncio.Lock:
+        lock = self.locks.get(player_id)
+        if lock is None:
+            self.value.seat_of(player_id)  # raises NotSeated for a stranger
+            raise AssertionError("every seat has its lock")
+        return lock
+
+    def stop_timers(self, *, expiry: bool = False) -> list[asyncio.Task[None]]:
+        """Cancel the time-out timers (and ``expiry``: the table's) but the running task:
+        this copy decides nothing more. Returns the tasks cancelled."""
+        tasks = list(self.timers.values())
+        self.timers.clear()
+        if expiry and self.expiry is not None:
+            tasks.append(self.expiry)
+        stopped = [task for task in tasks if task is not asyncio.current_task()]
+        for task in stopped:
+            task.cancel()
+        return stopped
+
+
+class StepRunner:
+    def __init__(self, *, store: DuelStore, pubsub: PubSub, clock: Clock,
+                 is_online: Callable[[int], bool], on_settled: Callable[[int], None]) -> None:
+        self._store = store
+        self._pubsub = pubsub
+        self._clock = clock
+        self._is_online = is_online
+        self._on_settled = on_settled
+        self.peers: PeerSync | None = None
+
+    async def run(self, live: LiveMatch, player_id: int, step: Step) -> Payload | None:
+        """Make the step's writes, adopt its seat, carry out its effects; its reply.
+
+        Only the player's seat is adopted: the other seat may have moved on (under its own
+        lock) while the writes were awaited, and the step computed nothing else."""
+        for write in step.writes:
+            await self._write(write)
+        live.value = live.value.with_seat(step.match.seat_of(player_id))
+        for effect in step.effects:
+            # The frequent ones inline: no coroutine made for each of them.
+            if isinstance(effect, TellPeers):
+                if self.peers is not None:
+                    await self.peers.tell(live.match_id, ended=effect.ended)
+            elif isinstance(effect, ProgressChanged):
+                await self.publish_progress(live, live.game_of(effect.player_id))
+            else:
+                await self._carry_out(live, effect)
+        return step.reply
+
+    async def _write(self, write: Write) -> None:
+        if isinstance(write, AppendAction):
+            await self._store.append_action(write.game_id, write.seq, write.action,
+                                            write.at, write.progress)
+        elif isinstance(write, StartGame):
+            await self._store.start_game(write.game_id, write.at)
+        else:
+            await self._end_row(write)
+
+    async def _end_row(self, write: EndGame) -> None:
+        try:
+            await self._store.end_game(write.game_id, write.reason, write.at, write.progress)
+        except StoreError:
+            if write.required:
+                raise
+            log.exception("could not record the end of game %d (%s)", write.game_id,
+                          write.reason)
+
+    async def _carry_out(self, live: LiveMatch, effect: object) -> None:
+        if isinstance(effect, Watched):
+            watch = channels.watch(live.match_id, effect.player_id)
+            # A spectator follows the channel under this game's lock before taking its
+            # snapshot, and steps happen under the same lock: a step nobody can receive
+            # now is in every later snapshot, so it needs no frame.
+            if may_deliver(self._pubsub, watch):
+                seat = live.game_of(effect.player_id)
+                await self._pubsub.publish(watch, frames.watch(live.match_id, seat, effect.ack))
+        elif isinstance(effect, GameEnded):
+            await self._pubsub.publish(channels.match(live.match_id), effect.frame)
+            if live.over and live.result is None:
+                await self.conclude(live)
+        elif isinstance(effect, Arm):
+            self.arm(live, effect.player_id)
+        elif isinstance(effect, Disarm):
+            timer = live.timers.pop(effect.player_id, None)
+            if timer is not None and timer is not asyncio.current_task():
+                timer.cancel()
+
+    def arm(self, live: LiveMatch, player_id: int) -> None:
+        live.timers[player_id] = asyncio.create_task(self._time_out_later(live, player_id))
+
+    async def _time_out_later(self, live: LiveMatch, player_id: int) -> None:
+        await self._clock.sleep_until(live.game_of(player_id).deadline)
+        async with live.lock(player_id):
+            step = core.time_out(live.value, player_id)
+            if step is not None:
+                live.timers.pop(player_id, None)  # this task is finishing the game itself
+                await self.run(live, player_id, step)
+
+    def start_expiry(self, live: LiveMatch) -> None:
+        """End the games nobody opened by the start deadline (start window or table expiry)."""
+        live.expiry = asyncio.create_task(self._expire_later(live))
+
+    async def _expire_later(self, live: LiveMatch) -> None:
+        deadline = live.value.start_deadline
+        if deadline is None:
+            return
+        # The loop's timer may wake a hair before the wall clock says so: sleep again.
+        while self._clock() < deadline:
+            await self._clock.sleep_until(deadline)
+        for seat in live.games:
+            async with live.lock(seat.player_id):
+                step = core.expiry_due(live.value, seat.player_id, self._clock())
+                if step is not None:
+                    await self.run(live, seat.player_id, step)
+
+    async def conclude(self, live: LiveMatch) -> None:
+        outcomes = live.value.outcomes(self._clock())
+        try:
+            settled = await self._store.finish_match(live.match_id, outcomes)
+        except Exception:  # the games stay over; the next restore settles the match
+            log.exception("could not settle match %d", live.match_id)
+            return
+        live.value = core.settled(live.value, settled.winner_id, settled.ratings,
+                                  self._clock())
+        self._on_settled(live.match_id)
+        result = live.value.result
+        assert result is not None
+        for seat in live.games:
+            await self._pubsub.publish(channels.player(seat.player_id), result)
+        for player_id, notice in settled.notices:  # badges earned, after the result
+            await self._pubsub.publish(channels.player(player_id), notice)
+
+    def progress(self, live: LiveMatch, seat: Seat) -> Payload:
+        return frames.progress(seat, self._clock(), self._is_online(seat.player_id),
+                               live.value.start_deadline)
+
+    async def publish_progress(self, live: LiveMatch, seat: Seat) -> None:
+        await self._pubsub.publish(channels.match(live.match_id), frames.progress_event(
+            live.match_id, seat, self._clock(), self._is_online(seat.player_id),
+            live.value.start_deadline))

@@ -1,0 +1,237 @@
+"""The pure duel core: match values in, (match, writes, effects, reply) out. No event loop,
+no store, no clock: every test here is a plain function."""
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.engine.layout import state_from_layout
+from app.engine.rules import rules_from_json
+from app.rooms import duel_core as core
+from app.rooms.duel_core import (
+    AppendAction,
+    Arm,
+    Disarm,
+    EndGame,
+    GameEnded,
+    ProgressChanged,
+    StartGame,
+    TellPeers,
+    Watched,
+)
+from app.rooms.match import Match, NotSeated, ReplayNotReady, SpectateRefused
+from app.rooms.store import StoredAction, StoredGame
+from tests.support.duel_layouts import RULES, WINNING_LINE, near_finished_layout
+
+ANN, BOB, EVE = 1, 2, 3
+T0 = 1_000.0
+
+
+def new_match(time_limit: float = 600.0, expires_at: float | None = None) -> Match:
+    rules = rules_from_json(RULES)
+    start = state_from_layout(rules, near_finished_layout())
+    seats = tuple(core.rebuild_seat(StoredGame(100 + p, p), start, time_limit)
+                  for p in (ANN, BOB))
+    return Match(10, rules, {"layout": near_finished_layout()}, start, seats,
+                 expires_at=expires_at)
+
+
+def opened(match: Match, *players: int, at: float = T0) -> Match:
+    for player in players:
+        step = core.open_seat(match, player, at)
+        assert step is not None
+        match = step.match
+    return match
+
+
+def played(match: Match, player: int, actions: list[dict[str, Any]], at: float) -> Match:
+    for action in actions:
+        step = core.act(match, player, match.seat_of(player).seq + 1, action, at)
+        assert step.reply is not None and step.reply["type"] == "ack", step.reply
+        match = step.match
+    return match
+
+
+def test_opening_starts_the_clock_once_and_arms_the_timer() -> None:
+    match = new_match()
+    step = core.open_seat(match, ANN, T0)
+    assert step is not None
+    assert step.writes == (StartGame(101, T0),)
+    assert step.effects == (Arm(ANN), ProgressChanged(ANN), TellPeers(ended=False))
+    seat = step.match.seat_of(ANN)
+    assert seat.started_at == T0 and seat.status == "playing"
+    assert match.seat_of(ANN).started_at is None  # the value before is untouched
+    assert core.open_seat(step.match, ANN, T0 + 5) is None  # a second open changes nothing
+
+
+def test_an_action_is_logged_before_it_counts_and_fans_out_after() -> None:
+    match = opened(new_match(), ANN)
+    step = core.act(match, ANN, 1, WINNING_LINE[0], T0 + 3)
+    [write] = step.writes
+    assert isinstance(write, AppendAction)
+    assert (write.game_id, write.seq, write.action, write.at) == (101, 1, WINNING_LINE[0], T0 + 3)
+    assert write.progress.time_used_ms == 3000 and write.progress.actions == 1
+    assert step.reply is not None and step.reply["type"] == "ack" and step.reply["seq"] == 1
+    assert [type(e) for e in step.effects] == [Watched, ProgressChanged, TellPeers]
+    assert step.match.seat_of(ANN).seq == 1 and step.match.seat_of(ANN).last_ack == step.reply
+
+
+def test_the_same_seq_again_is_the_same_answer_marked_duplicate() -> None:
+    match = opened(new_match(), ANN)
+    first = core.act(match, ANN, 1, WINNING_LINE[0], T0 + 1)
+    again = core.act(first.match, ANN, 1, WINNING_LINE[0], T0 + 2)
+    assert again.writes == () and again.effects == ()
+    assert again.reply == {**(first.reply or {}), "duplicate": True}
+
+
+@pytest.mark.parametrize(("seq", "code"), [(4, "bad_seq"), (1, "stale_seq"), (0, "bad_seq")])
+def test_seqs_out_of_order_are_rejected_with_the_view(seq: int, code: str) -> None:
+    match = played(opened(new_match(), ANN), ANN, WINNING_LINE[:2], T0)
+    step = core.act(match, ANN, seq, WINNING_LINE[2], T0)
+    assert step.writes == () and step.effects == () and step.match is match
+    assert step.reply is not None and step.reply["code"] == code
+    assert step.reply["next_seq"] == 3 and "view" in step.reply
+
+
+def test_an_illegal_or_malformed_action_consumes_no_seq() -> None:
+    match = opened(new_match(), ANN)
+    illegal = core.act(match, ANN, 1, {"op": "move", "from": 4, "to": 5, "count": 1}, T0)
+    malformed = core.act(match, ANN, 1, {"op": "jump"}, T0)
+    assert illegal.reply is not None and illegal.reply["type"] == "reject"
+    assert malformed.reply is not None and malformed.reply["code"] == "bad_action"
+    assert illegal.match is match and malformed.match is match
+    assert illegal.writes == malformed.writes == ()
+
+
+def test_playing_before_opening_or_after_the_end_is_refused() -> None:
+    match = new_match()
+    assert core.act(match, ANN, 1, WINNING_LINE[0], T0).reply["code"] == "not_opened"  # type: ignore[index]
+    finished = core.act(opened(match, ANN), ANN, 1, {"op": "finish"}, T0).match
+    assert core.act(finished, ANN, 2, WINNING_LINE[0], T0).reply["code"] == "game_over"  # type: ignore[index]
+
+
+def test_a_finish_must_be_stored_and_ends_the_game_with_an_announcement() -> None:
+    match = opened(new_match(), ANN)
+    step = core.act(match, ANN, 1, {"op": "finish"}, T0 + 7)
+    [write] = step.writes
+    assert isinstance(write, EndGame) and write.required and write.reason == "finished"
+    assert write.progress.time_used_ms == 7000
+    kinds = [type(e) for e in step.effects]
+    assert kinds == [Disarm, Watched, ProgressChanged, TellPeers, GameEnded]
+    over = step.effects[-1]
+    assert isinstance(over, GameEnded) and over.frame["reason"] == "finished"
+    assert over.frame["elapsed_ms"] == 7000
+    assert step.reply is not None and step.reply["status"] == "finished"
+
+
+def test_the_winning_action_ends_the_game_won_with_a_best_effort_end_write() -> None:
+    match = played(opened(new_match(), ANN), ANN, WINNING_LINE[:-1], T0 + 10)
+    step = core.act(match, ANN, len(WINNING_LINE), WINNING_LINE[-1], T0 + 11)
+    append, end = step.writes
+    assert isinstance(append, AppendAction) and isinstance(end, EndGame)
+    assert end.reason == "won" and not end.required
+    assert step.match.seat_of(ANN).status == "won"
+    assert isinstance(step.effects[-1], GameEnded)
+
+
+def test_a_clock_that_ran_out_ends_the_game_at_its_deadline_not_later() -> None:
+    match = opened(new_match(time_limit=60), ANN)
+    assert core.deadline_due(match, ANN, T0 + 59.9) is None
+    step = core.deadline_due(match, ANN, T0 + 500)
+    assert step is not None
+    [write] = step.writes
+    assert isinstance(write, EndGame) and (write.reason, write.at) == ("timed_out", T0 + 60)
+    assert write.progress.time_used_ms == 60_000 and not write.required
+    assert [type(e) for e in step.effects] == [Disarm, ProgressChanged, TellPeers, GameEnded]
+    assert core.time_out(step.match, ANN) is None  # the timer, late, finds it over
+
+
+def test_an_expired_table_times_out_the_unopened_game_with_the_whole_limit() -> None:
+    match = new_match(time_limit=300, expires_at=T0 + 50)
+    assert core.expiry_due(match, BOB, T0 + 49) is None
+    step = core.expiry_due(match, BOB, T0 + 50)
+    assert step is not None
+    [write] = step.writes
+    assert isinstance(write, EndGame) and write.at == T0 + 50
+    assert write.progress.time_used_ms == 300_000
+    assert core.open_seat(step.match, BOB, T0 + 51) is None  # opening late starts nothing
+
+
+def test_spectating_waits_for_my_own_game_and_strangers_for_the_match() -> None:
+    match = opened(new_match(), ANN, BOB)
+    with pytest.raises(SpectateRefused):
+        core.spectated(match, ANN, None)
+    with pytest.raises(SpectateRefused):
+        core.spectated(match, ANN, ANN)
+    mine_over = core.act(match, ANN, 1, {"op": "finish"}, T0).match
+    assert core.spectated(mine_over, ANN, None).player_id == BOB
+    with pytest.raises(SpectateRefused):
+        core.spectated(mine_over, EVE, BOB)
+    with pytest.raises(NotSeated):
+        core.spectated(mine_over, EVE, EVE)
+
+
+def test_a_replay_opens_once_the_match_is_over() -> None:
+    match = played(opened(new_match(), ANN, BOB), ANN, WINNING_LINE, T0)
+    with pytest.raises(ReplayNotReady):
+        core.replay(match, ANN)
+    over = core.act(match, BOB, 1, {"op": "finish"}, T0).match
+    replay = core.replay(over, ANN)
+    assert replay["record"]["moves"] == WINNING_LINE
+    assert replay["record"]["layout"]["stock"] == near_finished_layout()["stock"]
+
+
+def test_the_settled_match_names_the_winner_and_reveals_the_deal() -> None:
+    match = played(opened(new_match(), ANN, BOB), ANN, WINNING_LINE, T0)
+    match = core.act(match, BOB, 1, {"op": "finish"}, T0 + 1).match
+    result = core.settled(match, ANN, {ANN: (1500.0, 1600.0)}, T0 + 2).result
+    assert result is not None and result["winner_id"] == ANN
+    assert result["deal"] == {"layout": near_finished_layout()}
+    assert result["results"][0]["rating_after"] == 1600.0
+    assert result["results"][1]["rating_before"] is None
+
+
+def test_a_rebuilt_seat_replays_its_log_and_keeps_the_stored_end() -> None:
+    rules = rules_from_json(RULES)
+    start = state_from_layout(rules, near_finished_layout())
+    log = [StoredAction(i, a, T0 + i) for i, a in enumerate(WINNING_LINE, start=1)]
+    won = core.rebuild_seat(StoredGame(1, ANN, started_at=T0, actions=log), start, 600)
+    assert won.seq == len(WINNING_LINE) and won.end_reason == "won"
+    assert won.ended_at == T0 + len(WINNING_LINE)
+    half = StoredGame(2, BOB, started_at=T0, ended_at=T0 + 9, end_reason="finished",
+                      actions=log[:3])
+    seat = core.rebuild_seat(half, start, 600)
+    assert (seat.seq, seat.status, list(seat.actions)) == (3, "finished", WINNING_LINE[:3])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["act", "finish", "stale", "ahead", "bad"]),
+                          st.floats(0, 30)), max_size=25))
+def test_whatever_comes_the_seq_counts_what_the_log_holds(
+    commands: list[tuple[str, float]],
+) -> None:
+    """Invariant: a seat's seq is the number of actions appended, and only steps that
+    append (or finish) move it; a rejected step changes nothing."""
+    match = opened(new_match(), ANN)
+    now, appended = T0, 0
+    for kind, wait in commands:
+        now += wait
+        seat = match.seat_of(ANN)
+        if kind == "act" and seat.seq < len(WINNING_LINE):
+            step = core.act(match, ANN, seat.seq + 1, WINNING_LINE[seat.seq], now)
+        elif kind == "finish":
+            step = core.act(match, ANN, seat.seq + 1, {"op": "finish"}, now)
+        elif kind == "stale":
+            step = core.act(match, ANN, max(0, seat.seq - 1), WINNING_LINE[0], now)
+        elif kind == "ahead":
+            step = core.act(match, ANN, seat.seq + 2, WINNING_LINE[0], now)
+        else:
+            step = core.act(match, ANN, seat.seq + 1, {"op": "move", "from": 7, "to": 7}, now)
+        appended += sum(isinstance(w, AppendAction) for w in step.writes)
+        if step.reply is not None and step.reply["type"] == "reject":
+            assert step.match is match and step.writes == ()
+        match = step.match
+        assert match.seat_of(ANN).seq == appended == len(match.seat_of(ANN).actions)
+        assert match.seat_of(BOB).started_at is None  # Ann's commands never touch Bob

@@ -1,0 +1,94 @@
+"""Every frame builder says what its protocol model says (app/api/protocol.py): the
+builders are the one place frames are made, the models the one place they are defined."""
+
+from typing import Any
+
+import pytest
+
+from app.api import protocol as p
+from app.engine.layout import state_from_layout
+from app.engine.rules import rules_from_json
+from app.rooms import duel_core as core
+from app.rooms import frames
+from app.rooms.match import Match
+from app.rooms.store import StoredGame
+from tests.support.duel_layouts import RULES, WINNING_LINE, near_finished_layout
+
+T0 = 5_000.0
+
+
+def unopened(*, start_by: float | None = None) -> Match:
+    rules = rules_from_json(RULES)
+    start = state_from_layout(rules, near_finished_layout())
+    seats = tuple(core.rebuild_seat(StoredGame(10 + p, p, name=f"P{p}"), start, 300)
+                  for p in (1, 2))
+    return Match(7, rules, {"number": 5, "generator": 1, "difficulty": "easy"}, start, seats,
+                 start_by=start_by)
+
+
+def a_match() -> Match:
+    match = unopened()
+    for player in (1, 2):
+        step = core.open_seat(match, player, T0)
+        assert step is not None
+        match = step.match
+    return match
+
+
+def built() -> list[dict[str, Any]]:
+    match = a_match()
+    step = core.act(match, 1, 1, WINNING_LINE[0], T0 + 2)
+    ack = step.reply
+    assert ack is not None
+    match = step.match
+    seat = match.seat_of(1)
+    finished = core.act(match, 2, 1, {"op": "finish"}, T0 + 3)
+    over = finished.effects[-1]
+    assert isinstance(over, core.GameEnded)
+    settled = core.settled(core.act(finished.match, 1, 2, {"op": "finish"}, T0 + 4).match,
+                           2, {1: (1500.0, 1480.0), 2: (1500.0, 1520.0)}, T0 + 5)
+    assert settled.result is not None
+    assert [r["name"] for r in settled.result["results"]] == ["P1", "P2"]
+    return [
+        ack,
+        core.act(match, 1, 9, WINNING_LINE[1], T0).reply or {},
+        frames.snapshot(7, RULES, seat, role="player", now=T0 + 2,
+                        opponent=frames.progress(match.seat_of(2), T0 + 2, True)),
+        frames.progress_event(7, seat, T0 + 2, False),
+        frames.watch(7, seat, ack),
+        over.frame,
+        *no_show(),
+        settled.result,
+        core.replay(settled, 1),
+        frames.hint(7, WINNING_LINE[1], "flip a card"),
+        frames.welcome(version=1, player_id=1, stream="abc", last_event=0, resumed=False),
+        frames.presence(2, True),
+        frames.lobby("table_created", {"id": 3}),
+        frames.invite({"code": "x"}),
+    ]
+
+
+def no_show() -> list[dict[str, Any]]:
+    """A seat waiting to be opened (its start deadline shown), then ended unopened."""
+    waiting = unopened(start_by=T0 + 60)
+    progress = frames.progress_event(7, waiting.seat_of(2), T0, True, waiting.start_deadline)
+    assert progress["progress"]["start_deadline"] == "1970-01-01T01:24:20Z"
+    late = core.expiry_due(waiting, 2, T0 + 60)
+    assert late is not None and isinstance(late.effects[-1], core.GameEnded)
+    assert late.effects[-1].frame["reason"] == "did_not_start"
+    return [progress, late.effects[-1].frame]
+
+
+NOT_NUMBERED = {"hint", "error", "pong", "welcome"}
+
+
+@pytest.mark.parametrize("frame", built(), ids=lambda f: f["type"])
+def test_a_built_frame_is_its_protocol_model_exactly(frame: dict[str, Any]) -> None:
+    numbered = frame if frame["type"] in NOT_NUMBERED else {**frame, "n": 1}
+    model = p.SERVER_ADAPTER.validate_python(numbered)
+    assert model.model_dump(mode="json") == numbered  # no default left out, nothing coerced
+
+
+def test_frames_without_a_game_are_their_models_too() -> None:
+    for frame in (frames.error("bad_json", "x"), frames.PONG):
+        assert p.SERVER_ADAPTER.validate_python(frame).model_dump(mode="json") == frame
