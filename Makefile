@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench bench-solver browser clean
+.PHONY: run test lint bench bench-solver browser haproxy cluster clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,16 +15,36 @@ $(STAMP): pyproject.toml
 browser:
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -q && apt-get install -y -q chromium; }
 
+# The load balancer of `make cluster` and of tests/cluster/test_failover.py (Debian's package).
+haproxy:
+	@command -v haproxy >/dev/null 2>&1 || test -x /usr/sbin/haproxy || { apt-get update -q && apt-get install -y -q haproxy; }
+
 run: $(STAMP)
 	mkdir -p data
 	$(BIN)/alembic upgrade head
 	$(BIN)/spider serve
 
+# N workers behind HAProxy (deploy/haproxy.cfg) on the local PostgreSQL and Redis
+# (docs/operations.md, "A cluster on one machine"): `make cluster WORKERS=4 PORT=8000`.
+WORKERS ?= 2
+PORT ?= 8000
+CLUSTER_DB ?= spider
+CLUSTER_PG ?= postgresql+asyncpg://postgres@127.0.0.1/$(CLUSTER_DB)
+cluster: $(STAMP) haproxy
+	@command -v redis-server >/dev/null 2>&1 || { apt-get update -q && apt-get install -y -q redis-server; }
+	@command -v pg_isready >/dev/null 2>&1 || { apt-get update -q && apt-get install -y -q postgresql; }
+	@pg_isready -q -h 127.0.0.1 || { echo "PostgreSQL is not answering on 127.0.0.1:5432 (service postgresql start)"; exit 1; }
+	@redis-cli -h 127.0.0.1 ping >/dev/null || { echo "Redis is not answering on 127.0.0.1:6379 (service redis-server start)"; exit 1; }
+	@psql -h 127.0.0.1 -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$(CLUSTER_DB)'" | grep -q 1 \
+		|| createdb -h 127.0.0.1 -U postgres $(CLUSTER_DB)
+	SPIDER_DATABASE_URL=$(CLUSTER_PG) $(BIN)/alembic upgrade head
+	SPIDER_DATABASE_URL=$(CLUSTER_PG) SPIDER_PUBSUB_BACKEND=redis $(BIN)/spider cluster --workers $(WORKERS) --port $(PORT)
+
 lint: $(STAMP)
 	$(BIN)/ruff check app tests bench
 	$(BIN)/mypy app
 
-test: $(STAMP) browser lint
+test: $(STAMP) browser haproxy lint
 	$(BIN)/pytest
 
 bench: $(STAMP)

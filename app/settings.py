@@ -16,6 +16,9 @@ class Settings(BaseSettings):
     redis_url: str = "redis://127.0.0.1:6379/0"
     host: str = "127.0.0.1"
     port: int = 8000
+    # Addresses whose X-Forwarded-For / X-Forwarded-Proto are believed (the balancer's;
+    # comma-separated, "*" for any): the client's address then is the forwarded one.
+    forwarded_allow_ips: str = "127.0.0.1"
     web_dir: Path = Path(__file__).resolve().parent.parent / "web"
     allow_test_layouts: bool = False
     # REST (issue 4): rate limit on creating players, per client IP (token bucket).
@@ -58,6 +61,9 @@ class Settings(BaseSettings):
     # Many games' action-log appends share one transaction under load
     # (app/services/group_commit.py).
     db_group_commit: bool = True
+    # PostgreSQL: action-log batches in flight at once, each on a connection of its own
+    # (app/services/group_commit.py): an action need not wait for the batch being committed.
+    db_log_writers: int = 2
     # PostgreSQL: an action is acknowledged once the server has its commit. False: once
     # the commit is in the server's memory, before its WAL reaches disk (synchronous_commit
     # off, on the action-log writer's connection only). Still nothing lost when the game
@@ -76,6 +82,14 @@ class Settings(BaseSettings):
     # Shared presence with the redis backend (app/rooms/presence_redis.py): a process
     # counts while its heartbeat is younger than the ttl, so a crashed process's
     # connections vanish within presence_ttl_seconds (events: + one heartbeat).
+    # Players' event streams in Redis (app/rooms/event_streams.py): a client resumes on
+    # any process within the last `event_stream_retention` events of its stream, while
+    # the stream was written within `event_stream_ttl_seconds`; channel messages are kept
+    # `channel_stream_retention_seconds` (the longest gap a stream can catch up on after
+    # its process died, or a process's pub/sub connection was down).
+    event_stream_retention: int = 100
+    event_stream_ttl_seconds: float = 900.0
+    channel_stream_retention_seconds: float = 60.0
     presence_ttl_seconds: float = 15.0
     presence_heartbeat_seconds: float = 3.0
     # Seconds between two sweeps for overdue games (app/rooms/sweeper.py); None: every

@@ -15,7 +15,11 @@ player; flat: the next action as soon as the previous is answered):
   (validated, scored and written to the action log before the ack): round trip p50 /
   p95 / p99, acknowledged (persisted) actions per second, rejects, errors;
 
-then 10,000 idle authenticated connections (hello answered) held open: server memory per
+With ``--postgres``, first the durable floor: a lone INSERT (its own commit) timed one
+after another on the same database with nothing else running; each pace's duels are then
+compared with echo + commit (p50 and p99, targets 1.25x and 1.5x).
+
+Then 10,000 idle authenticated connections (hello answered) held open: server memory per
 connection. Server memory (RSS) is sampled throughout, and the server's CPU time per
 answer in each phase (a figure the client, on the same cores, disturbs far less than
 throughput). Prints a table and writes
@@ -209,9 +213,11 @@ async def duel_phase(server: Server, pairs: list[tuple[Player, Player, int]], pa
             if waiting[0] == 0:
                 ready.set()
             return
+        counted = False
         try:
             snapshot = await client.open_game(match_id)
             view, seq = snapshot["view"], snapshot["seq"]
+            counted = True
             waiting[0] -= 1
             if waiting[0] == 0:
                 ready.set()
@@ -235,6 +241,10 @@ async def duel_phase(server: Server, pairs: list[tuple[Player, Player, int]], pa
                 await asyncio.sleep(pause(pace, rng))
         except Exception as error:
             phase.failed(f"{type(error).__name__}: {error}")
+            if not counted:  # a game that could not be opened must not hold the start
+                waiting[0] -= 1
+                if waiting[0] == 0:
+                    ready.set()
         finally:
             with contextlib.suppress(Exception):
                 await client.close()
@@ -292,6 +302,56 @@ async def idle_phase(server: Server, players: list[Player]) -> dict[str, Any]:
     }
 
 
+FLOOR_TABLE = "bench_commit_floor"
+
+
+async def commit_phase(database_url: str, seconds: float, samples: int = 3000) -> Phase:
+    """The durable floor: one connection, one row per INSERT (its own transaction, as the
+    action-log writer's batch statement is), timed one after the other with nothing else
+    running. On PostgreSQL only; the row is shaped like an action-log row."""
+    import asyncpg  # type: ignore[import-untyped]
+
+    phase = Phase("commit floor")
+    dsn = database_url.replace("postgresql+asyncpg://", "postgresql://", 1)
+    connection = await asyncpg.connect(dsn)
+    try:
+        await connection.execute(
+            f"CREATE TABLE IF NOT EXISTS {FLOOR_TABLE} (id bigserial PRIMARY KEY, "
+            "game_id integer NOT NULL, seq integer NOT NULL, action text NOT NULL, "
+            "at timestamptz NOT NULL)")
+        insert = await connection.prepare(
+            f"INSERT INTO {FLOOR_TABLE} (game_id, seq, action, at) VALUES ($1, $2, $3, now())")
+        gc.collect()
+        started = time.monotonic()
+        for seq in range(samples):
+            if time.monotonic() - started > seconds:
+                break
+            began = time.perf_counter()
+            await insert.fetch(1, seq, '{"op":"move","from":3,"to":7,"count":2}')
+            phase.rtts.append(time.perf_counter() - began)
+        phase.seconds = time.monotonic() - started
+        phase.acks = len(phase.rtts)
+        await connection.execute(f"DROP TABLE {FLOOR_TABLE}")
+    finally:
+        await connection.close()
+    return phase
+
+
+def floor_ratios(by_name: dict[str, dict[str, Any]], pace: str) -> dict[str, float] | None:
+    """The duels' ack against the durable floor (echo + lone commit), same run: the
+    targets are p50 <= 1.25x and p99 <= 1.5x."""
+    floor, echo = by_name.get("commit floor"), by_name.get(f"echo {pace}")
+    duels = by_name.get(f"duels {pace}")
+    if floor is None or echo is None or duels is None or not floor["count"]:
+        return None
+    return {
+        "floor_p50_ms": round(echo["p50_ms"] + floor["p50_ms"], 3),
+        "floor_p99_ms": round(echo["p99_ms"] + floor["p99_ms"], 3),
+        "p50": round(duels["p50_ms"] / (echo["p50_ms"] + floor["p50_ms"]), 2),
+        "p99": round(duels["p99_ms"] / (echo["p99_ms"] + floor["p99_ms"]), 2),
+    }
+
+
 async def signups(server: Server, count: int, prefix: str) -> list[Player]:
     gate = asyncio.Semaphore(20)
     async with httpx.AsyncClient(base_url=server.http, timeout=60) as http:
@@ -319,6 +379,8 @@ async def run(args: argparse.Namespace, server: Server) -> dict[str, Any]:
     results: dict[str, Any] = {"rss_start_mib": mib(server.rss)}
     players = await signups(server, args.players, "load")
     phases: list[Phase] = []
+    if args.database_url.startswith("postgresql"):
+        phases.append(await commit_phase(args.database_url, min(args.duration, 5.0)))
     async with RssSampler(server) as sampler:
         for pace in args.pace:
             phases.append(await echo_phase(server, args.players, pace, args.duration))
@@ -335,6 +397,7 @@ async def run(args: argparse.Namespace, server: Server) -> dict[str, Any]:
         }
         for pace in args.pace
     }
+    results["floor_ratios"] = {pace: floor_ratios(by_name, pace) for pace in args.pace}
     results["server_errors"] = server_errors(server)
     return results
 
@@ -374,6 +437,15 @@ def print_table(results: dict[str, Any]) -> None:
     print(table(rows))
     for pace, ratio in results["ratios"].items():
         print(f"{pace}: duel/echo round trip ratio p50 {ratio['p50']}x, p99 {ratio['p99']}x")
+    for pace, floor in results.get("floor_ratios", {}).items():
+        if floor:
+            print(f"{pace}: ack vs the durable floor (echo + lone commit, "
+                  f"{floor['floor_p50_ms']} / {floor['floor_p99_ms']} ms): p50 {floor['p50']}x "
+                  f"(target <= 1.25), p99 {floor['p99']}x (target <= 1.5)")
+    flat = next((p for p in results["phases"] if p["phase"] == "duels flat"), None)
+    if flat is not None:
+        print(f"flat out: {flat['acks_per_s']:.0f} persisted actions/s on one worker "
+              f"(target >= 6,000)")
     if "rss_start_mib" in results:
         print(f"server RSS: start {results['rss_start_mib']} MiB, "
               f"peak during duels {results['rss_peak_during_duels_mib']} MiB")
@@ -434,6 +506,7 @@ def main() -> None:
     args = parser.parse_args()
     nofile = raise_nofile(args.idle + args.players * 2 + 2000)
     with tempfile.TemporaryDirectory() as tmp, database(args.postgres, Path(tmp)) as url:
+        args.database_url = url
         env = {
             "SPIDER_DATABASE_URL": url,
             "SPIDER_BENCH_ECHO": "true",

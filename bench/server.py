@@ -61,7 +61,7 @@ class Server:
     def cpu_s(self) -> float:
         return cpu_seconds(self.process.pid)
 
-    def wait_ready(self, timeout: float = 30.0) -> None:
+    def wait_ready(self, timeout: float = 90.0) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

@@ -198,7 +198,8 @@ async def duel_socket(websocket: WebSocket) -> None:
     try:
         connections.admit(websocket, player=player_id)
         try:  # with several processes, the sessions hold the global cap (raises the same)
-            session, outbox = await rooms.streams.connect(player_id, prelude)
+            session, outbox = await rooms.streams.connect(player_id, prelude,
+                                                          (stream, last_event))
         except BaseException:
             connections.release(websocket, player=player_id)
             raise

@@ -1,4 +1,4 @@
-"""The ``spider`` command line: deal, replay, show (and solve, from the solver)."""
+"""The ``spider`` command line: deal, replay, show, solve, serve, cluster."""
 
 from app.cli.typer_app import cli
 
@@ -7,6 +7,7 @@ __all__ = ["cli", "main"]
 
 def main() -> None:
     from app.cli import (
+        cluster,  # noqa: F401  (registers `spider cluster`)
         commands,  # noqa: F401  (registers the sub-commands)
         serve,  # noqa: F401  (registers `spider serve`)
         solve,  # noqa: F401  (registers `spider solve`)

@@ -29,6 +29,10 @@ def uvicorn_config(settings: Settings, *, app: str = "app.main:app") -> uvicorn.
         log_config=None,  # the app installs its JSON logging (app/ops/logging.py)
         access_log=False,  # the request-id middleware writes the access log
         backlog=4096,
+        # Behind the balancer (deploy/haproxy.cfg) the peer is the balancer: the client's
+        # address comes from X-Forwarded-For, believed from these addresses only.
+        proxy_headers=True,
+        forwarded_allow_ips=settings.forwarded_allow_ips,
     )
 
 

@@ -70,7 +70,8 @@ class DuelService:
         # Several processes (app/rooms/peers.py): drop our copy when another one changes it.
         self._peers = PeerSync(pubsub, self._peer_changed) if peers else None
         self._runner = StepRunner(store=store, pubsub=pubsub, clock=clock,
-                                  is_online=is_online, on_settled=self._keep_settled)
+                                  is_online=is_online, on_settled=self._keep_settled,
+                                  is_current=self._is_current, rebuild=self.reload)
         self._runner.peers = self._peers
         self._clock = clock
         self._allow_test_layouts = allow_test_layouts
@@ -134,10 +135,7 @@ class DuelService:
                     await self._runner.run(live, seat.player_id, due)
                 else:
                     self._runner.arm(live, seat.player_id)
-            elif (late := core.expiry_due(live.value, seat.player_id, now)) is not None:
-                await self._runner.run(live, seat.player_id, late)  # never opened in time
-        if any(s.started_at is None and not s.over for s in live.games):
-            self._runner.start_expiry(live)
+        await self._runner.resume_expiry(live, now)
         if live.over and live.result is None and not stored.finished:
             await self._runner.conclude(live)
         elif live.over and live.result is None:
@@ -254,6 +252,9 @@ class DuelService:
     def cached(self, match_id: int) -> bool:
         return match_id in self._matches
 
+    def _is_current(self, live: LiveMatch) -> bool:
+        return self._matches.get(live.match_id) is live
+
     async def reload(self, match_id: int) -> LiveMatch:
         """Drop our copy and rebuild it from the log (ends what is overdue; the sweeper)."""
         await self._invalidate(match_id)
@@ -280,7 +281,8 @@ class DuelService:
         if self._peers is not None:
             await self._peers.unwatch(match_id)
         if live is not None:
-            live.stop_timers()
+            live.stop_timers(expiry=True)  # a dropped copy decides nothing more
+            live.expiry = None
 
     async def close(self) -> None:
         if self._peers is not None:

@@ -265,20 +265,32 @@ def _stepped(step: Step, player_id: int, seq: int, delta: int, events: list[Payl
     seat = match.seat_of(player_id)
     ack = frames.ack(match.match_id, seat, seq, delta, events, now)
     seat = seat.evolve(last_ack=ack)
+    return Step(match.with_seat(seat), step.writes,
+                step.effects + _fan_out(match, seat, ack, now), ack)
+
+
+def _fan_out(match: Match, seat: Seat, ack: Payload, now: float) -> tuple[Effect, ...]:
+    """An acknowledged step, to spectators, then as progress to the match; an ended game
+    is announced last."""
     effects: tuple[Effect, ...] = (
-        Watched(player_id, ack), ProgressChanged(player_id), TellPeers(ended=seat.over))
+        Watched(seat.player_id, ack), ProgressChanged(seat.player_id),
+        TellPeers(ended=seat.over))
     if seat.over:
         effects += (GameEnded(frames.game_over(match.match_id, seat, now)),)
-    return Step(match.with_seat(seat), step.writes, step.effects + effects, ack)
+    return effects
 
 
 def again(match: Match, seat: Seat, seq: int, now: float) -> Step:
     """The answer to a seq already answered: the same ack, marked as a duplicate."""
     if seat.last_ack is not None and seat.last_ack["seq"] == seq:
         return Step(match, reply={**seat.last_ack, "duplicate": True})
-    # Rebuilt after a restart: the answer is the current state, nothing applied again.
+    # Rebuilt from the log: the answer is the current state, nothing applied again. The
+    # process that stored this step may have died before fanning it out: spectators and
+    # the opponent see it again (a watch or progress line for a seq already seen changes
+    # nothing).
     ack = frames.ack(match.match_id, seat, seat.seq, 0, [], now)
-    return Step(match.with_seat(seat.evolve(last_ack=ack)),
+    seat = seat.evolve(last_ack=ack)
+    return Step(match.with_seat(seat), effects=_fan_out(match, seat, ack, now),
                 reply={**ack, "duplicate": True})
 
 

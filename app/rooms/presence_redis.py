@@ -51,6 +51,7 @@ from redis.exceptions import RedisError
 from app.ops import metrics
 from app.ops.connections import TooManyConnections
 from app.rooms.clock import SYSTEM_CLOCK, Clock
+from app.rooms.event_streams import RedisEventStreams
 from app.rooms.pubsub import PubSub, Subscription
 from app.rooms.streams import EventStream, Outbox, Payload, StreamHub
 
@@ -443,12 +444,14 @@ class SharedPresence:
 class SharedStreamHub(StreamHub):
     """Sessions of this process, with presence and the connection cap shared in Redis.
 
-    The sessions themselves (event streams) stay per process; only who is online and
-    how many connections a player holds are global.
+    Who is online and how many connections a player holds are global; the event
+    streams are written to Redis too when ``shared`` is given (app/rooms/event_streams.py),
+    so a client can resume its stream on any process.
     """
 
-    def __init__(self, pubsub: PubSub, presence: SharedPresence) -> None:
-        super().__init__(pubsub)
+    def __init__(self, pubsub: PubSub, presence: SharedPresence,
+                 shared: RedisEventStreams | None = None) -> None:
+        super().__init__(pubsub, shared=shared)
         self.presence = presence
         presence.on_change(self._tell_listeners)
 
@@ -456,11 +459,12 @@ class SharedStreamHub(StreamHub):
         return self.presence.is_online(player_id)
 
     async def connect(
-        self, player_id: int, prelude: Callable[[EventStream], list[Payload]]
+        self, player_id: int, prelude: Callable[[EventStream], list[Payload]],
+        resume: tuple[str | None, int | None] = (None, None),
     ) -> tuple[EventStream, Outbox]:
         await self.presence.admit(player_id)  # TooManyConnections over the global cap
         try:
-            return await super().connect(player_id, prelude)
+            return await super().connect(player_id, prelude, resume)
         except BaseException:
             await self.presence.release(player_id)
             raise

@@ -167,4 +167,3 @@ def may_deliver(pubsub: PubSub, channel: str) -> bool:
     if isinstance(pubsub, MemoryPubSub):
         return pubsub.subscriber_count(channel) > 0
     return True
-

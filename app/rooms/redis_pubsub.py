@@ -7,10 +7,15 @@ channel is subscribed when its first local subscriber arrives and dropped with i
 and a reader task fans each message out to the local queues. Ten thousand WebSockets
 therefore cost ten thousand queues, not ten thousand Redis connections.
 
-Delivery is at most once, like Redis pub/sub itself: a message published while the
-subscriber connection is down is lost. The protocol copes, since every event a client
-needs carries an event number and a client that notices a gap resyncs from the action
-log (the truth), not from the bus.
+Messages are also kept (`CHANNEL_STREAM_RETENTION_SECONDS`) in a Redis Stream per channel,
+``cs:<channel>``, written with the publish by one script: a published message carries
+its stream id. Pub/sub itself is at most once (a message published while the subscriber
+connection is down is lost), so when the reader gets its connection back it reads each
+subscribed channel's stream after the last id it delivered and delivers what it missed,
+in order, before anything newer; a message seen twice is dropped by its id. Those ids
+also let players' event streams (`app.rooms.event_streams`) catch up on a channel after
+moving to another process. ``sync:`` channels (cache invalidation, idempotent) are not
+kept; nor are the presence scripts' own messages (`app.rooms.presence_redis`).
 """
 
 from __future__ import annotations
@@ -27,11 +32,38 @@ from typing import Any
 import redis.asyncio as redis
 
 from app.ops import metrics
+from app.rooms.event_streams import StreamId, kept_after, newest_kept, parse_id
 from app.rooms.pubsub import Message, QueuedSubscription
 
+POOL_SIZE = 100
+POOL_WAIT_SECONDS = 10.0
 READ_TIMEOUT = 1.0
 RETRY_DELAY = 0.5
 CONFIRM_TIMEOUT = 5.0
+UNKEPT = ("sync:",)  # channels whose messages are not kept in a stream
+
+# KEYS: the channel's stream. ARGV: the channel's pub/sub name, the message, seconds kept.
+# Trimmed by age (MINID: ids are the Redis server's milliseconds).
+_PUBLISH = """
+local now = redis.call('TIME')
+local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+local keep = tonumber(ARGV[3]) * 1000
+local id = redis.call('XADD', KEYS[1], 'MINID', '~', ms - keep, '*', 'd', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], keep)
+redis.call('PUBLISH', ARGV[1], id .. ' ' .. ARGV[2])
+return id
+"""
+
+
+class StreamMessage(dict[str, Any]):
+    """A message as delivered by this bus: the dict, plus where it was kept."""
+
+    __slots__ = ("channel", "stream_id")
+
+    def __init__(self, payload: dict[str, Any], channel: str, stream_id: StreamId) -> None:
+        super().__init__(payload)
+        self.channel = channel
+        self.stream_id = stream_id
 
 log = logging.getLogger("spider.pubsub")
 
@@ -51,22 +83,76 @@ class RedisSubscription(QueuedSubscription):
 
 
 class RedisPubSub:
-    def __init__(self, url: str, *, prefix: str = "", client_name: str | None = None) -> None:
+    def __init__(self, url: str, *, prefix: str = "", client_name: str | None = None,
+                 keep_seconds: float = 60.0) -> None:
         # The prefix keeps deployments (or test runs) sharing one Redis apart.
         self.prefix = prefix
         # A client name makes this process's connections recognisable in CLIENT LIST.
         name = client_name or f"spider-{os.getpid()}-{uuid.uuid4().hex[:8]}"
         self.client_name = name
-        self._redis = redis.Redis.from_url(url, client_name=name)
+        # Waits for a free connection rather than failing: redis-py's default pool raises
+        # MaxConnectionsError past 100 at once (10,000 sockets connecting, each reading a
+        # channel's newest id, did).
+        pool = redis.BlockingConnectionPool.from_url(
+            url, client_name=name, max_connections=POOL_SIZE, timeout=POOL_WAIT_SECONDS)
+        self._redis = redis.Redis(connection_pool=pool)
         self._pubsub = self._redis.pubsub()
         self._local: dict[str, set[RedisSubscription]] = defaultdict(set)
         self._confirmed: dict[str, asyncio.Future[None]] = {}
         self._lock = asyncio.Lock()
         self._reader: asyncio.Task[None] | None = None
+        self.keep_seconds = keep_seconds
+        self._publish = self._redis.register_script(_PUBLISH)
+        self._delivered: dict[str, StreamId] = {}  # per channel: the newest id delivered
+        self._reconnected = False
+        # Messages to publish, sent in order as one pipeline per batch (one connection and
+        # one round trip for everything published meanwhile, whoever published it).
+        self._outgoing: list[tuple[str, str, asyncio.Future[None]]] = []
+        self._sending: asyncio.Task[None] | None = None
+
+    @property
+    def client(self) -> redis.Redis:
+        return self._redis
+
+    def stream_key(self, channel: str) -> str:
+        """The Redis Stream keeping ``channel``'s messages."""
+        return f"{self.prefix}cs:{channel}"
 
     async def publish(self, channel: str, message: Message) -> None:
-        payload = json.dumps(message, separators=(",", ":"))
-        await self._redis.publish(self.prefix + channel, payload)
+        """Returns once Redis has the message (raises if it could not be sent)."""
+        done = asyncio.get_running_loop().create_future()
+        self._outgoing.append((channel, json.dumps(message, separators=(",", ":")), done))
+        if self._sending is None:
+            self._sending = asyncio.create_task(self._send_outgoing())
+        await done
+
+    async def _send_outgoing(self) -> None:
+        try:
+            while self._outgoing:
+                batch, self._outgoing = self._outgoing, []
+                await self._send(batch)
+        finally:
+            self._sending = None
+
+    async def _send(self, batch: list[tuple[str, str, asyncio.Future[None]]]) -> None:
+        pipe = self._redis.pipeline(transaction=False)
+        for channel, payload, _ in batch:
+            if channel.startswith(UNKEPT):
+                pipe.publish(self.prefix + channel, payload)
+            else:
+                await self._publish(keys=[self.stream_key(channel)],
+                                    args=[self.prefix + channel, payload, self.keep_seconds],
+                                    client=pipe)
+        try:
+            await pipe.execute()
+        except Exception as error:
+            for _, _, done in batch:
+                if not done.done():
+                    done.set_exception(error)
+            return
+        for _, _, done in batch:
+            if not done.done():
+                done.set_result(None)
 
     async def subscribe(self, channel: str) -> RedisSubscription:
         """Returns once Redis confirmed the channel: a publish after this is delivered."""
@@ -78,6 +164,11 @@ class RedisPubSub:
                 if confirmed is None:
                     confirmed = asyncio.get_running_loop().create_future()
                     self._confirmed[channel] = confirmed
+                    if not channel.startswith(UNKEPT):
+                        # Where a catch-up after a lost connection starts: before the
+                        # subscription, so no message falls between the two.
+                        self._delivered[channel] = await newest_kept(
+                            self._redis, self.stream_key(channel))
                     await self._pubsub.subscribe(self.prefix + channel)
                     self._start_reader()
             await asyncio.wait_for(asyncio.shield(confirmed), timeout=CONFIRM_TIMEOUT)
@@ -94,6 +185,8 @@ class RedisPubSub:
         await self._redis.ping()
 
     async def close(self) -> None:
+        while self._sending is not None:  # what was published goes out first
+            await asyncio.wait([self._sending])
         for subscribers in list(self._local.values()):
             for subscription in list(subscribers):
                 await subscription.close()
@@ -115,6 +208,7 @@ class RedisPubSub:
                 return
             del self._local[subscription.channel]
             self._confirmed.pop(subscription.channel, None)
+            self._delivered.pop(subscription.channel, None)
             with contextlib.suppress(redis.ConnectionError):
                 await self._pubsub.unsubscribe(self.prefix + subscription.channel)
 
@@ -133,10 +227,44 @@ class RedisPubSub:
                 # resubscribes on the next read; what was published meanwhile is lost.
                 metrics.ERRORS.labels(where="pubsub").inc()
                 log.warning("pubsub read failed; retrying", exc_info=True)
+                self._reconnected = True
                 await asyncio.sleep(RETRY_DELAY)
                 continue
+            if self._reconnected:  # resubscribed: first what was published meanwhile
+                self._reconnected = False
+                await self._catch_up()
             if raw is not None:
                 self._handle(raw)
+
+    async def _catch_up(self) -> None:
+        """Deliver what each subscribed channel kept after the last message delivered."""
+        for channel in list(self._local):
+            since = self._delivered.get(channel)
+            if since is None or channel.startswith(UNKEPT):
+                continue
+            try:
+                found = await kept_after(self._redis, self.stream_key(channel), since)
+            except Exception:
+                log.warning("could not catch up on %s", channel, exc_info=True)
+                self._reconnected = True  # try again at the next message
+                return
+            for stream_id, data in found:
+                self._deliver_kept(channel, stream_id, data)
+            if found:
+                log.info("caught up on a channel after a reconnection",
+                         extra={"channel": channel, "messages": len(found)})
+
+    def _deliver_kept(self, channel: str, stream_id: StreamId, data: bytes | str) -> None:
+        if stream_id <= self._delivered.get(channel, (0, 0)):
+            return  # delivered already (a catch-up and the live message overlap)
+        self._delivered[channel] = stream_id
+        try:
+            message = StreamMessage(json.loads(data), channel, stream_id)
+        except ValueError:
+            log.warning("dropped a non-JSON message", extra={"channel": channel})
+            return
+        for subscription in list(self._local.get(channel, ())):
+            subscription._deliver(message)
 
     def _handle(self, raw: dict[str, Any]) -> None:
         kind = raw["type"]
@@ -147,8 +275,14 @@ class RedisPubSub:
             if confirmed is not None and not confirmed.done():
                 confirmed.set_result(None)
         elif kind == "message":
+            data = raw["data"]
+            head = data[:1]
+            if head not in (b"{", "{"):  # "<stream id> <json>": a kept message
+                stream_id, _, body = data.partition(b" " if isinstance(data, bytes) else " ")
+                self._deliver_kept(channel, parse_id(stream_id), body)
+                return
             try:
-                message = json.loads(raw["data"])
+                message = json.loads(data)
             except ValueError:
                 log.warning("dropped a non-JSON message", extra={"channel": channel})
                 return

@@ -12,7 +12,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from app.rooms.clock import Clock
+from app.rooms.clock import SYSTEM_CLOCK, Clock
 from app.rooms.duel import DuelService
 from app.rooms.pubsub import PubSub
 from app.rooms.store import DuelStore
@@ -82,7 +82,7 @@ def build_rooms(
     """``streams``: a hub with shared presence (several processes); ``sweep_every``:
     seconds between two sweeps for overdue games (app/rooms/sweeper.py), 0 for none."""
     if streams is None:
-        streams = StreamHub(pubsub, **({"clock": clock} if clock is not None else {}))
+        streams = StreamHub(pubsub, clock or SYSTEM_CLOCK)
     duels = DuelService(
         store=store,
         pubsub=pubsub,

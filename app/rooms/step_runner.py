@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,12 +91,18 @@ class LiveMatch:
 
 class StepRunner:
     def __init__(self, *, store: DuelStore, pubsub: PubSub, clock: Clock,
-                 is_online: Callable[[int], bool], on_settled: Callable[[int], None]) -> None:
+                 is_online: Callable[[int], bool], on_settled: Callable[[int], None],
+                 is_current: Callable[[LiveMatch], bool],
+                 rebuild: Callable[[int], Awaitable[object]]) -> None:
+        """``is_current``: whether the cache still holds this copy of the match;
+        ``rebuild``: drop the cached copy and rebuild the match from the log."""
         self._store = store
         self._pubsub = pubsub
         self._clock = clock
         self._is_online = is_online
         self._on_settled = on_settled
+        self._is_current = is_current
+        self._rebuild = rebuild
         self.peers: PeerSync | None = None
 
     async def run(self, live: LiveMatch, player_id: int, step: Step) -> Payload | None:
@@ -162,14 +168,42 @@ class StepRunner:
     async def _time_out_later(self, live: LiveMatch, player_id: int) -> None:
         await self._clock.sleep_until(live.game_of(player_id).deadline)
         async with live.lock(player_id):
+            if not self._is_current(live):
+                return  # a copy dropped since: the one that replaced it has its own timer
             step = core.time_out(live.value, player_id)
-            if step is not None:
-                live.timers.pop(player_id, None)  # this task is finishing the game itself
+            if step is None:
+                return
+            live.timers.pop(player_id, None)  # this task is finishing the game itself
+            if self.peers is not None:
+                await self._end_from_log(live)
+            else:
                 await self.run(live, player_id, step)
 
-    def start_expiry(self, live: LiveMatch) -> None:
-        """End the games nobody opened by the start deadline (start window or table expiry)."""
-        live.expiry = asyncio.create_task(self._expire_later(live))
+    async def _end_from_log(self, live: LiveMatch) -> None:
+        """With other processes, our copy may be stale: another one may have played on
+        it (a sync message missed, or sent while we were loading). Ending a game from a
+        stale copy would record its stale totals (0 actions, score 0), so rebuild from
+        the log, which ends whatever is overdue with the true totals (the rebuild resumes
+        the clocks)."""
+        await self._rebuild(live.match_id)
+
+    async def resume_expiry(self, live: LiveMatch, now: float) -> None:
+        """A match just loaded: end the games nobody opened if their start deadline (the
+        start window's end or the table's expiry) has passed, else when it does.
+
+        Ended here, not by the table's timer: with other processes that timer rebuilds
+        the match when it fires, which would only arm it again."""
+        unopened = [s.player_id for s in live.games if s.started_at is None and not s.over]
+        deadline = live.value.start_deadline
+        if not unopened or deadline is None:
+            return
+        if now < deadline:
+            live.expiry = asyncio.create_task(self._expire_later(live))
+            return
+        for player_id in unopened:
+            step = core.expiry_due(live.value, player_id, now)
+            if step is not None:
+                await self.run(live, player_id, step)
 
     async def _expire_later(self, live: LiveMatch) -> None:
         deadline = live.value.start_deadline
@@ -178,6 +212,12 @@ class StepRunner:
         # The loop's timer may wake a hair before the wall clock says so: sleep again.
         while self._clock() < deadline:
             await self._clock.sleep_until(deadline)
+        if not self._is_current(live):
+            return
+        if self.peers is not None:  # "never opened" may only be true of our copy
+            live.expiry = None
+            await self._end_from_log(live)
+            return
         for seat in live.games:
             async with live.lock(seat.player_id):
                 step = core.expiry_due(live.value, seat.player_id, self._clock())

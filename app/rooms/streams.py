@@ -16,110 +16,28 @@ import logging
 import secrets
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic_core import to_json
 
 from app.rooms import channels, frames
 from app.rooms.clock import SYSTEM_CLOCK, Clock
+from app.rooms.outbox import Outbox, Payload
 from app.rooms.pubsub import PubSub, QueuedSubscription, Subscription
 
-Payload = dict[str, Any]
+__all__ = ["EventStream", "Outbox", "Payload", "StreamHub"]
+
+if TYPE_CHECKING:  # redis is imported only with the redis backend
+    from app.rooms.event_streams import Claim, RedisEventStreams, StreamId
+
 log = logging.getLogger(__name__)
 
 BUFFER_EVENTS = 2000
-OUTBOX_LIMIT = 5000
 IDLE_SESSION_SECONDS = 15 * 60
 # A sweep walks every session: at most once a minute, not on every connect (10,000
 # connections arriving at once would otherwise cost 50 million steps).
 SWEEP_EVERY_SECONDS = 60.0
 MATCH_CHANNEL_GRACE_SECONDS = 5.0
-
-
-Deliver = Callable[[Payload | None], Awaitable[None]]
-SendNow = Callable[[Payload, bytes | None], bool]  # the frame, its JSON if already made
-
-
-class Outbox:
-    """The frames waiting for one connection, sent in order by the connection's ``deliver``.
-
-    No task waits on an idle connection: the first frame put starts a drain task, which
-    sends until nothing is left and then ends (10,000 idle connections, 10,000 tasks
-    fewer). ``None`` asks the connection to close: after it nothing more is sent.
-
-    With a ``send_now`` (the connection can take a frame without waiting), a frame put
-    while nothing waits before it goes straight to it: no task, no await, per frame. When
-    ``send_now`` declines (paused, closing), the frame waits its turn as above.
-    """
-
-    __slots__ = ("_deliver", "_done", "_drain", "_pending", "_send_now", "overflowed")
-
-    def __init__(self) -> None:
-        self._pending: deque[Payload | None] | None = None  # created with the first frame
-        self._deliver: Deliver | None = None
-        self._send_now: SendNow | None = None
-        self._drain: asyncio.Task[None] | None = None
-        self._done = False  # closed, stopped or broken: nothing more goes out
-        self.overflowed = False
-
-    @property
-    def pending(self) -> list[Payload | None]:
-        """Frames put and not yet handed to ``deliver``."""
-        return list(self._pending or ())
-
-    def put(self, frame: Payload | None, encoded: bytes | None = None) -> None:
-        """Queue ``frame``; ``encoded``, its JSON if the caller already made it, spares
-        making it again when the frame goes straight out."""
-        if self._done or self.overflowed:  # an overflow has queued the close already
-            return
-        if (frame is not None and self._send_now is not None and self._drain is None
-                and not self._pending and self._send_now(frame, encoded)):
-            return
-        pending = self._pending
-        if pending is None:
-            pending = self._pending = deque()
-        if len(pending) >= OUTBOX_LIMIT:
-            # A client that reads nothing gets cut off instead of filling memory.
-            self.overflowed = True
-            frame = None
-        pending.append(frame)
-        if self._drain is None and self._deliver is not None:
-            self._drain = asyncio.create_task(self._drain_pending(self._deliver))
-
-    def start(self, deliver: Deliver, send_now: SendNow | None = None) -> None:
-        """Send what is waiting, and from now on every frame as it is put."""
-        self._deliver = deliver
-        self._send_now = send_now
-        if self._pending and self._drain is None and not self._done:
-            self._drain = asyncio.create_task(self._drain_pending(deliver))
-
-    async def stop(self) -> None:
-        """The connection is gone: drop what is waiting and end a send in progress."""
-        self._done = True
-        self._pending = None
-        drain, self._drain = self._drain, None
-        if drain is not None and drain is not asyncio.current_task():
-            drain.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await drain
-
-    async def _drain_pending(self, deliver: Deliver) -> None:
-        try:
-            while self._pending and not self._done:
-                frame = self._pending.popleft()
-                if frame is None:
-                    self._done = True
-                await deliver(frame)
-        except Exception:
-            # The socket broke under a send: the reading side sees the disconnect and
-            # ends the connection; nothing more is worth sending here.
-            self._done = True
-            log.debug("outbox stopped: sending failed", exc_info=True)
-        finally:
-            if self._drain is asyncio.current_task():
-                self._drain = None
-            if not self._pending or self._done:
-                self._pending = None  # an idle connection keeps no buffer
 
 
 class EventStream:
@@ -129,19 +47,29 @@ class EventStream:
         "_buffer",
         "_chores",
         "_clock",
+        "_cursors",
         "_outboxes",
         "_pubsub",
         "_pumps",
+        "_shared",
         "idle_since",
         "last_n",
         "player_id",
         "stream",
     )
 
-    def __init__(self, player_id: int, pubsub: PubSub, clock: Clock = SYSTEM_CLOCK) -> None:
+    def __init__(self, player_id: int, pubsub: PubSub, clock: Clock = SYSTEM_CLOCK, *,
+                 shared: RedisEventStreams | None = None,
+                 claim: tuple[str, Claim] | None = None) -> None:
+        """``shared``: every event also written to Redis (any process can resume the
+        stream); ``claim``: a stream taken over from another process, with its events."""
         self.player_id = player_id
-        self.stream = secrets.token_hex(8)
-        self.last_n = 0
+        self.stream = secrets.token_hex(8) if claim is None else claim[0]
+        self.last_n = 0 if claim is None else claim[1].last_n
+        self._shared = shared
+        # With shared streams, per followed channel: the id of the last message taken
+        # (app/rooms/event_streams.py), so a message is never taken twice.
+        self._cursors: dict[str, StreamId] | None = {} if shared is not None else None
         self._clock = clock
         self.idle_since = clock()
         self._pubsub = pubsub
@@ -150,6 +78,8 @@ class EventStream:
         # a dozen containers per action that every collection would walk for as long as
         # the buffer holds them (2,000 per player), and they take more memory as well.
         self._buffer: deque[tuple[int, bytes]] | None = None
+        if claim is not None and claim[1].missed:
+            self._buffer = deque(claim[1].missed, maxlen=BUFFER_EVENTS)
         self._outboxes: set[Outbox] = set()
         self._pumps: dict[str, tuple[Subscription, asyncio.Task[None] | None]] = {}
         self._chores: set[asyncio.Task[None]] | None = None
@@ -158,16 +88,22 @@ class EventStream:
     def connections(self) -> int:
         return len(self._outboxes)
 
-    def emit(self, payload: Payload) -> Payload:
-        """Number an event, keep it for resuming, and send it to every open connection."""
+    def emit(self, payload: Payload, taken: tuple[str, StreamId] | None = None) -> Payload:
+        """Number an event, keep it for resuming, and send it to every open connection.
+
+        ``taken``: the channel message it is, written with it to the shared stream."""
         self.last_n += 1
         frame = {**payload, "n": self.last_n}
         if self._buffer is None:
             self._buffer = deque(maxlen=BUFFER_EVENTS)
         encoded = to_json(frame)  # once, for the buffer and every connection
         self._buffer.append((self.last_n, encoded))
-        for outbox in self._outboxes:
-            outbox.put(frame, encoded)
+        if self._shared is not None:  # out once Redis has it (app/rooms/event_streams.py)
+            self._shared.append(self.stream, self.player_id, self.last_n, encoded, taken,
+                                _sender(list(self._outboxes), frame, encoded))
+        else:
+            for outbox in self._outboxes:
+                outbox.put(frame, encoded)
         if payload.get("type") == "match_result":
             self._later(self._leave_match(int(payload["match_id"])))
         return frame
@@ -214,10 +150,24 @@ class EventStream:
     def following(self, channel: str) -> bool:
         return channel in self._pumps
 
-    async def follow(self, channel: str) -> None:
+    async def follow(self, channel: str, since: StreamId | None = None) -> None:
+        """Take ``channel``'s messages from now on; ``since`` (a stream taken over): also
+        those kept after that id, first."""
         if channel in self._pumps:
             return
+        shared = self._shared
+        if shared is not None and self._cursors is not None:
+            # Where this stream starts taking the channel, read before subscribing: a
+            # process taking the stream over catches up from here.
+            cursor = since if since is not None else await shared.newest(channel)
+            self._cursors[channel] = cursor
+            shared.follow(self.stream, self.player_id, channel, cursor)
         subscription = await self._pubsub.subscribe(channel)
+        if since is not None and shared is not None:
+            # Before live messages are handed over (they wait in the subscription), so
+            # the order holds; those seen twice are dropped by their id in `_take`.
+            for stream_id, data in await shared.after(channel, since):
+                self._take(_kept(json.loads(data), channel, stream_id))
         if isinstance(subscription, QueuedSubscription):
             # Handed over, not pumped: emitting is synchronous, so no task per channel
             # waits on a queue and none is woken per message (two per action).
@@ -228,6 +178,9 @@ class EventStream:
 
     async def unfollow(self, channel: str) -> None:
         entry = self._pumps.pop(channel, None)
+        if entry is not None and self._shared is not None and self._cursors is not None:
+            self._cursors.pop(channel, None)
+            self._shared.unfollow(self.stream, self.player_id, channel)
         if entry is not None:
             subscription, task = entry
             await subscription.close()
@@ -245,8 +198,16 @@ class EventStream:
             self._take(message)
 
     def _take(self, message: Payload) -> None:
+        taken = None
+        stream_id = getattr(message, "stream_id", None)
+        if stream_id is not None and self._cursors is not None:
+            channel: str = getattr(message, "channel")  # noqa: B009 (only kept messages)
+            if stream_id <= self._cursors.get(channel, (0, 0)):
+                return  # taken already (a catch-up and live delivery overlap)
+            self._cursors[channel] = stream_id
+            taken = (channel, stream_id)
         if not _own_progress(message, self.player_id):
-            self.emit(message)
+            self.emit(message, taken)
 
     async def close(self) -> None:
         for chore in list(self._chores or ()):
@@ -256,6 +217,23 @@ class EventStream:
         for outbox in self._outboxes:
             outbox.put(None)
         self._outboxes.clear()
+
+
+def _sender(outboxes: list[Outbox], frame: Payload, encoded: bytes) -> Callable[[], None]:
+    """Send to the connections open when the event was made: one attached since got it
+    in its prelude (from the buffer)."""
+
+    def send() -> None:
+        for outbox in outboxes:
+            outbox.put(frame, encoded)
+
+    return send
+
+
+def _kept(payload: Payload, channel: str, stream_id: StreamId) -> Payload:
+    from app.rooms.redis_pubsub import StreamMessage  # only with shared streams (redis)
+
+    return StreamMessage(payload, channel, stream_id)
 
 
 def _own_progress(message: Payload, player_id: int) -> bool:
@@ -270,9 +248,14 @@ def _own_progress(message: Payload, player_id: int) -> bool:
 class StreamHub:
     """All sessions of this process, and the presence they imply."""
 
-    def __init__(self, pubsub: PubSub, clock: Clock = SYSTEM_CLOCK) -> None:
+    def __init__(self, pubsub: PubSub, clock: Clock = SYSTEM_CLOCK, *,
+                 shared: RedisEventStreams | None = None) -> None:
         self._pubsub = pubsub
         self._clock = clock
+        self._shared = shared  # players' streams in Redis: resumable on any process
+        if shared is not None:
+            shared.on_lost(self._lost)
+        self._closing: set[asyncio.Task[None]] = set()
         self._sessions: dict[int, EventStream] = {}
         self._presence_listeners: list[Callable[[int], Awaitable[None]]] = []
         self._swept_at = clock()
@@ -290,23 +273,62 @@ class StreamHub:
     async def session(self, player_id: int) -> EventStream:
         session = self._sessions.get(player_id)
         if session is None:
-            session = EventStream(player_id, self._pubsub, self._clock)
+            session = EventStream(player_id, self._pubsub, self._clock, shared=self._shared)
             await session.follow(channels.player(player_id))
             self._sessions[player_id] = session
         return session
 
     async def connect(
-        self, player_id: int, prelude: Callable[[EventStream], list[Payload]]
+        self, player_id: int, prelude: Callable[[EventStream], list[Payload]],
+        resume: tuple[str | None, int | None] = (None, None),
     ) -> tuple[EventStream, Outbox]:
+        """A new connection of ``player_id``; ``resume``: the (stream, last_event) it
+        gave, which may be a stream another process wrote (taken over here)."""
         if self._clock() - self._swept_at >= SWEEP_EVERY_SECONDS:
             self._swept_at = self._clock()
             await self.sweep()
+        claim = await self._take_over(player_id, *resume)
         session = await self.session(player_id)
         was_online = session.connections > 0
         outbox = session.attach(prelude(session))
+        if claim is not None:  # after the prelude: what was published while nobody held it
+            await session.follow(channels.player(player_id), claim.cursors.pop(
+                channels.player(player_id), None))
+            for channel, since in claim.cursors.items():
+                await session.follow(channel, since)
         if not was_online:
             await self._presence_changed(player_id, online=True)
         return session, outbox
+
+    async def _take_over(self, player_id: int, stream: str | None, last_event: int | None
+                         ) -> Claim | None:
+        """The stream another process wrote, made this process's session of the player.
+
+        Not when the stream is ours already, nor when the player has connections here on
+        another stream (they keep theirs; this one gets snapshots, as before)."""
+        here = self._sessions.get(player_id)
+        if (self._shared is None or stream is None or last_event is None
+                or (here is not None and (here.stream == stream or here.connections))):
+            return None
+        claim = await self._shared.claim(stream, player_id, last_event)
+        if claim is None:
+            return None
+        if here is not None:  # an idle session of ours: the moved stream replaces it
+            del self._sessions[player_id]
+            await here.close()
+        self._sessions[player_id] = EventStream(player_id, self._pubsub, self._clock,
+                                                shared=self._shared, claim=(stream, claim))
+        return claim
+
+    def _lost(self, stream: str) -> None:
+        """Another process took this stream over: ours writes nothing more. Its sockets
+        (a player connected to two processes) are closed; they resume where it went."""
+        for player_id, session in list(self._sessions.items()):
+            if session.stream == stream:
+                del self._sessions[player_id]
+                task = asyncio.create_task(session.close())
+                self._closing.add(task)
+                task.add_done_callback(self._closing.discard)
 
     async def disconnect(self, session: EventStream, outbox: Outbox) -> None:
         session.detach(outbox)

@@ -10,6 +10,13 @@ happens by itself under load.
 The batch goes through ``app/db/log_writer.py``: a connection the writer keeps and, on
 PostgreSQL, one statement per batch (one round trip, commit included).
 
+On PostgreSQL two batches can be in flight at once (``writers``, each on its own kept
+connection): an action arriving while a batch commits starts the next one at once
+instead of waiting for that commit and then its own (measured: the ack waited ~2.6 ms
+for the batch in flight at 1,000 players, human pace). Two batches never hold rows of
+one game that depend on each other: a game's next action waits for the previous ack
+(the game's lock). SQLite has one writer at a time anyway: one batch in flight there.
+
 A batch that meets a constraint (another process won a seq race on the unique
 ``(game, seq)``) is written again one append at a time, so only the loser gets `SeqTaken`.
 """
@@ -46,14 +53,19 @@ class GroupCommitSqlStore(SqlStore):
         *,
         synchronous_commit: bool = True,
         start_window_s: float | None = None,
+        writers: int = 2,
     ) -> None:
         super().__init__(sessions, start_window_s=start_window_s)
         bind = engine if engine is not None else sessions.kw.get("bind")
         if not isinstance(bind, AsyncEngine):
             raise TypeError("group commit needs the sessions' AsyncEngine")
-        self._log: LogWriter = log_writer(bind, synchronous_commit=synchronous_commit)
+        lanes = max(1, writers) if bind.dialect.name == "postgresql" else 1
+        self._logs: list[LogWriter] = [
+            log_writer(bind, synchronous_commit=synchronous_commit) for _ in range(lanes)]
+        self._idle: list[LogWriter] = list(self._logs)  # writers with no batch in flight
         self._queue: list[_Append] = []
-        self._writer: asyncio.Task[None] | None = None
+        # Each running writer task and its log writer (None once it gave it back).
+        self._writers: dict[asyncio.Task[None], LogWriter | None] = {}
 
     async def append_action(
         self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Progress
@@ -63,25 +75,28 @@ class GroupCommitSqlStore(SqlStore):
             game_id, seq, action, at,
             progress.score, progress.actions, progress.time_used_ms,
         ), done))
-        if self._writer is None or self._writer.done():
-            self._writer = asyncio.create_task(self._drain(), name="action-log-writer")
-            self._writer.add_done_callback(self._stopped)
+        if self._idle:  # else every writer is busy: the first to finish takes this batch
+            lane = self._idle.pop()
+            writer = asyncio.create_task(self._drain(lane), name="action-log-writer")
+            self._writers[writer] = lane
+            writer.add_done_callback(self._stopped)
         # A caller that goes away cancels only its own future (settling skips it), never
         # the batch others wait on: no shield needed, and none paid for on every action.
         await done
 
     async def close(self) -> None:
         """Let the appends already queued commit, then give the kept connection back."""
-        if self._writer is not None:
-            await asyncio.wait([self._writer])
-        await self._log.close()
+        if self._writers:
+            await asyncio.wait(list(self._writers))
+        for log_ in self._logs:
+            await log_.close()
 
-    async def _drain(self) -> None:
+    async def _drain(self, log_: LogWriter) -> None:
         batch: list[_Append] = []
         try:
             while self._queue:
                 batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
-                await self._commit(batch)
+                await self._commit(log_, batch)
                 batch = []
         except BaseException as error:  # cancelled at shutdown: nobody is left hanging
             failure = StoreError(f"not written: {type(error).__name__}")
@@ -89,23 +104,29 @@ class GroupCommitSqlStore(SqlStore):
                 _settle(item, failure)
             self._queue = []
             raise
+        finally:  # free for the next append at once (not one loop turn later)
+            self._writers[asyncio.current_task()] = None  # type: ignore[index]
+            self._idle.append(log_)
 
     def _stopped(self, writer: asyncio.Task[None]) -> None:
+        lane = self._writers.pop(writer, None)
+        if lane is not None:  # cancelled before its first step: _drain never ran
+            self._idle.append(lane)
         # A writer cancelled before its first step never runs _drain's handler.
         if not writer.cancelled() and writer.exception() is not None:
             log.error("the action-log writer failed", exc_info=writer.exception())
-        if writer is self._writer and (writer.cancelled() or writer.exception() is not None):
+        if writer.cancelled() or writer.exception() is not None:
             failure = StoreError("not written: the action-log writer stopped")
             for item in self._queue:
                 _settle(item, failure)
             self._queue = []
 
-    async def _commit(self, batch: list[_Append]) -> None:
+    async def _commit(self, log_: LogWriter, batch: list[_Append]) -> None:
         try:
-            await self._log.write([item.row for item in batch])
+            await log_.write([item.row for item in batch])
         except Refused as refused:
             if len(batch) > 1:
-                await self._one_by_one(batch)
+                await self._one_by_one(log_, batch)
             else:
                 _settle(batch[0], _refusal(batch[0], refused))
             return
@@ -117,10 +138,10 @@ class GroupCommitSqlStore(SqlStore):
         for item in batch:
             _settle(item, None)
 
-    async def _one_by_one(self, batch: list[_Append]) -> None:
+    async def _one_by_one(self, log_: LogWriter, batch: list[_Append]) -> None:
         for item in batch:
             try:
-                await self._log.write([item.row])
+                await log_.write([item.row])
             except Refused as refused:
                 _settle(item, _refusal(item, refused))
             except WriteFailed as error:

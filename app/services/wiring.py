@@ -43,14 +43,15 @@ async def rooms_for_app(app: FastAPI) -> Rooms:
             return list(found)
 
     pubsub = make_pubsub(settings.pubsub_backend, redis_url=settings.redis_url,
-                         channel_prefix=settings.redis_channel_prefix)
+                         channel_prefix=settings.redis_channel_prefix,
+                         keep_seconds=settings.channel_stream_retention_seconds)
     several = settings.pubsub_backend != "memory"  # other processes share our players
     # The app's session factory (app/api/database.py); group commit under load, on a
     # connection of its own that goes back to the pool when the rooms close.
     window = float(settings.start_window_seconds) or None  # 0: no start window
     store = (GroupCommitSqlStore(app.state.sessions, app.state.db_engine,
                                  synchronous_commit=settings.action_log_synchronous_commit,
-                                 start_window_s=window)
+                                 writers=settings.db_log_writers, start_window_s=window)
              if settings.db_group_commit else SqlStore(app.state.sessions,
                                                        start_window_s=window))
     rooms = build_rooms(
@@ -86,15 +87,24 @@ def start_deal_pool(settings: Settings) -> Callable[[], Awaitable[None]]:
 
 
 async def shared_streams(settings: Settings, pubsub: PubSub) -> StreamHub:
-    """Sessions whose presence and connection cap hold across processes (Redis)."""
-    from app.rooms.presence_redis import SharedPresence, SharedStreamHub  # redis only here
+    """Event streams whose presence, connection cap and events hold across processes
+    (Redis)."""
+    from app.rooms.event_streams import RedisEventStreams  # redis only here
+    from app.rooms.presence_redis import SharedPresence, SharedStreamHub
+    from app.rooms.redis_pubsub import RedisPubSub
 
+    assert isinstance(pubsub, RedisPubSub)
+    streams = RedisEventStreams(
+        pubsub.client, prefix=settings.redis_channel_prefix, owner=pubsub.client_name,
+        retention=settings.event_stream_retention,
+        ttl_seconds=settings.event_stream_ttl_seconds, channel_key=pubsub.stream_key,
+    )
     presence = SharedPresence(
         settings.redis_url, pubsub=pubsub, prefix=settings.redis_channel_prefix,
         ttl=settings.presence_ttl_seconds, heartbeat=settings.presence_heartbeat_seconds,
         max_per_player=settings.ws_max_connections_per_player,
     )
-    hub = SharedStreamHub(pubsub, presence)
+    hub = SharedStreamHub(pubsub, presence, streams)
     await presence.start()
     return hub
 

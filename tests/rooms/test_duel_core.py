@@ -86,6 +86,33 @@ def test_the_same_seq_again_is_the_same_answer_marked_duplicate() -> None:
     assert again.reply == {**(first.reply or {}), "duplicate": True}
 
 
+def test_a_seq_answered_before_a_rebuild_is_fanned_out_again() -> None:
+    # The process that logged seq 2 may have died before telling anyone: the rebuilt
+    # copy answers the retry as a duplicate and shows the step to spectators and the
+    # opponent again; a second retry is a plain duplicate.
+    log = [StoredAction(i, a, T0 + i) for i, a in enumerate(WINNING_LINE[:2], start=1)]
+    match = new_match()
+    match = match.with_seat(core.rebuild_seat(StoredGame(101, ANN, started_at=T0, actions=log),
+                                              match.start, 600))
+    step = core.act(match, ANN, 2, WINNING_LINE[1], T0 + 5)
+    assert step.writes == ()
+    assert step.reply is not None and step.reply["duplicate"] and step.reply["seq"] == 2
+    assert step.effects == (Watched(ANN, step.match.seat_of(ANN).last_ack),
+                            ProgressChanged(ANN), TellPeers(ended=False))
+    again = core.act(step.match, ANN, 2, WINNING_LINE[1], T0 + 6)
+    assert again.effects == () and again.reply == step.reply
+
+
+def test_a_won_game_answered_again_after_a_rebuild_is_announced_again() -> None:
+    log = [StoredAction(i, a, T0 + i) for i, a in enumerate(WINNING_LINE, start=1)]
+    match = new_match()
+    match = match.with_seat(core.rebuild_seat(StoredGame(101, ANN, started_at=T0, actions=log),
+                                              match.start, 600))
+    step = core.act(match, ANN, len(WINNING_LINE), WINNING_LINE[-1], T0 + 50)
+    assert [type(e) for e in step.effects] == [Watched, ProgressChanged, TellPeers, GameEnded]
+    assert TellPeers(ended=True) in step.effects
+
+
 @pytest.mark.parametrize(("seq", "code"), [(4, "bad_seq"), (1, "stale_seq"), (0, "bad_seq")])
 def test_seqs_out_of_order_are_rejected_with_the_view(seq: int, code: str) -> None:
     match = played(opened(new_match(), ANN), ANN, WINNING_LINE[:2], T0)

@@ -4,7 +4,7 @@ import asyncio
 
 from app.rooms.duel import DuelService
 from app.rooms.pubsub import MemoryPubSub
-from app.rooms.store import MemoryStore, StoredGame, StoredMatch
+from app.rooms.store import MemoryStore, Progress, StoredGame, StoredMatch
 from bench.bot import legal_moves
 from tests.support.clock import FakeClock
 from tests.support.duel_layouts import RULES, WINNING_LINE, near_finished_layout
@@ -99,3 +99,73 @@ async def test_without_peers_nothing_is_published_on_sync_channels() -> None:
     await listener.close()
     assert [m async for m in listener] == []
     await alone.close()
+
+
+class EndsRecorded(MemoryStore):
+    """A MemoryStore that keeps the totals each game's end was recorded with."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ends: dict[int, tuple[str, float, Progress]] = {}
+
+    async def end_game(self, game_id: int, reason: str, at: float, progress: Progress) -> None:
+        if game_id not in self.ends:
+            self.ends[game_id] = (reason, at, progress)
+        await super().end_game(game_id, reason, at, progress)
+
+
+async def test_a_stale_copys_time_out_records_the_logs_totals_not_its_own() -> None:
+    # Process two loaded the match before Ann played and never heard of her moves (its
+    # own bus: every sync message missed); process one then died. When two's timer
+    # fires, the game ends with what the log holds, not with two's copy (0 actions).
+    store, clock = EndsRecorded(), FakeClock()
+    limit = 0.3
+    store.add_match(StoredMatch(
+        match_id=MATCH, rules=RULES, time_limit_s=limit,
+        games=[StoredGame(101, ANN), StoredGame(102, BOB)],
+        deal={"layout": near_finished_layout()},
+    ))
+    one = DuelService(store=store, pubsub=MemoryPubSub(), clock=clock, peers=True)
+    two = DuelService(store=store, pubsub=MemoryPubSub(), clock=clock, peers=True)
+    started = clock.now
+    await one.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    await two.open_game(player_id=BOB, match_id=MATCH, follow=no_follow)  # the stale copy
+    for seq, action in enumerate(WINNING_LINE[:3], start=1):
+        ack = await one.act(player_id=ANN, match_id=MATCH, seq=seq, action=action)
+        assert ack["type"] == "ack"
+    await one.close()  # its timers die with it
+    await clock.advance(limit + 1)  # two's timers fire
+    await settle()
+    reason, at, totals = store.ends[101]
+    assert reason == "timed_out"
+    assert at == started + limit  # at its deadline
+    assert totals.actions == 3, totals
+    assert totals.score == ack["score"], (totals, ack["score"])
+    assert store.matches[MATCH].finished  # both games over (Bob's too): settled once
+    await two.close()
+
+
+async def test_a_stale_copys_table_expiry_ends_only_the_games_the_log_says_unopened() -> None:
+    # Process two loaded the match before Ann opened her game and missed every sync
+    # message since (its own bus). When the table expires, its copy says nobody opened:
+    # the log says Ann did, so only Bob's game ends.
+    store, clock = EndsRecorded(), FakeClock()
+    expires_at = clock.now + 30
+    store.add_match(StoredMatch(
+        match_id=MATCH, rules=RULES, time_limit_s=600.0,
+        games=[StoredGame(101, ANN), StoredGame(102, BOB)],
+        deal={"layout": near_finished_layout()}, expires_at=expires_at,
+    ))
+    one = DuelService(store=store, pubsub=MemoryPubSub(), clock=clock, peers=True)
+    two = DuelService(store=store, pubsub=MemoryPubSub(), clock=clock, peers=True)
+    await two.match(MATCH)  # the stale copy, with its expiry timer
+    await one.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    ack = await one.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
+    assert ack["type"] == "ack"
+    await one.close()
+    await clock.advance(31)
+    await settle()
+    assert store.ends == {102: ("timed_out", expires_at, store.ends[102][2])}
+    assert store.ends[102][2].actions == 0
+    assert (await two.match(MATCH)).game_of(ANN).status == "playing"
+    await two.close()

@@ -8,7 +8,7 @@ import pytest
 import redis.asyncio as redis
 
 from app.rooms import pubsub
-from app.rooms.redis_pubsub import RedisPubSub
+from app.rooms.redis_pubsub import RedisPubSub, StreamMessage
 from tests.support.servers import require_redis
 
 
@@ -178,3 +178,56 @@ async def test_the_backend_is_chosen_by_setting(url: str) -> None:
     await bus.close()
     with pytest.raises(ValueError, match="'memory' or 'redis'"):
         make_pubsub("carrier-pigeon")
+
+
+async def kill_subscriber_connection(url: str, bus: RedisPubSub) -> None:
+    """Cut ``bus``'s subscriber connection from the Redis side (only that one: the Redis
+    is shared)."""
+    admin = redis.Redis.from_url(url)
+    try:
+        clients = await admin.client_list()
+        ids = [c["id"] for c in clients if c.get("name") == bus.client_name
+               and "P" in c.get("flags", "")]
+        assert ids, clients
+        for client_id in ids:
+            await admin.client_kill_filter(_id=client_id)
+    finally:
+        await admin.aclose()
+
+
+async def test_messages_published_while_the_subscriber_connection_is_down_arrive(
+    url: str, buses: tuple[RedisPubSub, RedisPubSub],
+) -> None:
+    a, b = buses
+    name = channel()
+    subscription = await a.subscribe(name)
+    await b.publish(name, {"n": 0})
+    assert await next_message(subscription) == {"n": 0}
+    await kill_subscriber_connection(url, a)
+    for n in range(1, 21):  # published while a's reader is away (it retries after 0.5 s)
+        await b.publish(name, {"n": n})
+    await asyncio.sleep(0.8)
+    for n in range(21, 31):  # and after it is back
+        await b.publish(name, {"n": n})
+    got = [(await next_message(subscription))["n"] for _ in range(30)]
+    assert got == list(range(1, 31))  # every one, in order, none twice
+    await asyncio.sleep(0.2)
+    await b.publish(name, {"n": 31})
+    assert await next_message(subscription) == {"n": 31}  # nothing else was queued
+
+
+async def test_a_message_carries_its_channel_and_stream_id(
+    buses: tuple[RedisPubSub, RedisPubSub],
+) -> None:
+    a, b = buses
+    name = channel()
+    subscription = await a.subscribe(name)
+    await b.publish(name, {"n": 1})
+    await b.publish(name, {"n": 2})
+    first, second = await next_message(subscription), await next_message(subscription)
+    assert isinstance(first, StreamMessage) and isinstance(second, StreamMessage)
+    assert first.channel == name == second.channel
+    assert first.stream_id < second.stream_id
+    kept = await a.client.xrange(a.stream_key(name))
+    assert [entry_id for entry_id, _ in kept] == [
+        f"{i[0]}-{i[1]}".encode() for i in (first.stream_id, second.stream_id)]

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from app.rooms import channels, streams
+from app.rooms import outbox as outbox_module
 from app.rooms.pubsub import MemoryPubSub
 from app.rooms.streams import EventStream, Outbox, Payload, StreamHub
 from tests.support.clock import FakeClock
@@ -168,7 +169,7 @@ async def test_an_outbox_sends_in_order_and_holds_no_task_while_idle() -> None:
 async def test_an_outbox_that_overflows_asks_once_to_close(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(streams, "OUTBOX_LIMIT", 3)
+    monkeypatch.setattr(outbox_module, "OUTBOX_LIMIT", 3)
     socket, outbox = SlowSocket(), Outbox()
     for i in range(6):
         outbox.put({"i": i})

@@ -178,8 +178,9 @@ async def test_cancelling_the_writer_settles_every_waiting_append(
                                                          Progress(-1, 1, 0))) for g in ids]
     for _ in range(ticks):  # 1: the writer has not started yet; 3: its batch is in flight
         await asyncio.sleep(0)
-    assert store._writer is not None
-    store._writer.cancel()
+    assert store._writers
+    for writer in list(store._writers):
+        writer.cancel()
     results = await asyncio.wait_for(asyncio.gather(*waiting, return_exceptions=True), 5)
     assert all(isinstance(r, StoreError) for r in results)
     # The store is still usable: the next append starts a new writer and commits. (A
@@ -208,7 +209,7 @@ async def test_the_kept_connection_is_replaced_after_it_breaks(
 ) -> None:
     (game, *_) = await games(session_factory, 1)
     await store.append_action(game, 1, {"op": "deal"}, 1.0, Progress(-1, 1, 0))
-    kept = store._log._kept  # type: ignore[attr-defined]
+    kept = store._idle[-1]._kept  # type: ignore[attr-defined]  # the writer used last
     # Closed under the writer's feet (SQLite: the driver's thread stops; PostgreSQL: the
     # socket is cut). The next write either notices first or fails; the one after commits.
     driver = await kept.driver()
@@ -306,7 +307,7 @@ async def test_postgres_writer_without_synchronous_commit_changes_only_its_own_s
     store = GroupCommitSqlStore(pg_sessions, synchronous_commit=False)
     try:
         await store.append_action(game, 1, {"op": "deal"}, 1.0, Progress(-1, 1, 0))
-        writer = await store._log._kept.driver()  # type: ignore[attr-defined]
+        writer = await store._idle[-1]._kept.driver()  # type: ignore[attr-defined]
         assert await writer.fetchval("SHOW synchronous_commit") == "off"
         async with pg_sessions() as session:
             assert await session.scalar(text("SHOW synchronous_commit")) == "on"
@@ -360,3 +361,38 @@ async def test_sqlite_writer_without_aiosqlite_internals(
         game = await session.get(Game, ids[0])
     assert [tuple(r) for r in rows] == [(ids[0], 1), (ids[0], 2), (ids[1], 1)]
     assert game is not None and (game.actions_count, game.time_used_ms) == (2, 6)
+
+
+class HeldWriter:
+    """A log writer whose writes wait until the test lets them through."""
+
+    def __init__(self) -> None:
+        self.release = asyncio.Event()
+        self.batches: list[list[int]] = []
+
+    async def write(self, rows: list[log_writer.LogRow]) -> None:
+        self.batches.append([row.seq for row in rows])
+        await self.release.wait()
+
+    async def close(self) -> None:
+        return None
+
+
+async def test_an_append_does_not_wait_for_the_batch_in_flight(
+    store: GroupCommitSqlStore,
+) -> None:
+    first, second = HeldWriter(), HeldWriter()
+    store._logs, store._idle = [first, second], [second, first]
+    one = asyncio.create_task(store.append_action(1, 1, {"op": "deal"}, 1.0, Progress(0, 1, 0)))
+    await asyncio.sleep(0.01)
+    two = asyncio.create_task(store.append_action(2, 1, {"op": "deal"}, 1.0, Progress(0, 1, 0)))
+    three = asyncio.create_task(store.append_action(3, 1, {"op": "deal"}, 1.0, Progress(0, 1, 0)))
+    await asyncio.sleep(0.01)
+    # The second batch is on its way while the first still commits; the third waits for a
+    # writer and then goes with whatever queued meanwhile.
+    assert first.batches == [[1]] and second.batches == [[1, 1]]
+    second.release.set()
+    await asyncio.wait_for(asyncio.gather(two, three), 1)
+    assert not one.done()
+    first.release.set()
+    await asyncio.wait_for(one, 1)

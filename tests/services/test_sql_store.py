@@ -118,8 +118,9 @@ async def test_a_game_that_ran_out_while_the_server_was_down_ends_at_its_deadlin
     assert games[ann].status == "timed_out" and games[ann].time_used_ms == 300_000
     assert games[ann].ended_at is not None and games[ann].started_at is not None
     assert (games[ann].ended_at - games[ann].started_at).total_seconds() == pytest.approx(300)
-    # The table (one hour) expired meanwhile too: Bob, who never opened his game, did not
-    # start; ended at once on restore (stored as a time-out of a game never opened).
+    # The table (3,600 s) expired while the server was down too: Bob never opened his game,
+    # so the restore ends it as well (not one loop turn later on the table's timer): he
+    # did not start (stored as a time-out of a game never opened).
     assert games[bob].status == "timed_out" and games[bob].started_at is None
     await second.close()
 

@@ -3,6 +3,8 @@ PostgreSQL database sharing the real Redis. Loopback only."""
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -10,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.server import Server, start_server
+from app.ops.cluster import start_haproxy
+from bench.server import LOOPBACK, Server, free_port, start_server
 from tests.support.database import (
     create_pg_database,
     drop_pg_database,
@@ -18,7 +21,7 @@ from tests.support.database import (
     sqlite_url,
     upgrade,
 )
-from tests.support.servers import require_redis
+from tests.support.servers import require_redis, unavailable
 
 SECRET = "scale-test-secret"
 
@@ -44,6 +47,27 @@ class Cluster:
     env: dict[str, str]
     workdir: Path
     servers: list[Server] = field(default_factory=list)
+    balancer: subprocess.Popen[bytes] | None = None
+    balancer_port: int = 0
+
+    @property
+    def http(self) -> str:
+        """The balancer's address (deploy/haproxy.cfg in front of every server)."""
+        return f"http://{LOOPBACK}:{self.balancer_port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://{LOOPBACK}:{self.balancer_port}"
+
+    def balance(self) -> None:
+        """HAProxy with the repository's configuration in front of the servers started."""
+        if shutil.which("haproxy") is None and shutil.which("haproxy", path="/usr/sbin") is None:
+            unavailable("haproxy is not installed (make haproxy); the failover test needs it")
+        self.balancer_port = free_port()
+        self.balancer = start_haproxy(
+            workers=[f"{LOOPBACK}:{server.port}" for server in self.servers],
+            bind=f"{LOOPBACK}:{self.balancer_port}", workdir=self.workdir,
+        )
 
     def start(self, *, port: int | None = None) -> Server:
         index = len(self.servers)
@@ -67,6 +91,9 @@ class Cluster:
         return "\n".join(p.read_text(errors="replace") for p in self.workdir.glob("*.log"))
 
     def stop(self) -> None:
+        if self.balancer is not None and self.balancer.poll() is None:
+            self.balancer.terminate()
+            self.balancer.wait(timeout=10)
         for server in self.servers:
             server.stop()
 
@@ -103,6 +130,14 @@ QUICK = {
     "SPIDER_OVERDUE_SWEEP_SECONDS": "0.5",
     "SPIDER_ALLOW_TEST_LAYOUTS": "true",
 }
+
+
+@pytest.fixture
+def balanced_pg_cluster(tmp_path: Path) -> Iterator[Cluster]:
+    """`quick_pg_cluster` behind HAProxy (deploy/haproxy.cfg): clients use `cluster.ws`."""
+    for cluster in _pg_cluster(tmp_path, **QUICK):
+        cluster.balance()
+        yield cluster
 
 
 def _pg_cluster(tmp_path: Path, **extra: str) -> Iterator[Cluster]:

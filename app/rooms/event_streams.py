@@ -1,0 +1,251 @@
+"""Players' event streams kept in Redis, so a client can resume on any process.
+
+A player's numbered event stream (`app.rooms.streams.EventStream`) is written here as it is
+emitted, and can be taken over by another process when the client comes back there with
+``(stream, last_event)``. Under the deployment's prefix:
+
+- ``es:{<stream>}``: a Redis Stream, entry id ``<n>-1``, field ``f`` = the frame's JSON
+  as sent; trimmed to about ``retention`` entries (``MAXLEN ~``);
+- ``es:{<stream>}:m``: a hash: ``owner`` (the process writing the stream), ``player``,
+  ``n`` (the newest number written) and one ``c:<channel>`` per channel the stream
+  follows, holding the id of the last channel message the stream took.
+
+Both expire ``ttl`` seconds after the stream's last write. The braces are a hash tag:
+both keys of a stream live on one Redis Cluster slot, so the scripts stay legal there.
+
+Channel messages are themselves kept in per-channel Redis Streams by the Redis bus
+(`app.rooms.redis_pubsub`), so a process taking a stream over reads what the stream's
+channels published after their cursors — the events published while no process held the
+player (the old one died, the client had not reconnected yet) — and numbers them on.
+
+Writes are queued (``emit`` stays synchronous) and sent as one pipeline at a time, in
+order; an event goes to the player's sockets once Redis has it (``then``), so a client
+never holds an event that a process taking its stream over could not replay (a crash
+between the two would otherwise turn its resume into snapshots). That costs a Redis
+round trip per frame, shared by every frame of the same batch. If Redis fails, the
+frames go out anyway: the stream then cannot be resumed elsewhere (snapshots), but play
+goes on. Every write checks the owner inside its script; a process that lost a stream
+to another one learns it from the answer (``on_lost``) and that frame is not sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, cast
+
+import redis.asyncio as redis
+from redis.exceptions import RedisError
+
+from app.ops import metrics
+
+log = logging.getLogger("spider.streams")
+
+StreamId = tuple[int, int]
+OnLost = Callable[[str], None]
+Then = Callable[[], None]
+
+# KEYS: stream, meta. ARGV: owner, n, frame, player, channel ('' for none), cursor,
+# maxlen, ttl ms. Returns 1, or 0 when another process owns the stream now.
+_APPEND = """
+local owner = redis.call('HGET', KEYS[2], 'owner')
+if owner and owner ~= ARGV[1] then return 0 end
+if not owner then redis.call('HSET', KEYS[2], 'owner', ARGV[1], 'player', ARGV[4]) end
+redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[7], ARGV[2] .. '-1', 'f', ARGV[3])
+redis.call('HSET', KEYS[2], 'n', ARGV[2])
+if ARGV[5] ~= '' then redis.call('HSET', KEYS[2], 'c:' .. ARGV[5], ARGV[6]) end
+redis.call('PEXPIRE', KEYS[1], ARGV[8])
+redis.call('PEXPIRE', KEYS[2], ARGV[8])
+return 1
+"""
+
+# KEYS: meta. ARGV: owner, player, field, value ('' deletes), ttl ms. Same answer.
+_CURSOR = """
+local owner = redis.call('HGET', KEYS[1], 'owner')
+if owner and owner ~= ARGV[1] then return 0 end
+if not owner then redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'player', ARGV[2], 'n', 0) end
+if ARGV[4] == '' then redis.call('HDEL', KEYS[1], ARGV[3])
+else redis.call('HSET', KEYS[1], ARGV[3], ARGV[4]) end
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return 1
+"""
+
+# KEYS: stream, meta. ARGV: new owner, player, last_event. Takes the stream over when it
+# exists, is the player's, and still holds every event after last_event; returns
+# {n, missed entries, meta as a flat list}, or false.
+_CLAIM = """
+local meta = redis.call('HGETALL', KEYS[2])
+if #meta == 0 then return false end
+local fields = {}
+for i = 1, #meta, 2 do fields[meta[i]] = meta[i + 1] end
+if fields['player'] ~= ARGV[2] then return false end
+local n = tonumber(fields['n'] or '0')
+local last = tonumber(ARGV[3])
+if last > n then return false end
+if last < n then
+  local first = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 1)
+  if #first == 0 then return false end
+  local oldest = tonumber(string.match(first[1][1], '^(%d+)'))
+  if oldest > last + 1 then return false end
+end
+redis.call('HSET', KEYS[2], 'owner', ARGV[1])
+local missed = redis.call('XRANGE', KEYS[1], '(' .. last .. '-1', '+')
+return {n, missed, meta}
+"""
+
+
+Write = tuple[str, list[Any], list[Any], Then | None]  # kind, keys, args, then
+
+
+def parse_id(raw: bytes | str) -> StreamId:
+    text = raw.decode() if isinstance(raw, bytes) else raw
+    ms, _, seq = text.partition("-")
+    return int(ms), int(seq or 0)
+
+
+def format_id(stream_id: StreamId) -> str:
+    return f"{stream_id[0]}-{stream_id[1]}"
+
+
+@dataclass
+class Claim:
+    """A stream taken over: its newest number, the events after the client's last one,
+    and the channels it follows with the last message it took from each."""
+
+    last_n: int
+    missed: list[tuple[int, bytes]]
+    cursors: dict[str, StreamId]
+
+
+class RedisEventStreams:
+    """This process's writer and reader of players' event streams in Redis."""
+
+    def __init__(self, client: redis.Redis, *, prefix: str, owner: str, retention: int,
+                 ttl_seconds: float, channel_key: Callable[[str], str]) -> None:
+        self._redis = client
+        self.prefix = prefix
+        self.owner = owner
+        self.retention = retention
+        self._ttl_ms = max(1000, int(ttl_seconds * 1000))
+        self._channel_key = channel_key  # the Redis Stream of a pub/sub channel
+        self._append = client.register_script(_APPEND)
+        self._cursor = client.register_script(_CURSOR)
+        self._claim = client.register_script(_CLAIM)
+        self._queue: list[Write] = []
+        self._flushing: asyncio.Task[None] | None = None
+        self._lost_listeners: list[OnLost] = []
+
+    def keys(self, stream: str) -> list[str]:
+        base = f"{self.prefix}es:{{{stream}}}"
+        return [base, base + ":m"]
+
+    def on_lost(self, listener: OnLost) -> None:
+        self._lost_listeners.append(listener)
+
+    # ------------------------------------------------------------------ writing
+
+    def append(self, stream: str, player_id: int, n: int, frame: bytes,
+               taken: tuple[str, StreamId] | None = None, then: Then | None = None) -> None:
+        """Write event ``n``; ``then`` runs once it is written (or Redis failed)."""
+        channel, cursor = taken if taken is not None else ("", (0, 0))
+        self._queue.append(("append", self.keys(stream), [
+            self.owner, n, frame, player_id, channel, format_id(cursor), self.retention,
+            self._ttl_ms], then))
+        self._schedule()
+
+    def follow(self, stream: str, player_id: int, channel: str, cursor: StreamId | None
+               ) -> None:
+        value = "" if cursor is None else format_id(cursor)
+        self._queue.append(("cursor", self.keys(stream)[1:], [
+            self.owner, player_id, "c:" + channel, value or "0-0", self._ttl_ms], None))
+        self._schedule()
+
+    def unfollow(self, stream: str, player_id: int, channel: str) -> None:
+        self._queue.append(("cursor", self.keys(stream)[1:], [
+            self.owner, player_id, "c:" + channel, "", self._ttl_ms], None))
+        self._schedule()
+
+    def _schedule(self) -> None:
+        if self._flushing is None:
+            self._flushing = asyncio.get_running_loop().create_task(self._flush())
+
+    async def _flush(self) -> None:
+        try:
+            while self._queue:
+                batch, self._queue = self._queue, []
+                await self._send(batch)
+        finally:
+            self._flushing = None
+
+    async def _send(self, batch: list[Write]) -> None:
+        pipe = self._redis.pipeline(transaction=False)
+        for kind, keys, args, _ in batch:
+            script = self._append if kind == "append" else self._cursor
+            await script(keys=keys, args=args, client=pipe)
+        try:
+            answers: list[Any] = await pipe.execute(raise_on_error=False)
+        except RedisError:
+            metrics.ERRORS.labels(where="streams").inc()
+            log.warning("could not write %d stream entries", len(batch), exc_info=True)
+            answers = [None] * len(batch)  # sent anyway: play goes on without Redis
+        lost: set[str] = set()
+        for (_, keys, _, then), answer in zip(batch, answers, strict=True):
+            if answer == 0:
+                lost.add(keys[0])
+            elif then is not None:
+                then()
+        for key in lost:
+            stream = key.removeprefix(self.prefix + "es:{").split("}", 1)[0]
+            for listener in self._lost_listeners:
+                listener(stream)
+
+    async def flushed(self) -> None:
+        """Wait until everything queued so far is written (tests, shutdown)."""
+        while self._flushing is not None:
+            await asyncio.shield(self._flushing)
+
+    # ------------------------------------------------------------------ taking over
+
+    async def claim(self, stream: str, player_id: int, last_event: int) -> Claim | None:
+        try:
+            answer = await self._claim(keys=self.keys(stream),
+                                       args=[self.owner, player_id, last_event])
+        except RedisError:
+            log.warning("could not take stream %s over", stream, exc_info=True)
+            return None
+        if not answer:
+            return None
+        last_n, entries, meta = answer
+        missed = [(parse_id(entry_id)[0], dict(_pairs(fields))[b"f"])
+                  for entry_id, fields in entries]
+        flat = dict(_pairs(meta))
+        cursors = {key.decode()[2:]: parse_id(value) for key, value in flat.items()
+                   if key.startswith(b"c:")}
+        return Claim(int(last_n), missed, cursors)
+
+    async def newest(self, channel: str) -> StreamId:
+        """The id of the newest message kept for ``channel`` ((0, 0) when none)."""
+        return await newest_kept(self._redis, self._channel_key(channel))
+
+    async def after(self, channel: str, cursor: StreamId) -> list[tuple[StreamId, bytes]]:
+        """The messages kept for ``channel`` after ``cursor``, oldest first."""
+        return await kept_after(self._redis, self._channel_key(channel), cursor)
+
+
+async def kept_after(client: redis.Redis, key: str, cursor: StreamId
+                     ) -> list[tuple[StreamId, bytes]]:
+    """A channel's kept messages (field ``d``) after ``cursor``, oldest first."""
+    found = cast(list[Any], await client.xrange(key, min="(" + format_id(cursor), max="+"))
+    return [(parse_id(entry_id), fields[b"d"]) for entry_id, fields in found or []]
+
+
+async def newest_kept(client: redis.Redis, key: str) -> StreamId:
+    """The id of a channel's newest kept message ((0, 0) when none)."""
+    found = cast(list[Any], await client.xrevrange(key, count=1))
+    return parse_id(found[0][0]) if found else (0, 0)
+
+
+def _pairs(flat: list[Any]) -> list[tuple[Any, Any]]:
+    return list(zip(flat[::2], flat[1::2], strict=True))

@@ -1,0 +1,148 @@
+"""Players' event streams in Redis: a client resumes on another process with exactly the
+events it missed, including those published while no process held its stream."""
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from app.rooms import channels
+from app.rooms.event_streams import RedisEventStreams
+from app.rooms.redis_pubsub import RedisPubSub
+from app.rooms.streams import EventStream, Outbox, StreamHub
+from tests.support.servers import require_redis
+
+PLAYER = 7
+Frames = list[dict[str, Any]]
+
+
+class Process:
+    """One server process's bus, stream writer and sessions."""
+
+    def __init__(self, url: str, prefix: str) -> None:
+        self.bus = RedisPubSub(url, prefix=prefix)
+        self.streams = RedisEventStreams(
+            self.bus.client, prefix=prefix, owner=self.bus.client_name, retention=50,
+            ttl_seconds=60, channel_key=self.bus.stream_key)
+        self.hub = StreamHub(self.bus, shared=self.streams)
+
+    async def connect(self, resume: tuple[str | None, int | None] = (None, None)
+                      ) -> tuple[EventStream, Outbox, Frames]:
+        received: Frames = []
+
+        def prelude(session: EventStream) -> Frames:
+            missed = session.missed_since(*resume)
+            return [{"type": "welcome", "stream": session.stream, "last_event": session.last_n,
+                     "resumed": missed is not None}, *(missed or [])]
+
+        session, outbox = await self.hub.connect(PLAYER, prelude, resume)
+
+        async def deliver(frame: dict[str, Any] | None) -> None:
+            if frame is not None:
+                received.append(frame)
+
+        outbox.start(deliver)
+        return session, outbox, received
+
+    async def close(self) -> None:
+        await self.hub.close()
+        await self.bus.close()
+
+
+@pytest.fixture
+async def processes() -> AsyncIterator[tuple[Process, Process]]:
+    url = require_redis()
+    prefix = f"t{uuid.uuid4().hex[:8]}:"  # the Redis is shared: keys of this test only
+    one, two = Process(url, prefix), Process(url, prefix)
+    yield one, two
+    await one.close()
+    await two.close()
+
+
+async def settled(*processes: Process) -> None:
+    for _ in range(3):
+        await asyncio.sleep(0.05)
+        for process in processes:
+            await process.streams.flushed()
+
+
+def numbers(frames: Frames) -> list[int]:
+    return [f["n"] for f in frames if "n" in f]
+
+
+async def test_a_client_resumes_on_another_process_with_exactly_what_it_missed(
+    processes: tuple[Process, Process],
+) -> None:
+    one, two = processes
+    session, outbox, seen = await one.connect()
+    stream = session.stream
+    session.emit({"type": "ack", "seq": 1})  # an answer of this process
+    await one.bus.publish(channels.player(PLAYER), {"type": "invite", "id": 1})
+    await settled(one)
+    assert [(f["type"], f["n"]) for f in seen[1:]] == [("ack", 1), ("invite", 2)]
+    await one.hub.disconnect(session, outbox)
+    await outbox.stop()
+    # Away: the session on process one still takes the player's messages.
+    for index in range(2, 5):
+        await two.bus.publish(channels.player(PLAYER), {"type": "invite", "id": index})
+    await settled(one)
+
+    moved, _, again = await two.connect((stream, 2))
+    await settled(one, two)
+    welcome, *missed = again
+    assert welcome == {"type": "welcome", "stream": stream, "last_event": 5, "resumed": True}
+    assert [(f["type"], f["n"], f["id"]) for f in missed] == [
+        ("invite", 3, 2), ("invite", 4, 3), ("invite", 5, 4)]
+    # Process two writes the stream from now on; process one lost it at its next write.
+    await one.bus.publish(channels.player(PLAYER), {"type": "invite", "id": 5})
+    await settled(one, two)
+    assert [(f["n"], f["id"]) for f in again[4:]] == [(6, 5)]
+    assert numbers(seen) + numbers(again) == list(range(1, 7))  # none lost, none twice
+    assert one.hub._sessions.get(PLAYER) is None  # it gave the stream up
+    assert moved.stream == stream and moved.last_n == 6
+
+
+async def test_what_was_published_while_no_process_held_the_stream_is_caught_up(
+    processes: tuple[Process, Process],
+) -> None:
+    one, two = processes
+    session, _, seen = await one.connect()
+    await session.follow(channels.match(3))
+    await one.bus.publish(channels.match(3), {"type": "progress", "id": 1})
+    await settled(one)
+    last = numbers(seen)[-1]
+    # Process one dies: nothing of it takes messages any more.
+    await one.bus.close()
+    for index in range(2, 6):
+        await two.bus.publish(channels.match(3), {"type": "progress", "id": index})
+    await two.bus.publish(channels.player(PLAYER), {"type": "invite", "id": 9})
+
+    _, _, again = await two.connect((session.stream, last))
+    await settled(two)
+    assert again[0]["resumed"] is True
+    caught = [(f["type"], f["id"]) for f in again[1:]]
+    assert sorted(caught) == sorted([("progress", i) for i in range(2, 6)] + [("invite", 9)])
+    assert [f["id"] for f in again[1:] if f["type"] == "progress"] == [2, 3, 4, 5]  # in order
+    assert numbers(again)[0] == last + 1
+    assert numbers(again) == list(range(last + 1, last + 1 + len(caught)))
+    # Live again, and a message seen by the catch-up is not taken twice.
+    await two.bus.publish(channels.match(3), {"type": "progress", "id": 6})
+    await settled(two)
+    assert [f["id"] for f in again if f.get("type") == "progress"] == [2, 3, 4, 5, 6]
+
+
+async def test_a_stream_gone_or_not_the_players_is_not_taken_over(
+    processes: tuple[Process, Process],
+) -> None:
+    one, two = processes
+    session, _, _ = await one.connect()
+    session.emit({"type": "ack", "seq": 1})
+    await settled(one)
+    assert await two.streams.claim(session.stream, PLAYER + 1, 0) is None  # someone else's
+    assert await two.streams.claim(session.stream, PLAYER, 5) is None  # ahead of the stream
+    assert await two.streams.claim("no-such-stream", PLAYER, 0) is None
+    _, _, fresh = await two.connect(("no-such-stream", 3))
+    await settled(two)
+    assert fresh[0]["resumed"] is False and fresh[0]["stream"] != "no-such-stream"
