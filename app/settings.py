@@ -3,6 +3,7 @@
 from functools import lru_cache
 from pathlib import Path
 
+from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -25,6 +26,9 @@ class Settings(BaseSettings):
     player_create_per_minute: float = 10.0
     invite_ttl_seconds: int = 24 * 3600
     table_ttl_seconds: int = 24 * 3600
+    # The no-show rule (issue 12): a player who has not opened their game this long after
+    # the match was made loses it as "did not start" (docs/api.md); 0 turns it off.
+    start_window_seconds: int = Field(15 * 60, ge=0)
 
     # Operations (app/ops): log format "json" or "text"; seconds to wait for open
     # WebSocket sessions to end at shutdown.

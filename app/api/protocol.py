@@ -46,7 +46,7 @@ class Hello(Request):
     v: int = Field(PROTOCOL_VERSION, description="Protocol version the client speaks.")
     token: str | None = Field(
         None, max_length=2048,
-        description="Bearer token; may be left out if given as ?token= on the URL.",
+        description="Bearer token (never on the URL, which access logs record).",
     )
     stream: str | None = Field(
         None, max_length=64, description="The `stream` of the previous welcome, to resume."
@@ -185,8 +185,10 @@ class Progress(Message):
     actions: int
     runs: int
     time_left_ms: int | None = Field(description="None until the game is opened.")
-    status: Literal["not_started", "playing", "won", "finished", "timed_out"]
+    status: Literal["not_started", "playing", "won", "finished", "timed_out", "did_not_start"]
     online: bool
+    start_deadline: str | None = Field(
+        None, description="While not started: when the game ends as did_not_start (ISO 8601).")
 
 
 class Welcome(Message):
@@ -210,7 +212,7 @@ class Snapshot(Message):
     view: dict[str, Any]
     score: int
     seq: int = Field(description="Number of actions applied; the next action uses seq + 1.")
-    status: Literal["not_started", "playing", "won", "finished", "timed_out"]
+    status: Literal["not_started", "playing", "won", "finished", "timed_out", "did_not_start"]
     time_limit_ms: int
     time_left_ms: int
     opponent: Progress | None
@@ -269,13 +271,14 @@ class GameOver(Message):
     n: int
     match_id: int
     player_id: int
-    reason: Literal["won", "finished", "timed_out"]
+    reason: Literal["won", "finished", "timed_out", "did_not_start"]
     score: int
     elapsed_ms: int
 
 
 class PlayerResult(Message):
     player_id: int
+    name: str | None = Field(None, description="The player's name when the match was made.")
     score: int
     elapsed_ms: int
     reason: str

@@ -193,6 +193,42 @@ class InviteOut(BaseModel):
         )
 
 
+class InviteTableOut(BaseModel):
+    """What an invitation's landing page may show a visitor: the game, not the table."""
+
+    preset: str
+    suits: int
+    time_limit_seconds: int
+    rated: bool
+
+
+class PublicInviteOut(BaseModel):
+    """A link invitation seen without a token: who invites to what, nothing to act on."""
+
+    inviter_name: str
+    status: Literal["pending", "accepted", "declined", "cancelled", "expired"]
+    expires_at: datetime
+    table: InviteTableOut
+
+    @classmethod
+    def of(cls, view: InviteView) -> "PublicInviteOut":
+        table = view.table
+        return cls(inviter_name=view.inviter_name, status=view.state,
+                   expires_at=view.invite.expires_at,
+                   table=InviteTableOut(preset=table.preset, suits=table.suits,
+                                        time_limit_seconds=table.time_limit_seconds,
+                                        rated=table.rated))
+
+
+class PlayerNameOut(BaseModel):
+    id: int
+    name: str
+
+
+class PlayerNamePage(PageMeta):
+    items: list[PlayerNameOut]
+
+
 class GameResultOut(BaseModel):
     game_id: int
     player_id: int

@@ -1,7 +1,7 @@
 """The WebSocket endpoint ``/ws``: parse, authorise, call the rooms layer, answer.
 
-A thin adapter. The first frame must be ``hello`` (with the bearer token, or the token
-given as ``?token=`` on the URL: browsers cannot set headers on a WebSocket). With
+A thin adapter. The first frame must be ``hello`` with the bearer token (never on the URL:
+an access log, a proxy's included, records URLs, and a token there is a stolen account). With
 ``ws_validate_frames`` on (the test suite) every server frame is checked against the
 documented protocol models before it is sent; in production frames are serialized as
 built, which the test suite has shown to be the same JSON.
@@ -171,7 +171,7 @@ async def duel_socket(websocket: WebSocket) -> None:
     hello = await _hello(websocket)
     if hello is None:
         return
-    token = hello.token or websocket.query_params.get("token") or ""
+    token = hello.token or ""
     try:
         player_id = await rooms.authenticate(token)
     except Exception:  # any refusal: bad signature, unknown player, no token

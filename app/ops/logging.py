@@ -57,7 +57,8 @@ def configure_logging(*, level: str = "INFO", fmt: str = "json") -> None:
     """Install one stderr handler on the root logger; idempotent.
 
     Handlers installed by others (pytest's capture, for one) are left alone; uvicorn's
-    loggers are made to propagate to the root so they share the format.
+    loggers are made to propagate to the root so they share the format, except its
+    access log, which stays silent (app/ops/middleware.py writes one without secrets).
     """
     root = logging.getLogger()
     for handler in list(root.handlers):
@@ -69,10 +70,16 @@ def configure_logging(*, level: str = "INFO", fmt: str = "json") -> None:
     handler.setFormatter(JsonFormatter() if fmt == "json" else text)
     root.addHandler(handler)
     root.setLevel(level.upper())
-    for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
+    for name in ("uvicorn", "uvicorn.error"):
         uv = logging.getLogger(name)
         uv.handlers = []
         uv.propagate = True
+    # uvicorn's access log writes whole URLs (query strings, invitation codes) and turns
+    # itself on whenever its logger reaches a handler: kept apart, it never does. The
+    # request-id middleware writes the access log instead, secrets left out.
+    access = logging.getLogger("uvicorn.access")
+    access.handlers = []
+    access.propagate = False
 
 
 def flush_logs() -> None:

@@ -20,6 +20,9 @@ from app.ops import context, metrics
 
 log = logging.getLogger("spider.access")
 _USABLE_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
+# An invitation's code is a bearer secret (whoever holds it takes the seat): the access
+# log keeps the route, not the code.
+_INVITE_CODE = re.compile(r"(/invites/)[^/]+")
 HEADER = b"x-request-id"
 
 
@@ -65,7 +68,8 @@ class RequestIdMiddleware:
             await self.app(scope, receive, send_with_id)
         except Exception:
             metrics.ERRORS.labels(where="http").inc()
-            log.exception("unhandled error", extra={"path": scope.get("path")})
+            log.exception("unhandled error",
+                          extra={"path": loggable_path(scope.get("path") or "")})
             raise
         finally:
             metrics.HTTP_REQUESTS.labels(status=f"{status // 100}xx").inc()
@@ -73,7 +77,7 @@ class RequestIdMiddleware:
                 log.info(
                     "%s %s %d",
                     scope.get("method"),
-                    scope.get("path"),
+                    loggable_path(scope.get("path") or ""),
                     status,
                     extra={"status": status, "ms": round((time.perf_counter() - started) * 1e3, 2)},
                 )
@@ -86,9 +90,15 @@ class RequestIdMiddleware:
             raise
 
 
+def loggable_path(path: str) -> str:
+    """The path as logs may keep it: secrets in it (invitation codes) replaced by ``…``."""
+    return _INVITE_CODE.sub(r"\1…", path)
+
+
 def _websocket_failed(scope: Scope) -> None:
     metrics.ERRORS.labels(where="ws").inc()
-    log.exception("unhandled websocket error", extra={"path": scope.get("path")})
+    log.exception("unhandled websocket error",
+                  extra={"path": loggable_path(scope.get("path") or "")})
 
 
 WebSocketEndpoint = Callable[[WebSocket], Awaitable[None]]

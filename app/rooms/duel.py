@@ -108,7 +108,8 @@ class DuelService:
         start = start_state(rules, deal)
         seats = tuple(core.rebuild_seat(game, start, stored.time_limit_s)
                       for game in stored.games)
-        value = Match(match_id, rules, deal, start, seats, expires_at=stored.expires_at)
+        value = Match(match_id, rules, deal, start, seats, expires_at=stored.expires_at,
+                      start_by=stored.start_by)
         live = LiveMatch(value, {seat.player_id: asyncio.Lock() for seat in seats})
         self._matches[match_id] = live
         if self._peers is not None:
@@ -298,5 +299,5 @@ class DuelService:
         others = [s for s in live.games if s is not seat]
         return frames.snapshot(
             live.match_id, live.value.rules.to_json(), seat, role=role, now=self._clock(),
-            opponent=self._runner.progress(others[0]) if others else None,
+            opponent=self._runner.progress(live, others[0]) if others else None,
         )

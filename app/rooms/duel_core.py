@@ -148,7 +148,7 @@ def rebuild_seat(stored: StoredGame, start: GameState, limit: float) -> Seat:
     if stored.ended_at is not None:
         ended_at, end_reason = stored.ended_at, stored.end_reason
     return Seat(stored.game_id, stored.player_id, limit, game, seq, actions, len(actions),
-                stored.started_at, ended_at, end_reason)
+                stored.started_at, ended_at, end_reason, name=stored.name)
 
 
 # --------------------------------------------------------------------------- commands
@@ -180,15 +180,19 @@ def deadline_due(match: Match, player_id: int, now: float) -> Step | None:
 
 
 def expired(match: Match, seat: Seat, now: float) -> bool:
-    """A game nobody opened before the table expired (asynchronous play is over)."""
-    return (seat.started_at is None and not seat.over and match.expires_at is not None
-            and now >= match.expires_at)
+    """A game nobody opened by the start deadline (the start window's end, or the
+    table's expiry): its player did not start."""
+    deadline = match.start_deadline
+    return (seat.started_at is None and not seat.over and deadline is not None
+            and now >= deadline)
 
 
 def expiry_due(match: Match, player_id: int, now: float) -> Step | None:
+    """The game was never opened and its start deadline passed: it ends as a time-out of
+    a game never opened, which its status reads as ``did_not_start``."""
     seat = match.seat_of(player_id)
     if expired(match, seat, now):
-        return end(match, player_id, "timed_out", match.expires_at or now)
+        return end(match, player_id, "timed_out", match.start_deadline or now)
     return None
 
 
@@ -343,5 +347,6 @@ def replay(match: Match, player_id: int) -> Payload:
 def settled(match: Match, winner_id: int | None,
             ratings: dict[int, tuple[float | None, float | None]], now: float) -> Match:
     """The match with its official result (as the store recorded it)."""
+    names = {seat.player_id: seat.name for seat in match.seats}
     return match.evolve(result=frames.match_result(
-        match.match_id, match.outcomes(now), winner_id, ratings, match.deal))
+        match.match_id, match.outcomes(now), winner_id, ratings, match.deal, names))

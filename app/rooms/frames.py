@@ -14,6 +14,7 @@ are face up once the action is done: a moved run, a flipped card, a dealt row. C
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from app.engine.cards import SUITS, card_name, names
@@ -68,18 +69,29 @@ def events_json(events: tuple[Event, ...]) -> list[dict[str, Any]]:
 # --------------------------------------------------------------------------- game frames
 
 
-def progress(seat: Seat, now: float, online: bool) -> Payload:
-    """What anybody may know of a game in progress: no card at all."""
+def iso_time(seconds: float) -> str:
+    """A moment as the frames say it: ISO 8601, UTC, whole seconds."""
+    return datetime.fromtimestamp(round(seconds), UTC).isoformat().replace("+00:00", "Z")
+
+
+def progress(seat: Seat, now: float, online: bool, start_deadline: float | None = None
+             ) -> Payload:
+    """What anybody may know of a game in progress: no card at all. ``start_deadline``
+    (the match's) is shown only while the game waits to be opened."""
+    waiting = seat.started_at is None and not seat.over and start_deadline is not None
     return {
         "player_id": seat.player_id, "score": seat.game.points,
         "actions": seat.game.state.actions, "runs": len(seat.game.state.removed),
         "time_left_ms": None if seat.started_at is None else seat.time_left_ms(now),
         "status": seat.status, "online": online,
+        "start_deadline": iso_time(start_deadline) if waiting and start_deadline else None,
     }
 
 
-def progress_event(match_id: int, seat: Seat, now: float, online: bool) -> Payload:
-    return {"type": "progress", "match_id": match_id, "progress": progress(seat, now, online)}
+def progress_event(match_id: int, seat: Seat, now: float, online: bool,
+                   start_deadline: float | None = None) -> Payload:
+    return {"type": "progress", "match_id": match_id,
+            "progress": progress(seat, now, online, start_deadline)}
 
 
 def snapshot(match_id: int, rules: dict[str, Any], seat: Seat, *, role: str, now: float,
@@ -126,17 +138,19 @@ def game_over(match_id: int, seat: Seat, now: float) -> Payload:
     assert seat.end_reason is not None
     return {
         "type": "game_over", "match_id": match_id, "player_id": seat.player_id,
-        "reason": seat.end_reason, "score": seat.game.points,
+        "reason": seat.status, "score": seat.game.points,
         "elapsed_ms": round(seat.elapsed_s(now) * 1000),
     }
 
 
 def match_result(match_id: int, outcomes: list[PlayerOutcome], winner_id: int | None,
                  ratings: dict[int, tuple[float | None, float | None]],
-                 deal: Payload) -> Payload:
+                 deal: Payload, names: dict[int, str | None] | None = None) -> Payload:
+    """``names``: each player's name when the match was made."""
+    names = names or {}
     results = [
-        {"player_id": o.player_id, "score": o.score, "elapsed_ms": o.elapsed_ms,
-         "reason": o.reason,
+        {"player_id": o.player_id, "name": names.get(o.player_id), "score": o.score,
+         "elapsed_ms": o.elapsed_ms, "reason": o.reason,
          "rating_before": ratings.get(o.player_id, (None, None))[0],
          "rating_after": ratings.get(o.player_id, (None, None))[1]}
         for o in outcomes

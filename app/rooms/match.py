@@ -10,7 +10,7 @@ from app.engine.rules import Rules
 from app.engine.state import GameState
 from app.engine.view import ViewMemo
 from app.rooms.store import Progress
-from app.rooms.winner import PlayerOutcome
+from app.rooms.winner import NO_SHOW, PlayerOutcome
 from app.scoring.play import ScoredGame
 
 Payload = dict[str, Any]
@@ -68,6 +68,7 @@ class Seat:
     last_ack: Payload | None = None
     # A cache of the last view's columns (shared by the seat's successive values).
     views: ViewMemo = field(default_factory=ViewMemo, repr=False)
+    name: str | None = None  # the player's name when the match was made (for its result)
 
     @property
     def over(self) -> bool:
@@ -92,6 +93,8 @@ class Seat:
 
     @property
     def status(self) -> str:
+        if self.end_reason == "timed_out" and self.started_at is None:
+            return NO_SHOW  # stored as a time-out of a game never opened
         if self.end_reason is not None:
             return self.end_reason
         return "not_started" if self.started_at is None else "playing"
@@ -118,7 +121,7 @@ class Seat:
 
     def outcome(self, now: float) -> PlayerOutcome:
         return PlayerOutcome(self.player_id, self.game.points, self.elapsed_s(now),
-                             self.end_reason or "finished")
+                             self.status if self.over else "finished")
 
 
 @dataclass(frozen=True, eq=False)
@@ -132,6 +135,13 @@ class Match:
     seats: tuple[Seat, ...]
     result: Payload | None = None
     expires_at: float | None = None  # the table's: games nobody opened by then time out
+    start_by: float | None = None  # the start window's end: the same, usually sooner
+
+    @property
+    def start_deadline(self) -> float | None:
+        """When a game nobody opened ends as "did not start" (``winner.NO_SHOW``)."""
+        deadlines = [d for d in (self.start_by, self.expires_at) if d is not None]
+        return min(deadlines) if deadlines else None
 
     @property
     def over(self) -> bool:

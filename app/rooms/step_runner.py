@@ -188,16 +188,16 @@ class StepRunner:
         await self._rebuild(live.match_id)
 
     async def resume_expiry(self, live: LiveMatch, now: float) -> None:
-        """A match just loaded: end the games nobody opened if the table has expired,
-        else when it expires.
+        """A match just loaded: end the games nobody opened if their start deadline (the
+        start window's end or the table's expiry) has passed, else when it does.
 
         Ended here, not by the table's timer: with other processes that timer rebuilds
         the match when it fires, which would only arm it again."""
         unopened = [s.player_id for s in live.games if s.started_at is None and not s.over]
-        expires_at = live.value.expires_at
-        if not unopened or expires_at is None:
+        deadline = live.value.start_deadline
+        if not unopened or deadline is None:
             return
-        if now < expires_at:
+        if now < deadline:
             live.expiry = asyncio.create_task(self._expire_later(live))
             return
         for player_id in unopened:
@@ -206,9 +206,12 @@ class StepRunner:
                 await self.run(live, player_id, step)
 
     async def _expire_later(self, live: LiveMatch) -> None:
-        if live.value.expires_at is None:
+        deadline = live.value.start_deadline
+        if deadline is None:
             return
-        await self._clock.sleep_until(live.value.expires_at)
+        # The loop's timer may wake a hair before the wall clock says so: sleep again.
+        while self._clock() < deadline:
+            await self._clock.sleep_until(deadline)
         if not self._is_current(live):
             return
         if self.peers is not None:  # "never opened" may only be true of our copy
@@ -238,9 +241,11 @@ class StepRunner:
         for player_id, notice in settled.notices:  # badges earned, after the result
             await self._pubsub.publish(channels.player(player_id), notice)
 
-    def progress(self, seat: Seat) -> Payload:
-        return frames.progress(seat, self._clock(), self._is_online(seat.player_id))
+    def progress(self, live: LiveMatch, seat: Seat) -> Payload:
+        return frames.progress(seat, self._clock(), self._is_online(seat.player_id),
+                               live.value.start_deadline)
 
     async def publish_progress(self, live: LiveMatch, seat: Seat) -> None:
         await self._pubsub.publish(channels.match(live.match_id), frames.progress_event(
-            live.match_id, seat, self._clock(), self._is_online(seat.player_id)))
+            live.match_id, seat, self._clock(), self._is_online(seat.player_id),
+            live.value.start_deadline))

@@ -41,6 +41,7 @@ class StoredGame:
     ended_at: float | None = None
     end_reason: str | None = None
     actions: list[StoredAction] = field(default_factory=list)
+    name: str | None = None  # the player's name, for the match's result
 
 
 @dataclass
@@ -54,6 +55,7 @@ class StoredMatch:
     winner_id: int | None = None
     expires_at: float | None = None  # the table's expiry: unopened games time out then
     test_layout: dict[str, Any] | None = None
+    start_by: float | None = None  # the start window's end: unopened games end then too
 
 
 @dataclass(frozen=True)
@@ -182,5 +184,6 @@ def _overdue(match: StoredMatch, now: float) -> bool:
         return max(g.ended_at or now for g in match.games) <= now - SETTLE_GRACE_SECONDS
     late = any(g.started_at is not None and g.started_at + match.time_limit_s <= now
                for g in playing)
-    expired = match.expires_at is not None and match.expires_at <= now
+    deadlines = [d for d in (match.expires_at, match.start_by) if d is not None]
+    expired = bool(deadlines) and min(deadlines) <= now
     return late or (expired and any(g.started_at is None for g in playing))

@@ -1,5 +1,6 @@
-"""Who won a duel, written once for every store: the higher ``duel`` score, then the
-shorter playing time in whole milliseconds; equal in both is a draw."""
+"""Who won a duel, written once for every store: a player who did not start loses to
+one who did (the no-show rule); then the higher ``duel`` score, then the shorter playing
+time in whole milliseconds; equal in all is a draw."""
 
 from __future__ import annotations
 
@@ -20,8 +21,13 @@ class PlayerOutcome:
         return round(self.elapsed_s * 1000)
 
 
-def _rank(outcome: PlayerOutcome) -> tuple[int, int]:
-    return (-outcome.score, outcome.elapsed_ms)
+NO_SHOW = "did_not_start"
+"""The end of a game never opened by its start deadline."""
+
+
+def _rank(outcome: PlayerOutcome) -> tuple[bool, int, int]:
+    # A player who started and lost points (a move costs one) still beats a no-show.
+    return (outcome.reason == NO_SHOW, -outcome.score, outcome.elapsed_ms)
 
 
 def decide_winner(outcomes: list[PlayerOutcome]) -> int | None:

@@ -52,9 +52,10 @@ class GroupCommitSqlStore(SqlStore):
         engine: AsyncEngine | None = None,
         *,
         synchronous_commit: bool = True,
+        start_window_s: float | None = None,
         writers: int = 2,
     ) -> None:
-        super().__init__(sessions)
+        super().__init__(sessions, start_window_s=start_window_s)
         bind = engine if engine is not None else sessions.kw.get("bind")
         if not isinstance(bind, AsyncEngine):
             raise TypeError("group commit needs the sessions' AsyncEngine")

@@ -92,6 +92,15 @@ async def get_invite(*, session: AsyncSession, code: str, viewer: Player) -> Inv
     return await _view(session, await _by_code(session, code, viewer))
 
 
+async def public_invite(*, session: AsyncSession, code: str) -> InviteView:
+    """A link invitation for a visitor without an account yet (its landing page): the
+    caller shows only who invites to what. A direct invitation stays private: 404."""
+    invite = await session.scalar(select(Invite).where(Invite.code == code))
+    if invite is None or invite.invitee_id is not None:
+        raise NotFound("no such invitation", code="invite_not_found")
+    return await _view(session, invite)
+
+
 async def incoming_invites(*, session: AsyncSession, player: Player) -> list[InviteView]:
     rows = await session.scalars(
         select(Invite).where(Invite.invitee_id == player.id, Invite.status == "pending",

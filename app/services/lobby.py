@@ -1,4 +1,4 @@
-"""The lobby: open public tables a player may join, filtered and paged."""
+"""The lobby: open public tables a player may join, filtered and paged; my own tables."""
 
 from dataclasses import dataclass
 
@@ -64,3 +64,16 @@ async def open_tables(
     )
     items = await table_views(session=session, tables=list(rows))
     return Page(items, total, page, page_size)
+
+
+async def my_tables(*, session: AsyncSession, player: Player) -> list[TableView]:
+    """Tables I sit at that are not closed or expired, newest first: the way back to a
+    game left by walking to the lobby (or another device)."""
+    now = utcnow()
+    rows = await session.scalars(
+        select(DuelTable).join(Seat, Seat.table_id == DuelTable.id)
+        .where(Seat.player_id == player.id, DuelTable.status != "closed",
+               or_(DuelTable.expires_at.is_(None), DuelTable.expires_at > now))
+        .order_by(DuelTable.created_at.desc(), DuelTable.id.desc())
+    )
+    return await table_views(session=session, tables=list(rows))

@@ -4,7 +4,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -12,11 +12,13 @@ from app.db.models import Game, Match, Player
 from app.rooms.errors import Conflict, InvalidInput, NotFound
 from app.services.auth import create_token
 from app.services.bands import band_of
+from app.services.paging import Page, check_paging
 from app.services.ratings import SUIT_COUNTS, ratings_of
 
 NAME_MIN = 3
 NAME_MAX = 20
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+_NAME_PREFIX = re.compile(r"[A-Za-z0-9_-]{1,20}")
 
 
 class PlayerNameError(InvalidInput):
@@ -75,6 +77,27 @@ async def find_by_name(*, session: AsyncSession, name: str) -> Player:
     if player is None:
         raise NotFound(f"no player named {name!r}", code="player_not_found")
     return player
+
+
+@dataclass(frozen=True)
+class PlayerName:
+    id: int
+    name: str
+
+
+async def search_players(*, session: AsyncSession, prefix: str, page: int, page_size: int
+                         ) -> Page[PlayerName]:
+    """Players whose name starts with ``prefix`` (any case), shortest names first."""
+    offset, limit = check_paging(page, page_size)
+    if not prefix or not _NAME_PREFIX.fullmatch(prefix):
+        raise PlayerNameError("search by the start of a name: letters, digits, '_' or '-'")
+    # '_' is a LIKE wildcard: escaped, so "a_" finds "a_b" and not "ab".
+    pattern = name_key(prefix).replace("_", "\\_") + "%"
+    query = select(Player).where(Player.name_key.like(pattern, escape="\\"))
+    total = await session.scalar(select(func.count()).select_from(query.subquery())) or 0
+    rows = await session.scalars(
+        query.order_by(func.length(Player.name_key), Player.name_key).offset(offset).limit(limit))
+    return Page([PlayerName(row.id, row.name) for row in rows], total, page, page_size)
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Game, Player, Rating, utcnow
 from app.rooms.errors import InvalidInput
-from app.rooms.winner import match_score
+from app.rooms.winner import NO_SHOW, match_score
 from app.services.bands import band_of
 from app.services.glicko2 import Glicko, rate_pair
 from app.services.paging import Page, check_paging
@@ -80,12 +80,33 @@ async def rate_games(
         await _store(session, game.player_id, suits, after)
 
 
+MIN_RATED_ACTIONS = 10
+MIN_RATED_MS = 60_000
+"""A game counts for ratings once it lasted this many actions or this long (or was won):
+a Finish after one move is an aborted game, not a rating period (docs/ratings.md)."""
+
+
+def played_enough(game: Game, status: str) -> bool:
+    return (status == "won" or game.actions_count >= MIN_RATED_ACTIONS
+            or game.time_used_ms >= MIN_RATED_MS)
+
+
+def moves_ratings(event: MatchSettled, games: list[Game]) -> bool:
+    """A rated match moves ratings when someone started and every game that was started
+    played enough; a player who did not start is rated as a loss against one who did."""
+    started = [(game, seat.status) for game, seat in zip(games, event.seats, strict=True)
+               if seat.status != NO_SHOW]
+    return event.rated and bool(started) and all(played_enough(g, s) for g, s in started)
+
+
 async def rate_settled_match(event: MatchSettled, session: AsyncSession) -> None:
     """A ``match_settled`` listener: a rated match is one rating period for both players."""
     if not event.rated:
         return
     first, second = [await session.get(Game, seat.game_id) for seat in event.seats]
     assert first is not None and second is not None  # the settlement just read them
+    if not moves_ratings(event, [first, second]):
+        return
     await rate_games(session=session, suits=event.suits, first=first, second=second,
                      first_score=match_score(event.winner_id, first.player_id))
 

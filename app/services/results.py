@@ -17,7 +17,7 @@ from app.db import games as game_repo
 from app.db.models import Game, Match, Player, utcnow
 from app.engine.rules import with_options
 from app.rooms.errors import Conflict, InvalidInput, NotFound
-from app.rooms.winner import PlayerOutcome, decide_winner
+from app.rooms.winner import NO_SHOW, PlayerOutcome, decide_winner
 from app.scoring.play import ScoredGame
 from app.services import subscribers  # noqa: F401  (every listener subscribed before a publish)
 from app.services.deals import game_record, logged_actions, match_rules, start_state
@@ -58,6 +58,14 @@ class MatchResult:
 
 def over(games: list[Game]) -> bool:
     return bool(games) and all(game.status != "playing" for game in games)
+
+
+def shown_status(game: Game) -> str:
+    """How the game ended, as results say it: a game never opened that timed out is
+    stored as ``timed_out`` and means its player did not start (the no-show rule)."""
+    if game.status == "timed_out" and game.started_at is None:
+        return NO_SHOW
+    return game.status
 
 
 async def duel_points(session: AsyncSession, match: Match, game: Game) -> int:
@@ -102,7 +110,7 @@ async def finish_match(*, session: AsyncSession, match_id: int) -> MatchResult:
 
 async def _settle(session: AsyncSession, match: Match, games: list[Game]) -> MatchSettled:
     seats = tuple([
-        SeatResult(game.player_id, game.id, game.seat, game.status,
+        SeatResult(game.player_id, game.id, game.seat, shown_status(game),
                    await duel_points(session, match, game), game.time_used_ms)
         for game in games
     ])
@@ -127,7 +135,7 @@ async def match_result(*, session: AsyncSession, match_id: int) -> MatchResult:
     )
     pairs = list(rows)
     results = [
-        GameResult(g.id, g.player_id, name, g.seat, g.status, g.score, g.actions_count,
+        GameResult(g.id, g.player_id, name, g.seat, shown_status(g), g.score, g.actions_count,
                    g.time_used_ms, g.started_at, g.ended_at, g.rating_before, g.rating_after)
         for g, name in pairs
     ]

@@ -15,7 +15,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import games as repo
-from app.db.models import DuelTable, Game, Match, utc_from_seconds
+from app.db.models import DuelTable, Game, Match, Player, utc_from_seconds
 from app.rooms.store import (
     SETTLE_GRACE_SECONDS,
     Progress,
@@ -46,8 +46,12 @@ def _seconds(moment: datetime | None) -> float | None:
 
 
 class SqlStore:
-    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], *,
+                 start_window_s: float | None = None) -> None:
         self._sessions = sessions
+        # The no-show rule: a game not opened this long after its match was made ends as
+        # "did not start" (None: only the table's expiry ends it).
+        self._start_window_s = start_window_s
 
     async def load_match(self, match_id: int) -> StoredMatch | None:
         async with self._sessions() as session:
@@ -58,9 +62,11 @@ class SqlStore:
             games = []
             for game in await repo.games_of_match(session, match_id=match_id):
                 rows = await repo.actions_of_game(session, game_id=game.id)
+                player = await session.get(Player, game.player_id)
                 games.append(StoredGame(
                     game_id=game.id,
                     player_id=game.player_id,
+                    name=player.name if player is not None else None,
                     started_at=_seconds(game.started_at),
                     ended_at=_seconds(game.ended_at),
                     end_reason=None if game.status == "playing" else game.status,
@@ -75,6 +81,8 @@ class SqlStore:
                 finished=match.status != "playing",
                 winner_id=match.winner_id,
                 expires_at=_seconds(table.expires_at) if table is not None else None,
+                start_by=(None if self._start_window_s is None
+                          else match.created_at.timestamp() + self._start_window_s),
             )
 
     async def set_deal(self, match_id: int, deal: dict[str, Any]) -> dict[str, Any]:
@@ -176,9 +184,12 @@ class SqlStore:
             unopened = exists().where(
                 Game.match_id == Match.id, Game.status == "playing", Game.started_at.is_(None)
             )
-            table_expired = exists().where(
+            start_over: ColumnElement[bool] = exists().where(
                 DuelTable.id == Match.table_id, DuelTable.expires_at <= moment
             )
+            if self._start_window_s is not None:  # or the start window is over
+                start_over = or_(start_over, Match.created_at <= utc_from_seconds(
+                    now - self._start_window_s))
             # Both games over for a while, the match still not settled: settling failed.
             any_game = exists().where(Game.match_id == Match.id)
             still_playing = exists().where(Game.match_id == Match.id, Game.status == "playing")
@@ -189,7 +200,7 @@ class SqlStore:
             query = (
                 select(Match.id)
                 .where(Match.status == "playing",
-                       or_(opened_and_late, and_(unopened, table_expired),
+                       or_(opened_and_late, and_(unopened, start_over),
                            and_(any_game, ~still_playing, ~ended_lately)))
                 .order_by(Match.id).limit(limit)
             )

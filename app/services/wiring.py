@@ -48,10 +48,12 @@ async def rooms_for_app(app: FastAPI) -> Rooms:
     several = settings.pubsub_backend != "memory"  # other processes share our players
     # The app's session factory (app/api/database.py); group commit under load, on a
     # connection of its own that goes back to the pool when the rooms close.
+    window = float(settings.start_window_seconds) or None  # 0: no start window
     store = (GroupCommitSqlStore(app.state.sessions, app.state.db_engine,
                                  synchronous_commit=settings.action_log_synchronous_commit,
-                                 writers=settings.db_log_writers)
-             if settings.db_group_commit else SqlStore(app.state.sessions))
+                                 writers=settings.db_log_writers, start_window_s=window)
+             if settings.db_group_commit else SqlStore(app.state.sessions,
+                                                       start_window_s=window))
     rooms = build_rooms(
         pubsub=pubsub,
         store=store,

@@ -120,3 +120,28 @@ async def test_invite_input_errors(client: httpx.AsyncClient) -> None:
     assert_problem(await client.get("/api/invites/short", headers=ann.auth), 422)
     assert_problem(await client.get("/api/invites/" + "a" * 43, headers=ann.auth), 404,
                    "invite_not_found")
+
+
+async def test_a_link_invitation_tells_a_visitor_who_invites_to_what_and_nothing_more(
+    client: httpx.AsyncClient,
+) -> None:
+    ann, bob = [await signup(client, n) for n in ("Ann", "Bob")]
+    table = await create_table(client, ann, public=False, suits=2, time_limit_seconds=600)
+    link = await invite(client, ann, table["id"])
+    landing = await client.get(f"/api/invites/{link['code']}")  # no token: before a name
+    assert landing.status_code == 200
+    body = landing.json()
+    assert body == {
+        "inviter_name": "Ann", "status": "pending", "expires_at": body["expires_at"],
+        "table": {"preset": "duel", "suits": 2, "time_limit_seconds": 600, "rated": True},
+    }  # no code, table id, seats or match: only what the page says
+    # A direct invitation stays private to its two players, a bad token is still refused.
+    await client.post("/api/me/friends", json={"name": "Bob"}, headers=ann.auth)
+    direct = await invite(client, ann, table["id"], "Bob")
+    assert_problem(await client.get(f"/api/invites/{direct['code']}"), 404, "invite_not_found")
+    assert_problem(await client.get(f"/api/invites/{link['code']}",
+                                    headers={"Authorization": "Bearer forged"}), 401)
+    assert_problem(await client.get("/api/invites/" + "x" * 30), 404, "invite_not_found")
+    # Once used, the landing page can say so.
+    await client.post(f"/api/invites/{link['code']}/accept", headers=bob.auth)
+    assert (await client.get(f"/api/invites/{link['code']}")).json()["status"] == "accepted"

@@ -93,3 +93,23 @@ async def test_creating_players_is_rate_limited_per_address(database_url: str) -
 async def test_unknown_routes_and_methods_are_problems_too(client: httpx.AsyncClient) -> None:
     assert_problem(await client.get("/api/nothing-here"), 404, "not_found")
     assert_problem(await client.delete("/api/players"), 405, "method_not_allowed")
+
+
+async def test_search_finds_players_by_the_start_of_their_name(
+    client: httpx.AsyncClient,
+) -> None:
+    for name in ("Alice", "alfred", "Al_x", "Alx", "Bob"):
+        await signup(client, name)
+    found = (await client.get("/api/players", params={"search": "AL"})).json()
+    assert [p["name"] for p in found["items"]] == ["Alx", "Al_x", "Alice", "alfred"]
+    assert found["total"] == 4
+    # '_' matches itself, not any character; paging keeps the order.
+    assert [p["name"] for p in (await client.get(
+        "/api/players", params={"search": "al_"})).json()["items"]] == ["Al_x"]
+    page2 = (await client.get("/api/players",
+                              params={"search": "al", "page": 2, "page_size": 3})).json()
+    assert [p["name"] for p in page2["items"]] == ["alfred"] and page2["total"] == 4
+    assert (await client.get("/api/players", params={"search": "zz"})).json()["items"] == []
+    for bad in ("", "a%", "a b", "x" * 21):
+        assert_problem(await client.get("/api/players", params={"search": bad}), 422)
+    assert_problem(await client.get("/api/players"), 422)

@@ -109,14 +109,16 @@ def test_a_peer_that_stops_answering_pings_is_dropped(server: Server, player: Ac
     raw = socket.create_connection(("127.0.0.1", server.port))
     key = base64.b64encode(os.urandom(16)).decode()
     raw.sendall((
-        f"GET /ws?token={player.token} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+        f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
         "Upgrade: websocket\r\nConnection: Upgrade\r\n"
         f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
     ).encode())
     assert b"101" in raw.recv(1024).split(b"\r\n")[0]
-    hello = b'{"type":"hello","v":1}'
+    hello = f'{{"type":"hello","v":1,"token":"{player.token}"}}'.encode()
     mask = os.urandom(4)
-    raw.sendall(bytes([0x81, 0x80 | len(hello)]) + mask
+    size = bytes([0x80 | len(hello)]) if len(hello) < 126 else bytes([0x80 | 126]) + len(
+        hello).to_bytes(2, "big")  # a token makes the hello longer than 125 bytes
+    raw.sendall(bytes([0x81]) + size + mask
                 + bytes(b ^ mask[i % 4] for i, b in enumerate(hello)))
     deadline = time.monotonic() + 5
     while gauge(server) < before + 1 and time.monotonic() < deadline:

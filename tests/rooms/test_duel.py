@@ -19,6 +19,7 @@ from app.rooms.duel import (
     ReplayNotReady,
     SpectateRefused,
 )
+from app.rooms.frames import iso_time
 from app.rooms.pubsub import MemoryPubSub
 from app.rooms.store import MemoryStore, StoredGame, StoredMatch, StoreError
 from tests.support.clock import FakeClock
@@ -335,7 +336,7 @@ async def test_only_a_bounded_number_of_finished_matches_stay_in_memory(
     await duels.close()
 
 
-async def test_a_game_nobody_opened_times_out_when_the_table_expires() -> None:
+async def test_a_game_nobody_opened_did_not_start_when_the_table_expires() -> None:
     store, clock = make_store(time_limit=600), FakeClock()
     store.matches[MATCH].expires_at = clock.now + 30
     duels = service(store, clock)
@@ -348,7 +349,8 @@ async def test_a_game_nobody_opened_times_out_when_the_table_expires() -> None:
     assert bob.end_reason == "timed_out" and bob.started_at is None
     assert store.results[MATCH][0] == ANN  # same score (0), Bob's time is the whole limit
     late = await duels.open_game(player_id=BOB, match_id=MATCH, follow=no_follow)
-    assert late["status"] == "timed_out" and late["time_left_ms"] == 0
+    # Stored as a time-out of a game never opened; said as "did not start".
+    assert late["status"] == "did_not_start" and late["time_left_ms"] == 0
     assert store.matches[MATCH].games[1].started_at is None  # opening late starts nothing
     await duels.close()
 
@@ -358,7 +360,7 @@ async def test_opening_after_the_table_expired_starts_no_clock() -> None:
     store.matches[MATCH].expires_at = 1.0  # long ago
     duels = service(store, FakeClock())
     snapshot = await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
-    assert snapshot["status"] == "timed_out"
+    assert snapshot["status"] == "did_not_start"
     reply = await duels.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
     assert reply["code"] == "game_over"
     await duels.close()
@@ -469,4 +471,60 @@ async def test_a_game_keeps_its_actions_as_json_the_collector_does_not_walk() ->
     await duels.finish(player_id=BOB, match_id=MATCH, seq=1)
     replay = await duels.replay(viewer_id=BOB, match_id=MATCH, player_id=ANN)
     assert replay["record"]["moves"] == WINNING_LINE
+    await duels.close()
+
+
+async def test_a_player_who_does_not_start_within_the_window_loses_did_not_start() -> None:
+    clock = FakeClock()
+    store = make_store(time_limit=600)
+    store.matches[MATCH].start_by = clock.now + 120  # made now, a two-minute window
+    store.matches[MATCH].expires_at = clock.now + 86_400  # the table's, much later
+    pubsub = MemoryPubSub()
+    seen = await pubsub.subscribe(channels.match(MATCH))
+    duels = service(store, clock, pubsub)
+    opened = await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    # The waiting player is told until when the other may start.
+    assert opened["opponent"]["status"] == "not_started"
+    assert opened["opponent"]["start_deadline"] == iso_time(clock.now + 120)
+    mine = await asyncio.wait_for(seen.__anext__(), 2)
+    assert mine["progress"]["start_deadline"] is None  # Ann has started: no deadline
+    await duels.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
+    clock.now += 121
+    await duels.reload(MATCH)  # what the sweeper does once the window is over
+    live = await duels.match(MATCH)
+    assert live.game_of(BOB).status == "did_not_start"
+    assert store.matches[MATCH].games[1].end_reason == "timed_out"  # as stored
+    await duels.finish(player_id=ANN, match_id=MATCH, seq=2)
+    result = duels.result(MATCH)
+    assert result is not None and result["winner_id"] == ANN
+    assert {r["player_id"]: r["reason"] for r in result["results"]} == {
+        ANN: "finished", BOB: "did_not_start"}
+    await duels.close()
+
+
+async def test_the_result_names_the_players_of_the_match() -> None:
+    store = make_store()
+    for game, name in zip(store.matches[MATCH].games, ("Ann", "Bob"), strict=True):
+        game.name = name
+    duels = service(store, FakeClock())
+    for player in (ANN, BOB):
+        await duels.open_game(player_id=player, match_id=MATCH, follow=no_follow)
+        await duels.finish(player_id=player, match_id=MATCH, seq=1)
+    result = duels.result(MATCH)
+    assert result is not None
+    assert {r["player_id"]: r["name"] for r in result["results"]} == {ANN: "Ann", BOB: "Bob"}
+    await duels.close()
+
+
+async def test_the_finish_ack_carries_the_final_clock() -> None:
+    clock = FakeClock()
+    duels = service(make_store(time_limit=600), clock)
+    await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    clock.now += 42.5
+    ack = await duels.finish(player_id=ANN, match_id=MATCH, seq=1)
+    assert ack["type"] == "ack" and ack["status"] == "finished"
+    assert ack["time_left_ms"] == 557_500
+    clock.now += 30  # the clock has stopped: later frames say the same
+    again = await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    assert again["time_left_ms"] == 557_500
     await duels.close()

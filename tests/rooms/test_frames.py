@@ -17,11 +17,17 @@ from tests.support.duel_layouts import RULES, WINNING_LINE, near_finished_layout
 T0 = 5_000.0
 
 
-def a_match() -> Match:
+def unopened(*, start_by: float | None = None) -> Match:
     rules = rules_from_json(RULES)
     start = state_from_layout(rules, near_finished_layout())
-    seats = tuple(core.rebuild_seat(StoredGame(10 + p, p), start, 300) for p in (1, 2))
-    match = Match(7, rules, {"number": 5, "generator": 1, "difficulty": "easy"}, start, seats)
+    seats = tuple(core.rebuild_seat(StoredGame(10 + p, p, name=f"P{p}"), start, 300)
+                  for p in (1, 2))
+    return Match(7, rules, {"number": 5, "generator": 1, "difficulty": "easy"}, start, seats,
+                 start_by=start_by)
+
+
+def a_match() -> Match:
+    match = unopened()
     for player in (1, 2):
         step = core.open_seat(match, player, T0)
         assert step is not None
@@ -42,6 +48,7 @@ def built() -> list[dict[str, Any]]:
     settled = core.settled(core.act(finished.match, 1, 2, {"op": "finish"}, T0 + 4).match,
                            2, {1: (1500.0, 1480.0), 2: (1500.0, 1520.0)}, T0 + 5)
     assert settled.result is not None
+    assert [r["name"] for r in settled.result["results"]] == ["P1", "P2"]
     return [
         ack,
         core.act(match, 1, 9, WINNING_LINE[1], T0).reply or {},
@@ -50,6 +57,7 @@ def built() -> list[dict[str, Any]]:
         frames.progress_event(7, seat, T0 + 2, False),
         frames.watch(7, seat, ack),
         over.frame,
+        *no_show(),
         settled.result,
         core.replay(settled, 1),
         frames.hint(7, WINNING_LINE[1], "flip a card"),
@@ -58,6 +66,17 @@ def built() -> list[dict[str, Any]]:
         frames.lobby("table_created", {"id": 3}),
         frames.invite({"code": "x"}),
     ]
+
+
+def no_show() -> list[dict[str, Any]]:
+    """A seat waiting to be opened (its start deadline shown), then ended unopened."""
+    waiting = unopened(start_by=T0 + 60)
+    progress = frames.progress_event(7, waiting.seat_of(2), T0, True, waiting.start_deadline)
+    assert progress["progress"]["start_deadline"] == "1970-01-01T01:24:20Z"
+    late = core.expiry_due(waiting, 2, T0 + 60)
+    assert late is not None and isinstance(late.effects[-1], core.GameEnded)
+    assert late.effects[-1].frame["reason"] == "did_not_start"
+    return [progress, late.effects[-1].frame]
 
 
 NOT_NUMBERED = {"hint", "error", "pong", "welcome"}

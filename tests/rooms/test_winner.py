@@ -44,3 +44,11 @@ def test_the_seat_order_does_not_matter(a: int, b: int, a_ms: int, b_ms: int) ->
 
 def test_match_score_counts_won_draw_lost() -> None:
     assert (match_score(3, 3), match_score(None, 3), match_score(4, 3)) == (1.0, 0.5, 0.0)
+
+
+def test_a_player_who_did_not_start_loses_to_one_who_did_whatever_the_score() -> None:
+    started = PlayerOutcome(1, -5, 30.0, "finished")  # a few moves cost points
+    no_show = PlayerOutcome(2, 0, 600.0, "did_not_start")
+    assert decide_winner([started, no_show]) == 1
+    assert decide_winner([no_show, started]) == 1
+    assert decide_winner([no_show, PlayerOutcome(3, 0, 600.0, "did_not_start")]) is None

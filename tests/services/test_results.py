@@ -9,7 +9,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import games as repo
-from app.db.models import Match, Player, Rating
+from app.db.models import Game, Match, Player, Rating
 from app.engine.game import replay
 from app.engine.record import record_from_json
 from app.rooms.errors import Conflict, InvalidInput, NotFound
@@ -51,10 +51,10 @@ async def test_a_match_is_not_finished_while_a_game_is_playing(session: AsyncSes
 async def test_higher_duel_score_wins_and_ratings_move_once(session: AsyncSession) -> None:
     ann, bob, match = await seated_match(session, suits=2)
     first, second = await games(session, match)
-    # Ann flips/moves productively for a while; Bob gives up after one action.
+    # Ann flips/moves productively for a while; Bob gives up after a minute and one action.
     ann_points = await play(session, game_id=first, steps=6, end="stuck", time_used_ms=90_000)
     bob_points = await play(session, game_id=second, steps=1, end="finished",
-                            time_used_ms=10_000)
+                            time_used_ms=60_000)
     assert ann_points != bob_points
     result = await results.finish_match(session=session, match_id=match.id)
     winner = ann if ann_points > bob_points else bob
@@ -90,6 +90,37 @@ async def test_equal_scores_go_to_the_shorter_time_then_draw(session: AsyncSessi
     assert draw.match.winner_id is None and draw.match.status == "finished"
     info = await players.player_info(session=session, player_id=ann.id)
     assert (info.games_played, info.won, info.lost, info.drawn, info.streak) == (2, 0, 1, 1, 0)
+
+
+async def test_a_finish_after_one_move_in_seconds_moves_no_rating(
+        session: AsyncSession) -> None:
+    ann, bob, match = await seated_match(session)
+    first, second = await games(session, match)
+    await play(session, game_id=first, steps=9, end="stuck", time_used_ms=59_999)
+    await play(session, game_id=second, steps=1, end="finished", time_used_ms=4_000)
+    result = await results.finish_match(session=session, match_id=match.id)
+    assert result.match.winner_id is not None  # a result all the same
+    assert all(g.rating_before is None and g.rating_after is None for g in result.games)
+    assert await session.get(Rating, (ann.id, 1)) is None
+    assert await session.get(Rating, (bob.id, 1)) is None
+
+
+async def test_a_player_who_did_not_start_loses_rated(session: AsyncSession) -> None:
+    ann, bob, match = await seated_match(session)
+    first, second = await games(session, match)
+    await play(session, game_id=first, steps=10, end="stuck",
+                            time_used_ms=30_000)
+    game = await session.get(Game, second)  # Bob never opened his game: timed out unopened
+    assert game is not None
+    await repo.finish_game(session, game=game, status="timed_out", score=0, actions_count=0,
+                           time_used_ms=300_000)
+    await session.commit()
+    result = await results.finish_match(session=session, match_id=match.id)
+    assert result.match.winner_id == ann.id
+    by_player = {g.player_id: g for g in result.games}
+    assert by_player[bob.id].status == "did_not_start"
+    assert by_player[bob.id].rating_after < by_player[bob.id].rating_before  # type: ignore[operator]
+    assert by_player[ann.id].rating_after > by_player[ann.id].rating_before  # type: ignore[operator]
 
 
 async def test_unrated_matches_leave_ratings_alone(session: AsyncSession) -> None:

@@ -87,6 +87,7 @@ async def test_a_duel_is_logged_settled_and_rebuilt(session_factory: Sessions) -
         reply = await again.act(player_id=ann, match_id=match_id, seq=seq, action=action)
     assert reply["status"] == "won"
     await again.open_game(player_id=bob, match_id=match_id, follow=no_follow)
+    clock.now += 61  # Bob gives up after a minute: a game that counts for ratings
     done = await again.finish(player_id=bob, match_id=match_id, seq=1)
     assert done["status"] == "finished"
 
@@ -118,7 +119,8 @@ async def test_a_game_that_ran_out_while_the_server_was_down_ends_at_its_deadlin
     assert games[ann].ended_at is not None and games[ann].started_at is not None
     assert (games[ann].ended_at - games[ann].started_at).total_seconds() == pytest.approx(300)
     # The table (3,600 s) expired while the server was down too: Bob never opened his game,
-    # so the restore ends it as well (not one loop turn later on the table's timer).
+    # so the restore ends it as well (not one loop turn later on the table's timer): he
+    # did not start (stored as a time-out of a game never opened).
     assert games[bob].status == "timed_out" and games[bob].started_at is None
     await second.close()
 
@@ -145,6 +147,27 @@ async def test_the_tables_expiry_ends_games_nobody_opened(session_factory: Sessi
     assert games[bob].time_used_ms == 300_000  # the whole limit: Ann wins the tie on time
     assert match.status == "finished" and match.winner_id == ann
     await again.close()
+
+
+async def test_the_start_window_ends_a_game_never_opened_and_the_sweeper_finds_it(
+        session_factory: Sessions) -> None:
+    match_id, ann, bob = await seated_match(session_factory)
+    store = SqlStore(session_factory, start_window_s=90)
+    stored = await store.load_match(match_id)
+    assert stored is not None and stored.start_by is not None
+    assert stored.start_by == pytest.approx(time.time() + 90, abs=5)  # made just now
+    assert [g.name for g in stored.games] == ["Ann", "Bob"]  # names for the result
+    clock = real_time_clock()
+    assert await store.overdue_match_ids(clock.now + 60) == []
+    assert await store.overdue_match_ids(clock.now + 100) == [match_id]  # unopened, late
+    duels = DuelService(store=store, pubsub=MemoryPubSub(), clock=clock)
+    await duels.open_game(player_id=ann, match_id=match_id, follow=no_follow)
+    clock.now += 100
+    await duels.reload(match_id)  # the sweeper's call
+    games = {g.player_id: g for g in await rows(session_factory, Game, match_id=match_id)}
+    assert games[bob].status == "timed_out" and games[bob].started_at is None
+    assert (await duels.match(match_id)).game_of(bob).status == "did_not_start"
+    await duels.close()
 
 
 async def test_set_deal_keeps_the_stored_deal_and_answers_it(session_factory: Sessions) -> None:

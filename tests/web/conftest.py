@@ -46,12 +46,11 @@ def free_port() -> int:
 class LiveServer:
     """uvicorn in a thread, serving the app built from ``settings``."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, **config_options: Any) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(
-            create_app(settings), host="127.0.0.1", port=self.port, log_level="warning"
-        )
+        options: dict[str, Any] = {"log_level": "warning", **config_options}
+        config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=self.port, **options)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

@@ -58,6 +58,7 @@ const ICONS = {
   back: '<path d="M15 18l-6-6 6-6"/>',
   friend: '<circle cx="9" cy="8" r="4"/><path d="M2 21a7 7 0 0 1 14 0M16 11l2 2 4-4"/>',
   block: '<circle cx="12" cy="12" r="9"/><path d="m5.6 5.6 12.8 12.8"/>',
+  search: '<circle cx="11" cy="11" r="7"/><path d="m20 20-4.5-4.5"/>',
   // solo play, the daily deal, leaderboards, rescue (a lifebuoy), auto-complete (fast forward)
   solo: '<rect x="5" y="3" width="14" height="18" rx="2"/><path d="m12 8 2.5 4-2.5 4-2.5-4z"/>',
   daily: '<rect x="3" y="5" width="18" height="16" rx="2"/><path d="M3 10h18M8 3v4m8-4v4"/>',

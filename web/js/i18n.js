@@ -1,6 +1,8 @@
 // French, German and English. The language comes from the browser unless the player
 // picked one; `t` formats a message with {named} parameters.
 const EN = {
+  // Flows around a duel (issue 12): rematch, my tables, friends by name, invite landing, no-show.
+  rematchAsked: "{name} asks for a rematch.", rematchWaiting: "You asked {name} for a rematch; waiting for an answer…", myTables: "My tables", backToGame: "Back to my game", myGame: "My game", gameOn: "game in progress", satDown: "{name} sat down at your table.", goToTable: "Go to the table", findPlayer: "Find a player", isFriend: "Friends ✓", remove: "Remove", noPlayerFound: "Nobody by that name.", inviteTo: "{name} invites you to a duel: {suits}, {time}.", notStartedUntil: "{name} has not started yet; has until {time}.", did_not_start: "did not start", levelHelp: "Levels are rating bands for the table's suit count: beginner under 1350, intermediate 1350–1649, advanced 1650–1949, expert 1950 and up. New players start at 1500 (intermediate). “Any” opens the table to every level.",
   keyRescue: "R: rescue (solo; costs points)", keyAuto: "A: auto-complete (solo)",
   navSolo: "Solo", navDaily: "Daily deal", navBoards: "Leaderboards", navMain: "Main menu", navAlone: "Play alone",
   tagline: "Spider Solitaire, head to head on the same deal",
@@ -117,6 +119,7 @@ const EN = {
 };
 
 const FR = {
+  rematchAsked: "{name} propose une revanche.", rematchWaiting: "Revanche proposée à {name} ; en attente de sa réponse…", myTables: "Mes tables", backToGame: "Retour à ma partie", myGame: "Ma partie", gameOn: "partie en cours", satDown: "{name} s'est assis à votre table.", goToTable: "Aller à la table", findPlayer: "Trouver un joueur", isFriend: "Amis ✓", remove: "Retirer", noPlayerFound: "Personne de ce nom.", inviteTo: "{name} vous invite à un duel : {suits}, {time}.", notStartedUntil: "{name} n'a pas encore commencé ; a jusqu'à {time}.", did_not_start: "pas venu", levelHelp: "Les niveaux sont des tranches de classement pour le nombre de couleurs de la table : débutant sous 1350, intermédiaire 1350–1649, avancé 1650–1949, expert 1950 et plus. Un nouveau joueur part de 1500 (intermédiaire). « Tous » ouvre la table à tous les niveaux.",
   keyRescue: "R : sauvetage (solo ; coûte des points)", keyAuto: "A : fin automatique (solo)",
   navSolo: "Solo", navDaily: "Donne du jour", navBoards: "Classements", navMain: "Menu principal", navAlone: "Jouer seul",
   tagline: "Le Spider Solitaire en duel, sur la même donne",
@@ -240,6 +243,7 @@ const FR = {
 };
 
 const DE = {
+  rematchAsked: "{name} möchte eine Revanche.", rematchWaiting: "Revanche an {name} gesendet; warte auf Antwort…", myTables: "Meine Tische", backToGame: "Zurück zu meinem Spiel", myGame: "Mein Spiel", gameOn: "Spiel läuft", satDown: "{name} hat sich an deinen Tisch gesetzt.", goToTable: "Zum Tisch", findPlayer: "Spieler finden", isFriend: "Befreundet ✓", remove: "Entfernen", noPlayerFound: "Niemand mit diesem Namen.", inviteTo: "{name} lädt dich zu einem Duell ein: {suits}, {time}.", notStartedUntil: "{name} hat noch nicht begonnen; hat Zeit bis {time}.", did_not_start: "nicht angetreten", levelHelp: "Stufen sind Wertungsbereiche für die Farbenzahl des Tisches: Anfänger unter 1350, Mittel 1350–1649, Fortgeschritten 1650–1949, Experte ab 1950. Neue Spieler beginnen bei 1500 (Mittel). „Alle“ öffnet den Tisch für jede Stufe.",
   keyRescue: "R: Rettung (Solo; kostet Punkte)", keyAuto: "A: Auto-Ende (Solo)",
   navSolo: "Solo", navDaily: "Tagesspiel", navBoards: "Bestenlisten", navMain: "Hauptmenü", navAlone: "Allein spielen",
   tagline: "Spider Solitär im Duell, auf demselben Blatt",

@@ -4,10 +4,15 @@ import { t, levelName, problemText } from "./i18n.js";
 import { api } from "./api.js";
 import { faceHtml, icon, loadSprite } from "./face.js";
 
-export function nameScreen(app, { then }) {
+export function nameScreen(app, { then, inviteCode }) {
   const el = h("section.screen.narrow.welcome");
   let error = "";
+  let invite = null; // a link's landing: who invites to what, before the name is chosen
   loadSprite();
+  // Only the line under the title changes when it arrives: redrawing the form would drop
+  // a name being typed.
+  const lead = () => (invite ? h("p.banner.invite-from", { id: "invite-from" }, inviteText(invite)) : h("p.lead", {}, t("tagline")));
+  if (inviteCode) api.invite(inviteCode).then((info) => { invite = info; el.querySelector(".lead")?.replaceWith(lead()); }, () => null);
   function render() {
     const input = h("input", {
       id: "name", name: "name", required: true, minlength: 3, maxlength: 20,
@@ -21,7 +26,7 @@ export function nameScreen(app, { then }) {
     clear(el,
       fan,
       h("h1", {}, t("app")),
-      h("p.lead", {}, t("tagline")),
+      lead(),
       h("form.panel", { onsubmit: submit },
         h("label", { for: "name" }, t("chooseName")), input,
         h("p.hint", { id: "name-hint" }, t("nameHint")),
@@ -53,23 +58,27 @@ export function lobbyScreen(app, { inviteCode }) {
   let tables = [];
   let invites = [];
   let friends = [];
+  let mine = [];
+  let found = null; // players found by name: null before a search
+  let seatNews = null; // a table of mine someone just sat down at
   let inviteInfo = null;
   let filters = { suits: "", level: "", min_time_limit: "", max_time_limit: "" };
   let message = "";
 
   let loads = 0;
   async function load() {
-    const mine = ++loads; // only the newest answer counts when filters change quickly
+    const turn = ++loads; // only the newest answer counts when filters change quickly
     const results = await Promise.allSettled([
       api.tables(filters), api.invites(), api.friends(),
-      inviteCode ? api.invite(inviteCode) : Promise.resolve(null),
+      inviteCode ? api.invite(inviteCode) : Promise.resolve(null), api.myTables(),
     ]);
-    if (mine !== loads) return;
-    const [a, b, c, d] = results.map((r) => (r.status === "fulfilled" ? r.value : null));
+    if (turn !== loads) return;
+    const [a, b, c, d, e] = results.map((r) => (r.status === "fulfilled" ? r.value : null));
     tables = items(a);
     invites = items(b);
     friends = items(c);
     inviteInfo = d;
+    mine = items(e);
     const failed = results.find((r) => r.status === "rejected");
     if (failed && inviteCode && results[3].status === "rejected") message = problemText(failed.reason);
     app.socket?.send({ type: "watch_presence", player_ids: friends.map((f) => f.id) }, "presence");
@@ -83,7 +92,9 @@ export function lobbyScreen(app, { inviteCode }) {
         h("button.primary", { type: "button", onclick: () => openNewGame(true), id: "new-game" }, icon("plus"), t("newGame")),
         h("button", { type: "button", onclick: () => openNewGame(false), id: "invite-friend" }, icon("invite"), t("inviteFriend"))),
       message ? h("p.error.panel", { role: "alert" }, message) : null,
+      seatNews ? renderSeatNews() : null,
       inviteCode ? renderInvite() : null,
+      mine.length ? renderMine() : null,
       h("div.columns2",
         h("section.panel.tables", { "aria-labelledby": "tables-h" },
           h("h2", { id: "tables-h" }, t("openTables")), renderFilters(), renderTables()),
@@ -92,13 +103,35 @@ export function lobbyScreen(app, { inviteCode }) {
           h("section.panel", { "aria-labelledby": "invites-h" },
             h("h2", { id: "invites-h" }, t("myInvites")), renderInvites()),
           h("section.panel", { "aria-labelledby": "friends-h" },
-            h("h2", { id: "friends-h" }, t("friends")), renderFriends()))));
+            h("h2", { id: "friends-h" }, t("friends")), renderFriends(), renderFind()))));
+  }
+
+  // My tables: the way back to a game I walked away from (logo, player info, a reload).
+  function renderMine() {
+    return h("section.panel.mine", { "aria-labelledby": "mine-h" },
+      h("h2", { id: "mine-h" }, t("myTables")),
+      h("ul.list", {}, mine.map((table) => {
+        const other = (table.seats || []).find((s) => s.player_id !== app.me?.id);
+        const on = table.match_status === "playing";
+        return h("li",
+          tableSummary(table),
+          h("span.muted.grow", {}, on ? `${other?.name ?? ""} — ${t("gameOn")}` : other ? other.name : t("waiting")),
+          h("button", { type: "button", class: on ? "primary" : "", id: `back-${table.id}`,
+            onclick: () => app.go(`#/table/${table.id}`) }, on ? t("backToGame") : t("goToTable")));
+      })));
+  }
+
+  function renderSeatNews() {
+    const other = (seatNews.seats || []).find((s) => s.player_id !== app.me?.id);
+    return h("p.banner.seat-news", { role: "status" }, t("satDown", { name: other?.name ?? "" }), " ",
+      h("button.primary", { type: "button", id: "seat-news-go", onclick: () => app.go(`#/table/${seatNews.id}`) }, t("goToTable")));
   }
 
   function renderInvite() {
     const from = inviteInfo?.inviter_name ?? "";
     return h("section.panel.invite", { "aria-labelledby": "invite-h" },
       h("h2", { id: "invite-h" }, t("invitedBy", { name: from })),
+      inviteInfo ? h("p", {}, inviteText(inviteInfo)) : null,
       inviteInfo ? tableSummary(inviteInfo.table || inviteInfo) : null,
       h("div.row",
         h("button.primary", { type: "button", id: "accept-invite", onclick: () => accept(inviteCode) }, t("accept")),
@@ -145,7 +178,66 @@ export function lobbyScreen(app, { inviteCode }) {
     return h("ul.list", {}, friends.map((friend) => h("li",
       h("span", { class: `dot ${friend.online ? "on" : ""}`, "aria-hidden": "true" }),
       h("a.grow", { href: `#/player/${encodeURIComponent(friend.name)}` }, friend.name),
-      h("span.muted", {}, friend.online ? t("online") : t("offline")))));
+      h("span.muted", {}, friend.online ? t("online") : t("offline")),
+      h("button", { type: "button", id: `invite-${friend.id}`, onclick: () => inviteToNewTable(friend.name),
+        "aria-label": `${t("send")} — ${friend.name}` }, icon("invite"), t("send")))));
+  }
+
+  // Find a player by the start of their name, then add them (or see that they are a friend).
+  function renderFind() {
+    const input = el.querySelector("#find-name") || h("input", { id: "find-name", name: "find", autocomplete: "off", maxlength: 20 });
+    const typing = document.activeElement === input;
+    const friendIds = new Set(friends.map((f) => f.id));
+    const form = h("form.row.field.find", { role: "search", onsubmit: (e) => { e.preventDefault(); search(input.value.trim()); } },
+      h("label", { for: "find-name" }, t("findPlayer")), input,
+      h("button", { type: "submit", id: "find-go" }, icon("search"), t("findPlayer")));
+    if (typing) queueMicrotask(() => input.focus());
+    const results = found === null ? null : !found.length ? h("p.muted", {}, t("noPlayerFound"))
+      : h("ul.list.found", {}, found.filter((p) => p.id !== app.me?.id).map((p) => h("li",
+        h("a.grow", { href: `#/player/${encodeURIComponent(p.name)}` }, p.name),
+        friendIds.has(p.id)
+          ? [h("span.badge.friend", { id: `friend-state-${p.id}` }, t("isFriend")),
+            h("button", { type: "button", id: `unfriend-${p.id}`, onclick: () => unfriend(p.id),
+              "aria-label": `${t("remove")} — ${p.name}` }, t("remove"))]
+          : h("button.primary", { type: "button", id: `befriend-${p.id}`, onclick: () => befriend(p.name),
+            "aria-label": `${t("addFriend")} — ${p.name}` }, icon("plus"), t("addFriend")))));
+    return h("div.findbox", form, results);
+  }
+
+  async function search(prefix) {
+    if (!prefix) return;
+    try {
+      found = items(await api.searchPlayers(prefix));
+    } catch (problem) {
+      return showError(problem);
+    }
+    render();
+  }
+
+  async function befriend(name) {
+    try {
+      await api.addFriend(name);
+      announce(t("friendAdded"));
+    } catch (problem) {
+      return showError(problem);
+    }
+    load();
+  }
+
+  async function unfriend(id) {
+    await api.removeFriend(id).catch(showError);
+    load();
+  }
+
+  // Invite a friend: a private table with the settings chosen, then the invitation.
+  function inviteToNewTable(name) {
+    const dialog = newGameDialog(false, async (settings) => {
+      const table = await api.createTable(settings);
+      await api.inviteFriend(table.id, name);
+      app.go(`#/table/${table.id}`);
+    });
+    document.body.append(dialog);
+    dialog.showModal();
   }
 
   function openNewGame(isPublic) {
@@ -188,6 +280,11 @@ export function lobbyScreen(app, { inviteCode }) {
   }
 
   const stop = app.listen((m) => {
+    if (m.type === "lobby" && m.change === "seat_taken" && m.table?.owner_id === app.me?.id
+        && (m.table.seats || []).length > 1) {
+      seatNews = m.table; // someone sat down at my table: say so, with the way there
+      announce(t("satDown", { name: (m.table.seats.find((s) => s.player_id !== app.me.id) || {}).name ?? "" }));
+    }
     if (m.type === "lobby" || m.type === "invite") load();
     if (m.type === "presence") {
       const friend = friends.find((f) => f.id === m.player_id);
@@ -224,6 +321,16 @@ const SUIT_GLYPHS = { 1: "♠", 2: "♠♥", 4: "♠♥♦♣" };
 const glyphs = (text) => h("span.suits", { "aria-hidden": "true" },
   [...text].map((g) => h("span", { class: "♥♦".includes(g) ? "rs" : "" }, g)));
 
+// "Alice invites you to a duel: 2 suits, 10 min." (a link's landing page, an invite panel)
+function inviteText(invite) {
+  const table = invite.table || {};
+  return t("inviteTo", {
+    name: invite.inviter_name,
+    suits: [null, t("oneSuit"), t("twoSuits"), null, t("fourSuits")][table.suits] ?? "",
+    time: table.time_limit_seconds ? t("minutes", { n: Math.round(table.time_limit_seconds / 60) }) : t("unlimited"),
+  });
+}
+
 // A table in one line: host, suits, time, level, rated; as badges.
 export function tableSummary(table) {
   const suits = [null, t("oneSuit"), t("twoSuits"), null, t("fourSuits")][table.suits] ?? "";
@@ -247,8 +354,9 @@ function newGameDialog(isPublic, create) {
       h("div.seg", choice("suits", "1", t("oneSuit"), true, "♠"), choice("suits", "2", t("twoSuits"), false, "♠♥"))),
     h("label", {}, t("timeLimit"), h("select", { name: "time" },
       TIMES.map((s) => h("option", { value: s, selected: s === 600 }, t("minutes", { n: s / 60 }))))),
-    h("label", {}, t("level"), h("select", { name: "level" },
+    h("label", {}, t("level"), h("select", { name: "level", "aria-describedby": "level-help" },
       LEVELS.map((l) => h("option", { value: l }, levelName(l))))),
+    h("p.hint", { id: "level-help" }, t("levelHelp")),
     h("fieldset", {}, h("legend", {}, t("visibility")),
       h("div.seg", choice("visibility", "public", t("public"), isPublic), choice("visibility", "private", t("private"), !isPublic))),
     h("label.switch.choice", {}, h("input", { type: "checkbox", name: "rated", checked: isPublic }),

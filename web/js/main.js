@@ -30,10 +30,13 @@ function startSocket() {
   if (app.socket || !session.token) return;
   app.socket = createSocket({
     token: session.token,
-    onMessage: (message) => {
-      listeners.forEach((listener) => listener(message));
+    onMessage: (message, meta) => {
+      listeners.forEach((listener) => listener(message, meta));
       // A badge earned is announced wherever the player is (its module loads then).
       if (message.type === "badge") import("./toast.js").then((m) => m.badgeToast(message.badge));
+      // A change at one of my tables (a match starts or ends there): the header follows.
+      const mine = message.table?.seats?.some((seat) => seat.player_id === app.me?.id);
+      if ((message.type === "lobby" && mine) || message.type === "match_result") showMyGame();
     },
     onStatus: showStatus,
   });
@@ -104,7 +107,7 @@ async function route() {
   }
   let made;
   if (!known) {
-    made = nameScreen(app, { then: route });
+    made = nameScreen(app, { then: route, inviteCode: location.hash.match(/^#\/invite\/([\w-]+)$/)?.[1] });
   } else {
     for (const [pattern, make] of ROUTES) {
       const match = location.hash.match(pattern);
@@ -115,6 +118,29 @@ async function route() {
   screen = made;
   main.append(screen.el);
   screen.show?.();
+  if (known) showMyGame();
+}
+
+// The header's way back to a game in progress at one of my tables, from any other screen.
+let myGame = null;
+async function showMyGame() {
+  const tables = await api.myTables().catch(() => []);
+  myGame = tables.find((table) => table.match_status === "playing") ?? null;
+  let link = $("#mygame");
+  if (!link) {
+    link = h("a.mygame", { id: "mygame" });
+    $("#who").before(link);
+  }
+  const here = myGame && location.hash === `#/table/${myGame.id}`;
+  link.hidden = !myGame || here;
+  link.href = myGame ? `#/table/${myGame.id}` : "#/";
+  fillMyGame(link);
+}
+
+// The full words on a wide screen, two words on a phone (CSS picks), one name for both.
+function fillMyGame(link) {
+  link.setAttribute("aria-label", t("backToGame"));
+  clear(link, h("span.long", { "aria-hidden": "true" }, t("backToGame")), h("span.short", { "aria-hidden": "true" }, t("myGame")));
 }
 
 function renderHeader() {
@@ -178,6 +204,7 @@ function boot() {
   });
   onLangChange(() => {
     renderHeader();
+    if ($("#mygame")) fillMyGame($("#mygame"));
     if ($("#help").open) renderHelp();
     showStatus(document.body.classList.contains("offline") ? "reconnecting" : "online");
     screen?.render?.();

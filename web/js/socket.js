@@ -16,9 +16,10 @@ export function createSocket({ token, onMessage, onStatus, url = defaultUrl() })
   const subscriptions = new Map(); // key → message to send again on a fresh stream
 
   function connect() {
-    ws = new WebSocket(`${url}?token=${encodeURIComponent(token)}`);
+    // The token goes in the first frame, never on the URL: access logs record URLs.
+    ws = new WebSocket(url);
     ws.onopen = () => {
-      const hello = { type: "hello", v: VERSION };
+      const hello = { type: "hello", v: VERSION, token };
       if (stream !== null && lastEvent !== null) Object.assign(hello, { stream, last_event: lastEvent });
       ws.send(JSON.stringify(hello));
     };
@@ -52,13 +53,17 @@ export function createSocket({ token, onMessage, onStatus, url = defaultUrl() })
       if (lastEvent !== null && message.n <= lastEvent) return; // already seen before a resume
       lastEvent = message.n;
     }
+    // An answer this connection did not ask for is another tab's or device's of the same
+    // player: screens apply it as news (`requested` false) instead of losing it.
+    let requested = false;
     if (ANSWERS.has(message.type)) {
       const key = keyOf(message);
       const resolve = waiting.get(key);
+      requested = !!resolve;
       waiting.delete(key);
       resolve?.(message);
     }
-    onMessage(message);
+    onMessage(message, { requested });
   }
 
   function raw(frame) {

@@ -10,7 +10,7 @@ import { tableSummary } from "./lobby.js";
 import { resultView } from "./result.js";
 
 let replayView = null;
-const OVER = new Set(["won", "finished", "timeout", "timed_out", "stuck"]);
+const OVER = new Set(["won", "finished", "timeout", "timed_out", "stuck", "did_not_start"]);
 const POLL_MS = 1500;
 
 export function tableScreen(app, { tableId }) {
@@ -44,6 +44,7 @@ export function tableScreen(app, { tableId }) {
       return render();
     }
     for (const seat of table.seats || []) if (seat.player_id && seat.name) seen.set(seat.player_id, seat.name);
+    if (wantNew && (table.seats || []).length < 2) wantNew = false; // declined: the table waits
     const current = table.match_id;
     const arrived = current && current !== matchId;
     if (arrived) await arrive(current);
@@ -75,9 +76,10 @@ export function tableScreen(app, { tableId }) {
   }
 
   // ---- socket messages
-  function onMessage(m) {
+  function onMessage(m, meta) {
     if (m.type === "lobby" && m.table?.id === tableId) return load();
     if (m.match_id !== matchId) return;
+    if (m.type === "ack" && !meta?.requested) return otherTab(m);
     if (m.type === "snapshot") return snapshot(m);
     if (m.type === "progress") return progress(m.progress);
     if (m.type === "watch") return watched(m);
@@ -155,25 +157,44 @@ export function tableScreen(app, { tableId }) {
   // ---- my actions
   async function act(action) {
     if (!game || OVER.has(game.status)) return { ok: false, code: "game_over" };
-    const frame = { type: "action", match_id: matchId, seq: game.seq + 1, action };
-    const answer = await app.socket.request(frame);
+    let answer = await app.socket.request({ type: "action", match_id: matchId, seq: game.seq + 1, action });
+    // Another tab of mine took that seq first: the rejection brings the fresh view and the
+    // next seq, so the move is tried once more on it rather than lost (still checked there).
+    if (answer.type === "reject" && ["stale_seq", "bad_seq"].includes(answer.code) && answer.next_seq) {
+      syncFrom(answer);
+      answer = await app.socket.request({ type: "action", match_id: matchId, seq: game.seq + 1, action });
+    }
     if (answer.type === "ack") {
       applyAck(answer, action);
       return { ok: true };
     }
     if (answer.type === "reject") {
-      if (answer.next_seq) game.seq = answer.next_seq - 1;
-      if (answer.view) {
-        game.view = answer.view;
-        queueMicrotask(() => board?.update(answer.view, { animate: false }));
-      }
-      if (typeof answer.score === "number") game.score = answer.score;
+      syncFrom(answer);
       return { ok: false, code: answer.code, reason: answer.message };
     }
     return { ok: null };
   }
 
+  function syncFrom(reject) {
+    if (reject.next_seq) game.seq = reject.next_seq - 1;
+    if (reject.view) {
+      game.view = reject.view;
+      queueMicrotask(() => board?.update(reject.view, { animate: false }));
+    }
+    if (typeof reject.score === "number") game.score = reject.score;
+  }
+
+  // My own step made in another tab or on another device: the same game, so it is
+  // applied here as if made here (a step already applied is not applied twice).
+  function otherTab(answer) {
+    if (!game || answer.seq <= game.seq) return;
+    const ended = !OVER.has(game.status) && OVER.has(answer.status);
+    applyAck(answer, actionOf(answer.events));
+    if (ended) render();
+  }
+
   function applyAck(answer, action) {
+    if (answer.seq < game.seq) return; // a newer step (from another tab) is already here
     Object.assign(game, {
       seq: answer.seq, view: answer.view, score: answer.score, status: answer.status,
       left: answer.time_left_ms, at: Date.now(),
@@ -234,6 +255,7 @@ export function tableScreen(app, { tableId }) {
     el.classList.remove("game");
     if (result) return renderResult();
     if (ready) return renderReady();
+    if (wantNew && !game) return renderRematchWait();
     if (!game) return renderWaiting();
     const over = OVER.has(game.status);
     const opponentName = nameOf(opponent?.player_id) || t("opponent");
@@ -306,7 +328,9 @@ export function tableScreen(app, { tableId }) {
       clock(o ? leftNow(o, o.time_left_ms) : null, "their-clock"),
       h("div.stats", stat(t("score"), watch ? watch.score : o?.score ?? 0, "their-score"),
         stat(t("runs"), runsOf(watch ? watch.view.removed.length : o?.runs ?? 0))),
-      h("span.state", {}, stateText(theirStatus, o?.status === "not_started")));
+      h("span.state", { id: "their-state" }, o?.status === "not_started" && o.start_deadline
+        ? t("notStartedUntil", { name: theirName, time: clockTime(o.start_deadline) })
+        : stateText(theirStatus, o?.status === "not_started")));
     clear(host, mine, h("span.vs", { "aria-hidden": "true" }, "vs"), theirs);
   }
 
@@ -349,7 +373,28 @@ export function tableScreen(app, { tableId }) {
           h("button", { type: "submit" }, icon("invite"), t("send")))),
       h("div.row", h("button", { type: "button", onclick: leave }, icon("leave"), t("leave")))));
     if (typing) friend.focus();
-    if (table && !code && !currentMatch(table) && !wantNew) makeLink();
+    if (table && !code && (table.seats || []).length < 2 && !wantNew) makeLink();
+  }
+
+  // I asked for a rematch: the other player has the result page with Accept / Decline.
+  function renderRematchWait() {
+    clear(el, h("div.page.narrow",
+      h("h1", {}, t("table")),
+      table ? h("p.lead", {}, tableSummary(table)) : null,
+      notice ? h("p.error", { role: "alert" }, notice) : null,
+      h("p.banner.waiting", { role: "status", id: "rematch-wait" }, h("span.spinner", { "aria-hidden": "true" }),
+        t("rematchWaiting", { name: nameOf(undefined) || t("opponent") })),
+      h("div.row", h("button", { type: "button", onclick: leave }, icon("leave"), t("leave")))));
+  }
+
+  // The other player asked for a rematch (live, through the table's news): say so on the
+  // result, with the answers at hand.
+  function rematchNotice() {
+    const other = (table?.seats || []).find((s) => s.player_id !== me.id);
+    if (!other?.wants_new_game || wantNew) return null;
+    return h("p.banner.rematch", { role: "status", id: "rematch-asked" }, t("rematchAsked", { name: other.name }),
+      h("button.primary", { type: "button", id: "rematch-accept", onclick: newGame }, t("accept")),
+      h("button", { type: "button", id: "rematch-decline", onclick: leave }, t("decline")));
   }
 
   async function makeLink() {
@@ -386,7 +431,7 @@ export function tableScreen(app, { tableId }) {
     if (replay) {
       return clear(el, replayView({ record: replay, onClose: () => { replay = null; render(); } }));
     }
-    clear(el, resultView({
+    clear(el, rematchNotice(), resultView({
       result, me, nameOf, suits: table?.suits ?? game?.rules.suits,
       onNewGame: newGame, onLeave: leave,
       onReplay: (playerId) => app.socket.send({ type: "get_replay", match_id: matchId, player_id: playerId }),
@@ -460,6 +505,11 @@ export function tableScreen(app, { tableId }) {
   };
 }
 
+// "14:35": a moment (ISO 8601) as the player's own clock shows it.
+function clockTime(iso) {
+  return new Date(iso).toLocaleTimeString(document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" });
+}
+
 function stat(label, value, id) {
   return h("span.stat", {}, h("span.label", {}, label), " ", h("span.value", { id }, String(value)));
 }
@@ -489,7 +539,7 @@ function resultFromRest(info) {
     match_id: info.match_id,
     winner_id: info.winner_id,
     results: info.games.map((g) => ({
-      player_id: g.player_id, score: g.score, elapsed_ms: g.time_used_ms, reason: g.status,
+      player_id: g.player_id, name: g.name, score: g.score, elapsed_ms: g.time_used_ms, reason: g.status,
       rating_before: g.rating_before, rating_after: g.rating_after,
     })),
   };

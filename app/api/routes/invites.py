@@ -5,10 +5,10 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Request
 
 from app.api import live_news
-from app.api.auth import Me
+from app.api.auth import MaybeMe, Me
 from app.api.database import Session
 from app.api.routes.common import problems
-from app.api.schemas import InviteOut, TableOut
+from app.api.schemas import InviteOut, PublicInviteOut, TableOut
 from app.services import invites, tables
 
 router = APIRouter(prefix="/api", tags=["invites"])
@@ -22,8 +22,14 @@ async def incoming(player: Me, session: Session) -> list[InviteOut]:
                                                                           player=player)]
 
 
-@router.get("/invites/{code}", response_model=InviteOut, responses=problems(401, 404))
-async def get_invite(code: Code, player: Me, session: Session) -> InviteOut:
+@router.get("/invites/{code}", response_model=InviteOut | PublicInviteOut,
+            responses=problems(401, 404))
+async def get_invite(code: Code, player: MaybeMe, session: Session
+                     ) -> InviteOut | PublicInviteOut:
+    """With a token: the whole invitation. Without (the link's landing page, before a name
+    is chosen): who invites to what game, for a link invitation only."""
+    if player is None:
+        return PublicInviteOut.of(await invites.public_invite(session=session, code=code))
     view = await invites.get_invite(session=session, code=code, viewer=player)
     table = TableOut.of(await tables.table_view(session=session, table=view.table))
     return InviteOut.of(view, table)

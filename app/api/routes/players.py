@@ -16,6 +16,8 @@ from app.api.schemas import (
     HistoryPage,
     NewPlayerIn,
     NewPlayerOut,
+    PlayerNameOut,
+    PlayerNamePage,
     PlayerOut,
     SoloSuitStatsOut,
 )
@@ -42,6 +44,21 @@ async def create_player(body: NewPlayerIn, request: Request, session: Session) -
     )
     return NewPlayerOut(player=await _player_out(request, session, created.player.id),
                         token=created.token)
+
+
+@router.get("", response_model=PlayerNamePage, responses=problems())
+async def search(
+    session: Session,
+    search: Annotated[str, Query(min_length=1, max_length=20, pattern=r"^[A-Za-z0-9_-]+$",
+                                 description="the start of a name, any case")],
+    page: PageNumber = 1,
+    page_size: PageSize = 20,
+) -> PlayerNamePage:
+    """Players whose name starts with ``search`` (to find one to add as a friend)."""
+    found = await players.search_players(session=session, prefix=search, page=page,
+                                         page_size=page_size)
+    return PlayerNamePage(items=[PlayerNameOut(id=p.id, name=p.name) for p in found.items],
+                          total=found.total, page=found.page, page_size=found.page_size)
 
 
 @router.get("/me", response_model=PlayerOut, responses=problems(401))

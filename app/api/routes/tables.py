@@ -62,6 +62,14 @@ async def list_open_tables(
                      page=found.page, page_size=found.page_size)
 
 
+@router.get("/mine", response_model=list[TableOut], responses=problems(401))
+async def my_tables(player: Me, session: Session) -> list[TableOut]:
+    """Tables I sit at (not closed or expired), newest first, with their current match:
+    the lobby's and header's way back to my game."""
+    return [TableOut.of(view) for view in await lobby.my_tables(session=session,
+                                                                player=player)]
+
+
 @router.get("/{table_id}", response_model=TableOut, responses=problems(401, 404))
 async def get_table(table_id: Id, player: Me, session: Session) -> TableOut:
     table = await tables.get_table(session=session, table_id=table_id, viewer=player)

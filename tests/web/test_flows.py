@@ -1,0 +1,294 @@
+"""The flows around a duel, in real browsers against the real server (issue 12): a
+rematch asked and answered, the way back to my table, a second tab, finding a friend by
+name, an invitation's landing page, and no secret in any log line of a whole duel."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from app.ops.logging import JsonFormatter
+from tests.web import conftest
+from tests.web.axe import serious
+from tests.web.conftest import LiveServer
+from tests.web.test_e2e import LAST_RUN, card, invite_by_link, new_player, set_test_layout, tap, top
+
+
+def start_both(alice: Page, bob: Page) -> None:
+    set_test_layout(alice, LAST_RUN)
+    alice.click("#start")
+    bob.click("#start")
+    for page in (alice, bob):
+        expect(page.locator(".tableau .column")).to_have_count(10)
+
+
+def win(page: Page) -> None:
+    """The last run of LAST_RUN, with taps (each card goes to its own suit)."""
+    tap(card(page, "6s", 1))
+    expect(top(page, 0)).to_have_attribute("data-card", "4s")
+    page.locator('.column[data-col="2"] .card.back').click()
+    tap(card(page, "3s", 2))
+    tap(card(page, "2s", 3))
+    tap(card(page, "As", 4))
+
+
+def finish(page: Page) -> None:
+    page.click("#finish")
+    page.click("#confirm-finish-yes")
+
+
+def test_a_rematch_is_asked_live_and_accepted(browser: Browser, app_server: LiveServer,
+                                              artifacts: Path) -> None:
+    alice, bob = invite_by_link(browser, app_server, artifacts)
+    start_both(alice, bob)
+    win(alice)
+    finish(bob)
+    for page in (alice, bob):
+        expect(page.locator("#winner")).to_have_text("Winner: alice")
+
+    alice.click("#new-game")
+    # The asker waits for an answer: no invitation link (the table is full), no "Copied.".
+    expect(alice.locator("#rematch-wait")).to_contain_text("You asked bob for a rematch")
+    expect(alice.locator("#invite-link")).to_have_count(0)
+    # Bob is told on his result page, live, and answers there.
+    notice = bob.locator("#rematch-asked")
+    expect(notice).to_contain_text("alice asks for a rematch.")
+    bob.screenshot(path=artifacts / "flows-rematch-asked.png", full_page=True)
+    assert serious(bob) == []
+    bob.click("#rematch-accept")
+    for page in (alice, bob):
+        expect(page.locator("#start")).to_be_visible()
+
+
+def test_a_declined_rematch_gives_the_asker_a_real_invitation_link(
+        browser: Browser, app_server: LiveServer, artifacts: Path) -> None:
+    alice, bob = invite_by_link(browser, app_server, artifacts)
+    start_both(alice, bob)
+    win(alice)
+    finish(bob)
+    expect(bob.locator("#winner")).to_have_text("Winner: alice")
+    alice.click("#new-game")
+    bob.click("#rematch-decline")  # leaves the table
+    expect(bob.get_by_role("heading", name="Lobby")).to_be_visible()
+    expect(alice.locator("#invite-link")).to_have_value(re.compile(r"/#/invite/[\w-]{20,}$"))
+    alice.click("#copy-link")
+    assert alice.evaluate("navigator.clipboard.readText()") == alice.locator(
+        "#invite-link").input_value()
+
+
+def test_the_way_back_to_my_game_and_news_of_my_table(browser: Browser,
+                                                      app_server: LiveServer,
+                                                      artifacts: Path) -> None:
+    alice, bob = invite_by_link(browser, app_server, artifacts)
+    start_both(alice, bob)
+    tap(card(alice, "6s", 1))
+    alice.click("#brand")  # walks to the lobby, clock running
+    mine = alice.get_by_role("region", name="My tables")
+    expect(mine).to_contain_text("bob — game in progress")
+    expect(alice.locator("#mygame")).to_be_visible()
+    alice.screenshot(path=artifacts / "flows-my-tables.png", full_page=True)
+    assert serious(alice) == []
+    alice.set_viewport_size({"width": 390, "height": 844})  # the header's pill fits a phone
+    expect(alice.locator("#mygame .short")).to_have_text("My game")  # the short words
+    expect(alice.locator("#mygame .long")).to_be_hidden()
+    assert alice.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    assert alice.evaluate("document.querySelector('.bar').scrollWidth <= innerWidth")
+    assert alice.evaluate("""() => {  // nothing in the header overlaps its neighbour
+      const shown = [...document.querySelector('.bar').children].filter((e) => e.offsetParent);
+      const boxes = shown.map((e) => e.getBoundingClientRect());
+      return shown.every((e) => e.scrollWidth <= e.clientWidth + 1)  // none squeezed
+        && boxes.every((b, i) => i === 0 || boxes[i - 1].right <= b.left + 0.5)
+        && boxes.at(-1).right <= innerWidth;
+    }""")
+    alice.screenshot(path=artifacts / "flows-my-tables-390x844.png")
+    alice.set_viewport_size({"width": 1280, "height": 800})
+    mine.get_by_role("button", name="Back to my game").click()
+    expect(top(alice, 0)).to_have_attribute("data-card", "4s")  # the game as left
+    expect(alice.locator("#mygame")).to_be_hidden()  # already there
+    bob.goto("/#/player/alice")
+    bob.click("#mygame")  # the header's way back, from any screen
+    expect(bob.locator(".tableau .column")).to_have_count(10)
+
+    # Someone sits down at my public table while I am in the lobby: I am told, live.
+    carol = new_player(browser, app_server, "carol")
+    carol.click("#new-game")
+    carol.get_by_role("dialog").get_by_role("button", name="Create").click()
+    expect(carol.locator("#invite-link")).to_be_visible()
+    carol.click("#brand")
+    expect(carol.get_by_role("region", name="My tables")).to_contain_text("Waiting for an opponent")
+    dave = new_player(browser, app_server, "dave")
+    dave.get_by_role("button", name="Join — carol").click()
+    news = carol.locator(".seat-news")
+    expect(news).to_contain_text("dave sat down at your table.")
+    news.get_by_role("button", name="Go to the table").click()
+    expect(carol.locator("#start")).to_be_visible()
+
+
+def test_a_second_tab_follows_my_game_and_its_moves_count(browser: Browser,
+                                                          app_server: LiveServer,
+                                                          artifacts: Path) -> None:
+    alice, bob = invite_by_link(browser, app_server, artifacts)
+    start_both(alice, bob)
+    second = alice.context.new_page()  # same player, same token
+    second.goto(alice.url)
+    expect(second.locator(".tableau .column")).to_have_count(10)
+
+    tap(card(alice, "6s", 1))  # first tab: the second one follows live
+    expect(top(second, 0)).to_have_attribute("data-card", "4s")
+    expect(second.locator("#my-score")).to_have_text(alice.locator("#my-score").inner_text())
+
+    second.locator('.column[data-col="2"] .card.back').click()  # second tab plays
+    expect(card(second, "3s", 2)).to_be_visible()
+    expect(card(alice, "3s", 2)).to_be_visible()  # and the first one follows
+    tap(card(alice, "3s", 2))  # the first tab's next move is not lost (its seq is current)
+    expect(top(alice, 0)).to_have_attribute("data-card", "3s")
+    expect(top(second, 0)).to_have_attribute("data-card", "3s")
+    expect(bob.locator("#their-score")).to_have_text(alice.locator("#my-score").inner_text())
+    second.screenshot(path=artifacts / "flows-second-tab.png")
+
+    finish(second)  # finishing in one tab ends the game in both
+    expect(alice.locator("#leave")).to_be_visible()
+    expect(alice.locator("#watching")).to_be_visible()
+
+
+def test_find_a_player_by_name_add_and_invite(browser: Browser, app_server: LiveServer,
+                                              artifacts: Path) -> None:
+    frank = new_player(browser, app_server, "frank")
+    erin = new_player(browser, app_server, "erin")
+    erin.get_by_label("Find a player").fill("FR")
+    erin.locator("#find-go").click()
+    found = erin.locator(".found li", has_text="frank")
+    found.get_by_role("button", name="Add friend — frank").click()
+    expect(found.get_by_text("Friends ✓")).to_be_visible()
+    expect(found.get_by_role("button", name="Remove — frank")).to_be_visible()
+    friends = erin.get_by_role("region", name="Friends")
+    friend = friends.locator("ul.list:not(.found) > li", has_text="frank")
+    expect(friend).to_contain_text("online")
+    erin.screenshot(path=artifacts / "flows-friend-added.png", full_page=True)
+    assert serious(erin) == []
+
+    friend.get_by_role("button", name="Invite — frank").click()
+    dialog = erin.get_by_role("dialog")
+    expect(dialog.get_by_label("Private")).to_be_checked()
+    expect(dialog).to_contain_text("New players start at 1500")  # the level bands explained
+    dialog.get_by_role("button", name="Create").click()
+    expect(erin.get_by_role("status").filter(has_text="Waiting for an opponent")).to_be_visible()
+    invite = frank.locator(".list li", has_text="erin invites you")
+    expect(invite).to_be_visible()
+    invite.get_by_role("button", name="Accept").click()
+    expect(frank.locator("#start")).to_be_visible()
+
+    erin.goto("/#/")
+    erin.get_by_label("Find a player").fill("frank")
+    erin.locator("#find-go").click()
+    erin.get_by_role("button", name="Remove — frank").click()
+    expect(erin.get_by_role("button", name="Add friend — frank")).to_be_visible()
+    expect(erin.get_by_text("No friend yet.")).to_be_visible()
+
+
+def test_an_invitation_says_who_invites_to_what_before_the_name(
+        browser: Browser, app_server: LiveServer, artifacts: Path) -> None:
+    alice = new_player(browser, app_server, "alice")
+    alice.click("#invite-friend")
+    dialog = alice.get_by_role("dialog")
+    dialog.get_by_label("2 suits").check()
+    dialog.get_by_label("Time limit").select_option("300")
+    dialog.get_by_role("button", name="Create").click()
+    expect(alice.locator("#invite-link")).to_have_value(re.compile(r"/#/invite/"))
+    link = alice.locator("#invite-link").input_value()
+
+    visitor = browser.new_context(base_url=app_server.url).new_page()
+    visitor.goto(link.removeprefix(app_server.url))
+    expect(visitor.locator("#invite-from")).to_have_text(
+        "alice invites you to a duel: 2 suits, 5 min.")
+    expect(visitor.get_by_label("Choose your name")).to_be_visible()
+    visitor.screenshot(path=artifacts / "flows-invite-landing.png", full_page=True)
+    assert serious(visitor) == []
+
+
+class Captured(logging.Handler):
+    """Every log line the server writes, formatted as production writes it (JSON)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.setFormatter(JsonFormatter())
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(self.format(record))
+
+
+@pytest.fixture
+def logged_server(tmp_path: Path) -> Iterator[tuple[LiveServer, Captured]]:
+    """The app as `spider serve` runs it (uvicorn's access log off, the app's own on at
+    INFO), every line it logs captured."""
+    captured = Captured()
+    root = logging.getLogger()
+    root.addHandler(captured)
+    try:
+        settings = conftest.test_settings(tmp_path)
+        with LiveServer(settings, log_level="info", access_log=False) as server:
+            yield server, captured
+    finally:
+        root.removeHandler(captured)
+
+
+def test_no_token_or_invitation_code_in_any_log_line(browser: Browser,
+                                                     logged_server: tuple[LiveServer, Captured],
+                                                     artifacts: Path) -> None:
+    server, captured = logged_server
+    sockets: list[str] = []
+    alice, bob = invite_by_link(browser, server, artifacts)
+    for page in (alice, bob):
+        page.on("websocket", lambda ws: sockets.append(ws.url))
+        page.reload()
+    expect(bob.locator("#start")).to_be_visible()
+    start_both(alice, bob)
+    win(alice)
+    finish(bob)
+    expect(bob.locator("#winner")).to_have_text("Winner: alice")
+
+    secrets = [page.evaluate("localStorage.getItem('spider.token')") for page in (alice, bob)]
+    codes = {line_code for line in captured.lines for line_code in re.findall(
+        r"/invites/([\w-]{20,})", line)}
+    assert codes == set()  # no code logged at all, whichever it was
+    assert all(secrets)
+    for line in captured.lines:
+        for secret in secrets:
+            assert secret not in line, f"a token is logged: {line}"
+    # The scan saw the duel: the access log has its requests, codes replaced.
+    paths = [json.loads(line).get("msg", "") for line in captured.lines]
+    assert any(re.fullmatch(r"POST /api/invites/…/accept 200", p) for p in paths), paths[:20]
+    assert any(p.startswith("POST /api/players ") for p in paths)
+    assert sockets and all("token" not in url for url in sockets)
+
+
+@pytest.fixture
+def short_window_server(tmp_path: Path) -> Iterator[LiveServer]:
+    """A server whose start window is a few seconds: a no-show is seen in a test."""
+    settings = conftest.test_settings(tmp_path).model_copy(update={"start_window_seconds": 6})
+    with LiveServer(settings) as server:
+        yield server
+
+
+def test_a_player_who_does_not_start_loses_did_not_start(
+        browser: Browser, short_window_server: LiveServer, artifacts: Path) -> None:
+    alice, bob = invite_by_link(browser, short_window_server, artifacts)
+    set_test_layout(alice, LAST_RUN)
+    alice.click("#start")  # Bob never starts
+    state = alice.locator("#their-state")
+    expect(state).to_have_text(re.compile(r"^bob has not started yet; has until \d\d:\d\d"))
+    alice.screenshot(path=artifacts / "flows-no-show-waiting.png")
+    expect(state).to_have_text("did not start", timeout=15_000)
+    finish(alice)
+    expect(alice.locator("#winner")).to_have_text("Winner: alice")
+    row = alice.locator(".scoresheet tbody tr", has_text="bob")
+    expect(row).to_contain_text("did not start")
+    expect(bob.locator("#winner")).to_have_text("Winner: alice")  # Bob's page learns it too
+    alice.screenshot(path=artifacts / "flows-no-show-result.png", full_page=True)
