@@ -7,7 +7,7 @@ import random
 import re
 from pathlib import Path
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from app.engine.actions import Action, Deal, Flip, Move, Undo
 from app.engine.deal import deal
@@ -193,3 +193,34 @@ def test_client_rules_agree_with_the_engine(page: Page, static_server: LiveServe
     )
     assert len(cases) > 100
     assert disagreements[:10] == []
+
+
+def test_new_game_dialog_offers_four_suits_and_a_difficulty(
+        page: Page, static_server: LiveServer) -> None:
+    fake = FakeServer()
+    fake.tables = [{"id": 31, "owner_id": 9, "owner_name": "carol", "preset": "duel",
+                    "suits": 4, "time_limit_seconds": 600, "level": "any",
+                    "difficulty": "hard", "public": True, "rated": True, "status": "open",
+                    "seats": [{"player_id": 9, "name": "carol", "seat": 0}]}]
+    fake.install(page)
+    created: list[dict[str, object]] = []
+
+    def create(route: Route) -> None:
+        if route.request.method != "POST":
+            route.fallback()
+            return
+        created.append(route.request.post_data_json)
+        route.fulfill(status=201, json={**fake.tables[0], "id": 32, "owner_id": 1})
+
+    page.route("**/api/tables", create)
+    page.goto(static_server.url)
+    # An open table of another player says its difficulty beside its suit count.
+    expect(page.locator(".tables li", has_text="carol")).to_contain_text("Hard")
+    page.click("#new-game")
+    dialog = page.get_by_role("dialog")
+    dialog.locator("input[name=suits][value='4']").check(force=True)
+    dialog.get_by_label("Difficulty").select_option("hard")
+    expect(dialog.locator("#difficulty-help")).to_contain_text("solvable")
+    dialog.get_by_role("button", name="Create").click()
+    page.wait_for_function("() => !document.querySelector('dialog[open]')")
+    assert created and created[0]["suits"] == 4 and created[0]["difficulty"] == "hard"

@@ -15,7 +15,7 @@ const EN = {
   timeLimit: "Time limit", minutes: "{n} min", unlimited: "No limit", refresh: "Refresh",
   newGame: "New game", create: "Create", cancel: "Cancel", close: "Close",
   public: "Public", private: "Private", visibility: "Visibility", rated: "Rated",
-  oneSuit: "1 suit", twoSuits: "2 suits", fourSuits: "4 suits",
+  difficulty: "Difficulty", difficulties: { any: "Any deal", easy: "Easy", medium: "Medium", hard: "Hard" }, difficultyHelp: "Rated by the solver's effort; every easy, medium or hard deal is solvable.", oneSuit: "1 suit", twoSuits: "2 suits", fourSuits: "4 suits",
   join: "Join", myInvites: "My invites", noInvites: "No invitation.",
   accept: "Accept", decline: "Decline", invitedBy: "{name} invites you",
   friends: "Friends", noFriends: "No friend yet.", online: "online", offline: "offline",
@@ -132,7 +132,7 @@ const FR = {
   timeLimit: "Temps limite", minutes: "{n} min", unlimited: "Sans limite", refresh: "Actualiser",
   newGame: "Nouvelle partie", create: "Créer", cancel: "Annuler", close: "Fermer",
   public: "Publique", private: "Privée", visibility: "Visibilité", rated: "Classée",
-  oneSuit: "1 couleur", twoSuits: "2 couleurs", fourSuits: "4 couleurs",
+  difficulty: "Difficulté", difficulties: { any: "Toute donne", easy: "Facile", medium: "Moyenne", hard: "Difficile" }, difficultyHelp: "Selon l'effort du solveur ; toute donne facile, moyenne ou difficile est soluble.", oneSuit: "1 couleur", twoSuits: "2 couleurs", fourSuits: "4 couleurs",
   join: "Rejoindre", myInvites: "Mes invitations", noInvites: "Aucune invitation.",
   accept: "Accepter", decline: "Refuser", invitedBy: "{name} vous invite",
   friends: "Amis", noFriends: "Pas encore d'ami.", online: "en ligne", offline: "hors ligne",
@@ -256,7 +256,7 @@ const DE = {
   timeLimit: "Zeitlimit", minutes: "{n} Min.", unlimited: "Ohne Limit", refresh: "Aktualisieren",
   newGame: "Neues Spiel", create: "Erstellen", cancel: "Abbrechen", close: "Schließen",
   public: "Öffentlich", private: "Privat", visibility: "Sichtbarkeit", rated: "Gewertet",
-  oneSuit: "1 Farbe", twoSuits: "2 Farben", fourSuits: "4 Farben",
+  difficulty: "Schwierigkeit", difficulties: { any: "Jedes Spiel", easy: "Leicht", medium: "Mittel", hard: "Schwer" }, difficultyHelp: "Nach dem Aufwand des Lösers; jedes leichte, mittlere oder schwere Spiel ist lösbar.", oneSuit: "1 Farbe", twoSuits: "2 Farben", fourSuits: "4 Farben",
   join: "Beitreten", myInvites: "Meine Einladungen", noInvites: "Keine Einladung.",
   accept: "Annehmen", decline: "Ablehnen", invitedBy: "{name} lädt dich ein",
   friends: "Freunde", noFriends: "Noch keine Freunde.", online: "online", offline: "offline",
@@ -418,6 +418,7 @@ export function cardName(name) {
 
 export const suitName = (code) => TABLES[current].suit[code];
 export const levelName = (code) => TABLES[current].levels[code] ?? code;
+export const difficultyLabel = (code) => TABLES[current].difficulties[code] ?? code;
 // A server error code in words (rule refusals, the live connection, the REST API: every
 // code the server sends has a text in each language); "" for a code not known here.
 export const reason = (code) => (code && TABLES[current].errors[code]) || "";

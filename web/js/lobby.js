@@ -1,6 +1,6 @@
 // First visit (choose a name) and the lobby: open tables, new game, invites, friends.
 import { h, clear, announce } from "./dom.js";
-import { t, levelName, problemText } from "./i18n.js";
+import { t, levelName, difficultyLabel, problemText } from "./i18n.js";
 import { api } from "./api.js";
 import { faceHtml, icon, loadSprite } from "./face.js";
 
@@ -51,6 +51,8 @@ export function nameScreen(app, { then, inviteCode }) {
 }
 
 const LEVELS = ["any", "beginner", "intermediate", "advanced", "expert"];
+// The deal's difficulty (docs/solo-and-daily.md section 8): "any" deals at random.
+const DIFFICULTIES = ["any", "easy", "medium", "hard"];
 const TIMES = [300, 600, 900, 1200, 1800];
 
 export function lobbyScreen(app, { inviteCode }) {
@@ -147,7 +149,7 @@ export function lobbyScreen(app, { inviteCode }) {
       } },
         options.map(([value, text]) => h("option", { value, selected: String(filters[name]) === String(value) }, text))));
     return h("form.filters", { "aria-label": t("filters"), onsubmit: (e) => e.preventDefault() },
-      select("suits", t("suits"), [["", t("any")], [1, t("oneSuit")], [2, t("twoSuits")]]),
+      select("suits", t("suits"), [["", t("any")], [1, t("oneSuit")], [2, t("twoSuits")], [4, t("fourSuits")]]),
       select("level", t("level"), [["", t("any")], ...LEVELS.slice(1).map((l) => [l, levelName(l)])]),
       select("max_time_limit", t("timeLimit"), [["", t("any")], ...TIMES.map((s) => [s, t("minutes", { n: s / 60 })])]),
       h("button", { type: "button", onclick: load, "aria-label": t("refresh"), title: t("refresh") }, icon("refresh")));
@@ -340,6 +342,7 @@ export function tableSummary(table) {
     h("span.badge", {}, glyphs(SUIT_GLYPHS[table.suits] ?? ""), suits),
     h("span.badge", {}, limit ? t("minutes", { n: Math.round(limit / 60) }) : t("unlimited")),
     table.level && table.level !== "any" ? h("span.badge", {}, levelName(table.level)) : null,
+    table.difficulty && table.difficulty !== "any" ? h("span.badge", {}, difficultyLabel(table.difficulty)) : null,
     table.rated ? h("span.badge.rated", {}, t("rated")) : null);
 }
 
@@ -351,7 +354,11 @@ function newGameDialog(isPublic, create) {
   const form = h("form", { method: "dialog", onsubmit: submit },
     h("h2", { id: "ng-title" }, t("newGame")),
     h("fieldset", {}, h("legend", {}, t("suits")),
-      h("div.seg", choice("suits", "1", t("oneSuit"), true, "♠"), choice("suits", "2", t("twoSuits"), false, "♠♥"))),
+      h("div.seg", choice("suits", "1", t("oneSuit"), true, "♠"), choice("suits", "2", t("twoSuits"), false, "♠♥"),
+        choice("suits", "4", t("fourSuits"), false, "♠♥♦♣"))),
+    h("label", {}, t("difficulty"), h("select", { name: "difficulty", "aria-describedby": "difficulty-help" },
+      DIFFICULTIES.map((d) => h("option", { value: d }, difficultyLabel(d))))),
+    h("p.hint", { id: "difficulty-help" }, t("difficultyHelp")),
     h("label", {}, t("timeLimit"), h("select", { name: "time" },
       TIMES.map((s) => h("option", { value: s, selected: s === 600 }, t("minutes", { n: s / 60 }))))),
     h("label", {}, t("level"), h("select", { name: "level", "aria-describedby": "level-help" },
@@ -376,6 +383,7 @@ function newGameDialog(isPublic, create) {
         suits: Number(data.get("suits")),
         time_limit_seconds: Number(data.get("time")),
         level: data.get("level"),
+        difficulty: data.get("difficulty"),
         public: data.get("visibility") === "public",
         rated: data.get("rated") === "on",
       });
