@@ -72,6 +72,9 @@ async def test_presence_and_the_connection_cap_are_shared_and_survive_a_crash(
         await until(ann_ws, "presence", player_id=bob.id, online=True)
         await bob_ws.close()
         await rest_says(http, ann, bob, online=False)
+        # REST may say it before the live event reaches Ann's socket: wait for the event.
+        await until(ann_ws, "presence", where=lambda f: f["player_id"] == bob.id
+                    and not f["online"] and len(presence_events(ann_ws, bob)) == 3)
         assert presence_events(ann_ws, bob) == [False, True, False]
 
         # The cap (4 per player) counts both processes.
