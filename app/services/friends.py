@@ -31,17 +31,24 @@ async def _contact_target(session: AsyncSession, player: Player, name: str) -> P
     return other
 
 
-async def add_friend(*, session: AsyncSession, player: Player, name: str) -> Contact:
-    friend = await _contact_target(session, player, name)
-    if await session.get(Friendship, (player.id, friend.id)) is not None:
-        raise Conflict(f"{friend.name} is already your friend", code="already_friend")
-    row = Friendship(player_id=player.id, friend_id=friend.id)
+async def _add_once(session: AsyncSession, row: Friendship | Ignore, key: tuple[int, int],
+                    refusal: Conflict) -> None:
+    """Store a friend or ignore row unless it exists; ``refusal`` if it does."""
+    if await session.get(type(row), key) is not None:
+        raise refusal
     session.add(row)
     try:
         await session.commit()
     except IntegrityError:  # the same request twice at once
         await session.rollback()
-        raise Conflict(f"{friend.name} is already your friend", code="already_friend") from None
+        raise refusal from None
+
+
+async def add_friend(*, session: AsyncSession, player: Player, name: str) -> Contact:
+    friend = await _contact_target(session, player, name)
+    row = Friendship(player_id=player.id, friend_id=friend.id)
+    await _add_once(session, row, (player.id, friend.id),
+                    Conflict(f"{friend.name} is already your friend", code="already_friend"))
     return Contact(friend.id, friend.name, row.created_at, False)
 
 
@@ -75,15 +82,9 @@ async def is_friend(*, session: AsyncSession, player_id: int, friend_id: int) ->
 
 async def add_ignore(*, session: AsyncSession, player: Player, name: str) -> Contact:
     other = await _contact_target(session, player, name)
-    if await session.get(Ignore, (player.id, other.id)) is not None:
-        raise Conflict(f"you already ignore {other.name}", code="already_ignored")
     row = Ignore(player_id=player.id, ignored_id=other.id)
-    session.add(row)
-    try:
-        await session.commit()
-    except IntegrityError:  # the same request twice at once
-        await session.rollback()
-        raise Conflict(f"you already ignore {other.name}", code="already_ignored") from None
+    await _add_once(session, row, (player.id, other.id),
+                    Conflict(f"you already ignore {other.name}", code="already_ignored"))
     return Contact(other.id, other.name, row.created_at, False)
 
 
