@@ -167,6 +167,10 @@ class TablePage(PageMeta):
     items: list[TableOut]
 
 
+class ContactPage(PageMeta):
+    items: list[ContactOut]
+
+
 class InviteOut(BaseModel):
     code: str
     table_id: int
@@ -200,6 +204,10 @@ class InviteTableOut(BaseModel):
     suits: int
     time_limit_seconds: int
     rated: bool
+
+
+class InvitePage(PageMeta):
+    items: list[InviteOut]
 
 
 class PublicInviteOut(BaseModel):
