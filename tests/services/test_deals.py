@@ -1,4 +1,5 @@
-"""choose_deal: solvable deals for 1 and 2 suits (with difficulty), random for 4;
+"""choose_deal: solvable deals for 1 and 2 suits (with difficulty), random when opted out
+(4-suit and rated deals: tests/services/test_rated_deals.py);
 big generator numbers from the solvable mapping are stored and rebuilt."""
 
 import pytest
@@ -29,8 +30,8 @@ async def test_one_suit_deals_are_solvable_and_rated(fixed_number: int) -> None:
     assert len(won.removed) == RUNS_TO_WIN
 
 
-async def test_four_suit_and_opted_out_deals_are_random(fixed_number: int) -> None:
-    four = await deals.choose_deal(suits=4)
+async def test_opted_out_deals_are_random(fixed_number: int) -> None:
+    four = await deals.choose_deal(suits=4, solvable_only=False)
     assert (four.deal_number, four.difficulty) == (fixed_number, None)
     plain = await deals.choose_deal(suits=2, solvable_only=False)
     assert (plain.deal_number, plain.difficulty) == (fixed_number, None)
