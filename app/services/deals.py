@@ -15,6 +15,11 @@ Deals solved ahead of need wait in the process's deal pool (``app/services/deal_
 thread (a rated search for at most the pool's ``wait_seconds``, then any solved deal).
 Storing the generator number keeps every record verifiable with ``spider replay``
 (``{"deal": {"number": ...}}``).
+
+Every number drawn here is a solo deal number (1–999,999, ``app.engine.deal_numbers``),
+kept as the match's ``play_number``: a solo game on that number, with the match's suit
+count and "solvable only" on or off (``play_this_deal``), deals the very same cards. It
+is a seed, so it is revealed only once the match is over (``public_deal``, results).
 """
 
 import asyncio
@@ -28,13 +33,13 @@ from app.db.games import DealChoice
 from app.db.models import GameAction, Match
 from app.engine.actions import Action, action_from_json
 from app.engine.deal import GENERATOR_VERSION, deal
+from app.engine.deal_numbers import random_deal_number
 from app.engine.game import replay
 from app.engine.record import Record
 from app.engine.rules import Rules, preset
 from app.engine.solver import difficulty_of, solvable_by_default, solvable_deal, solve
 from app.engine.state import GameState
 from app.rooms import deal_forms
-from app.rooms.deal_forms import random_deal_number
 from app.services import deal_pool
 from app.services.deal_pool import SOLVABLE, Bin, DealPool
 
@@ -61,7 +66,9 @@ async def choose_deal(
     if solvable_only is None:
         solvable_only = solvable_by_default(suits)
     if not solvable_only:
-        return DealChoice(deal_number=random_deal_number(), generator_version=GENERATOR_VERSION)
+        number = random_deal_number()
+        return DealChoice(deal_number=number, generator_version=GENERATOR_VERSION,
+                          play_number=number)
     ready = pool.take((suits, SOLVABLE)) if pool is not None else None
     if ready is not None:
         return ready
@@ -105,7 +112,7 @@ def rated_draw(suits: int, *, cancelled: threading.Event | None = None) -> DealC
     if not found.solved:
         return None
     return DealChoice(deal_number=number, generator_version=GENERATOR_VERSION,
-                      difficulty=difficulty_of(found.nodes, suits=suits))
+                      difficulty=difficulty_of(found.nodes, suits=suits), play_number=number)
 
 
 @dataclass(frozen=True)
@@ -145,9 +152,11 @@ def pooled_deal(bin_: Bin, *, cancelled: threading.Event | None = None) -> DealC
 
 def solvable_choice(suits: int) -> DealChoice:
     """A solvable deal for a new match from a fresh random number (CPU-bound: a thread)."""
-    found = solvable_deal(random_deal_number(), suits)
+    number = random_deal_number()
+    found = solvable_deal(number, suits)
     return DealChoice(deal_number=found.source, generator_version=GENERATOR_VERSION,
-                      difficulty=found.difficulty)
+                      difficulty=found.difficulty, play_number=number,
+                      play_solvable_only=True)
 
 
 def match_rules(match: Match) -> Rules:
@@ -164,7 +173,20 @@ def stored_deal(match: Match) -> dict[str, Any]:
         stored["generator"] = match.generator_version
     if match.layout is not None:
         stored["layout"] = match.layout
+    play = play_this_deal(match)
+    if play is not None:
+        stored["play"] = play
     return stored
+
+
+def play_this_deal(match: Match) -> dict[str, Any] | None:
+    """The solo options that deal the match's cards again: ``{"number", "suits",
+    "solvable_only"}`` (``app.rewards.solo.solo_start``), or ``None`` (a test layout, an
+    older match)."""
+    if match.play_number is None or not _by_number(match):
+        return None
+    return {"number": match.play_number, "suits": match.suits,
+            "solvable_only": bool(match.play_solvable_only)}
 
 
 def start_state(match: Match, rules: Rules | None = None) -> GameState:
