@@ -3,7 +3,7 @@
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from app.rooms.errors import InvalidInput
+from app.errors import InvalidInput
 
 T = TypeVar("T")
 MAX_PAGE_SIZE = 100

@@ -25,8 +25,8 @@ from app.api.solo_schemas import (
 )
 from app.db.models import SoloGame
 from app.engine.deal_numbers import random_deal_number
+from app.errors import NotFound
 from app.rewards.solo import SoloOptions, solo_start
-from app.rooms.errors import NotFound
 from app.services import solo_games as games
 from app.services.solo_play import SoloPlay
 from app.services.solo_views import game_json
