@@ -167,6 +167,10 @@ class TablePage(PageMeta):
     items: list[TableOut]
 
 
+class ContactPage(PageMeta):
+    items: list[ContactOut]
+
+
 class InviteOut(BaseModel):
     code: str
     table_id: int
@@ -200,6 +204,10 @@ class InviteTableOut(BaseModel):
     suits: int
     time_limit_seconds: int
     rated: bool
+
+
+class InvitePage(PageMeta):
+    items: list[InviteOut]
 
 
 class PublicInviteOut(BaseModel):
@@ -245,6 +253,14 @@ class GameResultOut(BaseModel):
     rating_change: float | None
 
 
+class PlayThisDealOut(BaseModel):
+    """A solo game that deals the match's cards again (``POST /api/solo/games`` body)."""
+
+    number: int = Field(description="the solo deal number, 1–999,999")
+    suits: int
+    solvable_only: bool
+
+
 class MatchResultOut(BaseModel):
     match_id: int
     table_id: int
@@ -260,6 +276,9 @@ class MatchResultOut(BaseModel):
     suits: int | None = Field(description="revealed once both games are over")
     generator_version: int | None
     difficulty: str | None
+    play: PlayThisDealOut | None = Field(
+        description="revealed once both games are over: the solo deal that deals these "
+                    "cards again (null for a test layout)")
     ended_at: datetime | None
 
     @classmethod
@@ -284,6 +303,7 @@ class MatchResultOut(BaseModel):
             deal_number=result.deal_number, suits=result.suits,
             generator_version=match.generator_version if result.over else None,
             difficulty=match.difficulty if result.over else None,
+            play=None if result.play is None else PlayThisDealOut(**result.play),
             ended_at=match.ended_at,
         )
 

@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import DuelTable, Invite, Player, utcnow
 from app.errors import Conflict, Forbidden, InvalidInput, NotFound
 from app.services.friends import ignored_by_any, is_friend
+from app.services.paging import Page, page_rows
 from app.services.players import find_by_name
 from app.services.tables import SEATS, TableView, get_table, is_expired, seat_player, seats_of
 
@@ -101,13 +102,14 @@ async def public_invite(*, session: AsyncSession, code: str) -> InviteView:
     return await _view(session, invite)
 
 
-async def incoming_invites(*, session: AsyncSession, player: Player) -> list[InviteView]:
-    rows = await session.scalars(
-        select(Invite).where(Invite.invitee_id == player.id, Invite.status == "pending",
-                             Invite.expires_at > utcnow())
-        .order_by(Invite.created_at.desc(), Invite.id.desc())
-    )
-    return [await _view(session, invite) for invite in rows]
+async def incoming_invites(*, session: AsyncSession, player: Player, page: int,
+                           page_size: int) -> Page[InviteView]:
+    """Pending, unexpired invitations addressed to ``player``, newest first."""
+    query = (select(Invite).where(Invite.invitee_id == player.id, Invite.status == "pending",
+                                  Invite.expires_at > utcnow())
+             .order_by(Invite.created_at.desc(), Invite.id.desc()))
+    rows, total = await page_rows(session, query, page=page, page_size=page_size)
+    return Page([await _view(session, invite) for (invite,) in rows], total, page, page_size)
 
 
 def _check_pending(view: InviteView) -> None:

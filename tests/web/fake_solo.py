@@ -185,7 +185,7 @@ class FakeSoloServer:
             return 200, self.badges
         if path.startswith("/players/by-name/"):
             return 200, self.player()
-        if path in ("/tables", "/me/invites", "/me/friends"):
+        if path in ("/tables", "/tables/mine", "/me/invites", "/me/friends"):
             return 200, {"items": [], "total": 0, "page": 1, "page_size": 20}
         return self.problem(404, "not_found")
 
