@@ -24,17 +24,16 @@ from app.rooms import channels, frames
 from app.rooms import duel_core as core
 from app.rooms.clock import SYSTEM_CLOCK, Clock
 from app.rooms.deal_forms import choose_deal, start_state
-from app.rooms.match import (
+from app.rooms.errors import (
     GameIsOver,
-    Match,
     NoSuchMatch,
     NotOpened,
     NotSeated,
     ReplayNotReady,
     RoomError,
-    Seat,
     SpectateRefused,
 )
+from app.rooms.match import Match, Seat
 from app.rooms.peers import PeerSync
 from app.rooms.pubsub import PubSub
 from app.rooms.step_runner import LiveMatch, StepRunner
