@@ -31,6 +31,7 @@ from app.api.protocol_solo import (
     SoloRescue,
     SoloSnapshot,
 )
+from app.rooms.winner import GameStatus
 
 PROTOCOL_VERSION = 1
 MAX_FRAME_BYTES = 16 * 1024
@@ -185,7 +186,7 @@ class Progress(Message):
     actions: int
     runs: int
     time_left_ms: int | None = Field(description="None until the game is opened.")
-    status: Literal["not_started", "playing", "won", "finished", "timed_out", "did_not_start"]
+    status: GameStatus
     online: bool
     start_deadline: str | None = Field(
         None, description="While not started: when the game ends as did_not_start (ISO 8601).")
@@ -212,7 +213,7 @@ class Snapshot(Message):
     view: dict[str, Any]
     score: int
     seq: int = Field(description="Number of actions applied; the next action uses seq + 1.")
-    status: Literal["not_started", "playing", "won", "finished", "timed_out", "did_not_start"]
+    status: GameStatus
     time_limit_ms: int
     time_left_ms: int
     opponent: Progress | None
