@@ -201,6 +201,17 @@ class Welcome(Message):
     resumed: bool = Field(description="True when the missed events follow this frame.")
 
 
+class ResumeResult(Message):
+    """The answer to ``resume``, always, before anything else it causes: ``resumed`` true,
+    the missed events follow; false (refused: another stream, or events no longer kept),
+    the fresh snapshots of the opened games in unfinished matches follow instead."""
+
+    type: Literal["resume_result"] = "resume_result"
+    resumed: bool = Field(description="True when the missed events follow this frame.")
+    stream: str = Field(description="This connection's stream: give it back next time.")
+    last_event: int = Field(description="The newest event number on the stream so far.")
+
+
 class Snapshot(Message):
     """The whole visible state of one game (mine, or one I watch)."""
 
@@ -346,9 +357,9 @@ class Pong(Message):
 
 
 ServerMessage = Annotated[
-    Welcome | Snapshot | Ack | Reject | ProgressEvent | WatchEvent | GameOver | MatchResult
-    | Replay | Lobby | Invite | Presence | Hint | Error | Pong | SoloSnapshot | SoloAck
-    | SoloReject | SoloAssist | SoloHint | SoloOver | BadgeEarned,
+    Welcome | ResumeResult | Snapshot | Ack | Reject | ProgressEvent | WatchEvent | GameOver
+    | MatchResult | Replay | Lobby | Invite | Presence | Hint | Error | Pong | SoloSnapshot
+    | SoloAck | SoloReject | SoloAssist | SoloHint | SoloOver | BadgeEarned,
     Field(discriminator="type"),
 ]
 SERVER_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
