@@ -258,6 +258,14 @@ class GameResultOut(BaseModel):
     rating_change: float | None
 
 
+class PlayThisDealOut(BaseModel):
+    """A solo game that deals the match's cards again (``POST /api/solo/games`` body)."""
+
+    number: int = Field(description="the solo deal number, 1–999,999")
+    suits: int
+    solvable_only: bool
+
+
 class MatchResultOut(BaseModel):
     match_id: int
     table_id: int
@@ -273,6 +281,9 @@ class MatchResultOut(BaseModel):
     suits: int | None = Field(description="revealed once both games are over")
     generator_version: int | None
     difficulty: str | None
+    play: PlayThisDealOut | None = Field(
+        description="revealed once both games are over: the solo deal that deals these "
+                    "cards again (null for a test layout)")
     ended_at: datetime | None
 
     @classmethod
@@ -297,6 +308,7 @@ class MatchResultOut(BaseModel):
             deal_number=result.deal_number, suits=result.suits,
             generator_version=match.generator_version if result.over else None,
             difficulty=match.difficulty if result.over else None,
+            play=None if result.play is None else PlayThisDealOut(**result.play),
             ended_at=match.ended_at,
         )
 

@@ -38,6 +38,10 @@ class DealChoice:
     generator_version: int | None
     layout: dict[str, Any] | None = None
     difficulty: str | None = None
+    play_number: int | None = None
+    """The 1–999,999 number a solo game deals the same cards from (``app.rewards.solo``)."""
+    play_solvable_only: bool = False
+    """With "solvable only" on (the number's solvable deal) or off (its generator deal)."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +69,8 @@ async def create_match(
         generator_version=choice.generator_version,
         layout=choice.layout,
         difficulty=choice.difficulty,
+        play_number=choice.play_number,
+        play_solvable_only=None if choice.play_number is None else choice.play_solvable_only,
         status="playing",
     )
     session.add(match)

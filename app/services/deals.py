@@ -10,6 +10,11 @@ one itself, as without a pool. Storing the generator number keeps every record v
 ``spider replay`` (``{"deal": {"number": ...}}``). 4-suit deals are random, unless the
 table asks for a difficulty: then any suit count gets a solved deal of that difficulty
 (``rated_choice``).
+
+Every number drawn here is a solo deal number (1–999,999, ``app.engine.deal_numbers``),
+kept as the match's ``play_number``: a solo game on that number, with the match's suit
+count and "solvable only" on or off (``play_this_deal``), deals the very same cards. It
+is a seed, so it is revealed only once the match is over (``public_deal``, results).
 """
 
 import asyncio
@@ -21,6 +26,7 @@ from app.db.games import DealChoice
 from app.db.models import GameAction, Match
 from app.engine.actions import Action, action_from_json
 from app.engine.deal import GENERATOR_VERSION, deal
+from app.engine.deal_numbers import random_deal_number
 from app.engine.game import replay
 from app.engine.record import Record
 from app.engine.rules import Rules, preset
@@ -29,7 +35,6 @@ from app.engine.solver.difficulty import difficulty_of
 from app.engine.solver.solvable import solvable_by_default, solvable_deal
 from app.engine.state import GameState
 from app.rooms import deal_forms
-from app.rooms.deal_forms import random_deal_number
 from app.services import deal_pool
 from app.services.deal_pool import DealPool
 
@@ -55,7 +60,9 @@ async def choose_deal(
     if solvable_only is None:
         solvable_only = solvable_by_default(suits)
     if not solvable_only:
-        return DealChoice(deal_number=random_deal_number(), generator_version=GENERATOR_VERSION)
+        number = random_deal_number()
+        return DealChoice(deal_number=number, generator_version=GENERATOR_VERSION,
+                          play_number=number)
     pool = pool if pool is not None else deal_pool.installed()
     ready = pool.take(suits) if pool is not None else None
     if ready is not None:
@@ -83,14 +90,16 @@ def rated_choice(suits: int, difficulty: str, *, wait_seconds: float = DEAL_WAIT
         rated = difficulty_of(found.nodes, suits=suits)
         if rated == difficulty or clock() >= deadline:
             return DealChoice(deal_number=number, generator_version=GENERATOR_VERSION,
-                              difficulty=rated)
+                              difficulty=rated, play_number=number)
 
 
 def solvable_choice(suits: int) -> DealChoice:
     """A solvable deal for a new match from a fresh random number (CPU-bound: a thread)."""
-    found = solvable_deal(random_deal_number(), suits)
+    number = random_deal_number()
+    found = solvable_deal(number, suits)
     return DealChoice(deal_number=found.source, generator_version=GENERATOR_VERSION,
-                      difficulty=found.difficulty)
+                      difficulty=found.difficulty, play_number=number,
+                      play_solvable_only=True)
 
 
 def match_rules(match: Match) -> Rules:
@@ -107,7 +116,20 @@ def stored_deal(match: Match) -> dict[str, Any]:
         stored["generator"] = match.generator_version
     if match.layout is not None:
         stored["layout"] = match.layout
+    play = play_this_deal(match)
+    if play is not None:
+        stored["play"] = play
     return stored
+
+
+def play_this_deal(match: Match) -> dict[str, Any] | None:
+    """The solo options that deal the match's cards again: ``{"number", "suits",
+    "solvable_only"}`` (``app.rewards.solo.solo_start``), or ``None`` (a test layout, an
+    older match)."""
+    if match.play_number is None or not _by_number(match):
+        return None
+    return {"number": match.play_number, "suits": match.suits,
+            "solvable_only": bool(match.play_solvable_only)}
 
 
 def start_state(match: Match, rules: Rules | None = None) -> GameState:

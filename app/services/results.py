@@ -20,7 +20,13 @@ from app.rooms.errors import Conflict, InvalidInput, NotFound
 from app.rooms.winner import NO_SHOW, NOT_STARTED, GameStatus, PlayerOutcome, decide_winner
 from app.scoring.play import ScoredGame
 from app.services import subscribers  # noqa: F401  (every listener subscribed before a publish)
-from app.services.deals import game_record, logged_actions, match_rules, start_state
+from app.services.deals import (
+    game_record,
+    logged_actions,
+    match_rules,
+    play_this_deal,
+    start_state,
+)
 from app.services.paging import Page, check_paging
 from app.services.settled import MatchSettled, SeatResult, match_settled
 
@@ -54,6 +60,11 @@ class MatchResult:
     @property
     def suits(self) -> int | None:
         return self.match.suits if self.over else None
+
+    @property
+    def play(self) -> dict[str, Any] | None:
+        """The solo options that deal these cards again; a seed, so only once over."""
+        return play_this_deal(self.match) if self.over else None
 
 
 def over(games: list[Game]) -> bool:

@@ -7,6 +7,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import games as repo
 from app.engine.record import record_from_json
+from app.rewards.solo import SoloOptions, solo_start
 from app.services import results
 from tests.api.test_tables import create_table
 from tests.support.api import assert_problem, signup
@@ -24,12 +25,18 @@ async def test_a_finished_duel_over_rest(client: httpx.AsyncClient,
     assert_problem(await client.get(f"/api/games/{first.id}/record"), 409, "match_not_over")
     hidden = (await client.get(f"/api/matches/{match_id}")).json()
     assert hidden["deal_number"] is None and hidden["games"][0]["status"] == "finished"
+    assert hidden["play"] is None  # a seed: not while Bob still plays
     await play(session, game_id=second.id, steps=0, end="timed_out", time_used_ms=900_000)
     await results.finish_match(session=session, match_id=match_id)
 
     shown = (await client.get(f"/api/matches/{match_id}")).json()
     assert shown["status"] == "finished" and shown["suits"] == 2
     assert shown["deal_number"] is not None and shown["generator_version"] == 1
+    play_again = shown["play"]
+    assert play_again["suits"] == 2 and 1 <= play_again["number"] <= 999_999
+    solo = solo_start(play_again["number"], SoloOptions(
+        suits=2, solvable_only=play_again["solvable_only"]))
+    assert solo.source == shown["deal_number"]  # the very cards of the duel
     assert [g["status"] for g in shown["games"]] == ["finished", "timed_out"]
     assert [g["time_used_ms"] for g in shown["games"]] == [120_000, 900_000]
     winner = shown["winner_id"]

@@ -75,6 +75,6 @@ async def test_finish_game_records_how_it_ended_once(session: AsyncSession) -> N
         other = (await repo.games_of_match(session, match_id=match.id))[1]
         await repo.finish_game(session, game=other, status="exploded", score=1,
                                actions_count=1, time_used_ms=1)
-    with pytest.raises(repo.GameStatusError):  # a word nothing ever produced (0005)
+    with pytest.raises(repo.GameStatusError):  # a word nothing ever produced (migration 0006)
         await repo.finish_game(session, game=other, status="stuck", score=1,
                                actions_count=1, time_used_ms=1)

@@ -108,8 +108,8 @@ A_GAME = (
 )
 
 
-def test_0005_turns_stuck_games_into_finished_ones_and_refuses_stuck(empty_url: str) -> None:
-    upgrade(empty_url, "0004")
+def test_0006_turns_stuck_games_into_finished_ones_and_refuses_stuck(empty_url: str) -> None:
+    upgrade(empty_url, "0005")
     _sql(empty_url, *A_GAME, "INSERT INTO games (match_id, player_id, seat, status, score, "
          "actions_count, time_used_ms) VALUES (1, 1, 0, 'stuck', 3, 4, 5000)")
     upgrade(empty_url)
@@ -117,6 +117,6 @@ def test_0005_turns_stuck_games_into_finished_ones_and_refuses_stuck(empty_url: 
     with pytest.raises(IntegrityError):
         _sql(empty_url, "INSERT INTO games (match_id, player_id, seat, status, score, "
              "actions_count, time_used_ms) VALUES (1, 2, 1, 'stuck', 0, 0, 0)")
-    downgrade(empty_url, "0004")
+    downgrade(empty_url, "0005")
     _sql(empty_url, "INSERT INTO games (match_id, player_id, seat, status, score, "
          "actions_count, time_used_ms) VALUES (1, 2, 1, 'stuck', 0, 0, 0)")

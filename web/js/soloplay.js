@@ -10,7 +10,8 @@ import { icon } from "./face.js";
 import { resolveRules } from "./rules.js";
 import { showHintOn, sayEvents } from "./table.js";
 import { styled, suitsLabel, duration, day, badgeWords } from "./extra.js";
-import { soloResultView, playLink } from "./soloresult.js";
+import { soloResultView } from "./soloresult.js";
+import { playLink } from "./result.js";
 
 await styled;
 

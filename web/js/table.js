@@ -542,6 +542,7 @@ function resultFromRest(info) {
       player_id: g.player_id, name: g.name, score: g.score, elapsed_ms: g.time_used_ms, reason: g.status,
       rating_before: g.rating_before, rating_after: g.rating_after,
     })),
+    deal: { play: info.play },
   };
 }
 

@@ -2,16 +2,16 @@
 with no move left is finished by its player or times out), and the answers never said it.
 A row that says it anyway becomes "finished" (ended early, the nearest true word).
 
-Revision ID: 0005
-Revises: 0004
+Revision ID: 0006
+Revises: 0005
 """
 
 from collections.abc import Sequence
 
 from alembic import op
 
-revision: str = "0005"
-down_revision: str | None = "0004"
+revision: str = "0006"
+down_revision: str | None = "0005"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
