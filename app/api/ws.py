@@ -316,6 +316,9 @@ async def _handle(message: p.ClientMessage, rooms: Rooms, session: EventStream, 
         await _watch_presence(rooms, session, message.player_ids)
     elif isinstance(message, p.Resume):
         missed = session.missed_since(message.stream, message.last_event)
+        # Said first, whatever follows: a refusal with no opened game is otherwise silent.
+        outbox.put(frames.resume_result(resumed=missed is not None, stream=session.stream,
+                                        last_event=session.last_n))
         if missed is None:
             await _resync(rooms, session)
             if solo is not None:

@@ -25,7 +25,6 @@ from app.api.solo_schemas import (
 )
 from app.db.models import SoloGame
 from app.engine.deal_numbers import random_deal_number
-from app.errors import NotFound
 from app.rewards.solo import SoloOptions, solo_start
 from app.services import solo_games as games
 from app.services.solo_play import SoloPlay
