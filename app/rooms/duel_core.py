@@ -26,14 +26,8 @@ from app.engine.errors import IllegalAction
 from app.engine.layout import state_to_layout
 from app.engine.state import GameState
 from app.rooms import frames
-from app.rooms.match import (
-    GameIsOver,
-    Match,
-    NotOpened,
-    ReplayNotReady,
-    Seat,
-    SpectateRefused,
-)
+from app.rooms.errors import GameIsOver, NotOpened, ReplayNotReady, SpectateRefused
+from app.rooms.match import Match, Seat
 from app.rooms.store import Progress, StoredGame
 from app.scoring.play import ScoredGame
 

@@ -21,7 +21,8 @@ from app.rooms.duel_core import (
     TellPeers,
     Watched,
 )
-from app.rooms.match import Match, NotSeated, ReplayNotReady, SpectateRefused
+from app.rooms.errors import NotSeated, ReplayNotReady, SpectateRefused
+from app.rooms.match import Match
 from app.rooms.store import StoredAction, StoredGame
 from tests.support.duel_layouts import RULES, WINNING_LINE, near_finished_layout
 
