@@ -96,12 +96,15 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def deal_set(suits: int, count: int, cap: float) -> dict[str, Any]:
+def deal_set(suits: int, count: int, cap: float, rows_file: Path | None = None) -> dict[str, Any]:
     rules = preset("classic", suits)
     rows = []
     for number in range(1, count + 1):
         row = {"deal": number, **run_one(deal(number, rules), cap)}
         rows.append(row)
+        if rows_file is not None:  # a long run stopped early keeps every deal it finished
+            with rows_file.open("a") as out:
+                out.write(json.dumps({"suits": suits, **row}) + "\n")
         print(f"  {suits} suit(s) deal {number}: {row['status']} {row['seconds']:.2f} s "
               f"{row['nodes']} nodes", file=sys.stderr, flush=True)
     return {"suits": suits, "cap_s": cap, "summary": summarise(rows), "deals": rows}
@@ -267,12 +270,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-reference", action="store_true", help="skip the 60 reference deals")
     parser.add_argument("--reference", type=Path, default=REFERENCE, help="reference deals file")
     parser.add_argument("--out", type=Path, default=RESULTS, help="where to write the JSON")
+    parser.add_argument("--rows", type=Path, default=None,
+                        help="append each random deal's result to this file as it finishes")
     parser.add_argument("--baseline", type=Path, default=None,
                         help="another checkout (e.g. /work/main): run the same random sets there")
     args = parser.parse_args(argv)
 
     started = time.perf_counter()
-    sets = [deal_set(suits, count, TARGETS[suits][1])
+    sets = [deal_set(suits, count, TARGETS[suits][1], args.rows)
             for suits, count in ((1, args.one), (2, args.two), (4, args.four)) if count > 0]
     reference = None if args.no_reference else reference_set(args.reference, 60.0)
     pool = solvable_pool(args.pool) if args.pool > 0 else None
