@@ -5,12 +5,17 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.rooms.winner import GameStatus
 from app.services.friends import Contact
 from app.services.invites import InviteView
 from app.services.players import NAME_MAX, NAME_MIN, PlayerInfo
 from app.services.ratings import LeaderboardEntry
 from app.services.results import HistoryEntry, MatchResult
 from app.services.tables import TIME_LIMIT_MAX, TIME_LIMIT_MIN, TableView
+
+GAME_STATUS_HELP = ("not_started (not opened yet), playing, won, finished (ended early), "
+                    "timed_out, or did_not_start (never opened in time: the no-show rule); "
+                    "the same words as the WebSocket's")
 
 NAME_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]*$"
 Level = Literal["any", "beginner", "intermediate", "advanced", "expert"]
@@ -167,6 +172,10 @@ class TablePage(PageMeta):
     items: list[TableOut]
 
 
+class ContactPage(PageMeta):
+    items: list[ContactOut]
+
+
 class InviteOut(BaseModel):
     code: str
     table_id: int
@@ -202,6 +211,10 @@ class InviteTableOut(BaseModel):
     rated: bool
 
 
+class InvitePage(PageMeta):
+    items: list[InviteOut]
+
+
 class PublicInviteOut(BaseModel):
     """A link invitation seen without a token: who invites to what, nothing to act on."""
 
@@ -234,7 +247,7 @@ class GameResultOut(BaseModel):
     player_id: int
     name: str
     seat: int
-    status: str = Field(description="playing, won, stuck, finished (early) or timed_out")
+    status: GameStatus = Field(description=GAME_STATUS_HELP)
     score: int
     actions: int
     time_used_ms: int
@@ -243,6 +256,14 @@ class GameResultOut(BaseModel):
     rating_before: float | None
     rating_after: float | None
     rating_change: float | None
+
+
+class PlayThisDealOut(BaseModel):
+    """A solo game that deals the match's cards again (``POST /api/solo/games`` body)."""
+
+    number: int = Field(description="the solo deal number, 1–999,999")
+    suits: int
+    solvable_only: bool
 
 
 class MatchResultOut(BaseModel):
@@ -260,6 +281,9 @@ class MatchResultOut(BaseModel):
     suits: int | None = Field(description="revealed once both games are over")
     generator_version: int | None
     difficulty: str | None
+    play: PlayThisDealOut | None = Field(
+        description="revealed once both games are over: the solo deal that deals these "
+                    "cards again (null for a test layout)")
     ended_at: datetime | None
 
     @classmethod
@@ -284,6 +308,7 @@ class MatchResultOut(BaseModel):
             deal_number=result.deal_number, suits=result.suits,
             generator_version=match.generator_version if result.over else None,
             difficulty=match.difficulty if result.over else None,
+            play=None if result.play is None else PlayThisDealOut(**result.play),
             ended_at=match.ended_at,
         )
 
@@ -298,7 +323,7 @@ class HistoryEntryOut(BaseModel):
     deal_number: int | None
     outcome: Literal["won", "lost", "draw"]
     game_id: int
-    status: str
+    status: GameStatus = Field(description=GAME_STATUS_HELP)
     score: int
     time_used_ms: int
     opponent_id: int

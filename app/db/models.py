@@ -196,6 +196,11 @@ class Match(Base):
     # BIGINT: solvable-deal mappings name generator deals up to 2**48 (issue 3).
     deal_number: Mapped[int | None] = mapped_column(BigInteger, default=None)
     generator_version: Mapped[int | None] = mapped_column(Integer, default=None)
+    # The 1–999,999 number a solo game deals these same cards from, with "solvable only"
+    # on or off (the share text's "play this deal" link); NULL for a test layout.
+    # A seed: never shown before the end.
+    play_number: Mapped[int | None] = mapped_column(Integer, default=None)
+    play_solvable_only: Mapped[bool | None] = mapped_column(Boolean, default=None)
     # The full starting layout (rule book form) when it is not just a generator deal:
     # a solvable-deal mapping or a test layout. Rebuilding prefers it when present.
     layout: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
@@ -212,10 +217,13 @@ class Match(Base):
         CheckConstraint(
             "deal_number IS NOT NULL OR layout IS NOT NULL", name="has_deal"
         ),
+        CheckConstraint(
+            "play_number IS NULL OR play_number BETWEEN 1 AND 999999", name="play_number"
+        ),
     )
 
 
-GAME_STATUSES = ("playing", "won", "stuck", "finished", "timed_out")
+GAME_STATUSES = ("playing", "won", "finished", "timed_out")
 
 
 class Game(Base):
@@ -239,7 +247,7 @@ class Game(Base):
         UniqueConstraint("match_id", "player_id", name="uq_games_match_player"),
         UniqueConstraint("match_id", "seat", name="uq_games_match_seat"),
         CheckConstraint(
-            "status IN ('playing', 'won', 'stuck', 'finished', 'timed_out')", name="status"
+            "status IN ('playing', 'won', 'finished', 'timed_out')", name="status"
         ),
         Index("ix_games_player", "player_id"),
     )

@@ -24,17 +24,16 @@ from app.rooms import channels, frames
 from app.rooms import duel_core as core
 from app.rooms.clock import SYSTEM_CLOCK, Clock
 from app.rooms.deal_forms import choose_deal, start_state
-from app.rooms.match import (
+from app.rooms.errors import (
     GameIsOver,
-    Match,
     NoSuchMatch,
     NotOpened,
     NotSeated,
     ReplayNotReady,
     RoomError,
-    Seat,
     SpectateRefused,
 )
+from app.rooms.match import Match, Seat
 from app.rooms.peers import PeerSync
 from app.rooms.pubsub import PubSub
 from app.rooms.step_runner import LiveMatch, StepRunner
@@ -168,13 +167,21 @@ class DuelService:
             player_id=player_id, match_id=match_id, seq=seq, action={"op": core.FINISH_OP}
         )
 
-    async def _act(self, live: LiveMatch, player_id: int, seq: int, action: Payload
-                   ) -> Payload:
+    async def _act(self, live: LiveMatch, player_id: int, seq: int, action: Payload,
+                   *, fresh_copy: bool = False) -> Payload:
         now = self._clock()
         due = core.deadline_due(live.value, player_id, now)
         if due is not None:
             await self._runner.run(live, player_id, due)
         step = core.act(live.value, player_id, seq, action, now)
+        if self._peers is not None and not fresh_copy and _ahead(step.reply, seq):
+            # A seq past our copy's next one: another process (the player's other tab or
+            # device) may have played meanwhile and its news not reached us yet. The log
+            # decides: rebuild from it and answer as the fresh game would.
+            await self._invalidate(live.match_id)
+            fresh = await self.match(live.match_id)
+            async with fresh.lock(player_id):
+                return await self._act(fresh, player_id, seq, action, fresh_copy=True)
         try:
             reply = await self._runner.run(live, player_id, step)
         except SeqTaken:
@@ -183,7 +190,7 @@ class DuelService:
             await self._invalidate(live.match_id)
             fresh = await self.match(live.match_id)
             async with fresh.lock(player_id):
-                return await self._act(fresh, player_id, seq, action)
+                return await self._act(fresh, player_id, seq, action, fresh_copy=True)
         except StoreError as error:
             return core.reject(live.value, live.game_of(player_id), seq, "not_stored",
                                f"not saved, try again: {error}")
@@ -301,3 +308,9 @@ class DuelService:
             live.match_id, live.value.rules.to_json(), seat, role=role, now=self._clock(),
             opponent=self._runner.progress(live, others[0]) if others else None,
         )
+
+
+def _ahead(reply: Payload | None, seq: int) -> bool:
+    """A refusal of a seq beyond the next one of the copy that answered."""
+    return (reply is not None and reply.get("code") == "bad_seq"
+            and seq > int(reply.get("next_seq", seq)))

@@ -157,16 +157,17 @@ async def test_leave_and_new_game_by_agreement(
 
 async def test_my_tables_lead_back_to_my_game(client: httpx.AsyncClient) -> None:
     ann, bob, cid = [await signup(client, n) for n in ("Ann", "Bob", "Cid")]
-    assert (await client.get("/api/tables/mine", headers=ann.auth)).json() == []
+    assert (await client.get("/api/tables/mine", headers=ann.auth)).json()["items"] == []
     waiting = await create_table(client, ann, suits=2)
     playing = await create_table(client, bob)
     await client.post(f"/api/tables/{playing['id']}/join", headers=ann.auth)
     left = await create_table(client, ann)
     await client.post(f"/api/tables/{left['id']}/leave", headers=ann.auth)  # closed
-    mine = (await client.get("/api/tables/mine", headers=ann.auth)).json()
+    mine = (await client.get("/api/tables/mine", headers=ann.auth)).json()["items"]
     assert [(t["id"], t["match_id"] is not None) for t in mine] == [
         (playing["id"], True), (waiting["id"], False)]
     assert [t["id"] for t in (await client.get("/api/tables/mine",
-                                               headers=bob.auth)).json()] == [playing["id"]]
-    assert (await client.get("/api/tables/mine", headers=cid.auth)).json() == []
+                                               headers=bob.auth)).json()["items"]] \
+        == [playing["id"]]
+    assert (await client.get("/api/tables/mine", headers=cid.auth)).json()["items"] == []
     assert_problem(await client.get("/api/tables/mine"), 401)

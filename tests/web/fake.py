@@ -140,8 +140,10 @@ class FakeServer:
             },
             "/tables": {"items": self.tables, "total": len(self.tables), "page": 1,
                         "page_size": 20},
-            "/me/invites": [],
-            "/me/friends": [{**OPPONENT, "since": "2026-11-29T10:00:00Z", "online": True}],
+            "/me/invites": {"items": [], "total": 0, "page": 1, "page_size": 100},
+            "/me/friends": {"items": [{**OPPONENT, "since": "2026-11-29T10:00:00Z",
+                                       "online": True}],
+                            "total": 1, "page": 1, "page_size": 100},
         }
         if path in answers:
             route.fulfill(json=answers[path])

@@ -223,7 +223,7 @@ def test_finish_then_watch_then_result(page: Page, fake: FakeServer, artifacts: 
     expect(page.locator(".scoresheet")).to_contain_text("finished early")
     expect(page.locator(".scoresheet")).to_contain_text("−16 (1484)")
     share = page.locator("#share-text").input_value()
-    assert "I lost" in share and "1234" not in share  # no deal number: spoiler-free
+    assert "I lost" in share and "1234" not in share  # no generator number; no `play`, no link
     page.screenshot(path=artifacts / "result.png", full_page=True)
 
 

@@ -292,3 +292,42 @@ def test_a_player_who_does_not_start_loses_did_not_start(
     expect(row).to_contain_text("did not start")
     expect(bob.locator("#winner")).to_have_text("Winner: alice")  # Bob's page learns it too
     alice.screenshot(path=artifacts / "flows-no-show-result.png", full_page=True)
+
+
+def opening_row(page: Page) -> list[str]:
+    """The face-up card on top of each column at the start of a game."""
+    expect(page.locator(".tableau .column")).to_have_count(10)
+    return [top(page, column).get_attribute("data-card") or "" for column in range(10)]
+
+
+def test_the_share_text_links_to_a_solo_game_on_the_same_deal(
+        browser: Browser, app_server: LiveServer, artifacts: Path) -> None:
+    alice, bob = invite_by_link(browser, app_server, artifacts)  # a random deal, no layout
+    alice.click("#start")
+    bob.click("#start")
+    opening = opening_row(alice)
+    assert all(re.fullmatch(r"[A2-9TJQK][shdc]", name) for name in opening)
+    finish(alice)
+    finish(bob)
+    expect(alice.locator("#winner")).to_be_visible()
+
+    share = alice.locator("#share-text").input_value()
+    lines = share.splitlines()
+    assert len(lines) == 2, share
+    assert re.fullmatch(r"Spider Duel, 1 suit: (I won|I lost|a draw), 0 to 0\. "
+                        r"Can you do better on the same deal\?", lines[0]), share
+    found = re.fullmatch(re.escape(app_server.url) + r"/#/solo\?number=(\d+)&suits=1"
+                         r"&solvable_only=1&relaxed=0", lines[1].removeprefix("Play it: "))
+    assert lines[1].startswith("Play it: ") and found, share
+    assert not any(name in share for name in opening)  # no card named
+    assert 1 <= int(found[1]) <= 999_999
+    alice.click("#copy-share")
+    assert alice.evaluate("navigator.clipboard.readText()") == share
+    alice.screenshot(path=artifacts / "flows-share.png", full_page=True)
+
+    friend = new_player(browser, app_server, "carol", lines[1].removeprefix(
+        "Play it: " + app_server.url))
+    expect(friend.locator("#deal-number")).to_have_value(found[1])
+    friend.click("#start-solo")
+    expect(friend.get_by_text(f"Deal #{found[1]}", exact=True).first).to_be_visible()
+    assert opening_row(friend) == opening  # the very cards of the duel

@@ -7,7 +7,7 @@ from fastapi import APIRouter, Body, Query, Request
 from app.api import live_news
 from app.api.auth import Me
 from app.api.database import Session
-from app.api.routes.common import Id, PageNumber, PageSize, problems
+from app.api.routes.common import Id, PageNumber, PageSize, page_meta, problems
 from app.api.schemas import (
     DifficultyChoice,
     InviteIn,
@@ -58,16 +58,17 @@ async def list_open_tables(
                                 min_time_limit=min_time_limit, max_time_limit=max_time_limit)
     found = await lobby.open_tables(session=session, viewer=player, filters=filters,
                                     page=page, page_size=page_size)
-    return TablePage(items=[TableOut.of(view) for view in found.items], total=found.total,
-                     page=found.page, page_size=found.page_size)
+    return TablePage(items=[TableOut.of(view) for view in found.items], **page_meta(found))
 
 
-@router.get("/mine", response_model=list[TableOut], responses=problems(401))
-async def my_tables(player: Me, session: Session) -> list[TableOut]:
+@router.get("/mine", response_model=TablePage, responses=problems(401))
+async def my_tables(player: Me, session: Session, page: PageNumber = 1,
+                    page_size: PageSize = 20) -> TablePage:
     """Tables I sit at (not closed or expired), newest first, with their current match:
     the lobby's and header's way back to my game."""
-    return [TableOut.of(view) for view in await lobby.my_tables(session=session,
-                                                                player=player)]
+    found = await lobby.my_tables(session=session, player=player, page=page,
+                                  page_size=page_size)
+    return TablePage(items=[TableOut.of(view) for view in found.items], **page_meta(found))
 
 
 @router.get("/{table_id}", response_model=TableOut, responses=problems(401, 404))
