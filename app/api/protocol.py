@@ -31,6 +31,7 @@ from app.api.protocol_solo import (
     SoloRescue,
     SoloSnapshot,
 )
+from app.errors import BadRequest
 from app.rooms.winner import GameStatus
 
 PROTOCOL_VERSION = 1
@@ -151,13 +152,11 @@ ClientMessage = Annotated[
 CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
-class ProtocolError(ValueError):
+class ProtocolError(BadRequest):
     """A frame that is not a valid client message; ``code`` says which kind of wrong."""
 
     def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(message, code=code)
 
 
 def parse_client_message(frame: str | bytes) -> ClientMessage:

@@ -16,7 +16,7 @@ from sqlalchemy.orm import aliased
 from app.db import games as game_repo
 from app.db.models import Game, Match, Player, utcnow
 from app.engine.rules import with_options
-from app.rooms.errors import Conflict, InvalidInput, NotFound
+from app.errors import Conflict, InvalidInput, NotFound
 from app.rooms.winner import NO_SHOW, NOT_STARTED, GameStatus, PlayerOutcome, decide_winner
 from app.scoring.play import ScoredGame
 from app.services import subscribers  # noqa: F401  (every listener subscribed before a publish)

@@ -12,7 +12,7 @@ from app.db import games as repo
 from app.db.models import Game, Match, Player, Rating
 from app.engine.game import replay
 from app.engine.record import record_from_json
-from app.rooms.errors import Conflict, InvalidInput, NotFound
+from app.errors import Conflict, InvalidInput, NotFound
 from app.scoring.play import ScoredGame
 from app.services import players, results, tables
 from app.services.settled import MatchSettled, match_settled

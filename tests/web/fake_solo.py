@@ -110,6 +110,7 @@ class FakeSoloServer:
         self.next_id = 40
         self.n = 0
         self.received: list[dict[str, Any]] = []
+        self.hints_sent: list[dict[str, Any] | None] = []  # each solo_hint's action
         self.sockets: list[WebSocketRoute] = []
         self.badges: list[dict[str, Any]] = []
         self.board_size = board_size
@@ -146,7 +147,8 @@ class FakeSoloServer:
         method = route.request.method
         status, body = self.answer(method, path, params, route.request.post_data_json
                                    if method == "POST" and route.request.post_data else None)
-        route.fulfill(status=status, json=body)
+        # json=None would send no body at all: a JSON null must be spelled out.
+        route.fulfill(status=status, body=json.dumps(body), content_type="application/json")
 
     def answer(self, method: str, path: str, params: dict[str, str],
                body: Any) -> tuple[int, Any]:
@@ -156,7 +158,7 @@ class FakeSoloServer:
         if path == "/solo/games" and method == "POST":
             return 201, self.create(body)
         if path == "/solo/games/current":
-            return (200, current.rest()) if current else self.problem(404, "no_current_game")
+            return 200, current.rest() if current else None
         found = re.fullmatch(r"/solo/games/(\d+)(/abandon)?", path)
         if found:
             game = self.games.get(int(found[1]))
@@ -298,8 +300,9 @@ class FakeSoloServer:
         elif kind == "solo_hint":
             game.hints += 1
             advice = engine_hint(game.game.state)
+            self.hints_sent.append(advice.action.to_json() if advice.action else None)
             ws.send(json.dumps({"type": "solo_hint", "game_id": game.id, "reason": advice.reason,
-                                "action": advice.action.to_json() if advice.action else None}))
+                                "action": self.hints_sent[-1]}))
         elif kind == "solo_rescue":
             self.rescue(game)
         elif kind == "solo_auto_complete":

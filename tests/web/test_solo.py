@@ -157,6 +157,44 @@ def test_one_suit_game_won_with_rescue_and_auto_complete(
     look(page, artifacts, "won-phone")
 
 
+def test_enter_after_a_hint_plays_the_hinted_action(page: Page, solo: FakeSoloServer,
+                                                     static_server: LiveServer) -> None:
+    page.set_viewport_size(DESKTOP)
+    play_solo(page, static_server.url)
+    actions = page.locator("#solo-actions")
+
+    def sent() -> list[dict[str, object]]:
+        return [m["action"] for m in solo.received if m["type"] == "solo_action"]
+
+    page.keyboard.press("i")
+    expect(page.locator(".statusline.hint")).to_contain_text("Hint: move")
+    assert solo.hints_sent and solo.hints_sent[-1] is not None
+    page.keyboard.press("Enter")  # focus on the page: the hint is played
+    expect(actions).to_have_text("1")
+    assert sent() == [solo.hints_sent[0]]
+
+    # Asked again, then another key in between: Enter no longer plays the old hint.
+    page.keyboard.press("i")
+    page.wait_for_function("() => document.querySelector('.statusline.hint')")
+    expect(page.locator(".statusline.hint")).to_contain_text("Hint:")
+    page.wait_for_timeout(200)
+    assert len(solo.hints_sent) == 2
+    page.keyboard.press("Escape")
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(300)
+    expect(actions).to_have_text("1")
+    assert len(sent()) == 1
+
+    # Inside the board too: I, then Enter on a focused card plays the hint instead of picking.
+    page.locator(".tableau .card[tabindex='0']").first.focus()
+    page.keyboard.press("i")
+    page.wait_for_timeout(300)
+    assert len(solo.hints_sent) == 3 and solo.hints_sent[-1] is not None
+    page.keyboard.press("Enter")
+    expect(actions).to_have_text("2")
+    assert sent()[-1] == solo.hints_sent[-1]
+
+
 def test_solo_table_on_phones(page: Page, solo: FakeSoloServer, static_server: LiveServer,
                               artifacts: Path) -> None:
     page.set_viewport_size(PHONE)

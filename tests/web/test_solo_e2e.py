@@ -36,7 +36,12 @@ def test_solo_one_suit_won_with_rescue_and_auto_complete(
         browser: Browser, app_server: LiveServer, artifacts: Path) -> None:
     page = new_player(browser, app_server, "soloist")
     page.set_viewport_size({"width": 1280, "height": 800})
+    failed: list[str] = []  # no error answers (console noise) on the way in
+    page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400
+            else None)
     page.locator("#nav a[href='#/solo']").click()
+    expect(page.locator("#start-solo")).to_be_visible()
+    assert failed == []  # no game in progress: 200 null, not a 404
     page.locator("input[name=suits][value='1']").check(force=True)
     page.get_by_text("Deal number", exact=True).last.click()
     page.locator("#deal-number").fill("4242")
@@ -44,9 +49,11 @@ def test_solo_one_suit_won_with_rescue_and_auto_complete(
     expect(page.locator(".soloplayer .name")).to_have_text("Deal #4242")
     expect(page.locator(".tableau .column")).to_have_count(10)
 
-    # One move of mine by keyboard: the hint's move, with Enter on the board.
+    # One move of mine by keyboard: the hint's move, with Enter right after it.
     page.keyboard.press("i")
     expect(page.locator(".statusline.hint")).to_contain_text("Hint:")
+    page.keyboard.press("Enter")
+    expect(page.locator("#solo-actions")).to_have_text("1")
 
     # The first rescue is shown step by step, then says what it played and cost.
     page.locator("#rescue").click()

@@ -244,6 +244,7 @@ export function tableScreen(app, { tableId }) {
     else if (event.ctrlKey || event.metaKey || event.altKey) return;
     else if (event.key.toLowerCase() === "f") board.flip();
     else if (event.key.toLowerCase() === "i") hint();
+    else if (event.key === "Enter" && enterPlaysHint(event, board)) return;
     else return;
     event.preventDefault();
   }
@@ -546,9 +547,19 @@ function resultFromRest(info) {
   };
 }
 
-// A hint only points: it lights up what to play for a moment and says why, in the status
-// line for everyone and in the live region for screen readers; it never plays. Shared with
-// the solo table (soloplay.js).
+// Enter with the focus outside the board (the page, after pressing I) plays the hint just
+// given; on a button or link Enter keeps pressing it; inside the board, board.js handles it.
+export function enterPlaysHint(event, board) {
+  if (event.defaultPrevented || event.target.closest("button, a, [role=button]")) return false;
+  if (!board.playSuggested()) return false;
+  event.preventDefault();
+  return true;
+}
+
+// A hint points: it lights up what to play for a moment and says why, in the status
+// line for everyone and in the live region for screen readers. It plays nothing by
+// itself; Enter right after it plays it (board.suggest). Shared with the solo table
+// (soloplay.js).
 export function showHintOn(el, board, view, { action: a, reason }) {
   const q = (s) => [...el.querySelectorAll(s)];
   const col = (c) => `.tableau .column[data-col="${c}"]`;
@@ -562,6 +573,7 @@ export function showHintOn(el, board, view, { action: a, reason }) {
   const text = `${t("hint")}: ${what}${reason === "deal" ? "" : ` — ${tip(reason)}`}`;
   board?.say(text, { kind: "hint" });
   announce(text);
+  board?.suggest(a); // Enter next plays it
 }
 
 // Moves, deals, flips and completed runs said to screen readers; a completed run pops.
