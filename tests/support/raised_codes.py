@@ -14,7 +14,7 @@ from typing import Any
 from fastapi.routing import APIRoute
 
 import app.api.routes as routes_package
-from app.rooms.errors import InvalidInput
+from app.errors import InvalidInput
 
 
 def api_routes() -> Iterator[APIRoute]:
