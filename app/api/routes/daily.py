@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 from datetime import date
+from typing import Annotated
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Path, Response
 
 from app.api.auth import MaybeMe, Me
 from app.api.database import Session
-from app.api.routes.common import PageNumber, PageSize, problems
+from app.api.routes.common import IsoDateText, PageNumber, PageSize, problems
 from app.api.routes.solo import Play, game_out
 from app.api.solo_schemas import (
     DailyBoardEntryOut,
@@ -59,8 +60,9 @@ async def start_daily(me: Me, session: Session, play: Play, response: Response
 
 @router.get("/{day}/board", response_model=DailyBoardPage,
             responses=problems(401, 403, 404))
-async def daily_board(day: date, me: MaybeMe, session: Session, play: Play,
-                      page: PageNumber = 1, page_size: PageSize = 20) -> DailyBoardPage:
+async def daily_board(day: Annotated[date, IsoDateText, Path()], me: MaybeMe, session: Session,
+                      play: Play, page: PageNumber = 1, page_size: PageSize = 20
+                      ) -> DailyBoardPage:
     """Won daily games of ``day``, fastest first; today's once I finished mine."""
     found = await daily.board(session=session, day=day, today=play.today(),
                               viewer_id=None if me is None else me.id, page=page,
