@@ -1,7 +1,8 @@
 """RFC 9457 problem details for every error: type, title, status, detail, code.
 
-Service errors, validation errors (422), unknown routes and unexpected failures all
-leave through here, as ``application/problem+json``.
+Domain errors (the family of ``app/errors.py``), validation errors (422), unknown routes
+and unexpected failures all leave through here, as ``application/problem+json``. The
+HTTP status of each kind of domain error is decided here and nowhere else.
 """
 
 import logging
@@ -13,7 +14,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.rooms.errors import RateLimited, ServiceError
+from app import errors
+from app.errors import SpiderError
+from app.services.record_check import RecordTooLarge
 
 MEDIA_TYPE = "application/problem+json"
 log = logging.getLogger(__name__)
@@ -34,14 +37,38 @@ def problem(
     return JSONResponse(body, status_code=status, media_type=MEDIA_TYPE, headers=headers)
 
 
-async def _service_error(request: Request, error: Exception) -> JSONResponse:
-    assert isinstance(error, ServiceError)
+# By category (app/errors.py): the status and the problem's title.
+HTTP_STATUS: dict[type[SpiderError], tuple[int, str]] = {
+    errors.BadRequest: (400, "Bad request"),
+    errors.InvalidInput: (422, "Invalid input"),
+    errors.NotAuthenticated: (401, "Not authenticated"),
+    errors.Forbidden: (403, "Forbidden"),
+    errors.NotFound: (404, "Not found"),
+    errors.Conflict: (409, "Conflict"),
+    errors.TooLarge: (413, "Too large"),
+    errors.RateLimited: (429, "Too many requests"),
+}
+_TITLES: dict[type[SpiderError], str] = {RecordTooLarge: "Record too large"}
+
+
+def http_status(kind: type[SpiderError]) -> tuple[int, str]:
+    """The status and title of an error class: its category's, its own title if it has one."""
+    category = next((c for c in kind.__mro__ if c in HTTP_STATUS), None)
+    if category is None:
+        raise LookupError(f"{kind.__name__} belongs to no category of app/errors.py")
+    status, title = HTTP_STATUS[category]
+    return status, _TITLES.get(kind, title)
+
+
+async def _domain_error(request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, SpiderError)
+    status, title = http_status(type(error))
     headers = None
-    if isinstance(error, RateLimited):
+    if isinstance(error, errors.RateLimited) and error.retry_after is not None:
         headers = {"Retry-After": str(max(1, round(error.retry_after)))}
-    elif error.status == 401:
+    elif isinstance(error, errors.NotAuthenticated):
         headers = {"WWW-Authenticate": "Bearer"}
-    return problem(error.status, error.code, error.detail, title=error.title, headers=headers,
+    return problem(status, error.code, error.detail, title=title, headers=headers,
                    **error.extra)
 
 
@@ -78,7 +105,7 @@ async def _unexpected(request: Request, error: Exception) -> JSONResponse:
 
 
 def install_problem_handlers(app: FastAPI) -> None:
-    app.add_exception_handler(ServiceError, _service_error)
+    app.add_exception_handler(SpiderError, _domain_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(Exception, _unexpected)

@@ -5,12 +5,17 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.rooms.winner import GameStatus
 from app.services.friends import Contact
 from app.services.invites import InviteView
 from app.services.players import NAME_MAX, NAME_MIN, PlayerInfo
 from app.services.ratings import LeaderboardEntry
 from app.services.results import HistoryEntry, MatchResult
 from app.services.tables import TIME_LIMIT_MAX, TIME_LIMIT_MIN, TableView
+
+GAME_STATUS_HELP = ("not_started (not opened yet), playing, won, finished (ended early), "
+                    "timed_out, or did_not_start (never opened in time: the no-show rule); "
+                    "the same words as the WebSocket's")
 
 NAME_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]*$"
 Level = Literal["any", "beginner", "intermediate", "advanced", "expert"]
@@ -244,7 +249,7 @@ class GameResultOut(BaseModel):
     player_id: int
     name: str
     seat: int
-    status: str = Field(description="playing, won, stuck, finished (early) or timed_out")
+    status: GameStatus = Field(description=GAME_STATUS_HELP)
     score: int
     actions: int
     time_used_ms: int
@@ -320,7 +325,7 @@ class HistoryEntryOut(BaseModel):
     deal_number: int | None
     outcome: Literal["won", "lost", "draw"]
     game_id: int
-    status: str
+    status: GameStatus = Field(description=GAME_STATUS_HELP)
     score: int
     time_used_ms: int
     opponent_id: int

@@ -226,7 +226,7 @@ class Match(Base):
     )
 
 
-GAME_STATUSES = ("playing", "won", "stuck", "finished", "timed_out")
+GAME_STATUSES = ("playing", "won", "finished", "timed_out")
 
 
 class Game(Base):
@@ -250,7 +250,7 @@ class Game(Base):
         UniqueConstraint("match_id", "player_id", name="uq_games_match_player"),
         UniqueConstraint("match_id", "seat", name="uq_games_match_seat"),
         CheckConstraint(
-            "status IN ('playing', 'won', 'stuck', 'finished', 'timed_out')", name="status"
+            "status IN ('playing', 'won', 'finished', 'timed_out')", name="status"
         ),
         Index("ix_games_player", "player_id"),
     )

@@ -167,3 +167,9 @@ def may_deliver(pubsub: PubSub, channel: str) -> bool:
     if isinstance(pubsub, MemoryPubSub):
         return pubsub.subscriber_count(channel) > 0
     return True
+
+
+def crosses_processes(pubsub: PubSub) -> bool:
+    """Whether a message published here may reach another server process (any backend
+    but the in-process one)."""
+    return not isinstance(pubsub, MemoryPubSub)

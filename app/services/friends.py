@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Friendship, Ignore, Player
-from app.rooms.errors import Conflict, InvalidInput, NotFound
+from app.errors import Conflict, InvalidInput, NotFound
 from app.rooms.presence import NobodyOnline, Presence
 from app.services.paging import Page, page_rows
 from app.services.players import find_by_name

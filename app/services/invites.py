@@ -12,7 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import DuelTable, Invite, Player, utcnow
-from app.rooms.errors import Conflict, Forbidden, InvalidInput, NotFound
+from app.errors import Conflict, Forbidden, InvalidInput, NotFound
 from app.services.friends import ignored_by_any, is_friend
 from app.services.paging import Page, page_rows
 from app.services.players import find_by_name
@@ -81,7 +81,7 @@ async def create_invite(
 
 async def _by_code(session: AsyncSession, code: str, viewer: Player) -> Invite:
     invite = await session.scalar(select(Invite).where(Invite.code == code))
-    # A direct invitation is private to its two players: 404 to anyone else.
+    # A direct invitation is private to its two players: not found for anyone else.
     if invite is None or (
         invite.invitee_id is not None and viewer.id not in (invite.invitee_id, invite.inviter_id)
     ):
@@ -95,7 +95,7 @@ async def get_invite(*, session: AsyncSession, code: str, viewer: Player) -> Inv
 
 async def public_invite(*, session: AsyncSession, code: str) -> InviteView:
     """A link invitation for a visitor without an account yet (its landing page): the
-    caller shows only who invites to what. A direct invitation stays private: 404."""
+    caller shows only who invites to what. A direct invitation stays private: not found."""
     invite = await session.scalar(select(Invite).where(Invite.code == code))
     if invite is None or invite.invitee_id is not None:
         raise NotFound("no such invitation", code="invite_not_found")

@@ -8,7 +8,7 @@ from sqlalchemy import Select, func, select
 from sqlalchemy.engine import Row
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.rooms.errors import InvalidInput
+from app.errors import InvalidInput
 
 T = TypeVar("T")
 Ts = TypeVarTuple("Ts")

@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import games as game_repo
 from app.db.models import DuelTable, Invite, Match, Player, Seat, utcnow
-from app.rooms.errors import Conflict, Forbidden, InvalidInput, NotFound
+from app.errors import Conflict, Forbidden, InvalidInput, NotFound
 from app.services.bands import check_level, level_allows
 from app.services.deals import choose_deal, daily_choice
 from app.services.friends import ignored_by_any
@@ -164,7 +164,7 @@ async def can_see(*, session: AsyncSession, table: DuelTable, viewer: Player) ->
 
 
 async def get_table(*, session: AsyncSession, table_id: int, viewer: Player) -> DuelTable:
-    """The table if it exists and ``viewer`` may see it; 404 either way otherwise."""
+    """The table if it exists and ``viewer`` may see it; not found either way otherwise."""
     table = await session.get(DuelTable, table_id)
     if table is None or not await can_see(session=session, table=table, viewer=viewer):
         raise NotFound(f"no table {table_id}", code="table_not_found")

@@ -9,7 +9,7 @@ import pytest
 from app.api import limits
 from app.api import protocol as p
 from app.ops.connections import TooManyConnections
-from app.rooms.match import RoomError
+from app.rooms.errors import RoomError
 from app.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]

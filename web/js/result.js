@@ -3,7 +3,7 @@ import { h, formatClock, copyText, announce } from "./dom.js";
 import { t } from "./i18n.js";
 import { icon } from "./face.js";
 
-const HOW = { won: "won", stuck: "stuck", finished: "finished_early", finished_early: "finished_early", timeout: "timed_out", timed_out: "timed_out", did_not_start: "did_not_start" };
+const HOW = { won: "won", finished: "finished_early", finished_early: "finished_early", timeout: "timed_out", timed_out: "timed_out", did_not_start: "did_not_start" };
 
 export function resultView({ result, me, nameOf, suits, onNewGame, onLeave, onReplay }) {
   const rows = [...result.results].sort((a, b) => b.score - a.score);

@@ -10,7 +10,7 @@ import { tableSummary } from "./lobby.js";
 import { resultView } from "./result.js";
 
 let replayView = null;
-const OVER = new Set(["won", "finished", "timeout", "timed_out", "stuck", "did_not_start"]);
+const OVER = new Set(["won", "finished", "timeout", "timed_out", "did_not_start"]);
 const POLL_MS = 1500;
 
 export function tableScreen(app, { tableId }) {
@@ -61,7 +61,7 @@ export function tableScreen(app, { tableId }) {
     board = watchBoard = null;
     wantNew = false;
     const info = await api.match(id).catch(() => null);
-    if (info && info.status !== "playing" && info.games.every((g) => g.status !== "playing")) {
+    if (info && info.status !== "playing" && info.games.every((g) => OVER.has(g.status))) {
       result = resultFromRest(info);
       return;
     }

@@ -21,7 +21,7 @@ from app.api.schemas import (
     PlayerOut,
     SoloSuitStatsOut,
 )
-from app.rooms.errors import RateLimited
+from app.errors import RateLimited
 from app.services import leaderboards, players, results
 
 router = APIRouter(prefix="/api/players", tags=["players"])

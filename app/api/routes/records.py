@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
 from app.api.routes.common import problems
-from app.rooms.errors import RateLimited
+from app.errors import RateLimited
 from app.services.record_check import check_record
 
 router = APIRouter(prefix="/api/records", tags=["records"])
