@@ -28,6 +28,7 @@ from app.engine.deal import deal
 from app.engine.layout import state_from_layout
 from app.engine.rules import preset
 from app.engine.solver import difficulty_of, solvable_deal, solve
+from app.engine.solver.polish import SHORT_NODES
 from app.engine.solver.solvable import BUDGET_NODES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,7 +43,7 @@ REFERENCE = next((path for path in REFERENCES if path.exists()), REFERENCES[0])
 TARGETS = {1: (1000, 30.0, 1.00, 0.5), 2: (200, 30.0, 0.99, 3.0), 4: (50, 60.0, 0.90, None)}
 NODES = 2_000_000
 """Node budget per deal; the time caps above are what binds in practice."""
-POLISH_NODES = 20_000
+POLISH_NODES = SHORT_NODES
 """Nodes the reference deals' "short" lines may spend after the first win (``--short``)."""
 KPAT_MEDIAN_ACTIONS = {1: 92, 2: 108, 4: 142}
 """kpat's median line length on the public deals (issue 15), the target for ours."""
