@@ -296,11 +296,8 @@ SOLO_STATUSES = ("playing", "won", "abandoned", "expired")
 
 
 class SoloGame(Base):
-    """A solo or daily game of one player (docs/solo-and-daily.md, section 3).
-
-    The counters are caches of the action log (``solo_actions``), written in the same
-    transaction as each append.
-    """
+    """A solo or daily game of one player (docs/solo-and-daily.md, section 3); its counters
+    cache the action log (``solo_actions``), written in the transaction of each append."""
 
     __tablename__ = "solo_games"
 
@@ -332,9 +329,7 @@ class SoloGame(Base):
         CheckConstraint("kind IN ('solo', 'daily')", name="kind"),
         CheckConstraint("number BETWEEN 1 AND 999999", name="number"),
         CheckConstraint("suits IN (1, 2, 4)", name="suits"),
-        CheckConstraint(
-            "status IN ('playing', 'won', 'abandoned', 'expired')", name="status"
-        ),
+        CheckConstraint("status IN ('playing', 'won', 'abandoned', 'expired')", name="status"),
         CheckConstraint("(kind = 'daily') = (daily_date IS NOT NULL)", name="daily_date"),
         CheckConstraint("(status = 'playing') = (ended_at IS NULL)", name="ended"),
         CheckConstraint("(status = 'won') = (points IS NOT NULL)", name="points"),
