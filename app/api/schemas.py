@@ -150,6 +150,8 @@ class TableOut(BaseModel):
     public: bool
     rated: bool
     difficulty: str = "any"
+    daily_date: date | None = None
+    """Set for a daily-duel table: its match deals that day's daily deal."""
     status: str
     created_at: datetime
     expires_at: datetime | None
@@ -165,7 +167,7 @@ class TableOut(BaseModel):
             preset=table.preset, suits=table.suits,
             time_limit_seconds=table.time_limit_seconds, level=table.level,
             public=table.is_public, rated=table.rated, difficulty=table.difficulty,
-            status=table.status,
+            daily_date=table.daily_date, status=table.status,
             created_at=table.created_at, expires_at=table.expires_at,
             seats=[SeatOut(seat=s.seat, player_id=s.player_id, name=s.name,
                            wants_new_game=s.wants_new_game) for s in view.seats],

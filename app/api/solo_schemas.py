@@ -98,6 +98,8 @@ class DailyOut(BaseModel):
     players: int
     winners: int
     streak: StreakOut
+    duel_table_id: int | None = None
+    """My daily-duel table of today (waiting, playing or played), if I took the duel."""
 
 
 class DailyBoardEntryOut(BaseModel):

@@ -129,12 +129,15 @@ class DuelTable(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     expires_at: Mapped[datetime | None] = mapped_column(default=None)
     closed_at: Mapped[datetime | None] = mapped_column(default=None)
+    # A daily-duel table: its one match deals this day's daily deal (app/services/daily_duel.py).
+    daily_date: Mapped[date | None] = mapped_column(Date, default=None)
     __table_args__ = (
         CheckConstraint("suits IN (1, 2, 4)", name="suits"),
         CheckConstraint("time_limit_seconds > 0", name="time_limit"),
         CheckConstraint("status IN ('open', 'full', 'closed')", name="status"),
         CheckConstraint("difficulty IN ('any', 'easy', 'medium', 'hard')", name="difficulty"),
         Index("ix_duel_tables_lobby", "status", "is_public", "suits"),
+        Index("ix_duel_tables_daily", "daily_date", "status", "level"),
     )
 
 

@@ -27,11 +27,13 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from app.db.games import DealChoice
 from app.db.models import GameAction, Match
 from app.engine.actions import Action, action_from_json
+from app.engine.daily import daily_deal, daily_deal_number
 from app.engine.deal import GENERATOR_VERSION, deal
 from app.engine.deal_numbers import random_deal_number
 from app.engine.game import replay
@@ -148,6 +150,15 @@ def pooled_deal(bin_: Bin, *, cancelled: threading.Event | None = None) -> DealC
     if flavour == SOLVABLE:
         return solvable_choice(suits)  # a few seconds at worst: not worth interrupting
     return rated_draw(suits, cancelled=cancelled)
+
+
+def daily_choice(day: date) -> DealChoice:
+    """The daily duel's deal: ``day``'s daily deal, the very cards of the daily solo game
+    (CPU-bound the first time of a day: a thread)."""
+    found = daily_deal(day)
+    return DealChoice(deal_number=found.source, generator_version=GENERATOR_VERSION,
+                      difficulty=found.difficulty, play_number=daily_deal_number(day),
+                      play_solvable_only=True)
 
 
 def solvable_choice(suits: int) -> DealChoice:

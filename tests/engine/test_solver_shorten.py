@@ -9,8 +9,9 @@ from app.engine.rules import preset
 from app.engine.solver import solve
 from app.engine.solver.board import DEAL, Board, Step, board_from_state
 from app.engine.solver.moves import play
+from app.engine.solver.polish import polish
 from app.engine.solver.replay import verified_actions
-from app.engine.solver.search import Limits, polish, portfolio
+from app.engine.solver.search import Limits, portfolio
 from app.engine.solver.shorten import shorten
 
 
