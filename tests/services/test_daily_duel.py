@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db import games as repo
 from app.db.models import Player, Rating, utcnow
 from app.engine.daily import daily_deal, daily_deal_number
-from app.rooms.errors import Conflict
+from app.errors import Conflict
 from app.services import daily, daily_duel, players, results, solo_games, tables
 from app.services.daily_duel import DailyDuel
 from tests.support.play import play
