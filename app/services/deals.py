@@ -23,15 +23,18 @@ is a seed, so it is revealed only once the match is over (``public_deal``, resul
 """
 
 import asyncio
+import math
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from app.db.games import DealChoice
 from app.db.models import GameAction, Match
 from app.engine.actions import Action, action_from_json
+from app.engine.daily import daily_deal, daily_deal_number
 from app.engine.deal import GENERATOR_VERSION, deal
 from app.engine.deal_numbers import random_deal_number
 from app.engine.game import replay
@@ -78,15 +81,25 @@ async def choose_deal(
 
 async def _rated_deal(suits: int, difficulty: str, *, pool: DealPool | None,
                       wait_seconds: float) -> DealChoice:
-    """A pooled rated deal, else one searched now; the search's other finds refill the pool."""
+    """A pooled rated deal of ``difficulty``; else one searched now for at most
+    ``wait_seconds``; past that any solved deal: one found on the way, a pooled one of
+    another difficulty, else the next one the solver wins (docs/solo-and-daily.md §8)."""
     if pool is not None:
         ready = pool.take_rated(suits) if difficulty == ANY else pool.take((suits, difficulty))
         if ready is not None:
             return ready
     found = await asyncio.to_thread(rated_search, suits, difficulty, wait_seconds=wait_seconds)
+    others = list(found.others)
+    choice = found.choice or (others.pop(0) if others else None)
     if pool is not None:
-        for other in found.others:
+        for other in others:
             pool.offer((suits, str(other.difficulty)), other)
+        choice = choice or pool.take_rated(suits)
+    if choice is not None:
+        return choice
+    # Nothing solved in time, nothing pooled: the first deal the solver wins, however long.
+    found = await asyncio.to_thread(rated_search, suits, ANY, wait_seconds=math.inf)
+    assert found.choice is not None  # an endless search ends only with a deal
     return found.choice
 
 
@@ -94,9 +107,11 @@ class DrawCancelled(Exception):
     """A rated draw given up because its ``cancelled`` event was set (the pool stops)."""
 
 
-def rated_draw(suits: int, *, cancelled: threading.Event | None = None) -> DealChoice | None:
+def rated_draw(suits: int, *, cancelled: threading.Event | None = None,
+               seconds: float | None = None) -> DealChoice | None:
     """One random generator deal, solved with the suit count's budget and rated by the
-    solver's effort; ``None`` if the solver did not win it (CPU-bound: a thread).
+    solver's effort (nodes: the same rating on any machine); ``None`` if the solver did
+    not win it, within ``seconds`` if given (CPU-bound: a thread).
 
     Setting ``cancelled`` stops the search within about a thousand nodes (a 4-suit solve
     may otherwise take ~10 s): the draw then raises :class:`DrawCancelled`.
@@ -108,38 +123,42 @@ def rated_draw(suits: int, *, cancelled: threading.Event | None = None) -> DealC
             raise DrawCancelled
 
     found = solve(deal(number, preset("classic", suits)), nodes=DUEL_SOLVE_NODES[suits],
-                  progress=watch)
+                  seconds=seconds, progress=watch)
     if not found.solved:
         return None
     return DealChoice(deal_number=number, generator_version=GENERATOR_VERSION,
                       difficulty=difficulty_of(found.nodes, suits=suits), play_number=number)
 
 
+Draw = Callable[..., DealChoice | None]
+"""``rated_draw``'s shape: ``draw(suits, seconds=...)``."""
+
+
 @dataclass(frozen=True)
 class RatedSearch:
-    choice: DealChoice
+    choice: DealChoice | None
+    """The deal of the asked difficulty, or ``None``: none was found in time."""
     others: list[DealChoice] = field(default_factory=list)
     """Deals solved on the way, of other difficulties (for the pool's bins)."""
 
 
 def rated_search(suits: int, difficulty: str, *, wait_seconds: float,
                  clock: Callable[[], float] = time.monotonic,
-                 draw: Callable[[int], DealChoice | None] | None = None) -> RatedSearch:
-    """Draw rated deals until one has ``difficulty`` (``"any"``: the first solved one).
-
-    Past ``wait_seconds`` it takes the next solved deal whatever its difficulty (stored
-    as found), so a match always starts (docs/solo-and-daily.md §8). CPU-bound: a thread.
-    """
+                 draw: Draw | None = None) -> RatedSearch:
+    """Draw rated deals until one has ``difficulty`` (``"any"``: the first solved one),
+    for at most ``wait_seconds``: each draw's solve is capped at the time left, so the
+    search ends near its deadline even on a busy machine. CPU-bound: a thread."""
     draw = draw or rated_draw  # looked up now: tests replace it
     deadline = clock() + wait_seconds
     others: list[DealChoice] = []
-    while True:
-        choice = draw(suits)
+    while (left := deadline - clock()) > 0:
+        choice = draw(suits, seconds=None if math.isinf(left) else left)
         if choice is None:
             continue
-        if difficulty in (ANY, choice.difficulty) or clock() >= deadline:
+        if difficulty in (ANY, choice.difficulty):
             return RatedSearch(choice, others)
         others.append(choice)
+    return RatedSearch(None, others)
 
 
 def pooled_deal(bin_: Bin, *, cancelled: threading.Event | None = None) -> DealChoice | None:
@@ -148,6 +167,15 @@ def pooled_deal(bin_: Bin, *, cancelled: threading.Event | None = None) -> DealC
     if flavour == SOLVABLE:
         return solvable_choice(suits)  # a few seconds at worst: not worth interrupting
     return rated_draw(suits, cancelled=cancelled)
+
+
+def daily_choice(day: date) -> DealChoice:
+    """The daily duel's deal: ``day``'s daily deal, the very cards of the daily solo game
+    (CPU-bound the first time of a day: a thread)."""
+    found = daily_deal(day)
+    return DealChoice(deal_number=found.source, generator_version=GENERATOR_VERSION,
+                      difficulty=found.difficulty, play_number=daily_deal_number(day),
+                      play_solvable_only=True)
 
 
 def solvable_choice(suits: int) -> DealChoice:

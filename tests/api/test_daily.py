@@ -10,7 +10,7 @@ from fastapi import FastAPI
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.db.models import DailyStreak
+from app.db.solo_models import DailyStreak
 from app.engine.daily import daily_deal, daily_deal_number
 from app.rewards.streaks import daily_streak
 from app.services import daily
@@ -164,13 +164,20 @@ async def test_a_daily_won_the_next_day_counts_for_its_own_day(
     assert today["streak"]["current"] == 1 and today["streak"]["last_won"] == day.isoformat()
 
 
-async def test_a_daily_in_progress_counts_in_no_stats_until_over(
-    client: httpx.AsyncClient, app: FastAPI,
-) -> None:
+async def daily_begun(client: httpx.AsyncClient, app: FastAPI, actions: int
+                      ) -> tuple[FakeClock, User, dict[str, Any]]:
+    """Ann's daily of today, opened, with its first ``actions`` actions played."""
     clock = clocked(app)
     ann = await signup(client, "Ann")
     game = (await client.post("/api/daily/start", headers=ann.auth)).json()
-    await play_daily(app, ann, game["id"], clock, stop=5)  # opened and played a little
+    await play_daily(app, ann, game["id"], clock, stop=actions)
+    return clock, ann, game
+
+
+async def test_a_daily_in_progress_counts_in_no_stats_until_over(
+    client: httpx.AsyncClient, app: FastAPI,
+) -> None:
+    _, ann, game = await daily_begun(client, app, 5)
     solo = (await client.post("/api/solo/games", headers=ann.auth,
                               json={"number": 7, "options": {"suits": 2}})).json()["game"]
 
@@ -192,10 +199,7 @@ async def test_a_daily_in_progress_counts_in_no_stats_until_over(
 async def test_a_daily_left_playing_past_its_window_counts_as_over(
     client: httpx.AsyncClient, app: FastAPI,
 ) -> None:
-    clock = clocked(app)
-    ann = await signup(client, "Ann")
-    game = (await client.post("/api/daily/start", headers=ann.auth)).json()
-    await play_daily(app, ann, game["id"], clock, stop=2)
+    clock, ann, _ = await daily_begun(client, app, 2)
     clock.advance(seconds=2 * 86_400)  # past the end of D + 1: expired, not yet ended
     info = (await client.get(f"/api/players/{ann.id}")).json()
     entry = next(e for e in info["solo"] if e["suits"] == 2)

@@ -62,7 +62,7 @@ async def test_a_finished_duel_over_rest(client: httpx.AsyncClient,
     assert next(e["player_id"] for e in board["items"]) == winner
     assert [e["rank"] for e in board["items"]] == [1, 2]
     assert (await client.get("/api/leaderboard?suits=1")).json()["total"] == 0
-    assert_problem(await client.get("/api/leaderboard?suits=3"), 422, "bad_suits")
+    assert_problem(await client.get("/api/leaderboard?suits=3"), 422, "validation_error")
 
     me = (await client.get("/api/players/me", headers=ann.auth)).json()
     assert me["games_played"] == 1 and abs(me["streak"]) == 1

@@ -64,21 +64,38 @@ def no_solving(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize("difficulty", ["easy", "medium", "hard"])
 def test_a_rated_deal_has_the_asked_difficulty(difficulty: str) -> None:
     found = rated_search(1, difficulty, wait_seconds=60)
+    assert found.choice is not None
     assert found.choice.difficulty == difficulty and found.choice.deal_number is not None
     assert solved_as(found.choice, 1) == difficulty
     assert all(other.difficulty != difficulty for other in found.others)
 
 
-def test_past_the_wait_any_solved_deal_is_taken_as_found() -> None:
-    ticks = itertools.count(0.0, 100.0)  # every look at the clock is past the deadline
-    found = rated_search(2, "hard", wait_seconds=1, clock=lambda: next(ticks))
-    assert found.choice.difficulty in DIFFICULTIES
-    assert solved_as(found.choice, 2) == found.choice.difficulty
+def test_each_draw_is_capped_at_the_time_left_and_the_search_gives_up_at_the_deadline(
+) -> None:
+    ticks = iter([0.0, 0.0, 4.0, 9.5, 12.0])  # the deadline (10 s) passes during the 3rd
+    caps: list[float | None] = []
+    _, make = cycling_draws(["easy", None, "medium"])
+
+    def draw(suits: int, seconds: float | None = None) -> DealChoice | None:
+        caps.append(seconds)
+        return make((suits, "?"))
+
+    found = rated_search(2, "hard", wait_seconds=10, clock=lambda: next(ticks), draw=draw)
+    assert caps == [10.0, 6.0, 0.5]
+    assert found.choice is None and [o.difficulty for o in found.others] == ["easy", "medium"]
+
+
+def test_a_real_capped_draw_gives_up_in_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(deals, "random_deal_number", lambda: 1168723366)  # ~12 s to solve
+    started = time.monotonic()
+    assert deals.rated_draw(4, seconds=0.2) is None
+    assert time.monotonic() - started < 5.0
 
 
 def test_a_search_skips_unsolved_draws_and_keeps_the_others_it_solved() -> None:
     _, make = cycling_draws([None, "easy", None, "medium", "hard", "easy"])
-    found = rated_search(4, "hard", wait_seconds=60, draw=lambda suits: make((suits, "hard")))
+    found = rated_search(4, "hard", wait_seconds=60,
+                         draw=lambda suits, seconds=None: make((suits, "hard")))
     assert found.choice == DealChoice(deal_number=5, generator_version=1, difficulty="hard")
     assert [o.deal_number for o in found.others] == [2, 4]
 
@@ -133,7 +150,7 @@ async def test_an_empty_bin_searches_on_demand_and_pools_the_other_finds(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     _, make = cycling_draws(["easy", None, "medium", "hard"])
-    monkeypatch.setattr(deals, "rated_draw", lambda suits: make((suits, "?")))
+    monkeypatch.setattr(deals, "rated_draw", lambda suits, seconds=None: make((suits, "?")))
     pool = rated_pool(1, make)  # never started: every bin empty
     choice = await choose_deal(suits=4, difficulty="hard", pool=pool)
     assert choice.deal_number == 4 and choice.difficulty == "hard"
@@ -144,10 +161,25 @@ async def test_an_empty_bin_past_the_wait_starts_with_any_solved_deal(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     _, make = cycling_draws([None, "easy"])  # never hard
-    monkeypatch.setattr(deals, "rated_draw", lambda suits: make((suits, "?")))
+    monkeypatch.setattr(deals, "rated_draw", lambda suits, seconds=None: make((suits, "?")))
     pool = DealPool(sizes={}, make=make, wait_seconds=0.0)  # off, but carries the wait
     choice = await asyncio.wait_for(choose_deal(suits=4, difficulty="hard", pool=pool), WAIT)
     assert choice.difficulty == "easy"  # stored as found: the match starts anyway
+
+
+async def test_past_the_wait_a_deal_found_on_the_way_then_a_pooled_one_is_taken(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _, make = cycling_draws(["easy"])  # solved, never hard
+    monkeypatch.setattr(deals, "rated_draw", lambda suits, seconds=None: make((suits, "?")))
+    pool = rated_pool(2, make)
+    choice = await choose_deal(suits=4, difficulty="hard", pool=pool, wait_seconds=0.2)
+    assert choice.difficulty == "easy"  # found on the way (the others went to their bin)
+    assert pool.ready((4, "easy")) == 2
+
+    monkeypatch.setattr(deals, "rated_draw", lambda suits, seconds=None: None)  # never won
+    later = await choose_deal(suits=4, difficulty="hard", pool=pool, wait_seconds=0.2)
+    assert later.difficulty == "easy" and pool.ready((4, "easy")) == 1  # from the pool
 
 
 async def test_without_a_pool_a_difficulty_or_four_suits_still_get_a_solved_deal() -> None:

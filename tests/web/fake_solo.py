@@ -111,6 +111,7 @@ class FakeSoloServer:
         self.n = 0
         self.received: list[dict[str, Any]] = []
         self.hints_sent: list[dict[str, Any] | None] = []  # each solo_hint's action
+        self.duel_table: int | None = None  # my daily-duel table, once taken
         self.sockets: list[WebSocketRoute] = []
         self.badges: list[dict[str, Any]] = []
         self.board_size = board_size
@@ -169,6 +170,10 @@ class FakeSoloServer:
             return 200, game.rest()
         if path == "/daily":
             return 200, self.daily()
+        if path == "/daily/duel" and method == "POST":
+            created = self.duel_table is None
+            self.duel_table = 77
+            return (201 if created else 200), {"id": 77, "daily_date": TODAY.isoformat()}
         if path == "/daily/start" and method == "POST":
             return self.start_daily()
         found = re.fullmatch(r"/daily/([\d-]+)/board", path)
@@ -233,7 +238,8 @@ class FakeSoloServer:
                 "players": len(self.daily_rows) + (1 if mine else 0),
                 "winners": len(self.daily_rows) + won,
                 "streak": {"current": 4 + won, "best": 9, "last_won": TODAY.isoformat()
-                           if won else "2026-11-30"}}
+                           if won else "2026-11-30"},
+                "duel_table_id": self.duel_table}
 
     def start_daily(self) -> tuple[int, Any]:
         mine = self.my_daily()

@@ -253,6 +253,32 @@ def test_daily_deal_board_and_streak(page: Page, solo: FakeSoloServer,
     assert any(q.startswith("/daily/2026-11-30/board") for q in solo.queries)
 
 
+@pytest.mark.parametrize(("lang", "find", "go"), [
+    ("en", "Find an opponent", "Go to my daily duel"),
+    ("fr", "Trouver un adversaire", "Aller à mon duel du jour"),
+    ("de", "Gegner finden", "Zu meinem Tagesduell")])
+def test_daily_duel_is_taken_from_the_daily_screen(
+        page: Page, solo: FakeSoloServer, static_server: LiveServer, artifacts: Path,
+        lang: str, find: str, go: str) -> None:
+    page.set_viewport_size(PHONE if lang == "de" else DESKTOP)
+    page.goto(f"{static_server.url}/#/daily")
+    page.locator("#lang").select_option(lang)
+    page.goto(f"{static_server.url}/#/daily")
+    button = page.locator("#daily-duel")
+    expect(button).to_have_text(find)
+    expect(page.locator(".dailyduel")).not_to_contain_text("undefined")
+    look(page, artifacts, f"daily-duel-{lang}")
+    button.click()
+    page.wait_for_function("() => location.hash === '#/table/77'")
+    assert solo.duel_table == 77
+    page.goto(f"{static_server.url}/#/daily")
+    expect(button).to_have_text(go)  # taken: the button leads back to it
+    posts = [q for q in solo.queries if q.startswith("/daily/duel")]
+    button.click()
+    page.wait_for_function("() => location.hash === '#/table/77'")
+    assert [q for q in solo.queries if q.startswith("/daily/duel")] == posts  # no new take
+
+
 def test_leaderboards_are_paged(page: Page, solo: FakeSoloServer, static_server: LiveServer,
                                 artifacts: Path) -> None:
     page.set_viewport_size(DESKTOP)

@@ -5,12 +5,15 @@ daily deal played by two players who then both stand on the day's board."""
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
+from app.engine.daily import daily_start, utc_day
+from app.engine.view import player_view
 from tests.web.conftest import LiveServer
-from tests.web.test_e2e import new_player
+from tests.web.test_e2e import new_player, top
 from tests.web.test_solo import look
 
 
@@ -112,3 +115,31 @@ def test_daily_deal_played_by_two_players_both_on_the_board(
     look(players[1], artifacts, "e2e-daily")
     # One attempt a day: the button is gone, and the server refuses a second start.
     expect(players[0].locator("#play-daily")).to_have_count(0)
+
+
+def test_daily_duel_two_players_meet_at_one_table(
+        browser: Browser, app_server: LiveServer, artifacts: Path) -> None:
+    first, second = [new_player(browser, app_server, name) for name in ("morn", "eve")]
+    for page in (first, second):
+        page.locator("#nav a[href='#/daily']").click()
+        expect(page.locator("#daily-duel")).to_have_text("Find an opponent")
+    first.locator("#daily-duel").click()
+    first.wait_for_function("() => location.hash.startsWith('#/table/')")
+    table = first.evaluate("location.hash")
+    second.locator("#daily-duel").click()
+    second.wait_for_function("() => location.hash.startsWith('#/table/')")
+    assert second.evaluate("location.hash") == table  # matched: the same table
+    for page in (first, second):  # the match is made for both: each opens their game
+        expect(page.get_by_role("heading", name="Daily duel")).to_be_visible()
+        page.locator("#start").click()
+        expect(page.locator(".tableau .column")).to_have_count(10, timeout=20_000)
+    # The cards of today's daily deal (the daily game's very start).
+    start = player_view(daily_start(utc_day(datetime.now(UTC))))
+    for column, cards in enumerate(start["columns"]):
+        expect(top(second, column)).to_have_attribute("data-card", cards["up"][-1])
+    look(second, artifacts, "e2e-daily-duel")
+    # Not the daily attempt: the daily game is still to be played, and the duel leads back.
+    first.goto("/#/daily")
+    expect(first.locator("#play-daily")).to_have_text("Play today's deal")
+    expect(first.locator("#daily-duel")).to_have_text("Go to my daily duel")
+    expect(first.locator("#daily-count")).to_have_text("0 played · 0 won")

@@ -311,7 +311,9 @@ export function createBoard({ root, rules, onAction, readOnly = false, title, tr
 
   function refuse(code, text) {
     const why = reason(code) || text || code;
-    say(t("rejected", { reason: why }), { fade: true, kind: "refused" });
+    // A step another tab of mine took first is news, not a rule broken: said as it is.
+    const said = code === "seq_taken" ? why[0].toUpperCase() + why.slice(1) : t("rejected", { reason: why });
+    say(said, { fade: true, kind: "refused" });
     const el = focusedEl();
     if (el && !reducedMotion()) el.animate?.(SHAKE, 240);
   }

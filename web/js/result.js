@@ -11,6 +11,8 @@ export function resultView({ result, me, nameOf, suits, onNewGame, onLeave, onRe
     ? t("draw") : t("winner", { name: nameOf(result.winner_id) });
   const share = shareText(result, me, suits);
   const shareBox = h("textarea", { id: "share-text", readonly: true, rows: 4, "aria-labelledby": "share-h" }, share);
+  // As tall as its text once laid out: on a phone the link wraps over several lines.
+  requestAnimationFrame(() => { shareBox.style.height = `${shareBox.scrollHeight + 2}px`; });
   const copied = h("span", { role: "status" });
   return h("section.result", { "aria-labelledby": "result-h" },
     h("h1", { id: "result-h" }, t("result")),

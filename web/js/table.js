@@ -340,10 +340,13 @@ export function tableScreen(app, { tableId }) {
     return status && OVER.has(status) ? t(statusKey(status)) : t("playing");
   }
 
+  // A daily-duel table says so: its one match deals today's daily deal.
+  const heading = () => (table?.daily_date ? t("dailyDuel") : t("table"));
+
   function renderReady() {
     const other = nameOf(undefined) || t("opponent");
     clear(el, h("div.page.narrow",
-      h("h1", {}, t("table")),
+      h("h1", {}, heading()),
       table ? h("p.lead", {}, tableSummary(table)) : null,
       h("section.panel.center",
         h("p.banner", { role: "status" }, t("readyText", { name: other })),
@@ -360,7 +363,7 @@ export function tableScreen(app, { tableId }) {
     const friend = el.querySelector("#friend-name") || h("input", { id: "friend-name", name: "friend", autocomplete: "off" });
     const typing = document.activeElement === friend;
     clear(el, h("div.page.narrow",
-      h("h1", {}, t("table")),
+      h("h1", {}, heading()),
       table ? h("p.lead", {}, tableSummary(table)) : null,
       notice ? h("p.error", { role: "alert" }, notice) : null,
       h("p.banner.waiting", { role: "status" }, h("span.spinner", { "aria-hidden": "true" }), t("waiting")),
@@ -380,7 +383,7 @@ export function tableScreen(app, { tableId }) {
   // I asked for a rematch: the other player has the result page with Accept / Decline.
   function renderRematchWait() {
     clear(el, h("div.page.narrow",
-      h("h1", {}, t("table")),
+      h("h1", {}, heading()),
       table ? h("p.lead", {}, tableSummary(table)) : null,
       notice ? h("p.error", { role: "alert" }, notice) : null,
       h("p.banner.waiting", { role: "status", id: "rematch-wait" }, h("span.spinner", { "aria-hidden": "true" }),

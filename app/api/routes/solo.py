@@ -13,6 +13,7 @@ from fastapi import APIRouter, Depends, Query
 from app.api.auth import MaybeMe, Me
 from app.api.database import Session
 from app.api.routes.common import Id, PageNumber, PageSize, problems
+from app.api.schemas import SuitCount
 from app.api.solo_live import solo_play
 from app.api.solo_schemas import (
     NewSoloGameIn,
@@ -21,9 +22,8 @@ from app.api.solo_schemas import (
     SoloGamesPage,
     SoloKind,
     SoloStatus,
-    SuitCount,
 )
-from app.db.models import SoloGame
+from app.db.solo_models import SoloGame
 from app.engine.deal_numbers import random_deal_number
 from app.rewards.solo import SoloOptions, solo_start
 from app.services import solo_games as games
