@@ -13,7 +13,8 @@ from typing import Any
 from sqlalchemy import ColumnElement, and_, case, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import Player, PlayerBadge, SoloGame
+from app.db.models import Player
+from app.db.solo_models import PlayerBadge, SoloGame
 from app.rewards.solo import SUIT_COUNTS
 from app.services import daily
 from app.services.solo_games import DAILY_WINDOW

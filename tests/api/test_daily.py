@@ -10,7 +10,7 @@ from fastapi import FastAPI
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.db.models import DailyStreak
+from app.db.solo_models import DailyStreak
 from app.engine.daily import daily_deal, daily_deal_number
 from app.rewards.streaks import daily_streak
 from app.services import daily

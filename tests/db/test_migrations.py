@@ -12,6 +12,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from app.db import solo_models  # noqa: F401  (its tables join Base.metadata)
 from app.db.models import Base
 from tests.support.database import (
     BACKENDS,

@@ -23,7 +23,7 @@ from app.api.solo_schemas import (
     SoloKind,
     SoloStatus,
 )
-from app.db.models import SoloGame
+from app.db.solo_models import SoloGame
 from app.engine.deal_numbers import random_deal_number
 from app.rewards.solo import SoloOptions, solo_start
 from app.services import solo_games as games

@@ -18,11 +18,11 @@ Difficulty = Literal["easy", "medium", "hard"]
 THRESHOLDS: dict[int, tuple[int, int]] = {
     1: (130, 430),
     2: (490, 7_400),
-    4: (23_000, 37_000),
+    4: (17_000, 36_000),
 }
 """Suit count → (most nodes for easy, most nodes for medium): the terciles of the first
-win's nodes on 1,000 random deals (1 and 2 suits) and 50 (4 suits), rounded to two
-significant figures (docs/solver.md, "Difficulty")."""
+win's nodes on 1,000 random deals (1 and 2 suits) and 110 (4 suits; deals not won count
+as the hardest), rounded to two significant figures (docs/solver.md, "Difficulty")."""
 
 
 def difficulty_of(nodes: int, *, suits: int, solved: bool = True) -> Difficulty:

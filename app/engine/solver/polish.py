@@ -20,12 +20,18 @@ from __future__ import annotations
 
 import time
 
-from app.engine.solver.board import DEAL, Board, Step
+from app.engine.solver.board import DEAL, Board, Columns, Step
 from app.engine.solver.moves import deal_row, play
 from app.engine.solver.search import Limits, beam
 
+Position = tuple[Columns, int, int]
+"""Columns, rows dealt, runs removed."""
+
+SHORT_NODES = 150_000
+"""Polish budget of ``spider solve --short`` and of the benchmark's short lines."""
+
 FIRST_WIDTH = 10
-ROOT_SHARE = 0.5
+ROOT_SHARE = 0.7
 """Part of the budget the root beams may start in (the tail beams get the rest)."""
 FIRST_TAIL = 10
 """Actions from the end where the first tail beam starts; each next one twice as far."""
@@ -99,7 +105,14 @@ def _tail_beams(
 
 def _position(board: Board, steps: tuple[Step, ...]) -> Board:
     """The board after ``steps`` (legal moves from ``board``)."""
+    columns, dealt, removed = _positions(board, steps)[-1]
+    return Board(columns, board.rows, dealt, removed)
+
+
+def _positions(board: Board, steps: tuple[Step, ...]) -> tuple[Position, ...]:
+    """The positions of a line from ``board``: the start, then one after each step."""
     columns, dealt, removed = board.columns, board.dealt, board.removed
+    out = [(columns, dealt, removed)]
     for step in steps:
         if step == DEAL:
             columns, runs = deal_row(columns, board.rows[dealt])
@@ -107,4 +120,5 @@ def _position(board: Board, steps: tuple[Step, ...]) -> Board:
         else:
             columns, runs = play(columns, step)
         removed += runs
-    return Board(columns, board.rows, dealt, removed)
+        out.append((columns, dealt, removed))
+    return tuple(out)
