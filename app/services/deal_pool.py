@@ -10,7 +10,7 @@ Each ready deal is made by ``make(suits)``, which draws its own random number fr
 ``secrets``; a deal leaves the pool when taken, so no deal is handed out twice. The
 contents live in memory only: a restart just refills. With ``size`` 0 the pool is off.
 
-The process's pool is installed by the rooms wiring (``app/services/wiring.py``) and read
+The process's pool is installed by the rooms wiring (``app/services/live_rooms.py``) and read
 by ``app.services.deals.choose_deal`` through :func:`installed`.
 """
 
