@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 
 from app.api.schemas import Request
 from app.engine.deal_numbers import DEAL_NUMBER_MAX, DEAL_NUMBER_MIN
+from app.services.daily import BoardEntry, StreakEntry
 
 Suits = Literal[1, 2, 4]
 
@@ -110,15 +111,8 @@ class DailyOut(BaseModel):
     streak: StreakOut
 
 
-class DailyBoardEntryOut(BaseModel):
-    rank: int
-    player_id: int
-    name: str
-    elapsed_ms: int
-    actions: int
-    points: int
-    rescues: int
-    ended_at: datetime
+class DailyBoardEntryOut(BoardEntry):
+    pass  # the service's line of a board, under its API name
 
 
 class DailyBoardPage(BaseModel):
@@ -143,13 +137,8 @@ class SoloPointsPage(BaseModel):
     page_size: int
 
 
-class StreakEntryOut(BaseModel):
-    rank: int
-    player_id: int
-    name: str
-    current: int
-    best: int
-    last_won: date
+class StreakEntryOut(StreakEntry):
+    pass  # the service's line of the streak board, under its API name
 
 
 class StreakPage(BaseModel):
