@@ -14,6 +14,7 @@ from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Mount
 
 from app import errors
 from app.errors import SpiderError
@@ -92,12 +93,28 @@ _HTTP_CODES = {
 }
 
 
+_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+
+
+def _allowed_methods(request: Request) -> list[str]:
+    """Every method some route takes at this path. Starlette's own ``Allow`` names only the
+    first route whose path matched, while FastAPI keeps one route per method (GET and
+    POST ``/api/me/friends`` are two routes). Static mounts answer for themselves."""
+    routes = [route for route in request.app.router.routes if not isinstance(route, Mount)]
+    return [method for method in _METHODS
+            if any(route.matches({**request.scope, "method": method})[0] is Match.FULL
+                   for route in routes)]
+
+
 async def _http_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, StarletteHTTPException)
     status = error.status_code
     code = _HTTP_CODES.get(status, f"http_{status}")
     detail = error.detail if isinstance(error.detail, str) else HTTPStatus(status).phrase
-    return problem(status, code, detail, headers=getattr(error, "headers", None))
+    headers = dict(getattr(error, "headers", None) or {})
+    if status == 405 and (allowed := _allowed_methods(request)):
+        headers["Allow"] = ", ".join(allowed)
+    return problem(status, code, detail, headers=headers or None)
 
 
 async def _unexpected(request: Request, error: Exception) -> JSONResponse:

@@ -2,16 +2,33 @@
 
 from collections.abc import Sequence
 from datetime import date, datetime
+from enum import IntEnum
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.rooms.winner import GameStatus
 from app.services.friends import Contact
 from app.services.invites import InviteView
 from app.services.players import NAME_MAX, NAME_MIN, PlayerInfo, RatingInfo
 from app.services.ratings import LeaderboardEntry
 from app.services.results import GameResult, HistoryEntry, MatchResult
 from app.services.tables import TIME_LIMIT_MAX, TIME_LIMIT_MIN, TableView
+
+GAME_STATUS_HELP = ("not_started (not opened yet), playing, won, finished (ended early), "
+                    "timed_out, or did_not_start (never opened in time: the no-show rule); "
+                    "the same words as the WebSocket's")
+
+Suits = Literal[1, 2, 4]
+
+
+class SuitCount(IntEnum):
+    """1, 2 or 4 in a query string (a Literal of ints does not take "1" from a URL)."""
+
+    ONE = 1
+    TWO = 2
+    FOUR = 4
+
 
 NAME_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]*$"
 Level = Literal["any", "beginner", "intermediate", "advanced", "expert"]
@@ -34,7 +51,7 @@ class NameIn(Request):
 
 class TableIn(Request):
     preset: Literal["duel", "classic"] = "duel"
-    suits: Literal[1, 2, 4] = 1
+    suits: Suits = 1
     time_limit_seconds: int = Field(900, ge=TIME_LIMIT_MIN, le=TIME_LIMIT_MAX)
     level: Level = "any"
     public: bool = True
@@ -49,11 +66,11 @@ class InviteIn(Request):
 
 
 class RatingOut(RatingInfo):
-    pass  # the service's value, under its API name
+    suits: Suits  # the service's value, under its API name, its suit count precise
 
 
 class SoloSuitStatsOut(BaseModel):
-    suits: int
+    suits: Suits
     games: int = Field(description="solo and daily games of this suit count, any status")
     wins: int
     best_time_ms: int | None
@@ -112,12 +129,14 @@ class TableOut(BaseModel):
     owner_id: int
     owner_name: str
     preset: str
-    suits: int
+    suits: Suits
     time_limit_seconds: int
     level: str
     public: bool
     rated: bool
     difficulty: str = "any"
+    daily_date: date | None = None
+    """Set for a daily-duel table: its match deals that day's daily deal."""
     status: str
     created_at: datetime
     expires_at: datetime | None
@@ -133,7 +152,7 @@ class TableOut(BaseModel):
             preset=table.preset, suits=table.suits,
             time_limit_seconds=table.time_limit_seconds, level=table.level,
             public=table.is_public, rated=table.rated, difficulty=table.difficulty,
-            status=table.status,
+            daily_date=table.daily_date, status=table.status,
             created_at=table.created_at, expires_at=table.expires_at,
             seats=[SeatOut(seat=s.seat, player_id=s.player_id, name=s.name,
                            wants_new_game=s.wants_new_game) for s in view.seats],
@@ -186,7 +205,7 @@ class InviteTableOut(BaseModel):
     """What an invitation's landing page may show a visitor: the game, not the table."""
 
     preset: str
-    suits: int
+    suits: Suits
     time_limit_seconds: int
     rated: bool
 
@@ -223,7 +242,7 @@ class PlayerNamePage(PageMeta):
 
 
 class GameResultOut(GameResult):
-    status: str = Field(description="playing, won, stuck, finished (early) or timed_out")
+    status: GameStatus = Field(description=GAME_STATUS_HELP)
     rating_change: float | None
 
     @classmethod
@@ -237,7 +256,7 @@ class PlayThisDealOut(BaseModel):
     """A solo game that deals the match's cards again (``POST /api/solo/games`` body)."""
 
     number: int = Field(description="the solo deal number, 1–999,999")
-    suits: int
+    suits: Suits
     solvable_only: bool
 
 
@@ -253,7 +272,7 @@ class MatchResultOut(BaseModel):
     draw: bool
     games: list[GameResultOut]
     deal_number: int | None = Field(description="revealed once both games are over")
-    suits: int | None = Field(description="revealed once both games are over")
+    suits: Suits | None = Field(description="revealed once both games are over")
     generator_version: int | None
     difficulty: str | None
     play: PlayThisDealOut | None = Field(
@@ -279,6 +298,9 @@ class MatchResultOut(BaseModel):
 
 
 class HistoryEntryOut(HistoryEntry):
+    suits: Suits
+    status: GameStatus = Field(description=GAME_STATUS_HELP)
+
     @classmethod
     def of(cls, entry: HistoryEntry) -> "HistoryEntryOut":
         return cls.model_validate(entry, from_attributes=True)
@@ -295,7 +317,7 @@ class LeaderboardEntryOut(LeaderboardEntry):
 
 
 class LeaderboardPage(PageMeta):
-    suits: int
+    suits: Suits
     items: list[LeaderboardEntryOut]
 
 

@@ -273,12 +273,12 @@ async def _handle(message: p.ClientMessage, rooms: Rooms, session: EventStream, 
         answer = await duels.act(
             player_id=me, match_id=message.match_id, seq=message.seq, action=message.action)
         metrics.record_answer(answer, op=message.action.get("op"), started=started)
-        session.emit(answer)
+        session.emit_answer(answer)
     elif isinstance(message, p.Finish):
         started = time.perf_counter()
         answer = await duels.finish(player_id=me, match_id=message.match_id, seq=message.seq)
         metrics.record_answer(answer, op="finish", started=started)
-        session.emit(answer)
+        session.emit_answer(answer)
     elif isinstance(message, p.AskHint):
         # An answer to this connection only, not an event: unnumbered, like pong.
         outbox.put(await duels.hint(player_id=me, match_id=message.match_id))
@@ -298,6 +298,9 @@ async def _handle(message: p.ClientMessage, rooms: Rooms, session: EventStream, 
         await _watch_presence(rooms, session, message.player_ids)
     elif isinstance(message, p.Resume):
         missed = session.missed_since(message.stream, message.last_event)
+        # Said first, whatever follows: a refusal with no opened game is otherwise silent.
+        outbox.put(frames.resume_result(resumed=missed is not None, stream=session.stream,
+                                        last_event=session.last_n))
         if missed is None:
             await _resync(rooms, session)
             if solo is not None:

@@ -167,9 +167,9 @@ async def finish_game(
     time_used_ms: int,
     at: datetime | None = None,
 ) -> Game:
-    """End a game with how it ended (won / stuck / finished / timed_out) and its totals."""
+    """End a game with how it ended (won / finished / timed_out) and its totals."""
     if status not in GAME_STATUSES or status == "playing":
-        raise GameStatusError(f"a game ends as won, stuck, finished or timed_out, not {status!r}")
+        raise GameStatusError(f"a game ends as won, finished or timed_out, not {status!r}")
     if game.status != "playing":
         raise GameStatusError(f"game {game.id} has already ended ({game.status})")
     game.status = status

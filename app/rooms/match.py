@@ -11,7 +11,7 @@ from app.engine.state import GameState
 from app.engine.view import ViewMemo
 from app.rooms.errors import NotSeated
 from app.rooms.store import Progress
-from app.rooms.winner import NO_SHOW, PlayerOutcome
+from app.rooms.winner import NO_SHOW, NOT_STARTED, PlayerOutcome
 from app.scoring.play import ScoredGame
 
 Payload = dict[str, Any]
@@ -68,7 +68,7 @@ class Seat:
             return NO_SHOW  # stored as a time-out of a game never opened
         if self.end_reason is not None:
             return self.end_reason
-        return "not_started" if self.started_at is None else "playing"
+        return NOT_STARTED if self.started_at is None else "playing"
 
     @property
     def deadline(self) -> float:

@@ -13,7 +13,8 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy import and_, case, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import DailyStreak, Player, SoloGame
+from app.db.models import Player
+from app.db.solo_models import DailyStreak, SoloGame
 from app.errors import Conflict, Forbidden, NotFound
 from app.rewards.streaks import NO_STREAK, Streak, daily_streak
 from app.services.paging import Page

@@ -3,7 +3,9 @@ the deal pool. ``app/main.py`` builds it in the app's lifespan."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Awaitable, Callable
+from functools import partial
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
@@ -17,7 +19,7 @@ from app.rooms.runtime import Rooms, build_rooms
 from app.rooms.streams import StreamHub
 from app.services import deal_pool
 from app.services.auth import verify_token
-from app.services.deals import solvable_choice
+from app.services.deals import pooled_deal
 from app.services.group_commit import GroupCommitSqlStore
 from app.services.sql_store import SqlStore
 from app.settings import Settings
@@ -73,7 +75,11 @@ async def build_live_rooms(*, settings: Settings, engine: AsyncEngine,
 
 def start_deal_pool(settings: Settings) -> Callable[[], Awaitable[None]]:
     """Start this process's deal pool (app/services/deal_pool.py); returns its closer."""
-    pool = deal_pool.DealPool(size=settings.deal_pool_size, make=solvable_choice)
+    sizes = deal_pool.bin_sizes(solvable=settings.deal_pool_size,
+                                rated=settings.deal_pool_rated_size)
+    cancel = threading.Event()  # set at stop: a 4-suit solve in progress gives up
+    pool = deal_pool.DealPool(sizes=sizes, make=partial(pooled_deal, cancelled=cancel),
+                              wait_seconds=settings.deal_pool_wait_seconds, cancel=cancel)
     pool.start()
     deal_pool.install(pool)
 

@@ -7,7 +7,7 @@ also decides matches played under ``classic`` rules, whose shown score is ``wind
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict
 from sqlalchemy import func, select, update
@@ -18,7 +18,7 @@ from app.db import games as game_repo
 from app.db.models import Game, Match, Player, utcnow
 from app.engine.rules import with_options
 from app.errors import Conflict, InvalidInput, NotFound
-from app.rooms.winner import NO_SHOW, PlayerOutcome, decide_winner
+from app.rooms.winner import NO_SHOW, NOT_STARTED, GameStatus, PlayerOutcome, decide_winner
 from app.scoring.play import ScoredGame
 from app.services import subscribers  # noqa: F401  (every listener subscribed before a publish)
 from app.services.deals import (
@@ -41,7 +41,7 @@ class GameResult(BaseModel):
     player_id: int
     name: str
     seat: int
-    status: str
+    status: GameStatus
     score: int
     actions: int
     time_used_ms: int
@@ -75,12 +75,13 @@ def over(games: list[Game]) -> bool:
     return bool(games) and all(game.status != "playing" for game in games)
 
 
-def shown_status(game: Game) -> str:
-    """How the game ended, as results say it: a game never opened that timed out is
-    stored as ``timed_out`` and means its player did not start (the no-show rule)."""
-    if game.status == "timed_out" and game.started_at is None:
-        return NO_SHOW
-    return game.status
+def shown_status(game: Game) -> GameStatus:
+    """The game's status as every answer says it (the live layer's words, ``Seat.status``):
+    a game not opened yet is ``not_started``; one never opened that timed out is stored as
+    ``timed_out`` and means its player did not start (the no-show rule)."""
+    if game.started_at is None and game.status in ("playing", "timed_out"):
+        return NOT_STARTED if game.status == "playing" else NO_SHOW
+    return cast(GameStatus, game.status)
 
 
 async def duel_points(session: AsyncSession, match: Match, game: Game) -> int:
@@ -173,7 +174,7 @@ class HistoryEntry(BaseModel):
     deal_number: int | None
     outcome: Literal["won", "lost", "draw"]
     game_id: int
-    status: str
+    status: GameStatus
     score: int
     time_used_ms: int
     opponent_id: int
@@ -235,7 +236,7 @@ async def history(
         HistoryEntry(
             match_id=m.id, table_id=m.table_id, ended_at=m.ended_at, preset=m.preset,
             suits=m.suits, rated=m.rated, deal_number=m.deal_number,
-            outcome=_outcome(m.winner_id, player_id), game_id=g.id, status=g.status,
+            outcome=_outcome(m.winner_id, player_id), game_id=g.id, status=shown_status(g),
             score=g.score, time_used_ms=g.time_used_ms, opponent_id=o.player_id,
             opponent_name=name, opponent_score=o.score, rating_before=g.rating_before,
             rating_after=g.rating_after,

@@ -14,7 +14,8 @@ from datetime import UTC, date, datetime, time, timedelta
 from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import Player, SoloAction, SoloGame
+from app.db.models import Player
+from app.db.solo_models import SoloAction, SoloGame
 from app.engine.actions import Action, action_from_json
 from app.engine.daily import utc_day
 from app.engine.deal import deal

@@ -1,4 +1,5 @@
-"""choose_deal: solvable deals for 1 and 2 suits (with difficulty), random for 4;
+"""choose_deal: solvable deals for 1 and 2 suits (with difficulty), random when opted out
+(4-suit and rated deals: tests/services/test_rated_deals.py);
 big generator numbers from the solvable mapping are stored and rebuilt."""
 
 import pytest
@@ -14,7 +15,7 @@ from app.engine.solver.solvable import solvable_deal
 from app.engine.state import RUNS_TO_WIN
 from app.rewards.solo import SoloOptions, solo_start
 from app.services import deals
-from app.services.deal_pool import DealPool
+from app.services.deal_pool import Bin, DealPool
 
 
 @pytest.fixture
@@ -32,8 +33,8 @@ async def test_one_suit_deals_are_solvable_and_rated(fixed_number: int) -> None:
     assert len(won.removed) == RUNS_TO_WIN
 
 
-async def test_four_suit_and_opted_out_deals_are_random(fixed_number: int) -> None:
-    four = await deals.choose_deal(suits=4)
+async def test_opted_out_deals_are_random(fixed_number: int) -> None:
+    four = await deals.choose_deal(suits=4, solvable_only=False)
     assert (four.deal_number, four.difficulty) == (fixed_number, None)
     plain = await deals.choose_deal(suits=2, solvable_only=False)
     assert (plain.deal_number, plain.difficulty) == (fixed_number, None)
@@ -44,7 +45,7 @@ async def test_four_suit_and_opted_out_deals_are_random(fixed_number: int) -> No
 async def test_a_solo_game_on_the_play_number_deals_the_same_cards(
         suits: int, solvable_only: bool | None, difficulty: str) -> None:
     choice = await deals.choose_deal(suits=suits, solvable_only=solvable_only,
-                                     difficulty=difficulty, pool=DealPool(size=0, make=_none))
+                                     difficulty=difficulty, pool=DealPool(sizes={}, make=_none))
     match = Match(suits=suits, preset="duel", deal_number=choice.deal_number,
                   generator_version=choice.generator_version, play_number=choice.play_number,
                   play_solvable_only=choice.play_solvable_only)
@@ -64,7 +65,7 @@ def test_a_test_layout_has_no_play_number() -> None:
     assert deals.play_this_deal(match) is None
 
 
-def _none(suits: int) -> DealChoice:
+def _none(bin_: Bin) -> DealChoice:
     raise AssertionError("an empty pool makes no deal")
 
 

@@ -157,6 +157,54 @@ def test_a_second_tab_follows_my_game_and_its_moves_count(browser: Browser,
     expect(alice.locator("#watching")).to_be_visible()
 
 
+# Holds the frames a page receives while `window.__hold` is true (as a slow network
+# would), and hands them over in order on `window.__release()`.
+HOLD_FRAMES = """(() => {
+  const native = Object.getOwnPropertyDescriptor(WebSocket.prototype, "onmessage");
+  window.__hold = false; window.__held = [];
+  Object.defineProperty(WebSocket.prototype, "onmessage", {
+    configurable: true,
+    get() { return native.get.call(this); },
+    set(handler) {
+      native.set.call(this, (event) => {
+        if (window.__hold) window.__held.push(() => handler.call(this, event));
+        else handler.call(this, event);
+      });
+    },
+  });
+  window.__release = () => { window.__hold = false; window.__held.splice(0).forEach((f) => f()); };
+})()"""
+
+
+def test_two_tabs_acting_at_once_one_is_applied_the_other_told_and_resynced(
+        browser: Browser, app_server: LiveServer, artifacts: Path) -> None:
+    alice, bob = invite_by_link(browser, app_server, artifacts)
+    start_both(alice, bob)
+    second = alice.context.new_page()
+    second.add_init_script(HOLD_FRAMES)
+    second.goto(alice.url)
+    expect(second.locator(".tableau .column")).to_have_count(10)
+    flip = '.column[data-col="2"] .card.back[role=button]'
+
+    second.evaluate("window.__hold = true")  # the second tab hears nothing for a while
+    tap(card(alice, "6s", 1))  # seq 1 in the first tab: applied
+    expect(top(alice, 0)).to_have_attribute("data-card", "4s")
+    second.locator(flip).click()  # seq 1 too, another action, before it knows
+    alice.wait_for_timeout(600)  # its answer is on its way (held)
+    second.evaluate("window.__release()")
+    # The first tab's step arrives as news; its own answer is the refusal, said plainly.
+    expect(top(second, 0)).to_have_attribute("data-card", "4s")
+    expect(second.locator(".statusline")).to_have_text(
+        "Your other tab or device played first; the board shows the game as it is now")
+    expect(second.locator(flip)).to_have_count(1)  # the flip was not applied
+    expect(alice.locator(flip)).to_have_count(1)
+    second.screenshot(path=artifacts / "flows-two-tabs-race.png")
+    second.locator(flip).click()  # played again on the fresh view: applied (seq 2)
+    expect(card(second, "3s", 2)).to_be_visible()
+    expect(card(alice, "3s", 2)).to_be_visible()
+    expect(bob.locator("#their-score")).to_have_text(alice.locator("#my-score").inner_text())
+
+
 def test_find_a_player_by_name_add_and_invite(browser: Browser, app_server: LiveServer,
                                               artifacts: Path) -> None:
     frank = new_player(browser, app_server, "frank")

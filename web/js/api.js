@@ -66,6 +66,7 @@ export const api = {
   abandonSolo: (id) => call("POST", `/solo/games/${id}/abandon`),
   daily: () => call("GET", "/daily"),
   startDaily: () => call("POST", "/daily/start"),
+  dailyDuel: () => call("POST", "/daily/duel"),
   dailyBoard: (day, query) => call("GET", `/daily/${enc(day)}/board`, undefined, query),
   soloBoard: (query) => call("GET", "/leaderboards/solo", undefined, query),
   streakBoard: (query) => call("GET", "/leaderboards/daily-streaks", undefined, query),

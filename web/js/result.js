@@ -3,7 +3,7 @@ import { h, formatClock, copyText, announce } from "./dom.js";
 import { t } from "./i18n.js";
 import { icon } from "./face.js";
 
-const HOW = { won: "won", stuck: "stuck", finished: "finished_early", finished_early: "finished_early", timeout: "timed_out", timed_out: "timed_out", did_not_start: "did_not_start" };
+const HOW = { won: "won", finished: "finished_early", finished_early: "finished_early", timeout: "timed_out", timed_out: "timed_out", did_not_start: "did_not_start" };
 
 export function resultView({ result, me, nameOf, suits, onNewGame, onLeave, onReplay }) {
   const rows = [...result.results].sort((a, b) => b.score - a.score);
@@ -11,6 +11,8 @@ export function resultView({ result, me, nameOf, suits, onNewGame, onLeave, onRe
     ? t("draw") : t("winner", { name: nameOf(result.winner_id) });
   const share = shareText(result, me, suits);
   const shareBox = h("textarea", { id: "share-text", readonly: true, rows: 4, "aria-labelledby": "share-h" }, share);
+  // As tall as its text once laid out: on a phone the link wraps over several lines.
+  requestAnimationFrame(() => { shareBox.style.height = `${shareBox.scrollHeight + 2}px`; });
   const copied = h("span", { role: "status" });
   return h("section.result", { "aria-labelledby": "result-h" },
     h("h1", { id: "result-h" }, t("result")),

@@ -21,7 +21,7 @@ async def list_friends(player: Me, session: Session, request: Request,
 
 
 @router.post("/friends", status_code=201, response_model=ContactOut,
-             responses=problems(401, 404, 409))
+             responses=problems(401, 404, 409, invalid=("self",)))
 async def add_friend(body: NameIn, player: Me, session: Session) -> ContactOut:
     return ContactOut.of(await friends.add_friend(session=session, player=player,
                                                   name=body.name))
@@ -43,7 +43,7 @@ async def list_ignores(player: Me, session: Session, page: PageNumber = 1,
 
 
 @router.post("/ignores", status_code=201, response_model=ContactOut,
-             responses=problems(401, 404, 409))
+             responses=problems(401, 404, 409, invalid=("self",)))
 async def add_ignore(body: NameIn, player: Me, session: Session) -> ContactOut:
     return ContactOut.of(await friends.add_ignore(session=session, player=player,
                                                   name=body.name))

@@ -38,7 +38,7 @@ async def get_invite(code: Code, player: MaybeMe, session: Session
 
 
 @router.post("/invites/{code}/accept", response_model=TableOut,
-             responses=problems(401, 403, 404, 409))
+             responses=problems(401, 403, 404, 409, invalid=("self",)))
 async def accept(code: Code, player: Me, session: Session, request: Request) -> TableOut:
     """Sit down at the invitation's table (whatever its visibility or level)."""
     out = TableOut.of(await invites.accept_invite(session=session, code=code, player=player))

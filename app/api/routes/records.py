@@ -44,7 +44,7 @@ class VerifyOut(BaseModel):
 
 @router.post(
     "/verify", response_model=VerifyOut, response_model_exclude_none=True,
-    responses=problems(413, 429),
+    responses=problems(413, 429, invalid=("bad_record",)),
     openapi_extra={"requestBody": {"required": True, "content": {
         "application/json": {"schema": RECORD_SCHEMA}}}},
 )

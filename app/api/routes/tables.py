@@ -13,6 +13,7 @@ from app.api.schemas import (
     InviteIn,
     InviteOut,
     Level,
+    SuitCount,
     TableIn,
     TableOut,
     TablePage,
@@ -44,7 +45,7 @@ async def create_table(body: TableIn, player: Me, session: Session,
 async def list_open_tables(
     player: Me,
     session: Session,
-    suits: Annotated[int | None, Query(description="1, 2 or 4")] = None,
+    suits: Annotated[SuitCount | None, Query()] = None,
     level: Level | None = None,
     preset: Annotated[str | None, Query(pattern="^(duel|classic)$")] = None,
     difficulty: Annotated[DifficultyChoice | None, Query()] = None,
@@ -110,7 +111,7 @@ async def new_game(table_id: Id, player: Me, session: Session,
 
 
 @router.post("/{table_id}/invites", status_code=201, response_model=InviteOut,
-             responses=problems(401, 403, 404, 409))
+             responses=problems(401, 403, 404, 409, invalid=("self",)))
 async def invite(table_id: Id, player: Me, session: Session, request: Request,
                  body: Annotated[InviteIn | None, Body()] = None) -> InviteOut:
     """Invite a friend by name, or (without ``to``, or without a body) make a link
