@@ -25,7 +25,7 @@ itself, ``app.services.deals``). A deal leaves the pool when taken, so no deal i
 out twice. The contents live in memory only: a restart just refills. A bin of size 0 is
 left out; with every size 0 the pool is off.
 
-The process's pool is installed by the rooms wiring (``app/services/wiring.py``) and read
+The process's pool is installed by the rooms wiring (``app/services/live_rooms.py``) and read
 by ``app.services.deals.choose_deal`` through :func:`installed`.
 """
 

@@ -1,4 +1,5 @@
-"""Assemble the rooms layer for the application: database store, tokens, pubsub, presence."""
+"""The rooms layer on the SQL database: store, token check, friends, pubsub, presence,
+the deal pool. ``app/main.py`` builds it in the app's lifespan."""
 
 from __future__ import annotations
 
