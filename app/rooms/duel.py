@@ -159,7 +159,7 @@ class DuelService:
     async def act(
         self, *, player_id: int, match_id: int, seq: int, action: Payload
     ) -> Payload:
-        live = await self.match(match_id)
+        live = self._matches.get(match_id) or await self.match(match_id)
         async with live.lock(player_id):
             return await self._act(live, player_id, seq, action)
 
@@ -170,11 +170,7 @@ class DuelService:
 
     async def _act(self, live: LiveMatch, player_id: int, seq: int, action: Payload
                    ) -> Payload:
-        now = self._clock()
-        due = core.deadline_due(live.value, player_id, now)
-        if due is not None:
-            await self._runner.run(live, player_id, due)
-        step = core.act(live.value, player_id, seq, action, now)
+        step = core.act(live.value, player_id, seq, action, self._clock())
         try:
             reply = await self._runner.run(live, player_id, step)
         except SeqTaken:
