@@ -97,9 +97,14 @@ class Settings(BaseSettings):
     overdue_sweep_seconds: float | None = None
     # A bare WebSocket echo at /bench/echo, the load harness's baseline; off in production.
     bench_echo: bool = False
-    # Solvable 1- and 2-suit deals solved ahead of need, per suit count (app/services/deal_pool.py);
-    # 0 turns the pool off (every new match then waits for the solver).
-    deal_pool_size: int = 4
+    # Deals solved ahead of need (app/services/deal_pool.py, docs/operations.md): solvable
+    # 1- and 2-suit deals per suit count, and rated deals per (suits, difficulty) bin for
+    # tables with a difficulty and 4-suit tables; 0 turns that part off (a new match then
+    # waits for the solver). A match start whose bin is empty searches a deal of its
+    # difficulty for at most deal_pool_wait_seconds, then takes any solved deal.
+    deal_pool_size: int = Field(4, ge=0)
+    deal_pool_rated_size: int = Field(2, ge=0)
+    deal_pool_wait_seconds: float = Field(10.0, ge=0)
     # The collector's thresholds in `spider serve` (young, middle, full; why these:
     # app/ops/serve.py settle_memory). In the environment as JSON: '[100,1,20000]'.
     gc_thresholds: tuple[int, int, int] = (100, 1, 20000)

@@ -159,6 +159,33 @@ def _answers(request: Frame) -> Any:
             return False
         if kind == "spectate" and frame.get("role") != "spectator":
             return False
-        return not (kind in ("action", "finish") and frame.get("seq") != request.get("seq"))
+        if kind in ("action", "finish") and frame.get("seq") != request.get("seq"):
+            return False
+        # The same player's other connection may have taken this seq first: its ack
+        # reaches every connection, and this one's own answer (seq_taken) follows.
+        return frame.get("type") != "ack" or did_step(frame, request)
 
     return expects
+
+
+def did_step(ack: Frame, request: Frame) -> bool:
+    """Whether ``ack`` answers ``request`` (an action or a finish): its events show the
+    step asked for. A duplicate answers a resend of that very step."""
+    if ack.get("duplicate"):
+        return True
+    events = ack.get("events") or []
+    kinds = {event["kind"]: event for event in events}
+    manual = [e for e in events if e["kind"] == "flipped" and not e.get("automatic")]
+    if "moved" in kinds:
+        step: tuple[Any, ...] = ("move", kinds["moved"]["from"], kinds["moved"]["to"])
+    elif "undone" in kinds or "dealt" in kinds:
+        step = ("undo" if "undone" in kinds else "deal",)
+    else:
+        step = ("flip", manual[0]["col"]) if manual else ("finish",)
+    action = request.get("action") or {}
+    asked: tuple[Any, ...] = (
+        ("finish",) if request.get("type") == "finish"
+        else ("move", action.get("from"), action.get("to")) if action.get("op") == "move"
+        else ("flip", action.get("col")) if action.get("op") == "flip"
+        else (action.get("op"),))
+    return step == asked

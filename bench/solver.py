@@ -28,6 +28,7 @@ from app.engine.deal import deal
 from app.engine.layout import state_from_layout
 from app.engine.rules import preset
 from app.engine.solver import difficulty_of, solvable_deal, solve
+from app.engine.solver.polish import SHORT_NODES
 from app.engine.solver.solvable import BUDGET_NODES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,7 +43,7 @@ REFERENCE = next((path for path in REFERENCES if path.exists()), REFERENCES[0])
 TARGETS = {1: (1000, 30.0, 1.00, 0.5), 2: (200, 30.0, 0.99, 3.0), 4: (50, 60.0, 0.90, None)}
 NODES = 2_000_000
 """Node budget per deal; the time caps above are what binds in practice."""
-POLISH_NODES = 20_000
+POLISH_NODES = SHORT_NODES
 """Nodes the reference deals' "short" lines may spend after the first win (``--short``)."""
 KPAT_MEDIAN_ACTIONS = {1: 92, 2: 108, 4: 142}
 """kpat's median line length on the public deals (issue 15), the target for ours."""
@@ -56,7 +57,7 @@ def percentile(values: list[float], pct: float) -> float:
     return ordered[int(rank) - 1]
 
 
-def run_one(state: Any, cap: float, polish: int = 0) -> dict[str, Any]:
+def run_one(state: Any, cap: float | None, polish: int = 0) -> dict[str, Any]:
     cpu = time.process_time()
     found = solve(state, nodes=NODES, seconds=cap, polish_nodes=polish)
     return {
@@ -93,18 +94,42 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "p95_nodes": percentile(nodes, 95),
         "median_actions": statistics.median(row["actions"] for row in solved) if solved else None,
         "difficulty": counts,
+        # a deal not won counts as the hardest (past the budget), as difficulty_of rates it
+        "node_terciles": _terciles([row["nodes"] if row["status"] == "solved" else NODES + 1
+                                    for row in rows]),
     }
 
 
-def deal_set(suits: int, count: int, cap: float) -> dict[str, Any]:
+def _terciles(nodes: list[int]) -> list[float] | None:
+    """The two cut points that split the deals' efforts into thirds: where the
+    easy/medium/hard thresholds of ``app/engine/solver/difficulty.py`` come from."""
+    return [round(cut) for cut in statistics.quantiles(nodes, n=3)] if len(nodes) > 2 else None
+
+
+def deal_set(suits: int, count: int, cap: float, rows_file: Path | None = None) -> dict[str, Any]:
     rules = preset("classic", suits)
     rows = []
     for number in range(1, count + 1):
         row = {"deal": number, **run_one(deal(number, rules), cap)}
         rows.append(row)
+        if rows_file is not None:  # a long run stopped early keeps every deal it finished
+            with rows_file.open("a") as out:
+                out.write(json.dumps({"suits": suits, **row}) + "\n")
         print(f"  {suits} suit(s) deal {number}: {row['status']} {row['seconds']:.2f} s "
               f"{row['nodes']} nodes", file=sys.stderr, flush=True)
     return {"suits": suits, "cap_s": cap, "summary": summarise(rows), "deals": rows}
+
+
+def sets_from_rows(path: Path) -> list[dict[str, Any]]:
+    """The random sets of a ``--rows`` file, summarised as a run would have."""
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    for row in rows:  # rated again: the thresholds may be newer than the run
+        row["difficulty"] = difficulty_of(row["nodes"], suits=row["suits"],
+                                          solved=row["status"] == "solved")
+    return [{"suits": suits, "cap_s": TARGETS[suits][1],
+             "summary": summarise([row for row in rows if row["suits"] == suits]),
+             "deals": [row for row in rows if row["suits"] == suits]}
+            for suits in sorted({row["suits"] for row in rows})]
 
 
 def reference_set(path: Path, cap: float) -> dict[str, Any] | None:
@@ -115,7 +140,9 @@ def reference_set(path: Path, cap: float) -> dict[str, Any] | None:
     for item in json.loads(path.read_text()):
         state = state_from_layout(preset("classic", item["suits"]), item["layout"])
         ours = run_one(state, cap)
-        short = run_one(state, cap, POLISH_NODES)
+        # node-bounded only: on a loaded machine a wall cap would cut the polish short and
+        # make the line length depend on the load (the plain solve above had the cap)
+        short = run_one(state, None, POLISH_NODES)
         rows.append({"id": item["id"], "suits": item["suits"], **ours,
                      "short_actions": short["actions"], "short_cpu_s": short["cpu_s"],
                      "reference": item["reference"]})
@@ -186,6 +213,9 @@ def print_tables(sets: list[dict[str, Any]], reference: dict[str, Any] | None,
               f"{s['p95_cpu_s']:>8} {s['median_nodes']:>10} "
               f"{d['easy']:>4}/{d['medium']}/{d['hard']:<5}  "
               f"{target}: {'met' if met else 'NOT met'}")
+    for item in sets:
+        print(f"{item['suits']} suit(s): terciles of the nodes "
+              f"{item['summary']['node_terciles']} (difficulty thresholds)")
     if reference:
         print(f"\nReference deals (cap {reference['cap_s']:.0f} s): ours vs kpat spidersolver2")
         print(f"{'suits':>5} {'deals':>6} {'solved':>7} {'ref solved':>11} {'median s':>9} "
@@ -267,15 +297,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-reference", action="store_true", help="skip the 60 reference deals")
     parser.add_argument("--reference", type=Path, default=REFERENCE, help="reference deals file")
     parser.add_argument("--out", type=Path, default=RESULTS, help="where to write the JSON")
+    parser.add_argument("--rows", type=Path, default=None,
+                        help="append each random deal's result to this file as it finishes")
+    parser.add_argument("--from-rows", type=Path, default=None,
+                        help="solve nothing: summarise a --rows file (a run stopped early)")
     parser.add_argument("--baseline", type=Path, default=None,
                         help="another checkout (e.g. /work/main): run the same random sets there")
     args = parser.parse_args(argv)
 
     started = time.perf_counter()
-    sets = [deal_set(suits, count, TARGETS[suits][1])
-            for suits, count in ((1, args.one), (2, args.two), (4, args.four)) if count > 0]
-    reference = None if args.no_reference else reference_set(args.reference, 60.0)
-    pool = solvable_pool(args.pool) if args.pool > 0 else None
+    if args.from_rows is not None:
+        sets, reference, pool = sets_from_rows(args.from_rows), None, None
+    else:
+        sets = [deal_set(suits, count, TARGETS[suits][1], args.rows)
+                for suits, count in ((1, args.one), (2, args.two), (4, args.four)) if count > 0]
+        reference = None if args.no_reference else reference_set(args.reference, 60.0)
+        pool = solvable_pool(args.pool) if args.pool > 0 else None
     print_tables(sets, reference, pool)
     baseline = None
     if args.baseline is not None:

@@ -9,6 +9,7 @@ it on explicitly (``deal_pool_size=...``).
 import os
 
 os.environ.setdefault("SPIDER_DEAL_POOL_SIZE", "0")
+os.environ.setdefault("SPIDER_DEAL_POOL_RATED_SIZE", "0")
 # Every server frame is checked against the protocol models (and the fast serializer
 # against them): production skips the check for speed.
 os.environ.setdefault("SPIDER_WS_VALIDATE_FRAMES", "true")

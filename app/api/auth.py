@@ -7,7 +7,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.api.database import Session
 from app.db.models import Player
-from app.rooms.errors import NotAuthenticated
+from app.errors import NotAuthenticated
 from app.services.auth import player_from_token
 
 bearer = HTTPBearer(auto_error=False, description="the token from POST /api/players")

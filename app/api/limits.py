@@ -21,34 +21,28 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from app import errors
 from app.api.ratelimit import Clock, TokenBucket
+from app.errors import SpiderError, TooLarge
 from app.settings import Settings
 
 
-class LimitExceeded(ValueError):
+class LimitExceeded(SpiderError):
     """A frame or request refused by a limit; nothing was applied."""
 
     code = "limit_exceeded"
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
-
-class FrameTooLarge(LimitExceeded):
+class FrameTooLarge(LimitExceeded, TooLarge):
     code = "frame_too_large"
 
 
-class FrameTooDeep(LimitExceeded):
+class FrameTooDeep(LimitExceeded, TooLarge):
     code = "frame_too_deep"
 
 
-class RateLimited(LimitExceeded):
+class RateLimited(LimitExceeded, errors.RateLimited):
     code = "rate_limited"
-
-    def __init__(self, message: str, *, retry_after: float) -> None:
-        super().__init__(message)
-        self.retry_after = retry_after
 
 
 def exceeds_depth(text: str, *, limit: int) -> bool:

@@ -1,7 +1,8 @@
 """RFC 9457 problem details for every error: type, title, status, detail, code.
 
-Service errors, validation errors (422), unknown routes and unexpected failures all
-leave through here, as ``application/problem+json``.
+Domain errors (the family of ``app/errors.py``), validation errors (422), unknown routes
+and unexpected failures all leave through here, as ``application/problem+json``. The
+HTTP status of each kind of domain error is decided here and nowhere else.
 """
 
 import logging
@@ -12,8 +13,11 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Mount
 
-from app.rooms.errors import RateLimited, ServiceError
+from app import errors
+from app.errors import SpiderError
+from app.services.record_check import RecordTooLarge
 
 MEDIA_TYPE = "application/problem+json"
 log = logging.getLogger(__name__)
@@ -34,14 +38,38 @@ def problem(
     return JSONResponse(body, status_code=status, media_type=MEDIA_TYPE, headers=headers)
 
 
-async def _service_error(request: Request, error: Exception) -> JSONResponse:
-    assert isinstance(error, ServiceError)
+# By category (app/errors.py): the status and the problem's title.
+HTTP_STATUS: dict[type[SpiderError], tuple[int, str]] = {
+    errors.BadRequest: (400, "Bad request"),
+    errors.InvalidInput: (422, "Invalid input"),
+    errors.NotAuthenticated: (401, "Not authenticated"),
+    errors.Forbidden: (403, "Forbidden"),
+    errors.NotFound: (404, "Not found"),
+    errors.Conflict: (409, "Conflict"),
+    errors.TooLarge: (413, "Too large"),
+    errors.RateLimited: (429, "Too many requests"),
+}
+_TITLES: dict[type[SpiderError], str] = {RecordTooLarge: "Record too large"}
+
+
+def http_status(kind: type[SpiderError]) -> tuple[int, str]:
+    """The status and title of an error class: its category's, its own title if it has one."""
+    category = next((c for c in kind.__mro__ if c in HTTP_STATUS), None)
+    if category is None:
+        raise LookupError(f"{kind.__name__} belongs to no category of app/errors.py")
+    status, title = HTTP_STATUS[category]
+    return status, _TITLES.get(kind, title)
+
+
+async def _domain_error(request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, SpiderError)
+    status, title = http_status(type(error))
     headers = None
-    if isinstance(error, RateLimited):
+    if isinstance(error, errors.RateLimited) and error.retry_after is not None:
         headers = {"Retry-After": str(max(1, round(error.retry_after)))}
-    elif error.status == 401:
+    elif isinstance(error, errors.NotAuthenticated):
         headers = {"WWW-Authenticate": "Bearer"}
-    return problem(error.status, error.code, error.detail, title=error.title, headers=headers,
+    return problem(status, error.code, error.detail, title=title, headers=headers,
                    **error.extra)
 
 
@@ -64,12 +92,28 @@ _HTTP_CODES = {
 }
 
 
+_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+
+
+def _allowed_methods(request: Request) -> list[str]:
+    """Every method some route takes at this path. Starlette's own ``Allow`` names only the
+    first route whose path matched, while FastAPI keeps one route per method (GET and
+    POST ``/api/me/friends`` are two routes). Static mounts answer for themselves."""
+    routes = [route for route in request.app.router.routes if not isinstance(route, Mount)]
+    return [method for method in _METHODS
+            if any(route.matches({**request.scope, "method": method})[0] is Match.FULL
+                   for route in routes)]
+
+
 async def _http_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, StarletteHTTPException)
     status = error.status_code
     code = _HTTP_CODES.get(status, f"http_{status}")
     detail = error.detail if isinstance(error.detail, str) else HTTPStatus(status).phrase
-    return problem(status, code, detail, headers=getattr(error, "headers", None))
+    headers = dict(getattr(error, "headers", None) or {})
+    if status == 405 and (allowed := _allowed_methods(request)):
+        headers["Allow"] = ", ".join(allowed)
+    return problem(status, code, detail, headers=headers or None)
 
 
 async def _unexpected(request: Request, error: Exception) -> JSONResponse:
@@ -78,7 +122,7 @@ async def _unexpected(request: Request, error: Exception) -> JSONResponse:
 
 
 def install_problem_handlers(app: FastAPI) -> None:
-    app.add_exception_handler(ServiceError, _service_error)
+    app.add_exception_handler(SpiderError, _domain_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(Exception, _unexpected)

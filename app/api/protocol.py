@@ -31,6 +31,8 @@ from app.api.protocol_solo import (
     SoloRescue,
     SoloSnapshot,
 )
+from app.errors import BadRequest
+from app.rooms.winner import GameStatus
 
 PROTOCOL_VERSION = 1
 MAX_FRAME_BYTES = 16 * 1024
@@ -150,13 +152,11 @@ ClientMessage = Annotated[
 CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
-class ProtocolError(ValueError):
+class ProtocolError(BadRequest):
     """A frame that is not a valid client message; ``code`` says which kind of wrong."""
 
     def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(message, code=code)
 
 
 def parse_client_message(frame: str | bytes) -> ClientMessage:
@@ -185,7 +185,7 @@ class Progress(Message):
     actions: int
     runs: int
     time_left_ms: int | None = Field(description="None until the game is opened.")
-    status: Literal["not_started", "playing", "won", "finished", "timed_out", "did_not_start"]
+    status: GameStatus
     online: bool
     start_deadline: str | None = Field(
         None, description="While not started: when the game ends as did_not_start (ISO 8601).")
@@ -200,6 +200,17 @@ class Welcome(Message):
     resumed: bool = Field(description="True when the missed events follow this frame.")
 
 
+class ResumeResult(Message):
+    """The answer to ``resume``, always, before anything else it causes: ``resumed`` true,
+    the missed events follow; false (refused: another stream, or events no longer kept),
+    the fresh snapshots of the opened games in unfinished matches follow instead."""
+
+    type: Literal["resume_result"] = "resume_result"
+    resumed: bool = Field(description="True when the missed events follow this frame.")
+    stream: str = Field(description="This connection's stream: give it back next time.")
+    last_event: int = Field(description="The newest event number on the stream so far.")
+
+
 class Snapshot(Message):
     """The whole visible state of one game (mine, or one I watch)."""
 
@@ -212,7 +223,7 @@ class Snapshot(Message):
     view: dict[str, Any]
     score: int
     seq: int = Field(description="Number of actions applied; the next action uses seq + 1.")
-    status: Literal["not_started", "playing", "won", "finished", "timed_out", "did_not_start"]
+    status: GameStatus
     time_limit_ms: int
     time_left_ms: int
     opponent: Progress | None
@@ -345,9 +356,9 @@ class Pong(Message):
 
 
 ServerMessage = Annotated[
-    Welcome | Snapshot | Ack | Reject | ProgressEvent | WatchEvent | GameOver | MatchResult
-    | Replay | Lobby | Invite | Presence | Hint | Error | Pong | SoloSnapshot | SoloAck
-    | SoloReject | SoloAssist | SoloHint | SoloOver | BadgeEarned,
+    Welcome | ResumeResult | Snapshot | Ack | Reject | ProgressEvent | WatchEvent | GameOver
+    | MatchResult | Replay | Lobby | Invite | Presence | Hint | Error | Pong | SoloSnapshot
+    | SoloAck | SoloReject | SoloAssist | SoloHint | SoloOver | BadgeEarned,
     Field(discriminator="type"),
 ]
 SERVER_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)

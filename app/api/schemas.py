@@ -1,16 +1,33 @@
 """Request and response bodies of the REST API (pydantic), and converters from services."""
 
 from datetime import date, datetime
+from enum import IntEnum
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.rooms.winner import GameStatus
 from app.services.friends import Contact
 from app.services.invites import InviteView
 from app.services.players import NAME_MAX, NAME_MIN, PlayerInfo
 from app.services.ratings import LeaderboardEntry
 from app.services.results import HistoryEntry, MatchResult
 from app.services.tables import TIME_LIMIT_MAX, TIME_LIMIT_MIN, TableView
+
+GAME_STATUS_HELP = ("not_started (not opened yet), playing, won, finished (ended early), "
+                    "timed_out, or did_not_start (never opened in time: the no-show rule); "
+                    "the same words as the WebSocket's")
+
+Suits = Literal[1, 2, 4]
+
+
+class SuitCount(IntEnum):
+    """1, 2 or 4 in a query string (a Literal of ints does not take "1" from a URL)."""
+
+    ONE = 1
+    TWO = 2
+    FOUR = 4
+
 
 NAME_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]*$"
 Level = Literal["any", "beginner", "intermediate", "advanced", "expert"]
@@ -33,7 +50,7 @@ class NameIn(Request):
 
 class TableIn(Request):
     preset: Literal["duel", "classic"] = "duel"
-    suits: Literal[1, 2, 4] = 1
+    suits: Suits = 1
     time_limit_seconds: int = Field(900, ge=TIME_LIMIT_MIN, le=TIME_LIMIT_MAX)
     level: Level = "any"
     public: bool = True
@@ -48,7 +65,7 @@ class InviteIn(Request):
 
 
 class RatingOut(BaseModel):
-    suits: int
+    suits: Suits
     rating: float
     rd: float
     band: str
@@ -56,7 +73,7 @@ class RatingOut(BaseModel):
 
 
 class SoloSuitStatsOut(BaseModel):
-    suits: int
+    suits: Suits
     games: int = Field(description="solo and daily games of this suit count, any status")
     wins: int
     best_time_ms: int | None
@@ -127,12 +144,14 @@ class TableOut(BaseModel):
     owner_id: int
     owner_name: str
     preset: str
-    suits: int
+    suits: Suits
     time_limit_seconds: int
     level: str
     public: bool
     rated: bool
     difficulty: str = "any"
+    daily_date: date | None = None
+    """Set for a daily-duel table: its match deals that day's daily deal."""
     status: str
     created_at: datetime
     expires_at: datetime | None
@@ -148,7 +167,7 @@ class TableOut(BaseModel):
             preset=table.preset, suits=table.suits,
             time_limit_seconds=table.time_limit_seconds, level=table.level,
             public=table.is_public, rated=table.rated, difficulty=table.difficulty,
-            status=table.status,
+            daily_date=table.daily_date, status=table.status,
             created_at=table.created_at, expires_at=table.expires_at,
             seats=[SeatOut(seat=s.seat, player_id=s.player_id, name=s.name,
                            wants_new_game=s.wants_new_game) for s in view.seats],
@@ -165,6 +184,10 @@ class PageMeta(BaseModel):
 
 class TablePage(PageMeta):
     items: list[TableOut]
+
+
+class ContactPage(PageMeta):
+    items: list[ContactOut]
 
 
 class InviteOut(BaseModel):
@@ -197,9 +220,13 @@ class InviteTableOut(BaseModel):
     """What an invitation's landing page may show a visitor: the game, not the table."""
 
     preset: str
-    suits: int
+    suits: Suits
     time_limit_seconds: int
     rated: bool
+
+
+class InvitePage(PageMeta):
+    items: list[InviteOut]
 
 
 class PublicInviteOut(BaseModel):
@@ -234,7 +261,7 @@ class GameResultOut(BaseModel):
     player_id: int
     name: str
     seat: int
-    status: str = Field(description="playing, won, stuck, finished (early) or timed_out")
+    status: GameStatus = Field(description=GAME_STATUS_HELP)
     score: int
     actions: int
     time_used_ms: int
@@ -243,6 +270,14 @@ class GameResultOut(BaseModel):
     rating_before: float | None
     rating_after: float | None
     rating_change: float | None
+
+
+class PlayThisDealOut(BaseModel):
+    """A solo game that deals the match's cards again (``POST /api/solo/games`` body)."""
+
+    number: int = Field(description="the solo deal number, 1–999,999")
+    suits: Suits
+    solvable_only: bool
 
 
 class MatchResultOut(BaseModel):
@@ -257,9 +292,12 @@ class MatchResultOut(BaseModel):
     draw: bool
     games: list[GameResultOut]
     deal_number: int | None = Field(description="revealed once both games are over")
-    suits: int | None = Field(description="revealed once both games are over")
+    suits: Suits | None = Field(description="revealed once both games are over")
     generator_version: int | None
     difficulty: str | None
+    play: PlayThisDealOut | None = Field(
+        description="revealed once both games are over: the solo deal that deals these "
+                    "cards again (null for a test layout)")
     ended_at: datetime | None
 
     @classmethod
@@ -284,6 +322,7 @@ class MatchResultOut(BaseModel):
             deal_number=result.deal_number, suits=result.suits,
             generator_version=match.generator_version if result.over else None,
             difficulty=match.difficulty if result.over else None,
+            play=None if result.play is None else PlayThisDealOut(**result.play),
             ended_at=match.ended_at,
         )
 
@@ -293,12 +332,12 @@ class HistoryEntryOut(BaseModel):
     table_id: int
     ended_at: datetime | None
     preset: str
-    suits: int
+    suits: Suits
     rated: bool
     deal_number: int | None
     outcome: Literal["won", "lost", "draw"]
     game_id: int
-    status: str
+    status: GameStatus = Field(description=GAME_STATUS_HELP)
     score: int
     time_used_ms: int
     opponent_id: int
@@ -331,7 +370,7 @@ class LeaderboardEntryOut(BaseModel):
 
 
 class LeaderboardPage(PageMeta):
-    suits: int
+    suits: Suits
     items: list[LeaderboardEntryOut]
 
 

@@ -3,23 +3,13 @@
 from __future__ import annotations
 
 from datetime import date, datetime
-from enum import IntEnum
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from app.api.schemas import Request
+from app.api.schemas import Request, Suits
 from app.engine.deal_numbers import DEAL_NUMBER_MAX, DEAL_NUMBER_MIN
 
-Suits = Literal[1, 2, 4]
-
-
-class SuitCount(IntEnum):
-    """1, 2 or 4 in a query string (a Literal of ints does not take "1" from a URL)."""
-
-    ONE = 1
-    TWO = 2
-    FOUR = 4
 SoloKind = Literal["solo", "daily"]
 SoloStatus = Literal["playing", "won", "abandoned", "expired"]
 Difficulty = Literal["easy", "medium", "hard"]
@@ -100,7 +90,7 @@ class StreakOut(BaseModel):
 
 class DailyOut(BaseModel):
     day: date
-    suits: int
+    suits: Suits
     rules: dict[str, Any]
     difficulty: Difficulty | None
     my_game: SoloGameOut | None
@@ -108,6 +98,8 @@ class DailyOut(BaseModel):
     players: int
     winners: int
     streak: StreakOut
+    duel_table_id: int | None = None
+    """My daily-duel table of today (waiting, playing or played), if I took the duel."""
 
 
 class DailyBoardEntryOut(BaseModel):

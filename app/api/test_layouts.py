@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 from app.api.auth import Me
 from app.api.database import Session
 from app.api.routes.common import Id, problems
-from app.rooms.errors import NotFound
+from app.errors import NotFound
 from app.services.test_layouts import set_test_layout
 
 router = APIRouter(prefix="/api/test", tags=["testing"], include_in_schema=False)

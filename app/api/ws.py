@@ -23,11 +23,10 @@ from pydantic_core import to_json
 
 from app.api import limits, solo_ws, test_layouts
 from app.api import protocol as p
+from app.errors import BadRequest, NotAuthenticated, RateLimited, SpiderError, TooLarge
 from app.ops import context, lean_ws, metrics
 from app.ops.connections import ConnectionRegistry, TooManyConnections
 from app.rooms import channels, frames
-from app.rooms.duel import RoomError
-from app.rooms.errors import ServiceError
 from app.rooms.runtime import Rooms
 from app.rooms.streams import EventStream, Outbox
 from app.services.solo_play import SoloPlay
@@ -39,15 +38,34 @@ CLOSE_POLICY = 4401  # not authenticated
 CLOSE_PROTOCOL = 4400  # no valid hello / unsupported version
 CLOSE_POLICY_VIOLATION = 1008  # origin refused, too many connections, flooding
 
+# Every domain error (app/errors.py) is answered with an error frame, its code and detail,
+# and the connection stays open; these categories close it where they end the
+# conversation (a refused hello, a refused token, a flood, one connection too many).
+CLOSE_CODES: dict[type[SpiderError], int] = {
+    BadRequest: CLOSE_PROTOCOL,
+    NotAuthenticated: CLOSE_POLICY,
+    TooLarge: CLOSE_POLICY_VIOLATION,
+    RateLimited: CLOSE_POLICY_VIOLATION,
+}
+
+
+def close_code(kind: type[SpiderError]) -> int:
+    """The close code for an error that ends the connection; 1008 for any other kind."""
+    category = next((c for c in kind.__mro__ if c in CLOSE_CODES), None)
+    return CLOSE_POLICY_VIOLATION if category is None else CLOSE_CODES[category]
+
 RoomsFactory = Callable[[FastAPI], Awaitable[Rooms]]
 
 
 @asynccontextmanager
 async def rooms_lifespan(app: FastAPI) -> AsyncIterator[None]:
-    from app.services.wiring import rooms_for_app  # the database wiring, kept out of imports
+    from app.services.wiring import build_live_rooms  # the database wiring, kept out of imports
 
-    rooms = await rooms_for_app(app)
+    rooms = await build_live_rooms(settings=app.state.settings, engine=app.state.db_engine,
+                                   sessions=app.state.sessions)
     app.state.rooms = rooms
+    # The REST friend list asks app.state.presence who is online (app/rooms/presence.py).
+    app.state.presence = rooms.streams
     rooms.start_restoring()  # in the background: a database not ready yet delays, not kills
     try:
         yield
@@ -205,8 +223,8 @@ async def duel_socket(websocket: WebSocket) -> None:
             raise
     except TooManyConnections as error:
         metrics.REJECTED.labels(code=error.code).inc()
-        await websocket.send_text(_error_text(error.code, str(error)))
-        await websocket.close(code=CLOSE_POLICY_VIOLATION)
+        await websocket.send_text(_error_text(error.code, error.detail))
+        await websocket.close(code=close_code(type(error)))
         return
     validate = settings.ws_validate_frames
     outbox.start(_delivery(websocket, outbox, validate=validate),
@@ -249,21 +267,12 @@ async def _serve(websocket: WebSocket, rooms: Rooms, session: EventStream, outbo
                 await solo_ws.handle(message, websocket.app.state.solo, session, outbox)
             else:
                 await _handle(message, rooms, session, outbox, websocket.app.state.solo)
-        except limits.LimitExceeded as error:
-            metrics.REJECTED.labels(code=error.code).inc()
-            outbox.put(frames.error(error.code, error.message))
-            if guard.should_close:  # told many times, still flooding
-                await websocket.close(code=CLOSE_POLICY_VIOLATION)
-                return
-        except p.ProtocolError as error:
-            metrics.REJECTED.labels(code=error.code).inc()
-            outbox.put(frames.error(error.code, error.message))
-        except RoomError as error:
-            metrics.REJECTED.labels(code=error.code).inc()
-            outbox.put(frames.error(error.code, str(error)))
-        except ServiceError as error:  # solo games: not yours, no such game, over
+        except SpiderError as error:  # a limit, a malformed frame, a refusal: nothing changed
             metrics.REJECTED.labels(code=error.code).inc()
             outbox.put(frames.error(error.code, error.detail))
+            if guard.should_close:  # refused by the guard many times in a row: flooding
+                await websocket.close(code=close_code(type(error)))
+                return
         except Exception:  # a bug or an outage must not kill the player's connection
             metrics.ERRORS.labels(where="ws").inc()
             log.exception("failed to handle a %s frame", type(message).__name__)
@@ -282,12 +291,12 @@ async def _handle(message: p.ClientMessage, rooms: Rooms, session: EventStream, 
         answer = await duels.act(
             player_id=me, match_id=message.match_id, seq=message.seq, action=message.action)
         metrics.record_answer(answer, op=message.action.get("op"), started=started)
-        session.emit(answer)
+        session.emit_answer(answer)
     elif isinstance(message, p.Finish):
         started = time.perf_counter()
         answer = await duels.finish(player_id=me, match_id=message.match_id, seq=message.seq)
         metrics.record_answer(answer, op="finish", started=started)
-        session.emit(answer)
+        session.emit_answer(answer)
     elif isinstance(message, p.AskHint):
         # An answer to this connection only, not an event: unnumbered, like pong.
         outbox.put(await duels.hint(player_id=me, match_id=message.match_id))
@@ -307,6 +316,9 @@ async def _handle(message: p.ClientMessage, rooms: Rooms, session: EventStream, 
         await _watch_presence(rooms, session, message.player_ids)
     elif isinstance(message, p.Resume):
         missed = session.missed_since(message.stream, message.last_event)
+        # Said first, whatever follows: a refusal with no opened game is otherwise silent.
+        outbox.put(frames.resume_result(resumed=missed is not None, stream=session.stream,
+                                        last_event=session.last_n))
         if missed is None:
             await _resync(rooms, session)
             if solo is not None:

@@ -31,10 +31,8 @@ from app.engine.game import replay
 from app.engine.record import Record, RecordError, load_record
 from app.engine.rules import Rules, RulesError, preset
 from app.engine.solver import Solution, SolverLimitError, difficulty_of, solve
+from app.engine.solver.polish import SHORT_NODES as POLISH_NODES
 from app.engine.solver.solve import DEFAULT_NODES
-
-POLISH_NODES = 20_000
-"""Nodes ``--short`` spends after the first win looking for a shorter one."""
 
 
 class BatchRangeError(ValueError):

@@ -38,6 +38,10 @@ class DealChoice:
     generator_version: int | None
     layout: dict[str, Any] | None = None
     difficulty: str | None = None
+    play_number: int | None = None
+    """The 1–999,999 number a solo game deals the same cards from (``app.rewards.solo``)."""
+    play_solvable_only: bool = False
+    """With "solvable only" on (the number's solvable deal) or off (its generator deal)."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +69,8 @@ async def create_match(
         generator_version=choice.generator_version,
         layout=choice.layout,
         difficulty=choice.difficulty,
+        play_number=choice.play_number,
+        play_solvable_only=None if choice.play_number is None else choice.play_solvable_only,
         status="playing",
     )
     session.add(match)
@@ -161,9 +167,9 @@ async def finish_game(
     time_used_ms: int,
     at: datetime | None = None,
 ) -> Game:
-    """End a game with how it ended (won / stuck / finished / timed_out) and its totals."""
+    """End a game with how it ended (won / finished / timed_out) and its totals."""
     if status not in GAME_STATUSES or status == "playing":
-        raise GameStatusError(f"a game ends as won, stuck, finished or timed_out, not {status!r}")
+        raise GameStatusError(f"a game ends as won, finished or timed_out, not {status!r}")
     if game.status != "playing":
         raise GameStatusError(f"game {game.id} has already ended ({game.status})")
     game.status = status

@@ -22,7 +22,6 @@ from sqlalchemy import (
     String,
     TypeDecorator,
     UniqueConstraint,
-    text,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -129,12 +128,15 @@ class DuelTable(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     expires_at: Mapped[datetime | None] = mapped_column(default=None)
     closed_at: Mapped[datetime | None] = mapped_column(default=None)
+    # A daily-duel table: its one match deals this day's daily deal (app/services/daily_duel.py).
+    daily_date: Mapped[date | None] = mapped_column(Date, default=None)
     __table_args__ = (
         CheckConstraint("suits IN (1, 2, 4)", name="suits"),
         CheckConstraint("time_limit_seconds > 0", name="time_limit"),
         CheckConstraint("status IN ('open', 'full', 'closed')", name="status"),
         CheckConstraint("difficulty IN ('any', 'easy', 'medium', 'hard')", name="difficulty"),
         Index("ix_duel_tables_lobby", "status", "is_public", "suits"),
+        Index("ix_duel_tables_daily", "daily_date", "status", "level"),
     )
 
 
@@ -196,6 +198,11 @@ class Match(Base):
     # BIGINT: solvable-deal mappings name generator deals up to 2**48 (issue 3).
     deal_number: Mapped[int | None] = mapped_column(BigInteger, default=None)
     generator_version: Mapped[int | None] = mapped_column(Integer, default=None)
+    # The 1–999,999 number a solo game deals these same cards from, with "solvable only"
+    # on or off (the share text's "play this deal" link); NULL for a test layout.
+    # A seed: never shown before the end.
+    play_number: Mapped[int | None] = mapped_column(Integer, default=None)
+    play_solvable_only: Mapped[bool | None] = mapped_column(Boolean, default=None)
     # The full starting layout (rule book form) when it is not just a generator deal:
     # a solvable-deal mapping or a test layout. Rebuilding prefers it when present.
     layout: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
@@ -212,10 +219,13 @@ class Match(Base):
         CheckConstraint(
             "deal_number IS NOT NULL OR layout IS NOT NULL", name="has_deal"
         ),
+        CheckConstraint(
+            "play_number IS NULL OR play_number BETWEEN 1 AND 999999", name="play_number"
+        ),
     )
 
 
-GAME_STATUSES = ("playing", "won", "stuck", "finished", "timed_out")
+GAME_STATUSES = ("playing", "won", "finished", "timed_out")
 
 
 class Game(Base):
@@ -239,7 +249,7 @@ class Game(Base):
         UniqueConstraint("match_id", "player_id", name="uq_games_match_player"),
         UniqueConstraint("match_id", "seat", name="uq_games_match_seat"),
         CheckConstraint(
-            "status IN ('playing', 'won', 'stuck', 'finished', 'timed_out')", name="status"
+            "status IN ('playing', 'won', 'finished', 'timed_out')", name="status"
         ),
         Index("ix_games_player", "player_id"),
     )
@@ -279,114 +289,3 @@ class Rating(Base):
         CheckConstraint("suits IN (1, 2, 4)", name="suits"),
         Index("ix_ratings_leaderboard", "suits", "rating"),
     )
-
-
-SOLO_STATUSES = ("playing", "won", "abandoned", "expired")
-
-
-class SoloGame(Base):
-    """A solo or daily game of one player (docs/solo-and-daily.md, section 3).
-
-    The counters are caches of the action log (``solo_actions``), written in the same
-    transaction as each append.
-    """
-
-    __tablename__ = "solo_games"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
-    kind: Mapped[str] = mapped_column(String(5))  # solo / daily
-    number: Mapped[int] = mapped_column(Integer)
-    suits: Mapped[int] = mapped_column(Integer)
-    solvable_only: Mapped[bool] = mapped_column(Boolean)
-    relaxed: Mapped[bool] = mapped_column(Boolean)
-    source_deal: Mapped[int] = mapped_column(BigInteger)  # up to 2**48
-    generator_version: Mapped[int] = mapped_column(Integer, default=1)
-    mapping_version: Mapped[int | None] = mapped_column(Integer, default=None)
-    difficulty: Mapped[str | None] = mapped_column(String(6), default=None)
-    daily_date: Mapped[date | None] = mapped_column(Date, default=None)
-    status: Mapped[str] = mapped_column(String(9), default="playing")
-    created_at: Mapped[datetime] = mapped_column(default=utcnow)
-    started_at: Mapped[datetime | None] = mapped_column(default=None)
-    ended_at: Mapped[datetime | None] = mapped_column(default=None)
-    actions_count: Mapped[int] = mapped_column(Integer, default=0)
-    undos: Mapped[int] = mapped_column(Integer, default=0)
-    hints: Mapped[int] = mapped_column(Integer, default=0)
-    rescues: Mapped[int] = mapped_column(Integer, default=0)
-    auto_completed: Mapped[bool] = mapped_column(Boolean, default=False)
-    score: Mapped[int] = mapped_column(Integer, default=0)
-    elapsed_ms: Mapped[int | None] = mapped_column(Integer, default=None)
-    points: Mapped[int | None] = mapped_column(Integer, default=None)
-    __table_args__ = (
-        CheckConstraint("kind IN ('solo', 'daily')", name="kind"),
-        CheckConstraint("number BETWEEN 1 AND 999999", name="number"),
-        CheckConstraint("suits IN (1, 2, 4)", name="suits"),
-        CheckConstraint(
-            "status IN ('playing', 'won', 'abandoned', 'expired')", name="status"
-        ),
-        CheckConstraint("(kind = 'daily') = (daily_date IS NOT NULL)", name="daily_date"),
-        CheckConstraint("(status = 'playing') = (ended_at IS NULL)", name="ended"),
-        CheckConstraint("(status = 'won') = (points IS NOT NULL)", name="points"),
-        UniqueConstraint("player_id", "daily_date", name="uq_solo_games_player_daily"),
-        Index("ix_solo_games_one_playing", "player_id", unique=True,
-              sqlite_where=text("kind = 'solo' AND status = 'playing'"),
-              postgresql_where=text("kind = 'solo' AND status = 'playing'")),
-        Index("ix_solo_games_history", "player_id", "ended_at"),
-        Index("ix_solo_games_points", "status", "suits", "ended_at"),
-        Index("ix_solo_games_daily", "daily_date", "status", "elapsed_ms"),
-    )
-
-
-SOLO_ACTORS = ("player", "rescue", "auto_complete")
-
-
-class SoloAction(Base):
-    """Append-only log of a solo game's legal actions; ``by`` says who chose each."""
-
-    __tablename__ = "solo_actions"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    game_id: Mapped[int] = mapped_column(ForeignKey("solo_games.id", ondelete="CASCADE"))
-    seq: Mapped[int] = mapped_column(Integer)
-    action: Mapped[dict[str, Any]] = mapped_column(JSON)
-    by: Mapped[str] = mapped_column(String(13), default="player")
-    at: Mapped[datetime] = mapped_column(default=utcnow)
-    __table_args__ = (
-        UniqueConstraint("game_id", "seq", name="uq_solo_actions_game_seq"),
-        CheckConstraint("seq >= 1", name="seq"),
-        CheckConstraint("by IN ('player', 'rescue', 'auto_complete')", name="by"),
-    )
-
-
-class PlayerBadge(Base):
-    """A badge a player earned, once, with the game or match that earned it."""
-
-    __tablename__ = "player_badges"
-
-    player_id: Mapped[int] = mapped_column(
-        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
-    )
-    code: Mapped[str] = mapped_column(String(32), primary_key=True)
-    earned_at: Mapped[datetime] = mapped_column()
-    solo_game_id: Mapped[int | None] = mapped_column(
-        ForeignKey("solo_games.id", ondelete="CASCADE"), default=None
-    )
-    match_id: Mapped[int | None] = mapped_column(
-        ForeignKey("matches.id", ondelete="CASCADE"), default=None
-    )
-    __table_args__ = (
-        CheckConstraint("(solo_game_id IS NULL) <> (match_id IS NULL)", name="one_source"),
-    )
-
-
-class DailyStreak(Base):
-    """Cache of a player's daily streak for the streak leaderboard (recomputed per win)."""
-
-    __tablename__ = "daily_streaks"
-
-    player_id: Mapped[int] = mapped_column(
-        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
-    )
-    run: Mapped[int] = mapped_column(Integer)
-    best: Mapped[int] = mapped_column(Integer)
-    last_won: Mapped[date] = mapped_column(Date)

@@ -11,6 +11,7 @@ from collections import defaultdict
 from collections.abc import AsyncIterator, Hashable
 from typing import Protocol
 
+from app.errors import RateLimited
 from app.ops import metrics
 
 
@@ -18,7 +19,7 @@ class Closable(Protocol):
     async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
 
 
-class TooManyConnections(ValueError):
+class TooManyConnections(RateLimited):
     """A player already holds the allowed number of connections on this process."""
 
     code = "too_many_connections"

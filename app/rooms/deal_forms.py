@@ -1,30 +1,23 @@
 """A match's deal: chosen once when both seats are filled, stored, and rebuilt from storage.
 
-Stored form: ``{"number": N, "generator": 1, "difficulty": ...}`` for the built-in generator,
+Stored form: ``{"number": N, "generator": 1, "difficulty": ..., "play": {...}}`` for the
+built-in generator (``play``: the solo options that deal it again, ``app.services.deals``),
 or ``{"layout": {...}}`` for a test layout (only when ``allow_test_layouts`` is on).
 """
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from app.engine.deal import GENERATOR_VERSION, deal
+from app.engine.deal_numbers import random_deal_number
 from app.engine.layout import state_from_layout
 from app.engine.rules import Rules
 from app.engine.state import GameState
-from app.ids import INT_COLUMN_MAX
-
-MAX_DEAL_NUMBER = INT_COLUMN_MAX  # fits every database's INTEGER
 
 
 class DealError(ValueError):
     """A stored deal that cannot be rebuilt (unknown form)."""
-
-
-def random_deal_number() -> int:
-    """A fresh random generator deal number in [1, MAX_DEAL_NUMBER]."""
-    return secrets.randbelow(MAX_DEAL_NUMBER) + 1
 
 
 def choose_deal(rules: Rules) -> dict[str, Any]:
@@ -34,7 +27,9 @@ def choose_deal(rules: Rules) -> dict[str, Any]:
     (solvable only for 1 and 2 suits, with a difficulty); only the in-memory store used by
     the rooms tests comes here, so ``difficulty`` stays ``None``.
     """
-    return {"number": random_deal_number(), "generator": GENERATOR_VERSION, "difficulty": None}
+    number = random_deal_number()  # a solo deal number: "play this deal" is that number
+    return {"number": number, "generator": GENERATOR_VERSION, "difficulty": None,
+            "play": {"number": number, "suits": rules.suits, "solvable_only": False}}
 
 
 def start_state(rules: Rules, stored: dict[str, Any]) -> GameState:
@@ -48,6 +43,7 @@ def start_state(rules: Rules, stored: dict[str, Any]) -> GameState:
 
 
 def public_deal(stored: dict[str, Any]) -> dict[str, Any]:
-    """What may be revealed once both games are over (the whole deal)."""
-    return {key: value for key, value in stored.items() if key in ("number", "generator",
-                                                                    "difficulty", "layout")}
+    """What may be revealed once both games are over: the whole deal, and ``play``, the
+    solo deal number that deals it again (a seed: never sooner)."""
+    return {key: value for key, value in stored.items()
+            if key in ("number", "generator", "difficulty", "layout", "play")}

@@ -24,17 +24,16 @@ from app.rooms import channels, frames
 from app.rooms import duel_core as core
 from app.rooms.clock import SYSTEM_CLOCK, Clock
 from app.rooms.deal_forms import choose_deal, start_state
-from app.rooms.match import (
+from app.rooms.errors import (
     GameIsOver,
-    Match,
     NoSuchMatch,
     NotOpened,
     NotSeated,
     ReplayNotReady,
     RoomError,
-    Seat,
     SpectateRefused,
 )
+from app.rooms.match import Match
 from app.rooms.peers import PeerSync
 from app.rooms.pubsub import PubSub
 from app.rooms.step_runner import LiveMatch, StepRunner
@@ -154,7 +153,7 @@ class DuelService:
                 step = command(live.value, player_id, now)
                 if step is not None:
                     await self._runner.run(live, player_id, step)
-            return self._snapshot(live, live.game_of(player_id), role="player")
+            return self._runner.snapshot(live, live.game_of(player_id), role="player")
 
     async def act(
         self, *, player_id: int, match_id: int, seq: int, action: Payload
@@ -168,23 +167,31 @@ class DuelService:
             player_id=player_id, match_id=match_id, seq=seq, action={"op": core.FINISH_OP}
         )
 
-    async def _act(self, live: LiveMatch, player_id: int, seq: int, action: Payload
-                   ) -> Payload:
+    async def _act(self, live: LiveMatch, player_id: int, seq: int, action: Payload,
+                   *, fresh_copy: bool = False) -> Payload:
         step = core.act(live.value, player_id, seq, action, self._clock())
+        if self._peers is not None and not fresh_copy and _ahead(step.reply, seq):
+            # A seq past our copy's next one: another process (the player's other tab or
+            # device) may have played meanwhile and its news not reached us yet.
+            return await self._act_on_fresh_copy(live, player_id, seq, action)
         try:
             reply = await self._runner.run(live, player_id, step)
         except SeqTaken:
-            # Another process logged this seq first: the log decides. Rebuild from it and
-            # answer as the fresh game would (a duplicate, or a rejection with a resync).
-            await self._invalidate(live.match_id)
-            fresh = await self.match(live.match_id)
-            async with fresh.lock(player_id):
-                return await self._act(fresh, player_id, seq, action)
+            # Another process logged this seq first (a duplicate, or a rejection with a resync).
+            return await self._act_on_fresh_copy(live, player_id, seq, action)
         except StoreError as error:
             return core.reject(live.value, live.game_of(player_id), seq, "not_stored",
                                f"not saved, try again: {error}")
         assert reply is not None
         return reply
+
+    async def _act_on_fresh_copy(self, live: LiveMatch, player_id: int, seq: int,
+                                 action: Payload) -> Payload:
+        """The log decides: rebuild the match from it and answer as the fresh game would."""
+        await self._invalidate(live.match_id)
+        fresh = await self.match(live.match_id)
+        async with fresh.lock(player_id):
+            return await self._act(fresh, player_id, seq, action, fresh_copy=True)
 
     async def hint(self, *, player_id: int, match_id: int) -> Payload:
         """A suggested next action for my own game in progress; changes nothing.
@@ -214,7 +221,7 @@ class DuelService:
         async with live.lock(target.player_id):
             await follow(channels.watch(match_id, target.player_id))
             await follow(channels.match(match_id))
-            return self._snapshot(live, live.game_of(target.player_id), role="spectator")
+            return self._runner.snapshot(live, live.game_of(target.player_id), role="spectator")
 
     async def replay(self, *, viewer_id: int, match_id: int, player_id: int) -> Payload:
         return core.replay((await self.match(match_id)).value, player_id)
@@ -228,7 +235,8 @@ class DuelService:
                 continue
             async with live.lock(player_id):
                 await follow(channels.match(match_id))
-                snapshots.append(self._snapshot(live, live.game_of(player_id), role="player"))
+                seat = live.game_of(player_id)
+                snapshots.append(self._runner.snapshot(live, seat, role="player"))
         return snapshots
 
     # ------------------------------------------------------------------ the cache
@@ -289,11 +297,8 @@ class DuelService:
                     await task
         self._matches.clear()
 
-    # ------------------------------------------------------------------ frames
 
-    def _snapshot(self, live: LiveMatch, seat: Seat, *, role: str) -> Payload:
-        others = [s for s in live.games if s is not seat]
-        return frames.snapshot(
-            live.match_id, live.value.rules.to_json(), seat, role=role, now=self._clock(),
-            opponent=self._runner.progress(live, others[0]) if others else None,
-        )
+def _ahead(reply: Payload | None, seq: int) -> bool:
+    """A refusal of a seq beyond the next one of the copy that answered."""
+    return (reply is not None and reply.get("code") == "bad_seq"
+            and seq > int(reply.get("next_seq", seq)))

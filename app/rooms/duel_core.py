@@ -9,9 +9,11 @@ sends anything; the runner (``app/rooms/duel.py``) does, in the order given.
 
 Sequence numbers: an action's ``seq`` is its position in the game's log (1, 2, …);
 "finish" takes the next seq too but ends the game row instead of entering the log (the
-log holds rule-book actions only). ``seq`` = last answered → the same answer again (never
-applied twice); lower → ``stale_seq``; higher than next → ``bad_seq``; both rejections
-carry the authoritative view for a resync. An illegal action consumes no seq.
+log holds rule-book actions only). ``seq`` = last answered, with the same action → the
+same answer again (a resend: never applied twice), with another action → ``seq_taken``
+(two tabs of the player sent that seq at once: one was applied, this one is refused);
+lower → ``stale_seq``; higher than next → ``bad_seq``; every rejection carries the
+authoritative view for a resync. An illegal action consumes no seq.
 """
 
 from __future__ import annotations
@@ -24,14 +26,8 @@ from app.engine.errors import IllegalAction
 from app.engine.layout import state_to_layout
 from app.engine.state import GameState
 from app.rooms import frames
-from app.rooms.match import (
-    GameIsOver,
-    Match,
-    NotOpened,
-    ReplayNotReady,
-    Seat,
-    SpectateRefused,
-)
+from app.rooms.errors import GameIsOver, NotOpened, ReplayNotReady, SpectateRefused
+from app.rooms.match import Match, Seat
 from app.rooms.store import Progress, StoredGame
 from app.scoring.play import ScoredGame
 
@@ -224,6 +220,10 @@ def act(match: Match, player_id: int, seq: int, data: Payload, now: float) -> St
         return due.then(act(due.match, player_id, seq, data, now))
     last = seat.last_ack
     if (last is not None and seq == last["seq"]) or (seat.seq > 0 and seq == seat.seq):
+        if not _same_step(seat, seq, data):  # not a resend: another tab took this seq
+            return Step(match, reply=reject(match, seat, seq, "seq_taken",
+                                            f"seq {seq} was taken by another action of "
+                                            "yours (another tab or device) just before"))
         return again(match, seat, seq, now)
     if seq != seat.seq + 1 or seat.started_at is None or seat.ended_at is not None:
         refusal = _seq_refusal(seat, seq)
@@ -252,6 +252,17 @@ def act(match: Match, player_id: int, seq: int, data: Payload, now: float) -> St
     ack = frames.ack(match.match_id, played, seq, delta, events_out, now)
     played.last_ack = ack  # still ours alone: part of building the value
     return Step(match.with_seat(played), (append,), (Acked(player_id, ack),), ack, match)
+
+
+def _same_step(seat: Seat, seq: int, data: Payload) -> bool:
+    """Whether ``data`` is what was done at ``seq`` (a resend), not another action that
+    came with the same seq (two tabs of the player acting at the same instant)."""
+    if seq > seat.log_length:  # that seq was the finish, which is not logged
+        return data.get("op") == FINISH_OP and set(data) == {"op"}
+    try:
+        return action_from_json(data).to_json() == seat.log[seq - 1]
+    except ActionFormatError:
+        return False
 
 
 def _seq_refusal(seat: Seat, seq: int) -> tuple[str, str] | None:

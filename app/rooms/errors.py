@@ -1,58 +1,39 @@
-"""Service errors: each knows its HTTP status and a stable machine-readable ``code``.
+"""The refusals of the live layer: requests about a match that the rooms refuse.
 
-Routes never build error responses themselves; one handler turns these into RFC 9457
-problem details (app/api/problems.py).
+Each is in one category of the family in ``app/errors.py``; how it travels is the
+adapters' business (app/api). ``code`` goes to the client with the message.
 """
 
+from __future__ import annotations
 
-class ServiceError(Exception):
-    status = 400
-    title = "Bad request"
-    code = "bad_request"
-
-    def __init__(self, detail: str, *, code: str | None = None) -> None:
-        super().__init__(detail)
-        self.detail = detail
-        self.extra: dict[str, object] = {}  # more members of the problem document
-        if code is not None:
-            self.code = code
+from app.errors import Conflict, Forbidden, NotFound, SpiderError
 
 
-class InvalidInput(ServiceError, ValueError):
-    status = 422
-    title = "Invalid input"
-    code = "invalid_input"
+class RoomError(SpiderError):
+    """The live layer's base: ``except RoomError`` catches exactly its refusals."""
+
+    code = "room_error"
 
 
-class NotAuthenticated(ServiceError):
-    status = 401
-    title = "Not authenticated"
-    code = "not_authenticated"
+class NoSuchMatch(RoomError, NotFound):
+    code = "no_such_match"
 
 
-class Forbidden(ServiceError):
-    status = 403
-    title = "Forbidden"
-    code = "forbidden"
+class NotSeated(RoomError, Forbidden):
+    code = "not_seated"
 
 
-class NotFound(ServiceError):
-    status = 404
-    title = "Not found"
-    code = "not_found"
+class SpectateRefused(RoomError, Forbidden):
+    code = "spectate_refused"
 
 
-class Conflict(ServiceError):
-    status = 409
-    title = "Conflict"
-    code = "conflict"
+class ReplayNotReady(RoomError, Conflict):
+    code = "replay_not_ready"
 
 
-class RateLimited(ServiceError):
-    status = 429
-    title = "Too many requests"
-    code = "rate_limited"
+class NotOpened(RoomError, Conflict):
+    code = "not_opened"
 
-    def __init__(self, detail: str, *, retry_after: float) -> None:
-        super().__init__(detail)
-        self.retry_after = retry_after
+
+class GameIsOver(RoomError, Conflict):
+    code = "game_over"

@@ -177,6 +177,11 @@ def welcome(*, version: int, player_id: int, stream: str, last_event: int,
             "last_event": last_event, "resumed": resumed}
 
 
+def resume_result(*, resumed: bool, stream: str, last_event: int) -> Payload:
+    return {"type": "resume_result", "resumed": resumed, "stream": stream,
+            "last_event": last_event}
+
+
 def presence(player_id: int, online: bool) -> Payload:
     return {"type": "presence", "player_id": player_id, "online": online}
 

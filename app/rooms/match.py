@@ -1,5 +1,5 @@
-"""A live match as a value: one :class:`Seat` per player on the same deal, and the
-refusals of the live layer. What commands do to a match: ``app/rooms/duel_core.py``."""
+"""A live match as a value: one :class:`Seat` per player on the same deal. What commands
+do to a match: ``app/rooms/duel_core.py``; its refusals: ``app/rooms/errors.py``."""
 
 from __future__ import annotations
 
@@ -9,41 +9,12 @@ from typing import Any
 from app.engine.rules import Rules
 from app.engine.state import GameState
 from app.engine.view import ViewMemo
+from app.rooms.errors import NotSeated
 from app.rooms.store import Progress
-from app.rooms.winner import NO_SHOW, PlayerOutcome
+from app.rooms.winner import NO_SHOW, NOT_STARTED, PlayerOutcome
 from app.scoring.play import ScoredGame
 
 Payload = dict[str, Any]
-
-
-class RoomError(ValueError):
-    """A request the rooms layer refuses; ``code`` goes to the client with the message."""
-
-    code = "room_error"
-
-
-class NoSuchMatch(RoomError):
-    code = "no_such_match"
-
-
-class NotSeated(RoomError):
-    code = "not_seated"
-
-
-class SpectateRefused(RoomError):
-    code = "spectate_refused"
-
-
-class ReplayNotReady(RoomError):
-    code = "replay_not_ready"
-
-
-class NotOpened(RoomError):
-    code = "not_opened"
-
-
-class GameIsOver(RoomError):
-    code = "game_over"
 
 
 # Seats and matches are values by convention, never changed once made (the duel core
@@ -112,7 +83,7 @@ class Seat:
             return NO_SHOW  # stored as a time-out of a game never opened
         if self.end_reason is not None:
             return self.end_reason
-        return "not_started" if self.started_at is None else "playing"
+        return NOT_STARTED if self.started_at is None else "playing"
 
     @property
     def deadline(self) -> float:

@@ -16,7 +16,7 @@ import asyncio
 import logging
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from app.ops.light_queue import LightQueue
 
@@ -167,3 +167,27 @@ def may_deliver(pubsub: PubSub, channel: str) -> bool:
     if isinstance(pubsub, MemoryPubSub):
         return pubsub.subscriber_count(channel) > 0
     return True
+
+
+def crosses_processes(pubsub: PubSub) -> bool:
+    """Whether a message published here may reach another server process (any backend
+    but the in-process one)."""
+    return not isinstance(pubsub, MemoryPubSub)
+
+
+@runtime_checkable
+class CountsListeners(Protocol):
+    """A backend that can say how many processes subscribe to a channel (Redis)."""
+
+    def subscriber_count(self, channel: str) -> int: ...
+
+    async def listening_processes(self, channel: str) -> int: ...
+
+
+async def heard_elsewhere(pubsub: PubSub, channel: str) -> bool:
+    """Whether another server process subscribes to ``channel`` now. A backend that cannot
+    count says so whenever it crosses processes at all."""
+    if not isinstance(pubsub, CountsListeners):
+        return crosses_processes(pubsub)
+    here = 1 if pubsub.subscriber_count(channel) else 0
+    return await pubsub.listening_processes(channel) > here

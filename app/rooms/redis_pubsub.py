@@ -180,6 +180,12 @@ class RedisPubSub:
     def subscriber_count(self, channel: str) -> int:
         return len(self._local.get(channel, ()))
 
+    async def listening_processes(self, channel: str) -> int:
+        """How many processes subscribe to ``channel`` (each holds one Redis subscription
+        per channel, whatever its local subscribers): ``PUBSUB NUMSUB``, a cheap read."""
+        [(_, count)] = await self._redis.pubsub_numsub(self.prefix + channel)
+        return int(count)
+
     async def ping(self) -> None:
         """Readiness probe: raises when Redis cannot be reached."""
         await self._redis.ping()

@@ -250,6 +250,14 @@ class StepRunner:
         for player_id, notice in settled.notices:  # badges earned, after the result
             await self._pubsub.publish(channels.player(player_id), notice)
 
+    def snapshot(self, live: LiveMatch, seat: Seat, *, role: str) -> Payload:
+        """What ``seat``'s player (or a spectator, ``role``) sees of the match now."""
+        others = [s for s in live.games if s is not seat]
+        return frames.snapshot(
+            live.match_id, live.value.rules.to_json(), seat, role=role, now=self._clock(),
+            opponent=self.progress(live, others[0]) if others else None,
+        )
+
     def progress(self, live: LiveMatch, seat: Seat) -> Payload:
         return frames.progress(seat, self._clock(), self._is_online(seat.player_id),
                                live.value.start_deadline)

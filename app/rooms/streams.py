@@ -23,7 +23,13 @@ from pydantic_core import to_json
 from app.rooms import channels, frames
 from app.rooms.clock import SYSTEM_CLOCK, Clock
 from app.rooms.outbox import Outbox, Payload
-from app.rooms.pubsub import PubSub, QueuedSubscription, Subscription
+from app.rooms.pubsub import (
+    PubSub,
+    QueuedSubscription,
+    Subscription,
+    crosses_processes,
+    heard_elsewhere,
+)
 
 __all__ = ["EventStream", "Outbox", "Payload", "StreamHub"]
 
@@ -38,6 +44,8 @@ IDLE_SESSION_SECONDS = 15 * 60
 # connections arriving at once would otherwise cost 50 million steps).
 SWEEP_EVERY_SECONDS = 60.0
 MATCH_CHANNEL_GRACE_SECONDS = 5.0
+FROM_STREAM = "from_stream"
+"""Marks an answer echoed on the player's channel with the stream it was emitted on."""
 
 
 class EventStream:
@@ -107,6 +115,29 @@ class EventStream:
         if payload.get("type") == "match_result":
             self._later(self._leave_match(int(payload["match_id"])))
         return frame
+
+    def emit_answer(self, answer: Payload) -> Payload:
+        """The answer to this player's own action: emitted here (every tab on this
+        process), and, when other processes may hold the player's other tabs or devices,
+        published on the player's channel so theirs get it too (``_take`` there; our own
+        session skips it by ``from_stream``). Refusals concern the asking tab only."""
+        frame = self.emit(answer)
+        if answer.get("type") == "ack" and not answer.get("duplicate") and crosses_processes(
+                self._pubsub):
+            self._later(self._echo(answer))
+        return frame
+
+    async def _echo(self, answer: Payload) -> None:
+        # Published only when another process holds a session of the player (it follows
+        # the player's channel): a player with one tab costs a cheap count per action,
+        # not a kept publish. In the background: the ack itself is out already.
+        channel = channels.player(self.player_id)
+        try:
+            if await heard_elsewhere(self._pubsub, channel):
+                await self._pubsub.publish(channel, {**answer, FROM_STREAM: self.stream})
+        except Exception:  # the other tabs then catch up on their next action or resume
+            log.warning("could not echo an ack to player %d's other processes",
+                        self.player_id, exc_info=True)
 
     def _later(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)
@@ -206,6 +237,11 @@ class EventStream:
                 return  # taken already (a catch-up and live delivery overlap)
             self._cursors[channel] = stream_id
             taken = (channel, stream_id)
+        origin = message.get(FROM_STREAM)
+        if origin is not None:  # my own answer, from the process where a tab of mine acted
+            if origin == self.stream:
+                return  # made here: every tab here has it already
+            message = {key: value for key, value in message.items() if key != FROM_STREAM}
         if not _own_progress(message, self.player_id):
             self.emit(message, taken)
 

@@ -5,6 +5,7 @@ time in whole milliseconds; equal in all is a draw."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final, Literal
 
 
 @dataclass(frozen=True)
@@ -21,8 +22,13 @@ class PlayerOutcome:
         return round(self.elapsed_s * 1000)
 
 
-NO_SHOW = "did_not_start"
+NO_SHOW: Final = "did_not_start"
 """The end of a game never opened by its start deadline."""
+NOT_STARTED: Final = "not_started"
+"""A game not opened yet (its clock has not started), said so over REST and WebSocket."""
+
+GameStatus = Literal["not_started", "playing", "won", "finished", "timed_out", "did_not_start"]
+"""Every word a duel game's status is said with, in REST answers and protocol frames."""
 
 
 def _rank(outcome: PlayerOutcome) -> tuple[bool, int, int]:

@@ -8,7 +8,7 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Player
-from app.rooms.errors import NotAuthenticated
+from app.errors import NotAuthenticated
 
 _SALT = "spider-duel/player-token/v1"
 

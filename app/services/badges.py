@@ -23,7 +23,8 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import games as game_repo
-from app.db.models import Game, GameAction, Match, PlayerBadge, SoloGame
+from app.db.models import Game, GameAction, Match
+from app.db.solo_models import PlayerBadge, SoloGame
 from app.engine.actions import action_from_json
 from app.engine.rules import with_options
 from app.rewards.badges import (

@@ -6,7 +6,7 @@ Documented in docs/ratings.md.
 
 from dataclasses import dataclass
 
-from app.rooms.errors import InvalidInput
+from app.errors import InvalidInput
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,10 @@ from datetime import date, datetime, timedelta
 from sqlalchemy import and_, case, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import DailyStreak, Player, SoloGame
+from app.db.models import Player
+from app.db.solo_models import DailyStreak, SoloGame
+from app.errors import Conflict, Forbidden, NotFound
 from app.rewards.streaks import NO_STREAK, Streak, daily_streak
-from app.rooms.errors import Conflict, Forbidden, NotFound
 
 ONE_DAY = timedelta(days=1)
 LOST = ("abandoned", "expired")

@@ -1,14 +1,24 @@
-"""A few solvable deals solved ahead of need, so a new match rarely waits for the solver.
+"""Deals solved ahead of need, so a new match rarely waits for the solver.
 
-For the suit counts that are "solvable only" by default (1 and 2), the pool keeps up to
-``size`` ready deals per suit count. One background task refills it: it solves one deal
-at a time on its own worker thread (so it never takes more than one core), emptiest suit
-count first, and sleeps while every suit count is full. ``take`` never waits: it hands
-out a ready deal or ``None`` (then the caller solves one itself, as without a pool).
+The pool holds ready deals in **bins**, each a ``(suits, flavour)`` pair:
 
-Each ready deal is made by ``make(suits)``, which draws its own random number from
-``secrets``; a deal leaves the pool when taken, so no deal is handed out twice. The
-contents live in memory only: a restart just refills. With ``size`` 0 the pool is off.
+- ``(1, "solvable")`` and ``(2, "solvable")``: solvable deals of the mapping (a random
+  number through ``app.engine.solver.solvable``), for tables of difficulty "any";
+- ``(suits, "easy" | "medium" | "hard")`` for 1, 2 and 4 suits: random generator deals
+  the solver won, rated by its effort, for tables that ask for a difficulty and for
+  4-suit tables (docs/solo-and-daily.md section 8).
+
+One background task refills it: it asks ``make(bin)`` for one deal at a time on its own
+worker thread (so it never takes more than one core and never blocks the event loop),
+for the bin that misses the most deals first, and sleeps while every bin is full.
+``make`` answers ``None`` when its draw gave nothing (a deal the solver did not win).
+A rated draw's difficulty is the solver's, not the one asked for: the deal goes to the
+bin of its own difficulty, or is dropped if that bin is full.
+
+``take`` never waits: it hands out a ready deal or ``None`` (then the caller searches one
+itself, ``app.services.deals``). A deal leaves the pool when taken, so no deal is handed
+out twice. The contents live in memory only: a restart just refills. A bin of size 0 is
+left out; with every size 0 the pool is off.
 
 The process's pool is installed by the rooms wiring (``app/services/wiring.py``) and read
 by ``app.services.deals.choose_deal`` through :func:`installed`.
@@ -20,53 +30,93 @@ import asyncio
 import concurrent.futures
 import contextlib
 import logging
+import threading
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Mapping
 
 from app.db.games import DealChoice
 
 log = logging.getLogger(__name__)
 
-MakeDeal = Callable[[int], DealChoice]
-POOLED_SUITS = (1, 2)
+Bin = tuple[int, str]
+"""``(suits, flavour)``: flavour ``SOLVABLE`` or a difficulty."""
+SOLVABLE = "solvable"
+DIFFICULTIES = ("easy", "medium", "hard")
+SOLVABLE_SUITS = (1, 2)
+RATED_SUITS = (1, 2, 4)
+MakeDeal = Callable[[Bin], DealChoice | None]
 RETRY_SECONDS = 5.0
+WAIT_SECONDS = 10.0
+"""Default of how long a match start may search for a deal of its difficulty when its
+bin is empty (setting ``deal_pool_wait_seconds``)."""
 
 
 class PoolSizeError(ValueError):
     """A pool size that is not a whole number ≥ 0."""
 
 
+def bin_sizes(*, solvable: int, rated: int) -> dict[Bin, int]:
+    """The standard bins: ``solvable`` deals per solvable bin, ``rated`` per rated bin."""
+    sizes = {(suits, SOLVABLE): solvable for suits in SOLVABLE_SUITS}
+    sizes.update({(suits, level): rated for suits in RATED_SUITS for level in DIFFICULTIES})
+    return sizes
+
+
+def _check_size(size: object) -> int:
+    if isinstance(size, bool) or not isinstance(size, int) or size < 0:
+        raise PoolSizeError(f"a deal pool size must be a whole number ≥ 0, not {size!r}")
+    return size
+
+
 class DealPool:
-    def __init__(self, *, size: int, make: MakeDeal,
-                 suit_counts: Iterable[int] = POOLED_SUITS) -> None:
-        if isinstance(size, bool) or not isinstance(size, int) or size < 0:
-            raise PoolSizeError(f"the deal pool size must be a whole number ≥ 0, not {size!r}")
-        self.size = size
+    def __init__(self, *, sizes: Mapping[Bin, int], make: MakeDeal,
+                 wait_seconds: float = WAIT_SECONDS,
+                 cancel: threading.Event | None = None) -> None:
+        """``cancel``: an event ``make`` watches; :meth:`stop` sets it so that a long solve
+        in progress gives up (``make`` then raises) instead of being waited for."""
+        checked = {bin_: _check_size(size) for bin_, size in sizes.items()}
+        self.sizes = {bin_: size for bin_, size in checked.items() if size > 0}
+        self.wait_seconds = wait_seconds
         self._make = make
-        self._ready: dict[int, deque[DealChoice]] = {s: deque() for s in suit_counts}
+        self._cancel = cancel
+        self._ready: dict[Bin, deque[DealChoice]] = {b: deque() for b in self.sizes}
         self._wanted = asyncio.Event()  # set when a take leaves room to refill
         self._full = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._worker: concurrent.futures.ThreadPoolExecutor | None = None
-        self._in_flight: concurrent.futures.Future[DealChoice] | None = None
+        self._in_flight: concurrent.futures.Future[DealChoice | None] | None = None
 
     @property
     def enabled(self) -> bool:
-        return self.size > 0
+        return bool(self.sizes)
 
-    def ready(self, suits: int) -> int:
-        """How many deals with ``suits`` suits are ready now."""
-        return len(self._ready.get(suits, ()))
+    def ready(self, bin_: Bin) -> int:
+        """How many deals of ``bin_`` are ready now."""
+        return len(self._ready.get(bin_, ()))
 
-    def take(self, suits: int) -> DealChoice | None:
-        """A ready deal with ``suits`` suits (removed from the pool), or ``None``."""
-        ready = self._ready.get(suits)
+    def take(self, bin_: Bin) -> DealChoice | None:
+        """A ready deal of ``bin_`` (removed from the pool), or ``None``."""
+        ready = self._ready.get(bin_)
         if not ready:
             return None
         choice = ready.popleft()
         self._full.clear()
         self._wanted.set()
         return choice
+
+    def take_rated(self, suits: int) -> DealChoice | None:
+        """A ready rated deal of any difficulty: from the fullest of the suit count's bins."""
+        bins = [(suits, level) for level in DIFFICULTIES]
+        fullest = max(bins, key=self.ready)
+        return self.take(fullest)
+
+    def offer(self, bin_: Bin, choice: DealChoice) -> bool:
+        """Keep ``choice`` (found elsewhere) in ``bin_`` if it has room; whether it was kept."""
+        ready = self._ready.get(bin_)
+        if ready is None or len(ready) >= self.sizes[bin_] or choice in ready:
+            return False  # two numbers may map to one deal: keep it once
+        ready.append(choice)
+        return True
 
     def start(self) -> None:
         """Start filling in the background (needs a running event loop); no-op if off."""
@@ -78,13 +128,16 @@ class DealPool:
         self._task = asyncio.create_task(self._fill(), name="deal-pool")
 
     async def filled(self) -> None:
-        """Wait until every suit count holds ``size`` ready deals (tests, benchmarks)."""
+        """Wait until every bin is full (tests, benchmarks)."""
         if not self.enabled:
             return
         await self._full.wait()
 
     async def stop(self) -> None:
-        """Stop filling; waits for a solve in progress (a thread cannot be interrupted)."""
+        """Stop filling; waits for a solve in progress (a thread cannot be interrupted:
+        the ``cancel`` event, if any, asks it to give up)."""
+        if self._cancel is not None:
+            self._cancel.set()
         task, self._task = self._task, None
         if task is not None:
             task.cancel()
@@ -98,34 +151,42 @@ class DealPool:
             self._worker.shutdown(wait=True)  # idle by now: returns at once
             self._worker = None
 
-    def _most_wanted(self) -> int | None:
-        """The suit count with the fewest ready deals, if any is below ``size``."""
-        suits, ready = min(self._ready.items(), key=lambda item: len(item[1]))
-        return suits if len(ready) < self.size else None
+    def _most_wanted(self) -> Bin | None:
+        """The bin missing the most deals, if any is below its size."""
+        bin_ = max(self._ready, key=lambda b: self.sizes[b] - len(self._ready[b]))
+        return bin_ if len(self._ready[bin_]) < self.sizes[bin_] else None
 
     async def _fill(self) -> None:
         while True:
-            suits = self._most_wanted()
-            if suits is None:
+            wanted = self._most_wanted()
+            if wanted is None:
                 self._full.set()
                 self._wanted.clear()
                 await self._wanted.wait()
                 continue
             try:
-                choice = await self._solve_one(suits)
+                choice = await self._make_one(wanted)
             except Exception:  # never seen; keep the server up and try again later
-                log.exception("the deal pool could not make a %d-suit deal", suits)
+                log.exception("the deal pool could not make a deal for bin %s", wanted)
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
-            if choice not in self._ready[suits]:  # two numbers may map to one deal
-                self._ready[suits].append(choice)
+            if choice is not None:
+                self.offer(landing_bin(wanted, choice), choice)
 
-    async def _solve_one(self, suits: int) -> DealChoice:
+    async def _make_one(self, wanted: Bin) -> DealChoice | None:
         assert self._worker is not None
-        self._in_flight = self._worker.submit(self._make, suits)
+        self._in_flight = self._worker.submit(self._make, wanted)
         choice = await asyncio.wrap_future(self._in_flight)
         self._in_flight = None
         return choice
+
+
+def landing_bin(asked: Bin, choice: DealChoice) -> Bin:
+    """Where a deal made for ``asked`` goes: a rated deal to its own difficulty's bin."""
+    suits, flavour = asked
+    if flavour == SOLVABLE or choice.difficulty is None:
+        return asked
+    return suits, choice.difficulty
 
 
 _installed: DealPool | None = None

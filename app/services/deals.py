@@ -1,96 +1,190 @@
 """Which deal a match plays, and how a game's position is rebuilt from the action log.
 
-``choose_deal`` is the single place that picks a match's deal. For 1 and 2 suits it is
-"solvable only" by default: a random deal number N goes through the solver's mapping
-(``app.engine.solver.solvable``, version 1) to the generator deal that the solver has won,
-and that generator deal's number is stored as the match's deal number, with the
-solver's difficulty. Deals solved ahead of need wait in the process's deal pool
-(``app/services/deal_pool.py``); ``choose_deal`` takes one when it can and otherwise solves
-one itself, as without a pool. Storing the generator number keeps every record verifiable with
-``spider replay`` (``{"deal": {"number": ...}}``). 4-suit deals are random, unless the
-table asks for a difficulty: then any suit count gets a solved deal of that difficulty
-(``rated_choice``).
+``choose_deal`` is the single place that picks a match's deal:
+
+- 1 and 2 suits, difficulty "any": "solvable only" by default: a random deal number N
+  goes through the solver's mapping (``app.engine.solver.solvable``, version 1) to the
+  generator deal that the solver has won; that generator deal's number is stored as the
+  match's deal number, with its difficulty.
+- A difficulty (any suit count), and 4 suits with difficulty "any": a random generator
+  deal the solver won with the suit count's budget (``DUEL_SOLVE_NODES``), rated by the
+  solver's effort (``app.engine.solver.difficulty_of``) — docs/solo-and-daily.md §8.
+
+Deals solved ahead of need wait in the process's deal pool (``app/services/deal_pool.py``);
+``choose_deal`` takes one when it can and otherwise searches one itself in a worker
+thread (a rated search for at most the pool's ``wait_seconds``, then any solved deal).
+Storing the generator number keeps every record verifiable with ``spider replay``
+(``{"deal": {"number": ...}}``).
+
+Every number drawn here is a solo deal number (1–999,999, ``app.engine.deal_numbers``),
+kept as the match's ``play_number``: a solo game on that number, with the match's suit
+count and "solvable only" on or off (``play_this_deal``), deals the very same cards. It
+is a seed, so it is revealed only once the match is over (``public_deal``, results).
 """
 
 import asyncio
+import math
+import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from app.db.games import DealChoice
 from app.db.models import GameAction, Match
 from app.engine.actions import Action, action_from_json
+from app.engine.daily import daily_deal, daily_deal_number
 from app.engine.deal import GENERATOR_VERSION, deal
+from app.engine.deal_numbers import random_deal_number
 from app.engine.game import replay
 from app.engine.record import Record
 from app.engine.rules import Rules, preset
-from app.engine.solver import solve
-from app.engine.solver.difficulty import difficulty_of
-from app.engine.solver.solvable import solvable_by_default, solvable_deal
+from app.engine.solver import difficulty_of, solvable_by_default, solvable_deal, solve
 from app.engine.state import GameState
 from app.rooms import deal_forms
-from app.rooms.deal_forms import random_deal_number
 from app.services import deal_pool
-from app.services.deal_pool import DealPool
+from app.services.deal_pool import SOLVABLE, Bin, DealPool
 
 DUEL_SOLVE_NODES = {1: 20_000, 2: 100_000, 4: 400_000}
 """Each suit count's solver budget when rating a duel deal's difficulty."""
-DEAL_WAIT_SECONDS = 10.0
-"""How long a search for a deal of one difficulty may last before any solved deal does."""
+ANY = "any"
 
 
 async def choose_deal(
     *, suits: int, solvable_only: bool | None = None, pool: DealPool | None = None,
-    difficulty: str = "any", wait_seconds: float = DEAL_WAIT_SECONDS,
+    difficulty: str = ANY, wait_seconds: float | None = None,
 ) -> DealChoice:
-    """The deal for a new match (solvable only by default for 1 and 2 suits).
+    """The deal for a new match (solvable by default; see the module's docstring).
 
-    Solvable deals come from ``pool`` (default: the process's installed pool) when it has
-    one ready; otherwise the solver runs now. The rules preset does not matter: solvable
-    deals are solved under the strictest rules (see ``app.engine.solver.solvable``).
+    Deals come from ``pool`` (default: the process's installed pool) when it has one
+    ready; otherwise the solver runs now, in a worker thread. ``wait_seconds`` (default:
+    the pool's, else ``deal_pool.WAIT_SECONDS``) bounds a search for one difficulty.
     """
-    if difficulty != "any":  # a rated deal of that difficulty, any suit count
-        return await asyncio.to_thread(rated_choice, suits, difficulty,
-                                       wait_seconds=wait_seconds)
+    pool = pool if pool is not None else deal_pool.installed()
+    if difficulty != ANY or (suits == 4 and solvable_only is not False):
+        wait = wait_seconds if wait_seconds is not None else (
+            pool.wait_seconds if pool is not None else deal_pool.WAIT_SECONDS)
+        return await _rated_deal(suits, difficulty, pool=pool, wait_seconds=wait)
     if solvable_only is None:
         solvable_only = solvable_by_default(suits)
     if not solvable_only:
-        return DealChoice(deal_number=random_deal_number(), generator_version=GENERATOR_VERSION)
-    pool = pool if pool is not None else deal_pool.installed()
-    ready = pool.take(suits) if pool is not None else None
+        number = random_deal_number()
+        return DealChoice(deal_number=number, generator_version=GENERATOR_VERSION,
+                          play_number=number)
+    ready = pool.take((suits, SOLVABLE)) if pool is not None else None
     if ready is not None:
         return ready
     # The solver takes milliseconds to a few seconds: keep it off the event loop.
     return await asyncio.to_thread(solvable_choice, suits)
 
 
-def rated_choice(suits: int, difficulty: str, *, wait_seconds: float = DEAL_WAIT_SECONDS,
-                 clock: Callable[[], float] = time.monotonic) -> DealChoice:
-    """A solved generator deal of ``difficulty`` (CPU-bound: a thread).
+async def _rated_deal(suits: int, difficulty: str, *, pool: DealPool | None,
+                      wait_seconds: float) -> DealChoice:
+    """A pooled rated deal of ``difficulty``; else one searched now for at most
+    ``wait_seconds``; past that any solved deal: one found on the way, a pooled one of
+    another difficulty, else the next one the solver wins (docs/solo-and-daily.md §8)."""
+    if pool is not None:
+        ready = pool.take_rated(suits) if difficulty == ANY else pool.take((suits, difficulty))
+        if ready is not None:
+            return ready
+    found = await asyncio.to_thread(rated_search, suits, difficulty, wait_seconds=wait_seconds)
+    others = list(found.others)
+    choice = found.choice or (others.pop(0) if others else None)
+    if pool is not None:
+        for other in others:
+            pool.offer((suits, str(other.difficulty)), other)
+        choice = choice or pool.take_rated(suits)
+    if choice is not None:
+        return choice
+    # Nothing solved in time, nothing pooled: the first deal the solver wins, however long.
+    found = await asyncio.to_thread(rated_search, suits, ANY, wait_seconds=math.inf)
+    assert found.choice is not None  # an endless search ends only with a deal
+    return found.choice
 
-    Draws random generator deals and solves each with the suit count's budget
-    (``DUEL_SOLVE_NODES``), rating it by the nodes used; keeps the first of the asked
-    difficulty. Past ``wait_seconds`` it takes the next solved deal whatever its
-    difficulty (stored as found), so a match always starts (docs/solo-and-daily.md §8).
+
+class DrawCancelled(Exception):
+    """A rated draw given up because its ``cancelled`` event was set (the pool stops)."""
+
+
+def rated_draw(suits: int, *, cancelled: threading.Event | None = None,
+               seconds: float | None = None) -> DealChoice | None:
+    """One random generator deal, solved with the suit count's budget and rated by the
+    solver's effort (nodes: the same rating on any machine); ``None`` if the solver did
+    not win it, within ``seconds`` if given (CPU-bound: a thread).
+
+    Setting ``cancelled`` stops the search within about a thousand nodes (a 4-suit solve
+    may otherwise take ~10 s): the draw then raises :class:`DrawCancelled`.
     """
-    rules = preset("classic", suits)
+    number = random_deal_number()
+
+    def watch(nodes: int, depth: int) -> None:
+        if cancelled is not None and cancelled.is_set():
+            raise DrawCancelled
+
+    found = solve(deal(number, preset("classic", suits)), nodes=DUEL_SOLVE_NODES[suits],
+                  seconds=seconds, progress=watch)
+    if not found.solved:
+        return None
+    return DealChoice(deal_number=number, generator_version=GENERATOR_VERSION,
+                      difficulty=difficulty_of(found.nodes, suits=suits), play_number=number)
+
+
+Draw = Callable[..., DealChoice | None]
+"""``rated_draw``'s shape: ``draw(suits, seconds=...)``."""
+
+
+@dataclass(frozen=True)
+class RatedSearch:
+    choice: DealChoice | None
+    """The deal of the asked difficulty, or ``None``: none was found in time."""
+    others: list[DealChoice] = field(default_factory=list)
+    """Deals solved on the way, of other difficulties (for the pool's bins)."""
+
+
+def rated_search(suits: int, difficulty: str, *, wait_seconds: float,
+                 clock: Callable[[], float] = time.monotonic,
+                 draw: Draw | None = None) -> RatedSearch:
+    """Draw rated deals until one has ``difficulty`` (``"any"``: the first solved one),
+    for at most ``wait_seconds``: each draw's solve is capped at the time left, so the
+    search ends near its deadline even on a busy machine. CPU-bound: a thread."""
+    draw = draw or rated_draw  # looked up now: tests replace it
     deadline = clock() + wait_seconds
-    while True:
-        number = random_deal_number()
-        found = solve(deal(number, rules), nodes=DUEL_SOLVE_NODES[suits])
-        if not found.solved:
+    others: list[DealChoice] = []
+    while (left := deadline - clock()) > 0:
+        choice = draw(suits, seconds=None if math.isinf(left) else left)
+        if choice is None:
             continue
-        rated = difficulty_of(found.nodes, suits=suits)
-        if rated == difficulty or clock() >= deadline:
-            return DealChoice(deal_number=number, generator_version=GENERATOR_VERSION,
-                              difficulty=rated)
+        if difficulty in (ANY, choice.difficulty):
+            return RatedSearch(choice, others)
+        others.append(choice)
+    return RatedSearch(None, others)
+
+
+def pooled_deal(bin_: Bin, *, cancelled: threading.Event | None = None) -> DealChoice | None:
+    """The deal pool's ``make``: a solvable deal, or one rated draw (lands by difficulty)."""
+    suits, flavour = bin_
+    if flavour == SOLVABLE:
+        return solvable_choice(suits)  # a few seconds at worst: not worth interrupting
+    return rated_draw(suits, cancelled=cancelled)
+
+
+def daily_choice(day: date) -> DealChoice:
+    """The daily duel's deal: ``day``'s daily deal, the very cards of the daily solo game
+    (CPU-bound the first time of a day: a thread)."""
+    found = daily_deal(day)
+    return DealChoice(deal_number=found.source, generator_version=GENERATOR_VERSION,
+                      difficulty=found.difficulty, play_number=daily_deal_number(day),
+                      play_solvable_only=True)
 
 
 def solvable_choice(suits: int) -> DealChoice:
     """A solvable deal for a new match from a fresh random number (CPU-bound: a thread)."""
-    found = solvable_deal(random_deal_number(), suits)
+    number = random_deal_number()
+    found = solvable_deal(number, suits)
     return DealChoice(deal_number=found.source, generator_version=GENERATOR_VERSION,
-                      difficulty=found.difficulty)
+                      difficulty=found.difficulty, play_number=number,
+                      play_solvable_only=True)
 
 
 def match_rules(match: Match) -> Rules:
@@ -107,7 +201,20 @@ def stored_deal(match: Match) -> dict[str, Any]:
         stored["generator"] = match.generator_version
     if match.layout is not None:
         stored["layout"] = match.layout
+    play = play_this_deal(match)
+    if play is not None:
+        stored["play"] = play
     return stored
+
+
+def play_this_deal(match: Match) -> dict[str, Any] | None:
+    """The solo options that deal the match's cards again: ``{"number", "suits",
+    "solvable_only"}`` (``app.rewards.solo.solo_start``), or ``None`` (a test layout, an
+    older match)."""
+    if match.play_number is None or not _by_number(match):
+        return None
+    return {"number": match.play_number, "suits": match.suits,
+            "solvable_only": bool(match.play_solvable_only)}
 
 
 def start_state(match: Match, rules: Rules | None = None) -> GameState:

@@ -11,8 +11,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Friendship, Ignore, Player
-from app.rooms.errors import Conflict, InvalidInput, NotFound
+from app.errors import Conflict, InvalidInput, NotFound
 from app.rooms.presence import NobodyOnline, Presence
+from app.services.paging import Page, page_rows
 from app.services.players import find_by_name
 
 
@@ -64,16 +65,18 @@ async def remove_friend(*, session: AsyncSession, player: Player, friend_id: int
 
 
 async def list_friends(
-    *, session: AsyncSession, player: Player, presence: Presence | None = None
-) -> list[Contact]:
+    *, session: AsyncSession, player: Player, page: int, page_size: int,
+    presence: Presence | None = None,
+) -> Page[Contact]:
+    """My friends by name, with their online flags."""
     presence = presence or NobodyOnline()
-    rows = await session.execute(
-        select(Player, Friendship.created_at)
-        .join(Friendship, Friendship.friend_id == Player.id)
-        .where(Friendship.player_id == player.id)
-        .order_by(Player.name_key)
-    )
-    return [Contact(p.id, p.name, since, presence.is_online(p.id)) for p, since in rows]
+    query = (select(Player, Friendship.created_at)
+             .join(Friendship, Friendship.friend_id == Player.id)
+             .where(Friendship.player_id == player.id)
+             .order_by(Player.name_key))
+    rows, total = await page_rows(session, query, page=page, page_size=page_size)
+    items = [Contact(p.id, p.name, since, presence.is_online(p.id)) for p, since in rows]
+    return Page(items, total, page, page_size)
 
 
 async def is_friend(*, session: AsyncSession, player_id: int, friend_id: int) -> bool:
@@ -98,14 +101,15 @@ async def remove_ignore(*, session: AsyncSession, player: Player, ignored_id: in
     await session.commit()
 
 
-async def list_ignores(*, session: AsyncSession, player: Player) -> list[Contact]:
-    rows = await session.execute(
-        select(Player, Ignore.created_at)
-        .join(Ignore, Ignore.ignored_id == Player.id)
-        .where(Ignore.player_id == player.id)
-        .order_by(Player.name_key)
-    )
-    return [Contact(p.id, p.name, since, False) for p, since in rows]
+async def list_ignores(*, session: AsyncSession, player: Player, page: int, page_size: int
+                       ) -> Page[Contact]:
+    """The players I ignore, by name."""
+    query = (select(Player, Ignore.created_at)
+             .join(Ignore, Ignore.ignored_id == Player.id)
+             .where(Ignore.player_id == player.id)
+             .order_by(Player.name_key))
+    rows, total = await page_rows(session, query, page=page, page_size=page_size)
+    return Page([Contact(p.id, p.name, since, False) for p, since in rows], total, page, page_size)
 
 
 async def ignored_by_any(*, session: AsyncSession, player_id: int, of: list[int]) -> bool:

@@ -12,8 +12,9 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import DuelTable, Invite, Player, utcnow
-from app.rooms.errors import Conflict, Forbidden, InvalidInput, NotFound
+from app.errors import Conflict, Forbidden, InvalidInput, NotFound
 from app.services.friends import ignored_by_any, is_friend
+from app.services.paging import Page, page_rows
 from app.services.players import find_by_name
 from app.services.tables import SEATS, TableView, get_table, is_expired, seat_player, seats_of
 
@@ -80,7 +81,7 @@ async def create_invite(
 
 async def _by_code(session: AsyncSession, code: str, viewer: Player) -> Invite:
     invite = await session.scalar(select(Invite).where(Invite.code == code))
-    # A direct invitation is private to its two players: 404 to anyone else.
+    # A direct invitation is private to its two players: not found for anyone else.
     if invite is None or (
         invite.invitee_id is not None and viewer.id not in (invite.invitee_id, invite.inviter_id)
     ):
@@ -94,20 +95,21 @@ async def get_invite(*, session: AsyncSession, code: str, viewer: Player) -> Inv
 
 async def public_invite(*, session: AsyncSession, code: str) -> InviteView:
     """A link invitation for a visitor without an account yet (its landing page): the
-    caller shows only who invites to what. A direct invitation stays private: 404."""
+    caller shows only who invites to what. A direct invitation stays private: not found."""
     invite = await session.scalar(select(Invite).where(Invite.code == code))
     if invite is None or invite.invitee_id is not None:
         raise NotFound("no such invitation", code="invite_not_found")
     return await _view(session, invite)
 
 
-async def incoming_invites(*, session: AsyncSession, player: Player) -> list[InviteView]:
-    rows = await session.scalars(
-        select(Invite).where(Invite.invitee_id == player.id, Invite.status == "pending",
-                             Invite.expires_at > utcnow())
-        .order_by(Invite.created_at.desc(), Invite.id.desc())
-    )
-    return [await _view(session, invite) for invite in rows]
+async def incoming_invites(*, session: AsyncSession, player: Player, page: int,
+                           page_size: int) -> Page[InviteView]:
+    """Pending, unexpired invitations addressed to ``player``, newest first."""
+    query = (select(Invite).where(Invite.invitee_id == player.id, Invite.status == "pending",
+                                  Invite.expires_at > utcnow())
+             .order_by(Invite.created_at.desc(), Invite.id.desc()))
+    rows, total = await page_rows(session, query, page=page, page_size=page_size)
+    return Page([await _view(session, invite) for (invite,) in rows], total, page, page_size)
 
 
 def _check_pending(view: InviteView) -> None:

@@ -10,10 +10,11 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from sqlalchemy import and_, case, func, or_, select
+from sqlalchemy import ColumnElement, and_, case, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import Player, PlayerBadge, SoloGame
+from app.db.models import Player
+from app.db.solo_models import PlayerBadge, SoloGame
 from app.rewards.solo import SUIT_COUNTS
 from app.services import daily
 from app.services.solo_games import DAILY_WINDOW
@@ -88,12 +89,15 @@ async def solo_stats(*, session: AsyncSession, player_id: int, now: datetime) ->
     """A player's solo stats per suit count, daily stats and badge count."""
     won = SoloGame.status == "won"
     this_week = and_(won, SoloGame.ended_at >= week_start(now))
+    # A daily game counts once over: in progress it is not yet an attempt (and the public
+    # stats would tell who is playing today's daily right now).
+    counted = or_(SoloGame.kind == "solo", _daily_over(now))
     rows = (await session.execute(
         select(SoloGame.suits, func.count(), func.count().filter(won),
                func.min(SoloGame.elapsed_ms).filter(won), func.max(SoloGame.points),
                func.coalesce(func.sum(SoloGame.points), 0),
                func.coalesce(func.sum(case((this_week, SoloGame.points), else_=0)), 0))
-        .where(SoloGame.player_id == player_id).group_by(SoloGame.suits))).all()
+        .where(SoloGame.player_id == player_id, counted).group_by(SoloGame.suits))).all()
     found = {row[0]: row for row in rows}
     solo = [
         SuitStats(suits, *_counts(found[suits][1:])) if suits in found
@@ -110,12 +114,18 @@ def _counts(row: Sequence[Any]) -> tuple[int, int, int | None, int | None, int, 
     return int(games), int(wins), best_time, best_points, int(points), int(week)
 
 
+def _daily_over(now: datetime) -> ColumnElement[bool]:
+    """A daily game over: ended, or still "playing" past its window (it ends lazily, and
+    counts as expired meanwhile)."""
+    today = now.astimezone(UTC).date()
+    return or_(SoloGame.status != "playing", SoloGame.daily_date <= today - DAILY_WINDOW)
+
+
 async def _daily_stats(session: AsyncSession, player_id: int, now: datetime) -> DailyStats:
     today = now.astimezone(UTC).date()
-    # A daily still "playing" past its window counts as expired (it ends lazily).
-    over = or_(SoloGame.status != "playing", SoloGame.daily_date <= today - DAILY_WINDOW)
     played, won = (await session.execute(
-        select(func.count().filter(over), func.count().filter(SoloGame.status == "won"))
+        select(func.count().filter(_daily_over(now)),
+               func.count().filter(SoloGame.status == "won"))
         .where(SoloGame.player_id == player_id, SoloGame.kind == "daily"))).one()
     streak = await daily.streak_of(session=session, player_id=player_id, today=today)
     return DailyStats(played, won, streak.current, streak.best, streak.last_won)

@@ -2,12 +2,12 @@
 
 from dataclasses import dataclass
 
-from sqlalchemy import Select, and_, exists, func, or_, select
+from sqlalchemy import Select, and_, exists, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import DuelTable, Ignore, Player, Seat, utcnow
 from app.services.bands import ANY_LEVEL, band_of, check_level
-from app.services.paging import Page, check_paging
+from app.services.paging import Page, check_paging, page_rows
 from app.services.ratings import check_suits, ratings_of
 from app.services.tables import TableView, table_views
 
@@ -42,7 +42,7 @@ def _joinable_by(viewer: Player, bands: dict[int, str]) -> Select[DuelTable]:
 async def open_tables(
     *, session: AsyncSession, viewer: Player, filters: LobbyFilter, page: int, page_size: int
 ) -> Page[TableView]:
-    offset, limit = check_paging(page, page_size)
+    check_paging(page, page_size)  # before any query
     ratings = await ratings_of(session=session, player_id=viewer.id)
     query = _joinable_by(viewer, {s: band_of(r.rating) for s, r in ratings.items()})
     if filters.suits is not None:
@@ -57,23 +57,22 @@ async def open_tables(
         query = query.where(DuelTable.time_limit_seconds >= filters.min_time_limit)
     if filters.max_time_limit is not None:
         query = query.where(DuelTable.time_limit_seconds <= filters.max_time_limit)
-    total = await session.scalar(select(func.count()).select_from(query.subquery())) or 0
-    rows = await session.scalars(
-        query.order_by(DuelTable.created_at.desc(), DuelTable.id.desc())
-        .offset(offset).limit(limit)
-    )
-    items = await table_views(session=session, tables=list(rows))
+    rows, total = await page_rows(
+        session, query.order_by(DuelTable.created_at.desc(), DuelTable.id.desc()),
+        page=page, page_size=page_size)
+    items = await table_views(session=session, tables=[table for (table,) in rows])
     return Page(items, total, page, page_size)
 
 
-async def my_tables(*, session: AsyncSession, player: Player) -> list[TableView]:
+async def my_tables(*, session: AsyncSession, player: Player, page: int, page_size: int
+                    ) -> Page[TableView]:
     """Tables I sit at that are not closed or expired, newest first: the way back to a
     game left by walking to the lobby (or another device)."""
     now = utcnow()
-    rows = await session.scalars(
-        select(DuelTable).join(Seat, Seat.table_id == DuelTable.id)
-        .where(Seat.player_id == player.id, DuelTable.status != "closed",
-               or_(DuelTable.expires_at.is_(None), DuelTable.expires_at > now))
-        .order_by(DuelTable.created_at.desc(), DuelTable.id.desc())
-    )
-    return await table_views(session=session, tables=list(rows))
+    query = (select(DuelTable).join(Seat, Seat.table_id == DuelTable.id)
+             .where(Seat.player_id == player.id, DuelTable.status != "closed",
+                    or_(DuelTable.expires_at.is_(None), DuelTable.expires_at > now))
+             .order_by(DuelTable.created_at.desc(), DuelTable.id.desc()))
+    rows, total = await page_rows(session, query, page=page, page_size=page_size)
+    items = await table_views(session=session, tables=[table for (table,) in rows])
+    return Page(items, total, page, page_size)

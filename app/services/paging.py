@@ -1,11 +1,17 @@
 """Pages of results: 1-based page numbers, bounded page sizes."""
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, TypeVarTuple
 
-from app.rooms.errors import InvalidInput
+from sqlalchemy import Select, func, select
+from sqlalchemy.engine import Row
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.errors import InvalidInput
 
 T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 MAX_PAGE_SIZE = 100
 
 
@@ -25,3 +31,12 @@ def check_paging(page: int, page_size: int) -> tuple[int, int]:
         raise InvalidInput(f"page_size must be 1 to {MAX_PAGE_SIZE}, not {page_size}",
                            code="bad_page")
     return (page - 1) * page_size, page_size
+
+
+async def page_rows(session: AsyncSession, query: Select[*Ts], *, page: int,
+                    page_size: int) -> tuple[Sequence[Row[*Ts]], int]:
+    """One page of an ordered ``query``'s rows and the count of all of them."""
+    offset, limit = check_paging(page, page_size)
+    total = await session.scalar(select(func.count()).select_from(query.subquery())) or 0
+    rows = (await session.execute(query.offset(offset).limit(limit))).all()
+    return rows, total

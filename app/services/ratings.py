@@ -6,7 +6,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Game, Player, Rating, utcnow
-from app.rooms.errors import InvalidInput
+from app.errors import InvalidInput
 from app.rooms.winner import NO_SHOW, match_score
 from app.services.bands import band_of
 from app.services.glicko2 import Glicko, rate_pair

@@ -11,13 +11,11 @@ import json
 from typing import Any
 
 from app.engine.record import RecordError, record_from_json
-from app.rooms.errors import InvalidInput, ServiceError
+from app.errors import BadRequest, InvalidInput, TooLarge
 from app.scoring.replay import replay_record
 
 
-class RecordTooLarge(ServiceError):
-    status = 413
-    title = "Record too large"
+class RecordTooLarge(TooLarge):
     code = "record_too_large"
 
 
@@ -25,8 +23,7 @@ class BadRecord(InvalidInput):
     code = "bad_record"
 
 
-class NotJson(ServiceError):
-    status = 400
+class NotJson(BadRequest):
     code = "bad_json"
 
 

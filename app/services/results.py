@@ -7,7 +7,7 @@ also decides matches played under ``classic`` rules, whose shown score is ``wind
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -16,11 +16,17 @@ from sqlalchemy.orm import aliased
 from app.db import games as game_repo
 from app.db.models import Game, Match, Player, utcnow
 from app.engine.rules import with_options
-from app.rooms.errors import Conflict, InvalidInput, NotFound
-from app.rooms.winner import NO_SHOW, PlayerOutcome, decide_winner
+from app.errors import Conflict, InvalidInput, NotFound
+from app.rooms.winner import NO_SHOW, NOT_STARTED, GameStatus, PlayerOutcome, decide_winner
 from app.scoring.play import ScoredGame
 from app.services import subscribers  # noqa: F401  (every listener subscribed before a publish)
-from app.services.deals import game_record, logged_actions, match_rules, start_state
+from app.services.deals import (
+    game_record,
+    logged_actions,
+    match_rules,
+    play_this_deal,
+    start_state,
+)
 from app.services.paging import Page, check_paging
 from app.services.settled import MatchSettled, SeatResult, match_settled
 
@@ -31,7 +37,7 @@ class GameResult:
     player_id: int
     name: str
     seat: int
-    status: str
+    status: GameStatus
     score: int
     actions: int
     time_used_ms: int
@@ -55,17 +61,23 @@ class MatchResult:
     def suits(self) -> int | None:
         return self.match.suits if self.over else None
 
+    @property
+    def play(self) -> dict[str, Any] | None:
+        """The solo options that deal these cards again; a seed, so only once over."""
+        return play_this_deal(self.match) if self.over else None
+
 
 def over(games: list[Game]) -> bool:
     return bool(games) and all(game.status != "playing" for game in games)
 
 
-def shown_status(game: Game) -> str:
-    """How the game ended, as results say it: a game never opened that timed out is
-    stored as ``timed_out`` and means its player did not start (the no-show rule)."""
-    if game.status == "timed_out" and game.started_at is None:
-        return NO_SHOW
-    return game.status
+def shown_status(game: Game) -> GameStatus:
+    """The game's status as every answer says it (the live layer's words, ``Seat.status``):
+    a game not opened yet is ``not_started``; one never opened that timed out is stored as
+    ``timed_out`` and means its player did not start (the no-show rule)."""
+    if game.started_at is None and game.status in ("playing", "timed_out"):
+        return NOT_STARTED if game.status == "playing" else NO_SHOW
+    return cast(GameStatus, game.status)
 
 
 async def duel_points(session: AsyncSession, match: Match, game: Game) -> int:
@@ -153,7 +165,7 @@ class HistoryEntry:
     deal_number: int | None
     outcome: str  # won / lost / draw
     game_id: int
-    status: str
+    status: GameStatus
     score: int
     time_used_ms: int
     opponent_id: int
@@ -214,7 +226,7 @@ async def history(
     items = [
         HistoryEntry(
             m.id, m.table_id, m.ended_at, m.preset, m.suits, m.rated, m.deal_number,
-            _outcome(m.winner_id, player_id), g.id, g.status, g.score, g.time_used_ms,
+            _outcome(m.winner_id, player_id), g.id, shown_status(g), g.score, g.time_used_ms,
             o.player_id, name, o.score, g.rating_before, g.rating_after,
         )
         for m, g, o, name in rows

@@ -14,16 +14,17 @@ from datetime import UTC, date, datetime, time, timedelta
 from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import Player, SoloAction, SoloGame
+from app.db.models import Player
+from app.db.solo_models import SoloAction, SoloGame
 from app.engine.actions import Action, action_from_json
 from app.engine.daily import utc_day
 from app.engine.deal import deal
 from app.engine.game import replay
 from app.engine.record import Record
 from app.engine.state import GameState
+from app.errors import Conflict, Forbidden, NotFound
 from app.rewards.points import PointsBreakdown, points_breakdown
 from app.rewards.solo import SoloOptions, SoloStart
-from app.rooms.errors import Conflict, Forbidden, NotFound
 from app.scoring.schemes import windows_points
 
 GENERATOR_VERSION = 1
@@ -84,7 +85,7 @@ async def owned_game(*, session: AsyncSession, game_id: int, player_id: int,
 
 async def visible_game(*, session: AsyncSession, game_id: int, viewer_id: int | None
                        ) -> SoloGame:
-    """A game as a reader may see it: in progress only to its player (else 404)."""
+    """A game as a reader may see it: in progress only to its player (else not found)."""
     game = await get_game(session=session, game_id=game_id)
     if game.status == "playing" and game.player_id != viewer_id:
         raise NoSuchGame(f"no solo game {game_id}")

@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.db.models import SoloGame
+from app.db.solo_models import SoloGame
 from app.engine.actions import Action
 from app.engine.daily import utc_day
 from app.engine.state import GameState

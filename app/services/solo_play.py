@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import SoloGame
+from app.db.solo_models import SoloGame
 from app.engine.actions import Action, ActionFormatError, action_from_json
 from app.engine.errors import IllegalAction
 from app.engine.game import apply

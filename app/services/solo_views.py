@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.db.models import SoloGame
+from app.db.solo_models import SoloGame
 from app.services.solo_games import breakdown_of, options_of
 
 Payload = dict[str, Any]

@@ -98,6 +98,9 @@ class SqlStore:
                     match.generator_version = deal.get("generator")
                     match.layout = deal.get("layout")
                     match.difficulty = deal.get("difficulty")
+                    play = deal.get("play") or {}
+                    match.play_number = play.get("number")
+                    match.play_solvable_only = play.get("solvable_only")
                 return stored_deal(match)
 
     async def start_game(self, game_id: int, at: float) -> None:

@@ -4,8 +4,9 @@ The first match starts the moment the second seat is taken; later matches start 
 both seated players have asked for a new game after the last match finished.
 """
 
+import asyncio
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
@@ -13,9 +14,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import games as game_repo
 from app.db.models import DuelTable, Invite, Match, Player, Seat, utcnow
-from app.rooms.errors import Conflict, Forbidden, InvalidInput, NotFound
+from app.errors import Conflict, Forbidden, InvalidInput, NotFound
 from app.services.bands import check_level, level_allows
-from app.services.deals import choose_deal
+from app.services.deals import choose_deal, daily_choice
 from app.services.friends import ignored_by_any
 from app.services.ratings import check_suits, rating_of
 
@@ -121,8 +122,10 @@ async def table_views(*, session: AsyncSession, tables: list[DuelTable]) -> list
 
 
 async def create_table(
-    *, session: AsyncSession, owner: Player, settings: TableSettings, ttl_seconds: int
+    *, session: AsyncSession, owner: Player, settings: TableSettings, ttl_seconds: int,
+    daily_date: date | None = None,
 ) -> TableView:
+    """A new table with ``owner`` at seat 0 (``daily_date``: a daily duel's). Commits."""
     settings.check()
     now = utcnow()
     table = DuelTable(
@@ -130,7 +133,7 @@ async def create_table(
         time_limit_seconds=settings.time_limit_seconds, level=settings.level,
         is_public=settings.public, rated=settings.rated, status="open",
         difficulty=settings.difficulty, created_at=now,
-        expires_at=now + timedelta(seconds=ttl_seconds),
+        expires_at=now + timedelta(seconds=ttl_seconds), daily_date=daily_date,
     )
     session.add(table)
     await session.flush()
@@ -161,7 +164,7 @@ async def can_see(*, session: AsyncSession, table: DuelTable, viewer: Player) ->
 
 
 async def get_table(*, session: AsyncSession, table_id: int, viewer: Player) -> DuelTable:
-    """The table if it exists and ``viewer`` may see it; 404 either way otherwise."""
+    """The table if it exists and ``viewer`` may see it; not found either way otherwise."""
     table = await session.get(DuelTable, table_id)
     if table is None or not await can_see(session=session, table=table, viewer=viewer):
         raise NotFound(f"no table {table_id}", code="table_not_found")
@@ -195,7 +198,10 @@ async def start_match(*, session: AsyncSession, table: DuelTable) -> Match:
     seats = await seats_of(session, table.id)
     if len(seats) != len(SEATS):
         raise Conflict("a match needs two seated players", code="table_not_full")
-    choice = await choose_deal(suits=table.suits, difficulty=table.difficulty)
+    if table.daily_date is not None:  # a daily duel: that day's daily deal
+        choice = await asyncio.to_thread(daily_choice, table.daily_date)
+    else:
+        choice = await choose_deal(suits=table.suits, difficulty=table.difficulty)
     for seat in seats:
         seat.wants_new_game = False
     return await game_repo.create_match(
@@ -272,6 +278,9 @@ async def agree_new_game(*, session: AsyncSession, table_id: int, player: Player
         raise Conflict("the current match is not over yet", code="match_in_progress")
     if is_expired(table):
         raise Conflict("the table has expired", code="table_expired")
+    if table.daily_date is not None:
+        raise Conflict("a daily duel is one match: its deal is the day's",
+                       code="daily_duel_once")
     seat.wants_new_game = True
     await session.flush()
     # Re-read after our write: the other player may have agreed a moment ago.

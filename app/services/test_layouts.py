@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db import games as repo
 from app.db.models import Match
 from app.engine.layout import LayoutError, state_from_layout
-from app.rooms.errors import Conflict, Forbidden, InvalidInput, NotFound
+from app.errors import Conflict, Forbidden, InvalidInput, NotFound
 from app.services.deals import match_rules
 
 

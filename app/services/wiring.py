@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Awaitable, Callable
+from functools import partial
 
-from fastapi import FastAPI
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.db.models import Friendship, Player
 from app.db.sqlite_wal import use_wal
-from app.rooms.errors import NotAuthenticated
+from app.errors import NotAuthenticated
 from app.rooms.pubsub import PubSub
 from app.rooms.pubsub_backends import make_pubsub
 from app.rooms.runtime import Rooms, build_rooms
 from app.rooms.streams import StreamHub
 from app.services import deal_pool
 from app.services.auth import verify_token
-from app.services.deals import solvable_choice
+from app.services.deals import pooled_deal
 from app.services.group_commit import GroupCommitSqlStore
 from app.services.sql_store import SqlStore
 from app.settings import Settings
@@ -24,19 +26,20 @@ from app.settings import Settings
 DEFAULT_SWEEP_SECONDS = 5.0
 
 
-async def rooms_for_app(app: FastAPI) -> Rooms:
-    settings: Settings = app.state.settings
-    use_wal(app.state.db_engine)  # one commit per action: make it cheap (app/db/sqlite_wal.py)
+async def build_live_rooms(*, settings: Settings, engine: AsyncEngine,
+                           sessions: async_sessionmaker[AsyncSession]) -> Rooms:
+    """The rooms layer on this database: SQL store, token check, friends, pubsub, presence."""
+    use_wal(engine)  # one commit per action: make it cheap (app/db/sqlite_wal.py)
 
     async def authenticate(token: str) -> int:
         player_id = verify_token(token=token, secret_key=settings.secret_key)
-        async with app.state.sessions() as session:
+        async with sessions() as session:
             if await session.get(Player, player_id) is None:
                 raise NotAuthenticated("the token's player no longer exists")
         return player_id
 
     async def friends_of(player_id: int) -> list[int]:
-        async with app.state.sessions() as session:
+        async with sessions() as session:
             found = await session.scalars(
                 select(Friendship.friend_id).where(Friendship.player_id == player_id)
             )
@@ -49,11 +52,10 @@ async def rooms_for_app(app: FastAPI) -> Rooms:
     # The app's session factory (app/api/database.py); group commit under load, on a
     # connection of its own that goes back to the pool when the rooms close.
     window = float(settings.start_window_seconds) or None  # 0: no start window
-    store = (GroupCommitSqlStore(app.state.sessions, app.state.db_engine,
+    store = (GroupCommitSqlStore(sessions, engine,
                                  synchronous_commit=settings.action_log_synchronous_commit,
                                  writers=settings.db_log_writers, start_window_s=window)
-             if settings.db_group_commit else SqlStore(app.state.sessions,
-                                                       start_window_s=window))
+             if settings.db_group_commit else SqlStore(sessions, start_window_s=window))
     rooms = build_rooms(
         pubsub=pubsub,
         store=store,
@@ -67,14 +69,16 @@ async def rooms_for_app(app: FastAPI) -> Rooms:
     rooms.on_close.append(start_deal_pool(settings))
     if isinstance(store, GroupCommitSqlStore):
         rooms.on_close.append(store.close)
-    # The REST friend list asks app.state.presence who is online (app/rooms/presence.py).
-    app.state.presence = rooms.streams
     return rooms
 
 
 def start_deal_pool(settings: Settings) -> Callable[[], Awaitable[None]]:
     """Start this process's deal pool (app/services/deal_pool.py); returns its closer."""
-    pool = deal_pool.DealPool(size=settings.deal_pool_size, make=solvable_choice)
+    sizes = deal_pool.bin_sizes(solvable=settings.deal_pool_size,
+                                rated=settings.deal_pool_rated_size)
+    cancel = threading.Event()  # set at stop: a 4-suit solve in progress gives up
+    pool = deal_pool.DealPool(sizes=sizes, make=partial(pooled_deal, cancelled=cancel),
+                              wait_seconds=settings.deal_pool_wait_seconds, cancel=cancel)
     pool.start()
     deal_pool.install(pool)
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from datetime import date, timedelta
+from typing import Any
 
 import httpx
 from fastapi import FastAPI
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.db.models import DailyStreak
+from app.db.solo_models import DailyStreak
 from app.engine.daily import daily_deal, daily_deal_number
 from app.rewards.streaks import daily_streak
 from app.services import daily
@@ -161,3 +162,45 @@ async def test_a_daily_won_the_next_day_counts_for_its_own_day(
     assert [e["name"] for e in board["items"]] == [ann.name]
     today = (await client.get("/api/daily", headers=ann.auth)).json()
     assert today["streak"]["current"] == 1 and today["streak"]["last_won"] == day.isoformat()
+
+
+async def daily_begun(client: httpx.AsyncClient, app: FastAPI, actions: int
+                      ) -> tuple[FakeClock, User, dict[str, Any]]:
+    """Ann's daily of today, opened, with its first ``actions`` actions played."""
+    clock = clocked(app)
+    ann = await signup(client, "Ann")
+    game = (await client.post("/api/daily/start", headers=ann.auth)).json()
+    await play_daily(app, ann, game["id"], clock, stop=actions)
+    return clock, ann, game
+
+
+async def test_a_daily_in_progress_counts_in_no_stats_until_over(
+    client: httpx.AsyncClient, app: FastAPI,
+) -> None:
+    _, ann, game = await daily_begun(client, app, 5)
+    solo = (await client.post("/api/solo/games", headers=ann.auth,
+                              json={"number": 7, "options": {"suits": 2}})).json()["game"]
+
+    def two_suits(info: dict[str, Any]) -> tuple[int, int, int]:
+        entry = next(e for e in info["solo"] if e["suits"] == 2)
+        return entry["games"], entry["wins"], info["daily"]["played"]
+
+    info = (await client.get(f"/api/players/{ann.id}")).json()
+    assert two_suits(info) == (1, 0, 0)  # the solo game in progress only, not the daily
+    mine = (await client.get("/api/players/me", headers=ann.auth)).json()
+    assert two_suits(mine) == (1, 0, 0)  # to its player neither
+
+    await client.post(f"/api/solo/games/{game['id']}/abandon", headers=ann.auth)
+    info = (await client.get(f"/api/players/{ann.id}")).json()
+    assert two_suits(info) == (2, 0, 1)  # over: now an attempt, in both counts
+    assert solo["status"] == "playing"
+
+
+async def test_a_daily_left_playing_past_its_window_counts_as_over(
+    client: httpx.AsyncClient, app: FastAPI,
+) -> None:
+    clock, ann, _ = await daily_begun(client, app, 2)
+    clock.advance(seconds=2 * 86_400)  # past the end of D + 1: expired, not yet ended
+    info = (await client.get(f"/api/players/{ann.id}")).json()
+    entry = next(e for e in info["solo"] if e["suits"] == 2)
+    assert (entry["games"], info["daily"]["played"]) == (1, 1)

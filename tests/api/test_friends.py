@@ -21,13 +21,13 @@ async def test_add_list_remove_friends(client: httpx.AsyncClient, app: FastAPI) 
         assert response.status_code == 201
         assert response.json()["online"] is False
     app.state.presence = OnlyOnline(cid.id)
-    listed = (await client.get("/api/me/friends", headers=ann.auth)).json()
+    listed = (await client.get("/api/me/friends", headers=ann.auth)).json()["items"]
     assert [(f["name"], f["online"]) for f in listed] == [("Bob", False), ("Cid", True)]
     # One-way: Bob's list is still empty.
-    assert (await client.get("/api/me/friends", headers=bob.auth)).json() == []
+    assert (await client.get("/api/me/friends", headers=bob.auth)).json()["items"] == []
     response = await client.delete(f"/api/me/friends/{bob.id}", headers=ann.auth)
     assert response.status_code == 204
-    listed = (await client.get("/api/me/friends", headers=ann.auth)).json()
+    listed = (await client.get("/api/me/friends", headers=ann.auth)).json()["items"]
     assert [f["name"] for f in listed] == ["Cid"]
 
 
@@ -44,7 +44,7 @@ async def test_friend_errors_change_nothing(client: httpx.AsyncClient) -> None:
     assert_problem(await client.post("/api/me/friends", json={"name": "Bob"}), 401)
     assert_problem(await client.delete(f"/api/me/friends/{ann.id}", headers=ann.auth),
                    404, "not_friend")
-    listed = (await client.get("/api/me/friends", headers=ann.auth)).json()
+    listed = (await client.get("/api/me/friends", headers=ann.auth)).json()["items"]
     assert [f["id"] for f in listed] == [bob.id]
 
 
@@ -55,10 +55,10 @@ async def test_add_list_remove_ignores(client: httpx.AsyncClient) -> None:
     assert response.status_code == 201 and response.json()["id"] == bob.id
     assert_problem(await client.post("/api/me/ignores", json={"name": "Bob"},
                                      headers=ann.auth), 409, "already_ignored")
-    listed = (await client.get("/api/me/ignores", headers=ann.auth)).json()
+    listed = (await client.get("/api/me/ignores", headers=ann.auth)).json()["items"]
     assert [i["name"] for i in listed] == ["Bob"]
     assert (await client.delete(f"/api/me/ignores/{bob.id}", headers=ann.auth)).status_code \
         == 204
-    assert (await client.get("/api/me/ignores", headers=ann.auth)).json() == []
+    assert (await client.get("/api/me/ignores", headers=ann.auth)).json()["items"] == []
     assert_problem(await client.delete(f"/api/me/ignores/{bob.id}", headers=ann.auth),
                    404, "not_ignored")

@@ -31,7 +31,7 @@ async def test_direct_invite_to_a_friend_seats_them_on_accept(
     sent = await invite(client, ann, table["id"], "Bob")
     assert sent["kind"] == "direct" and sent["status"] == "pending"
     assert len(sent["code"]) >= 22  # ≥ 128 bits in URL-safe base64
-    incoming = (await client.get("/api/me/invites", headers=bob.auth)).json()
+    incoming = (await client.get("/api/me/invites", headers=bob.auth)).json()["items"]
     assert [i["code"] for i in incoming] == [sent["code"]]
     # The private table is visible to its invitee, not to others.
     assert (await client.get(f"/api/tables/{table['id']}", headers=bob.auth)).status_code \
@@ -46,7 +46,7 @@ async def test_direct_invite_to_a_friend_seats_them_on_accept(
     assert seated.json()["status"] == "full" and seated.json()["match_id"] is not None
     assert_problem(await client.post(f"/api/invites/{sent['code']}/accept",
                                      headers=bob.auth), 409, "invite_closed")
-    assert (await client.get("/api/me/invites", headers=bob.auth)).json() == []
+    assert (await client.get("/api/me/invites", headers=bob.auth)).json()["items"] == []
 
 
 async def test_link_invite_works_for_anyone_once(client: httpx.AsyncClient) -> None:
@@ -86,7 +86,7 @@ async def test_decline_cancel_and_expiry(
     await session.commit()
     assert (await client.get(f"/api/invites/{third['code']}",
                              headers=bob.auth)).json()["status"] == "expired"
-    assert (await client.get("/api/me/invites", headers=bob.auth)).json() == []
+    assert (await client.get("/api/me/invites", headers=bob.auth)).json()["items"] == []
     assert_problem(await client.post(f"/api/invites/{third['code']}/accept",
                                      headers=bob.auth), 409, "invite_expired")
     table_now = (await client.get(f"/api/tables/{table['id']}", headers=ann.auth)).json()

@@ -8,7 +8,7 @@ import httpx
 from fastapi import FastAPI
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.db.models import DailyStreak, SoloGame
+from app.db.solo_models import DailyStreak, SoloGame
 from tests.support.api import assert_problem, signup
 from tests.support.solo import T0, FakeClock
 

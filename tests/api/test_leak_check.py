@@ -33,6 +33,7 @@ def test_honest_frames_pass() -> None:
     lambda f: f["view"]["columns"][2].__setitem__("down", ["2s"]),  # a face-down card
     lambda f: f["view"]["columns"][2].__setitem__("up", ["2s", "Qs"]),  # shown, not up
     lambda f: f.__setitem__("deal", {"number": 77}),  # the deal number
+    lambda f: f.__setitem__("play", {"n": 77}),  # the solo deal that deals it again
     lambda f: f.__setitem__("events", [{"kind": "flipped", "col": 1, "card": "2s"}]),
     lambda f: f.__setitem__("hint", "As"),  # a card name where no card belongs
 ])

@@ -7,6 +7,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import games as repo
 from app.engine.record import record_from_json
+from app.rewards.solo import SoloOptions, solo_start
 from app.services import results
 from tests.api.test_tables import create_table
 from tests.support.api import assert_problem, signup
@@ -20,17 +21,23 @@ async def test_a_finished_duel_over_rest(client: httpx.AsyncClient,
     joined = (await client.post(f"/api/tables/{table['id']}/join", headers=bob.auth)).json()
     match_id = joined["match_id"]
     first, second = await repo.games_of_match(session, match_id=match_id)
-    await play(session, game_id=first.id, steps=5, end="stuck", time_used_ms=120_000)
+    await play(session, game_id=first.id, steps=5, end="finished", time_used_ms=120_000)
     assert_problem(await client.get(f"/api/games/{first.id}/record"), 409, "match_not_over")
     hidden = (await client.get(f"/api/matches/{match_id}")).json()
-    assert hidden["deal_number"] is None and hidden["games"][0]["status"] == "stuck"
+    assert hidden["deal_number"] is None and hidden["games"][0]["status"] == "finished"
+    assert hidden["play"] is None  # a seed: not while Bob still plays
     await play(session, game_id=second.id, steps=0, end="timed_out", time_used_ms=900_000)
     await results.finish_match(session=session, match_id=match_id)
 
     shown = (await client.get(f"/api/matches/{match_id}")).json()
     assert shown["status"] == "finished" and shown["suits"] == 2
     assert shown["deal_number"] is not None and shown["generator_version"] == 1
-    assert [g["status"] for g in shown["games"]] == ["stuck", "timed_out"]
+    play_again = shown["play"]
+    assert play_again["suits"] == 2 and 1 <= play_again["number"] <= 999_999
+    solo = solo_start(play_again["number"], SoloOptions(
+        suits=2, solvable_only=play_again["solvable_only"]))
+    assert solo.source == shown["deal_number"]  # the very cards of the duel
+    assert [g["status"] for g in shown["games"]] == ["finished", "timed_out"]
     assert [g["time_used_ms"] for g in shown["games"]] == [120_000, 900_000]
     winner = shown["winner_id"]
     by_id = {g["player_id"]: g for g in shown["games"]}
@@ -55,7 +62,7 @@ async def test_a_finished_duel_over_rest(client: httpx.AsyncClient,
     assert next(e["player_id"] for e in board["items"]) == winner
     assert [e["rank"] for e in board["items"]] == [1, 2]
     assert (await client.get("/api/leaderboard?suits=1")).json()["total"] == 0
-    assert_problem(await client.get("/api/leaderboard?suits=3"), 422, "bad_suits")
+    assert_problem(await client.get("/api/leaderboard?suits=3"), 422, "validation_error")
 
     me = (await client.get("/api/players/me", headers=ann.auth)).json()
     assert me["games_played"] == 1 and abs(me["streak"]) == 1
@@ -72,3 +79,28 @@ async def test_bands_are_published(client: httpx.AsyncClient) -> None:
     assert [b["name"] for b in bands] == ["beginner", "intermediate", "advanced", "expert"]
     assert bands[0]["min_rating"] is None and bands[-1]["max_rating"] is None
     assert all(a["max_rating"] == b["min_rating"] for a, b in itertools.pairwise(bands))
+
+
+async def test_game_statuses_use_the_websocket_words(client: httpx.AsyncClient,
+                                                     session: AsyncSession) -> None:
+    """Not opened yet: ``not_started``; never opened in time: ``did_not_start`` — in the
+    match result and in the history alike (the words of docs/protocol.md)."""
+    ann, bob = await signup(client, "Ann"), await signup(client, "Bob")
+    table = await create_table(client, ann)
+    match_id = (await client.post(f"/api/tables/{table['id']}/join",
+                                  headers=bob.auth)).json()["match_id"]
+    fresh = (await client.get(f"/api/matches/{match_id}")).json()
+    assert [g["status"] for g in fresh["games"]] == ["not_started", "not_started"]
+    first, second = await repo.games_of_match(session, match_id=match_id)
+    await play(session, game_id=first.id, steps=2, end=None)  # moves stored, never opened
+    assert [g["status"] for g in (await client.get(f"/api/matches/{match_id}")).json()[
+        "games"]] == ["not_started", "not_started"]
+    await play(session, game_id=first.id, steps=1, end="finished")  # opened, then ended
+    await repo.finish_game(session, game=second, status="timed_out", score=0,
+                           actions_count=0, time_used_ms=900_000)  # the no-show
+    await session.commit()
+    await results.finish_match(session=session, match_id=match_id)
+    shown = (await client.get(f"/api/matches/{match_id}")).json()
+    assert [g["status"] for g in shown["games"]] == ["finished", "did_not_start"]
+    history = (await client.get(f"/api/players/{bob.id}/history")).json()
+    assert [(h["status"], h["outcome"]) for h in history["items"]] == [("did_not_start", "lost")]

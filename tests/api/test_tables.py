@@ -79,7 +79,8 @@ async def test_lobby_lists_only_joinable_tables_with_filters_and_paging(
     second = (await client.get("/api/tables?page_size=3&page=2", headers=bob.auth)).json()
     assert (len(first["items"]), len(second["items"]), first["total"]) == (3, 1, 4)
     assert {t["id"] for t in first["items"]}.isdisjoint(t["id"] for t in second["items"])
-    assert_problem(await client.get("/api/tables?suits=3", headers=bob.auth), 422, "bad_suits")
+    assert_problem(await client.get("/api/tables?suits=3", headers=bob.auth), 422,
+                   "validation_error")
     assert_problem(await client.get("/api/tables?page=0", headers=bob.auth), 422)
     assert_problem(await client.get("/api/tables?page_size=1000", headers=bob.auth), 422)
     assert_problem(await client.get("/api/tables"), 401)
@@ -157,16 +158,17 @@ async def test_leave_and_new_game_by_agreement(
 
 async def test_my_tables_lead_back_to_my_game(client: httpx.AsyncClient) -> None:
     ann, bob, cid = [await signup(client, n) for n in ("Ann", "Bob", "Cid")]
-    assert (await client.get("/api/tables/mine", headers=ann.auth)).json() == []
+    assert (await client.get("/api/tables/mine", headers=ann.auth)).json()["items"] == []
     waiting = await create_table(client, ann, suits=2)
     playing = await create_table(client, bob)
     await client.post(f"/api/tables/{playing['id']}/join", headers=ann.auth)
     left = await create_table(client, ann)
     await client.post(f"/api/tables/{left['id']}/leave", headers=ann.auth)  # closed
-    mine = (await client.get("/api/tables/mine", headers=ann.auth)).json()
+    mine = (await client.get("/api/tables/mine", headers=ann.auth)).json()["items"]
     assert [(t["id"], t["match_id"] is not None) for t in mine] == [
         (playing["id"], True), (waiting["id"], False)]
     assert [t["id"] for t in (await client.get("/api/tables/mine",
-                                               headers=bob.auth)).json()] == [playing["id"]]
-    assert (await client.get("/api/tables/mine", headers=cid.auth)).json() == []
+                                               headers=bob.auth)).json()["items"]] \
+        == [playing["id"]]
+    assert (await client.get("/api/tables/mine", headers=cid.auth)).json()["items"] == []
     assert_problem(await client.get("/api/tables/mine"), 401)

@@ -106,3 +106,37 @@ async def test_after_a_restart_games_and_clocks_resume_from_storage(
             assert reply["type"] == "ack", json.dumps(reply)
         assert reply["status"] == "won"
         await ann.close()
+
+
+async def test_resume_on_an_open_connection_always_says_how_it_went(
+    live_server: LiveServer,
+) -> None:
+    """``resume_result`` comes first: refused with nothing to resync is no longer silence;
+    accepted, the missed events follow it; refused, the fresh snapshots follow it."""
+    async with make_duel(live_server) as duel:
+        ann = duel.client(duel.ann)
+        welcome = await ann.connect()
+        await ann.send({"type": "resume", "stream": "not-a-stream", "last_event": 0})
+        refused = await ann.recv()
+        assert refused == {"type": "resume_result", "resumed": False,
+                           "stream": welcome["stream"], "last_event": welcome["last_event"]}
+        assert (await ann.request({"type": "ping"}, "pong")) == {"type": "pong"}  # no more
+
+        match = duel.match_id
+        await ann.request({"type": "open_game", "match_id": match}, "snapshot")
+        seen = ann.last_event
+        acks = [await ann.request(act(match, seq, step), "ack")
+                for seq, step in enumerate(WINNING_LINE[:2], start=1)]
+        ann.drop_pending()
+        await ann.send({"type": "resume", "stream": welcome["stream"], "last_event": seen})
+        accepted = await ann.recv()
+        assert accepted["resumed"] is True and accepted["last_event"] == acks[-1]["n"]
+        ann.last_event = seen  # the replay numbers from there again
+        replayed = [await ann.recv() for _ in range(accepted["last_event"] - seen)]
+        assert [f["n"] for f in replayed if f["type"] == "ack"] == [a["n"] for a in acks]
+
+        await ann.send({"type": "resume", "stream": "not-a-stream", "last_event": 1})
+        assert (await ann.recv())["resumed"] is False
+        fresh = await ann.recv()
+        assert fresh["type"] == "snapshot" and fresh["seq"] == 2
+        await ann.close()

@@ -37,6 +37,10 @@ async def test_a_whole_duel_one_wins_one_finishes_and_nothing_leaks(
         mine = await ann.request({"type": "open_game", "match_id": match}, "snapshot")
         assert mine["role"] == "player" and mine["seq"] == 0 and mine["status"] == "playing"
         assert mine["opponent"]["status"] == "not_started"
+        # REST says a game not opened yet with the WebSocket's word (docs/api.md).
+        rest = (await duel.http.get(f"/api/matches/{match}")).json()
+        assert {g["player_id"]: g["status"] for g in rest["games"]} == {
+            duel.ann.id: mine["status"], duel.bob.id: mine["opponent"]["status"]}
         theirs = await bob.request({"type": "open_game", "match_id": match}, "snapshot")
         assert theirs["opponent"]["status"] == "playing" and theirs["opponent"]["online"]
 

@@ -85,7 +85,7 @@ async def test_an_online_friend_gets_the_invite_at_once_and_presence_is_live(
 
         await bob_ws.connect()
         assert (await ann_ws.until("presence"))["online"] is True
-        friends = (await http.get("/api/me/friends", headers=ann.auth)).json()
+        friends = (await http.get("/api/me/friends", headers=ann.auth)).json()["items"]
         assert [(f["name"], f["online"]) for f in friends] == [(bob.name, True)]
 
         table = await create_table(http, ann, public=False)
@@ -98,7 +98,7 @@ async def test_an_online_friend_gets_the_invite_at_once_and_presence_is_live(
 
         await bob_ws.close()
         assert (await ann_ws.until("presence"))["online"] is False
-        friends = (await http.get("/api/me/friends", headers=ann.auth)).json()
+        friends = (await http.get("/api/me/friends", headers=ann.auth)).json()["items"]
         assert friends[0]["online"] is False
         await ann_ws.close()
         await zed_ws.close()

@@ -28,7 +28,7 @@ def auth(player: Player) -> dict[str, str]:
 async def friend_online(http: httpx.AsyncClient, me: Player, friend: Player) -> bool:
     listed = await http.get("/api/me/friends", headers=auth(me))
     assert listed.status_code == 200, listed.text
-    [contact] = [c for c in listed.json() if c["id"] == friend.id]
+    [contact] = [c for c in listed.json()["items"] if c["id"] == friend.id]
     return bool(contact["online"])
 
 

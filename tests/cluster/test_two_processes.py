@@ -4,6 +4,7 @@ duel, spectate each other and see lobby changes; the action log decides seq race
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from collections.abc import Callable
 from typing import Any
@@ -105,32 +106,44 @@ async def test_players_on_different_processes_duel_spectate_and_see_the_lobby(
             await client.close()
 
 
-async def test_two_processes_never_both_accept_the_same_seq(pg_cluster: Cluster) -> None:
-    one, two = pg_cluster.servers
+async def ann_on_both(cluster: Cluster) -> tuple[int, DuelClient, DuelClient, dict[str, Any]]:
+    """Ann seated against Bob, connected once to each process, her game opened in both:
+    the match, the two connections and her snapshot."""
+    one, two = cluster.servers
     async with httpx.AsyncClient(base_url=one.http, timeout=10) as http:
         ann, bob = await signup(http, "Ann"), await signup(http, "Bob")
         match_id = await seat_pair(http, ann, bob)
     here, there = await DuelClient.open(one.ws, ann), await DuelClient.open(two.ws, ann)
+    snapshot = await here.open_game(match_id)
+    await there.open_game(match_id)
+    return match_id, here, there, snapshot
+
+
+async def test_two_processes_never_both_accept_the_same_seq(pg_cluster: Cluster) -> None:
+    match_id, here, there, snapshot = await ann_on_both(pg_cluster)
     try:
-        snapshot = await here.open_game(match_id)
-        await there.open_game(match_id)
         rng = random.Random(11)
         view, seq = snapshot["view"], snapshot["seq"]
         for _ in range(8):
             # The same seq, two different actions when there are two, at the same moment.
             first = choose(view, manual_flip=True, rng=rng)
-            second = choose(view, manual_flip=True, rng=rng)
+            second = next((other for other in (choose(view, manual_flip=True, rng=rng)
+                                               for _ in range(10)) if other != first), first)
             assert first is not None and second is not None
             (a, _), (b, _) = await asyncio.gather(
                 here.act(match_id, seq + 1, first), there.act(match_id, seq + 1, second)
             )
-            fresh = [x for x in (a, b) if x["type"] == "ack" and not x.get("duplicate")]
-            assert len(fresh) == 1, (a, b)
-            winner = fresh[0]
+            # Exactly one step applied (a tab may take the other's ack of the very same
+            # action for its own answer: the same step either way).
+            applied = {json.dumps([x["seq"], x["view"]], sort_keys=True) for x in (a, b)
+                       if x["type"] == "ack"}
+            assert len(applied) == 1, (a, b)
+            winner = a if a["type"] == "ack" else b
             loser = b if winner is a else a
             # The loser resynced: it answers with the winner's position, applied once.
             assert loser["view"] == winner["view"], (a, b)
-            if loser["type"] == "reject":
+            if first != second:  # a clear refusal for the other action, with the next seq
+                assert loser["type"] == "reject" and loser["code"] == "seq_taken", (a, b)
                 assert loser["next_seq"] == seq + 2
             view, seq = winner["view"], winner["seq"]
         # Both processes agree on the game, and it holds exactly `seq` actions.
@@ -143,3 +156,28 @@ async def test_two_processes_never_both_accept_the_same_seq(pg_cluster: Cluster)
         await there.close()
 
 
+async def test_a_second_tab_on_another_process_follows_live_and_its_moves_count(
+        pg_cluster: Cluster) -> None:
+    """Ann plays in two tabs, one on each process: each tab's step reaches the other
+    live (its ack, unasked), and the other tab's next move, with the next seq, is applied
+    even when its process's copy of the match has not heard of the step yet."""
+    match_id, here, there, snapshot = await ann_on_both(pg_cluster)
+    try:
+        rng = random.Random(5)
+        view, seq = snapshot["view"], snapshot["seq"]
+        for turn in range(8):
+            actor, follower = (here, there) if turn % 2 == 0 else (there, here)
+            action = choose(view, manual_flip=True, rng=rng)
+            assert action is not None
+            answer, _ = await actor.act(match_id, seq + 1, action)
+            assert answer["type"] == "ack" and not answer["duplicate"], answer
+            news = await until(follower, "ack", seq=seq + 1)  # live, never asked for
+            assert news["view"] == answer["view"] and news["score"] == answer["score"]
+            assert "from_stream" not in news
+            view, seq = answer["view"], answer["seq"]
+        again_here, again_there = await here.open_game(match_id), await there.open_game(match_id)
+        assert again_here["seq"] == again_there["seq"] == seq == 8
+        assert again_here["view"] == again_there["view"] == view
+    finally:
+        await here.close()
+        await there.close()

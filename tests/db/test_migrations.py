@@ -7,10 +7,12 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from app.db import solo_models  # noqa: F401  (its tables join Base.metadata)
 from app.db.models import Base
 from tests.support.database import (
     BACKENDS,
@@ -78,3 +80,44 @@ def test_sqlite_directory_is_created(tmp_path: Path) -> None:
     url = sqlite_url(tmp_path / "deeper" / "data" / "spider.db")
     upgrade(url)
     assert (tmp_path / "deeper" / "data" / "spider.db").exists()
+
+
+def _sql(url: str, *statements: str) -> list[object]:
+    """Run ``statements`` in one transaction; the first column of the last one's rows."""
+    async def run() -> list[object]:
+        engine = create_async_engine(url)
+        try:
+            async with engine.begin() as connection:
+                for statement in statements:
+                    result = await connection.execute(text(statement))
+                return list(result.scalars()) if result.returns_rows else []
+        finally:
+            await engine.dispose()
+
+    return asyncio.run(run())
+
+
+A_GAME = (
+    "INSERT INTO players (id, name, name_key, created_at) VALUES (1, 'Ann', 'ann', "
+    "CURRENT_TIMESTAMP), (2, 'Bob', 'bob', CURRENT_TIMESTAMP)",
+    "INSERT INTO duel_tables (id, owner_id, preset, suits, time_limit_seconds, level, "
+    "is_public, rated, status, created_at) VALUES (1, 1, 'duel', 1, 600, 'any', true, true, "
+    "'full', CURRENT_TIMESTAMP)",
+    "INSERT INTO matches (id, table_id, ordinal, preset, suits, time_limit_seconds, rated, "
+    "status, deal_number, generator_version, created_at) VALUES (1, 1, 1, 'duel', 1, 600, "
+    "true, 'playing', 7, 1, CURRENT_TIMESTAMP)",
+)
+
+
+def test_0006_turns_stuck_games_into_finished_ones_and_refuses_stuck(empty_url: str) -> None:
+    upgrade(empty_url, "0005")
+    _sql(empty_url, *A_GAME, "INSERT INTO games (match_id, player_id, seat, status, score, "
+         "actions_count, time_used_ms) VALUES (1, 1, 0, 'stuck', 3, 4, 5000)")
+    upgrade(empty_url)
+    assert _sql(empty_url, "SELECT status FROM games") == ["finished"]
+    with pytest.raises(IntegrityError):
+        _sql(empty_url, "INSERT INTO games (match_id, player_id, seat, status, score, "
+             "actions_count, time_used_ms) VALUES (1, 2, 1, 'stuck', 0, 0, 0)")
+    downgrade(empty_url, "0005")
+    _sql(empty_url, "INSERT INTO games (match_id, player_id, seat, status, score, "
+         "actions_count, time_used_ms) VALUES (1, 2, 1, 'stuck', 0, 0, 0)")

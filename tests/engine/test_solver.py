@@ -108,10 +108,13 @@ def test_depth_first_exhausts_only_in_complete_mode() -> None:
 
 
 def test_difficulty_follows_the_node_count() -> None:
-    assert difficulty_of(120, suits=1) == "easy"
-    assert difficulty_of(400, suits=1) == "medium"
-    assert difficulty_of(5_000, suits=1) == "hard"
+    assert difficulty_of(130, suits=1) == "easy"
+    assert difficulty_of(131, suits=1) == "medium"
+    assert difficulty_of(430, suits=1) == "medium"
+    assert difficulty_of(431, suits=1) == "hard"
+    assert difficulty_of(490, suits=2) == "easy"
     assert difficulty_of(5_000, suits=2) == "medium"
+    assert difficulty_of(7_401, suits=2) == "hard"
     assert difficulty_of(5_000, suits=4) == "easy"
     assert difficulty_of(50_000, suits=4) == "hard"
     assert difficulty_of(120, suits=1, solved=False) == "hard"

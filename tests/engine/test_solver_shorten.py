@@ -1,5 +1,6 @@
 """Shortened lines are legal, still win, and are never longer than the line they came from."""
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -9,8 +10,9 @@ from app.engine.rules import preset
 from app.engine.solver import solve
 from app.engine.solver.board import DEAL, Board, Step, board_from_state
 from app.engine.solver.moves import play
+from app.engine.solver.polish import polish
 from app.engine.solver.replay import verified_actions
-from app.engine.solver.search import Limits, polish, portfolio
+from app.engine.solver.search import Limits, portfolio
 from app.engine.solver.shorten import shorten
 
 
@@ -103,3 +105,26 @@ def test_polishing_a_one_action_win_returns_at_once() -> None:
     assert polish(board, ((1, 0, 6),), Limits(nodes=1_000), over_empty=False) == (((1, 0, 6),), 0)
     two = solve(state, polish_nodes=1_000)
     assert two.solved and len(two.actions) == 1
+
+
+def test_tail_beams_alone_shorten_the_end_of_a_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    import app.engine.solver.polish as polish_module
+
+    monkeypatch.setattr(polish_module, "ROOT_SHARE", 0.0)  # no beam from the start
+    board, steps = _raw_win(3, 1)
+    better, spent = polish(board, steps, Limits(nodes=20_000), over_empty=False)
+    assert len(better) < len(steps) and spent > 0
+    assert better[0] == steps[0]  # the start of the line is kept
+    start = deal(3, preset("classic", 1))
+    assert replay(start, verified_actions(start, better, must_win=True)).won
+
+
+def test_the_position_after_a_line_is_the_engines() -> None:
+    from app.engine.solver.polish import _position
+
+    board, steps = _raw_win(2, 2)
+    start = deal(2, preset("classic", 2))
+    actions = verified_actions(start, steps[:30], must_win=False)
+    after, engine = _position(board, steps[:30]), board_from_state(replay(start, actions))
+    assert after.columns == engine.columns and after.removed == engine.removed
+    assert after.rows[after.dealt:] == engine.rows  # the stock left

@@ -22,7 +22,8 @@ from app.rooms.duel_core import (
     StartGame,
     TellPeers,
 )
-from app.rooms.match import Match, NotSeated, ReplayNotReady, SpectateRefused
+from app.rooms.errors import NotSeated, ReplayNotReady, SpectateRefused
+from app.rooms.match import Match
 from app.rooms.store import StoredAction, StoredGame
 from tests.support.duel_layouts import RULES, WINNING_LINE, near_finished_layout
 
@@ -85,6 +86,25 @@ def test_the_same_seq_again_is_the_same_answer_marked_duplicate() -> None:
     again = core.act(first.match, ANN, 1, WINNING_LINE[0], T0 + 2)
     assert again.writes == () and again.effects == ()
     assert again.reply == {**(first.reply or {}), "duplicate": True}
+
+
+def test_another_action_with_a_seq_just_answered_is_refused_as_taken() -> None:
+    # Two tabs of Ann send seq 1 at the same instant with different actions: the first
+    # is applied, the second is refused with the fresh view, never applied on top.
+    match = opened(new_match(), ANN)
+    first = core.act(match, ANN, 1, WINNING_LINE[0], T0 + 1)
+    for other in (WINNING_LINE[1], {"op": "finish"}, {"op": "move", "from": 9}):
+        second = core.act(first.match, ANN, 1, other, T0 + 2)
+        assert second.writes == () and second.effects == () and second.match is first.match
+        assert second.reply is not None and second.reply["type"] == "reject"
+        assert second.reply["code"] == "seq_taken" and second.reply["next_seq"] == 2
+        assert second.reply["view"] == (first.reply or {})["view"]
+    # A finish sent twice is a resend: the same answer; a move with its seq is taken.
+    done = core.act(first.match, ANN, 2, {"op": "finish"}, T0 + 3)
+    assert core.act(done.match, ANN, 2, {"op": "finish"}, T0 + 4).reply == {
+        **(done.reply or {}), "duplicate": True}
+    taken = core.act(done.match, ANN, 2, WINNING_LINE[1], T0 + 4).reply
+    assert taken is not None and taken["code"] == "seq_taken"
 
 
 def test_a_seq_answered_before_a_rebuild_is_fanned_out_again() -> None:

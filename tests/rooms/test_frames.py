@@ -92,3 +92,11 @@ def test_a_built_frame_is_its_protocol_model_exactly(frame: dict[str, Any]) -> N
 def test_frames_without_a_game_are_their_models_too() -> None:
     for frame in (frames.error("bad_json", "x"), frames.PONG):
         assert p.SERVER_ADAPTER.validate_python(frame).model_dump(mode="json") == frame
+
+
+def test_the_match_result_reveals_the_solo_deal_that_plays_it_again() -> None:
+    play = {"number": 123_456, "suits": 2, "solvable_only": True}
+    result = frames.match_result(7, [], None, {}, {"number": 9, "generator": 1,
+                                                   "difficulty": None, "play": play,
+                                                   "private": "kept"})
+    assert result["deal"] == {"number": 9, "generator": 1, "difficulty": None, "play": play}

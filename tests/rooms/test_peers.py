@@ -1,6 +1,7 @@
 """Two DuelServices on one store and one bus, as two processes on one database and Redis."""
 
 import asyncio
+from typing import Any
 
 from app.rooms.duel import DuelService
 from app.rooms.pubsub import MemoryPubSub
@@ -50,20 +51,47 @@ async def test_a_change_on_one_process_is_seen_by_the_others_copy() -> None:
     await two.close()
 
 
-async def test_a_stale_process_loses_the_seq_race_and_answers_from_the_log() -> None:
+async def ann_on_both() -> tuple[MemoryStore, DuelService, DuelService, dict[str, Any]]:
+    """Ann's game opened through both processes (two tabs); her snapshot."""
     store, one, two = two_processes()
     start = await one.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
     await two.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    return store, one, two, start
+
+
+async def test_a_stale_process_loses_the_seq_race_and_answers_from_the_log() -> None:
+    store, one, two, start = await ann_on_both()
     other = next(m for m in legal_moves(start["view"], manual_flip=True)
                  if m != WINNING_LINE[0])  # legal at the start too, but a different move
     first = await one.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
     # No yield in between: process two still holds its copy from before seq 1.
     late = await two.act(player_id=ANN, match_id=MATCH, seq=1, action=other)
     assert first["type"] == "ack" and not first["duplicate"]
-    assert late["type"] == "ack" and late["duplicate"] is True
-    assert late["view"] == first["view"]
+    # Another action with a seq already taken: refused (not an ack of someone else's
+    # step), with the log's view to resync on.
+    assert late["type"] == "reject" and late["code"] == "seq_taken", late
+    assert late["view"] == first["view"] and late["next_seq"] == 2
     assert [a.seq for a in store.matches[MATCH].games[0].actions] == [1]
     assert store.matches[MATCH].games[0].actions[0].action == WINNING_LINE[0]
+    # The same action resent there is the same step: a duplicate answer.
+    resent = await two.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
+    assert resent["type"] == "ack" and resent["duplicate"] is True
+    await one.close()
+    await two.close()
+
+
+async def test_a_stale_copy_takes_the_next_seq_from_the_log_not_as_out_of_turn() -> None:
+    # Ann's tab on process two saw seq 1 (made on process one) before process two heard
+    # of it: its seq 2 is past that copy's next seq, yet it is the log's next one.
+    store, one, two, _ = await ann_on_both()
+    await one.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
+    # No yield in between: process two still holds its copy from before seq 1.
+    next_one = await two.act(player_id=ANN, match_id=MATCH, seq=2, action=WINNING_LINE[1])
+    assert next_one["type"] == "ack" and next_one["view"]["actions"] == 2, next_one
+    assert [a.seq for a in store.matches[MATCH].games[0].actions] == [1, 2]
+    # A seq truly out of turn is still refused, once the copy is fresh.
+    early = await two.act(player_id=ANN, match_id=MATCH, seq=5, action=WINNING_LINE[2])
+    assert early["type"] == "reject" and early["code"] == "bad_seq" and early["next_seq"] == 3
     await one.close()
     await two.close()
 

@@ -231,3 +231,24 @@ async def test_a_message_carries_its_channel_and_stream_id(
     kept = await a.client.xrange(a.stream_key(name))
     assert [entry_id for entry_id, _ in kept] == [
         f"{i[0]}-{i[1]}".encode() for i in (first.stream_id, second.stream_id)]
+
+
+async def test_a_process_knows_whether_another_one_listens_to_a_channel(
+    buses: tuple[RedisPubSub, RedisPubSub],
+) -> None:
+    # What gates the echo of a player's acks to their tabs on other processes.
+    a, b = buses
+    name = channel()
+    assert not await pubsub.heard_elsewhere(a, name)  # nobody
+    mine = await a.subscribe(name)
+    also_mine = await a.subscribe(name)  # two local subscribers: still one process
+    assert await a.listening_processes(name) == 1
+    assert not await pubsub.heard_elsewhere(a, name)
+    theirs = await b.subscribe(name)
+    assert await pubsub.heard_elsewhere(a, name) and await pubsub.heard_elsewhere(b, name)
+    await theirs.close()
+    assert not await pubsub.heard_elsewhere(a, name)
+    assert await pubsub.heard_elsewhere(b, name)  # a listens, b does not
+    await mine.close()
+    await also_mine.close()
+    assert not await pubsub.heard_elsewhere(pubsub.MemoryPubSub(), name)  # one process

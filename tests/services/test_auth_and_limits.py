@@ -3,7 +3,7 @@
 import pytest
 
 from app.api.ratelimit import TokenBuckets
-from app.rooms.errors import NotAuthenticated
+from app.errors import NotAuthenticated
 from app.services.auth import create_token, verify_token
 
 

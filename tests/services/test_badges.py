@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.db.models import PlayerBadge, SoloGame
+from app.db.solo_models import PlayerBadge, SoloGame
 from app.engine.actions import Action, Undo
 from app.engine.daily import daily_deal
 from app.engine.deal import deal

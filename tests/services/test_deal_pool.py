@@ -1,5 +1,6 @@
-"""The deal pool: fills in the background, hands each deal out once, never makes
-``choose_deal`` wait, stops without leaving threads or tasks behind, and is off at size 0."""
+"""The deal pool: fills its bins in the background, hands each deal out once, never makes
+``choose_deal`` wait, stops without leaving threads or tasks behind, and is off at size 0.
+Rated bins (tables with a difficulty, 4-suit tables): tests/services/test_rated_deals.py."""
 
 import asyncio
 import itertools
@@ -16,11 +17,21 @@ from app.engine.solver.solvable import solvable_deal
 from app.engine.state import RUNS_TO_WIN
 from app.main import create_app
 from app.services import deal_pool, deals
-from app.services.deal_pool import DealPool, PoolSizeError
+from app.services.deal_pool import SOLVABLE, Bin, DealPool, PoolSizeError
 from tests.support.api import make_settings
 from tests.support.database import sqlite_url, upgrade
 
 WAIT = 30.0  # seconds: generous, the machine may be busy; only a hang fails
+ONE, TWO, FOUR = (1, SOLVABLE), (2, SOLVABLE), (4, SOLVABLE)
+
+
+def solvable_pool(size: int, make: deal_pool.MakeDeal, bins: tuple[Bin, ...] = (ONE, TWO),
+                  ) -> DealPool:
+    return DealPool(sizes=dict.fromkeys(bins, size), make=make)
+
+
+def solvable_make(bin_: Bin) -> DealChoice:
+    return deals.solvable_choice(bin_[0])
 
 
 def counting_make() -> tuple[list[int], deal_pool.MakeDeal]:
@@ -28,10 +39,10 @@ def counting_make() -> tuple[list[int], deal_pool.MakeDeal]:
     made: list[int] = []
     counter = itertools.count(1)
 
-    def make(suits: int) -> DealChoice:
+    def make(bin_: Bin) -> DealChoice:
         number = next(counter)
         made.append(number)
-        return DealChoice(deal_number=number * 10 + suits, generator_version=1,
+        return DealChoice(deal_number=number * 10 + bin_[0], generator_version=1,
                           difficulty="easy")
 
     return made, make
@@ -43,11 +54,11 @@ def pool_threads() -> list[threading.Thread]:
 
 async def test_the_pool_fills_every_suit_count_then_idles() -> None:
     made, make = counting_make()
-    pool = DealPool(size=3, make=make)
+    pool = solvable_pool(3, make)
     pool.start()
     try:
         await asyncio.wait_for(pool.filled(), WAIT)
-        assert (pool.ready(1), pool.ready(2), pool.ready(4)) == (3, 3, 0)
+        assert (pool.ready(ONE), pool.ready(TWO), pool.ready(FOUR)) == (3, 3, 0)
         await asyncio.sleep(0.05)
         assert len(made) == 6  # full: no more solving
     finally:
@@ -55,7 +66,7 @@ async def test_the_pool_fills_every_suit_count_then_idles() -> None:
 
 
 async def test_a_take_is_instant_and_the_pool_refills() -> None:
-    pool = DealPool(size=2, make=deals.solvable_choice, suit_counts=(1,))
+    pool = solvable_pool(2, solvable_make, (ONE,))
     pool.start()
     try:
         await asyncio.wait_for(pool.filled(), WAIT)
@@ -66,7 +77,7 @@ async def test_a_take_is_instant_and_the_pool_refills() -> None:
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(deals, "solvable_deal", no_solver)
             choice = await deals.choose_deal(suits=1, pool=pool)
-        assert pool.ready(1) == 1
+        assert pool.ready(ONE) == 1
         assert choice.deal_number is not None and choice.difficulty is not None
         # A real solvable deal: the solver wins it from the stored generator number.
         won = solvable_deal(choice.deal_number, 1)
@@ -74,37 +85,36 @@ async def test_a_take_is_instant_and_the_pool_refills() -> None:
         end = replay(deal(choice.deal_number, preset("classic", 1)), won.solution)
         assert len(end.removed) == RUNS_TO_WIN
         await asyncio.wait_for(pool.filled(), WAIT)
-        assert pool.ready(1) == 2
+        assert pool.ready(ONE) == 2
     finally:
         await pool.stop()
 
 
 async def test_choose_deal_falls_back_to_the_solver_when_the_pool_is_empty() -> None:
     made, make = counting_make()
-    pool = DealPool(size=2, make=make)  # never started: always empty
+    pool = solvable_pool(2, make)  # never started: always empty
     choice = await deals.choose_deal(suits=2, pool=pool)
-    assert made == [] and pool.ready(2) == 0
+    assert made == [] and pool.ready(TWO) == 0
     assert choice.deal_number is not None and choice.difficulty in ("easy", "medium", "hard")
     assert solvable_deal(choice.deal_number, 2).source == choice.deal_number
 
 
-async def test_four_suit_and_opted_out_deals_skip_the_pool() -> None:
+async def test_opted_out_deals_skip_the_pool() -> None:
     _, make = counting_make()
-    pool = DealPool(size=1, make=make, suit_counts=(1, 2, 4))
+    pool = solvable_pool(1, make)
     pool.start()
     try:
         await asyncio.wait_for(pool.filled(), WAIT)
-        four = await deals.choose_deal(suits=4, pool=pool)
-        plain = await deals.choose_deal(suits=2, solvable_only=False,
-                                        pool=pool)
-        assert four.difficulty is None and plain.difficulty is None
-        assert (pool.ready(4), pool.ready(2)) == (1, 1)
+        plain = await deals.choose_deal(suits=2, solvable_only=False, pool=pool)
+        four = await deals.choose_deal(suits=4, solvable_only=False, pool=pool)
+        assert plain.difficulty is None and four.difficulty is None
+        assert (pool.ready(ONE), pool.ready(TWO)) == (1, 1)
     finally:
         await pool.stop()
 
 
 async def test_no_deal_is_handed_out_twice() -> None:
-    pool = DealPool(size=2, make=deals.solvable_choice, suit_counts=(1,))
+    pool = solvable_pool(2, solvable_make, (ONE,))
     pool.start()
     taken: list[int | None] = []
     try:
@@ -120,12 +130,12 @@ async def test_no_deal_is_handed_out_twice() -> None:
 async def test_stop_waits_for_the_solve_in_progress_and_leaves_no_thread() -> None:
     entered, release = threading.Event(), threading.Event()
 
-    def slow_make(suits: int) -> DealChoice:
+    def slow_make(bin_: Bin) -> DealChoice:
         entered.set()
         release.wait(WAIT)
         return DealChoice(deal_number=7, generator_version=1)
 
-    pool = DealPool(size=1, make=slow_make)
+    pool = solvable_pool(1, slow_make)
     pool.start()
     assert await asyncio.to_thread(entered.wait, WAIT)
     stopping = asyncio.create_task(pool.stop())
@@ -134,7 +144,7 @@ async def test_stop_waits_for_the_solve_in_progress_and_leaves_no_thread() -> No
     release.set()
     await asyncio.wait_for(stopping, WAIT)
     assert pool_threads() == []
-    assert pool.take(1) is None and pool.take(2) is None  # the late result was dropped
+    assert pool.take(ONE) is None and pool.take(TWO) is None  # the late result was dropped
 
 
 async def test_a_failing_solver_is_logged_and_retried(
@@ -143,24 +153,24 @@ async def test_a_failing_solver_is_logged_and_retried(
     monkeypatch.setattr(deal_pool, "RETRY_SECONDS", 0.01)
     calls = itertools.count()
 
-    def flaky(suits: int) -> DealChoice:
+    def flaky(bin_: Bin) -> DealChoice:
         if next(calls) == 0:
             raise RuntimeError("solver broke")
         return DealChoice(deal_number=next(calls), generator_version=1)
 
-    pool = DealPool(size=1, make=flaky, suit_counts=(2,))
+    pool = solvable_pool(1, flaky, (TWO,))
     pool.start()
     try:
         await asyncio.wait_for(pool.filled(), WAIT)
     finally:
         await pool.stop()
-    assert pool.ready(2) == 1
-    assert "could not make a 2-suit deal" in caplog.text
+    assert pool.ready(TWO) == 1
+    assert "could not make a deal for bin (2, 'solvable')" in caplog.text
 
 
 async def test_size_zero_turns_the_pool_off() -> None:
     made, make = counting_make()
-    pool = DealPool(size=0, make=make)
+    pool = DealPool(sizes=deal_pool.bin_sizes(solvable=0, rated=0), make=make)
     pool.start()
     await asyncio.wait_for(pool.filled(), 1)  # nothing to wait for
     assert not pool.enabled and pool_threads() == []
@@ -172,19 +182,21 @@ async def test_size_zero_turns_the_pool_off() -> None:
 @pytest.mark.parametrize("size", [-1, 1.5, True])
 def test_a_bad_size_is_refused(size: object) -> None:
     with pytest.raises(PoolSizeError, match="whole number"):
-        DealPool(size=size, make=counting_make()[1])  # type: ignore[arg-type]
+        DealPool(sizes={ONE: size}, make=counting_make()[1])  # type: ignore[dict-item]
 
 
 async def test_the_app_lifespan_starts_installs_and_stops_the_pool(tmp_path: Path) -> None:
     database = sqlite_url(tmp_path / "pool.db")
     await asyncio.to_thread(upgrade, database)  # the rooms lifespan restores matches
-    app = create_app(make_settings(database, deal_pool_size=1))
+    app = create_app(make_settings(database, deal_pool_size=1, deal_pool_rated_size=0,
+                                   deal_pool_wait_seconds=3.5))
     async with app.router.lifespan_context(app):
         pool = deal_pool.installed()
-        assert pool is not None and pool.size == 1
+        assert pool is not None and pool.sizes == {ONE: 1, TWO: 1}
+        assert pool.wait_seconds == 3.5
         await asyncio.wait_for(pool.filled(), WAIT)
-        assert (pool.ready(1), pool.ready(2)) == (1, 1)
+        assert (pool.ready(ONE), pool.ready(TWO)) == (1, 1)
         taken = await deals.choose_deal(suits=1)  # the installed pool
-        assert pool.ready(1) == 0 and taken.difficulty is not None
+        assert pool.ready(ONE) == 0 and taken.difficulty is not None
     assert deal_pool.installed() is None and pool_threads() == []
     await app.state.db_engine.dispose()

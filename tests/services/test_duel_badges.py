@@ -13,7 +13,8 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import games as repo
-from app.db.models import DuelTable, Match, Player, PlayerBadge
+from app.db.models import DuelTable, Match, Player
+from app.db.solo_models import PlayerBadge
 from app.engine.actions import action_from_json
 from app.rewards.badges import DUEL_WINS_GOAL
 from app.scoring.play import ScoredGame

@@ -12,7 +12,7 @@ from app.db import games as repo
 from app.db.models import Game, Match, Player, Rating
 from app.engine.game import replay
 from app.engine.record import record_from_json
-from app.rooms.errors import Conflict, InvalidInput, NotFound
+from app.errors import Conflict, InvalidInput, NotFound
 from app.scoring.play import ScoredGame
 from app.services import players, results, tables
 from app.services.settled import MatchSettled, match_settled
@@ -52,7 +52,7 @@ async def test_higher_duel_score_wins_and_ratings_move_once(session: AsyncSessio
     ann, bob, match = await seated_match(session, suits=2)
     first, second = await games(session, match)
     # Ann flips/moves productively for a while; Bob gives up after a minute and one action.
-    ann_points = await play(session, game_id=first, steps=6, end="stuck", time_used_ms=90_000)
+    ann_points = await play(session, game_id=first, steps=6, end="finished", time_used_ms=90_000)
     bob_points = await play(session, game_id=second, steps=1, end="finished",
                             time_used_ms=60_000)
     assert ann_points != bob_points
@@ -96,7 +96,7 @@ async def test_a_finish_after_one_move_in_seconds_moves_no_rating(
         session: AsyncSession) -> None:
     ann, bob, match = await seated_match(session)
     first, second = await games(session, match)
-    await play(session, game_id=first, steps=9, end="stuck", time_used_ms=59_999)
+    await play(session, game_id=first, steps=9, end="finished", time_used_ms=59_999)
     await play(session, game_id=second, steps=1, end="finished", time_used_ms=4_000)
     result = await results.finish_match(session=session, match_id=match.id)
     assert result.match.winner_id is not None  # a result all the same
@@ -108,7 +108,7 @@ async def test_a_finish_after_one_move_in_seconds_moves_no_rating(
 async def test_a_player_who_did_not_start_loses_rated(session: AsyncSession) -> None:
     ann, bob, match = await seated_match(session)
     first, second = await games(session, match)
-    await play(session, game_id=first, steps=10, end="stuck",
+    await play(session, game_id=first, steps=10, end="finished",
                             time_used_ms=30_000)
     game = await session.get(Game, second)  # Bob never opened his game: timed out unopened
     assert game is not None

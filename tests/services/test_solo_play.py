@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.db.models import SoloAction, SoloGame
+from app.db.solo_models import SoloAction, SoloGame
 from app.engine.actions import Undo
 from app.engine.game import replay
 from app.engine.record import record_from_json

@@ -8,7 +8,8 @@ the match result:
   ``view.actions`` actions): counts for face-down cards and the stock, nothing more;
 - every card name sits where face-up cards belong (``up`` of a view, ``cards``/``card``
   of an event) and the event's cards are face up in the view that comes with it;
-- no key names a deal, a layout, a seed, a deal number or a stock list.
+- no key names a deal, a layout, a seed, a deal number (nor `play`, the solo number that
+  deals it again) or a stock list.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from app.engine.state import GameState
 from app.engine.view import player_view
 
 CARD = re.compile(r"^[A23456789TJQK][shdc]$")
-FORBIDDEN_KEYS = {"layout", "seed", "number", "generator", "deal", "tableau", "record"}
+FORBIDDEN_KEYS = {"layout", "seed", "number", "generator", "deal", "tableau", "record", "play"}
 CARD_KEYS = {"up", "cards", "card"}
 
 

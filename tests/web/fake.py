@@ -140,8 +140,10 @@ class FakeServer:
             },
             "/tables": {"items": self.tables, "total": len(self.tables), "page": 1,
                         "page_size": 20},
-            "/me/invites": [],
-            "/me/friends": [{**OPPONENT, "since": "2026-11-29T10:00:00Z", "online": True}],
+            "/me/invites": {"items": [], "total": 0, "page": 1, "page_size": 100},
+            "/me/friends": {"items": [{**OPPONENT, "since": "2026-11-29T10:00:00Z",
+                                       "online": True}],
+                            "total": 1, "page": 1, "page_size": 100},
         }
         if path in answers:
             route.fulfill(json=answers[path])
@@ -295,7 +297,8 @@ class FakeServer:
         winner = ME["id"] if my_score > their_score else OPPONENT["id"]
         self.push(self.socket, {
             "type": "match_result", "match_id": MATCH_ID, "winner_id": winner,
-            "deal": {"number": 1234, "suits": 1},
+            "deal": {"number": 1234, "generator": 1, "difficulty": None,
+                     "play": {"number": 531207, "suits": 2, "solvable_only": True}},
             "results": [
                 {"player_id": ME["id"], "score": my_score, "elapsed_ms": 65_000,
                  "reason": "finished", "rating_before": 1500.0, "rating_after": 1484.2},

@@ -110,6 +110,8 @@ class FakeSoloServer:
         self.next_id = 40
         self.n = 0
         self.received: list[dict[str, Any]] = []
+        self.hints_sent: list[dict[str, Any] | None] = []  # each solo_hint's action
+        self.duel_table: int | None = None  # my daily-duel table, once taken
         self.sockets: list[WebSocketRoute] = []
         self.badges: list[dict[str, Any]] = []
         self.board_size = board_size
@@ -146,7 +148,8 @@ class FakeSoloServer:
         method = route.request.method
         status, body = self.answer(method, path, params, route.request.post_data_json
                                    if method == "POST" and route.request.post_data else None)
-        route.fulfill(status=status, json=body)
+        # json=None would send no body at all: a JSON null must be spelled out.
+        route.fulfill(status=status, body=json.dumps(body), content_type="application/json")
 
     def answer(self, method: str, path: str, params: dict[str, str],
                body: Any) -> tuple[int, Any]:
@@ -156,7 +159,7 @@ class FakeSoloServer:
         if path == "/solo/games" and method == "POST":
             return 201, self.create(body)
         if path == "/solo/games/current":
-            return (200, current.rest()) if current else self.problem(404, "no_current_game")
+            return 200, current.rest() if current else None
         found = re.fullmatch(r"/solo/games/(\d+)(/abandon)?", path)
         if found:
             game = self.games.get(int(found[1]))
@@ -167,6 +170,10 @@ class FakeSoloServer:
             return 200, game.rest()
         if path == "/daily":
             return 200, self.daily()
+        if path == "/daily/duel" and method == "POST":
+            created = self.duel_table is None
+            self.duel_table = 77
+            return (201 if created else 200), {"id": 77, "daily_date": TODAY.isoformat()}
         if path == "/daily/start" and method == "POST":
             return self.start_daily()
         found = re.fullmatch(r"/daily/([\d-]+)/board", path)
@@ -185,7 +192,7 @@ class FakeSoloServer:
             return 200, self.badges
         if path.startswith("/players/by-name/"):
             return 200, self.player()
-        if path in ("/tables", "/me/invites", "/me/friends"):
+        if path in ("/tables", "/tables/mine", "/me/invites", "/me/friends"):
             return 200, {"items": [], "total": 0, "page": 1, "page_size": 20}
         return self.problem(404, "not_found")
 
@@ -231,7 +238,8 @@ class FakeSoloServer:
                 "players": len(self.daily_rows) + (1 if mine else 0),
                 "winners": len(self.daily_rows) + won,
                 "streak": {"current": 4 + won, "best": 9, "last_won": TODAY.isoformat()
-                           if won else "2026-11-30"}}
+                           if won else "2026-11-30"},
+                "duel_table_id": self.duel_table}
 
     def start_daily(self) -> tuple[int, Any]:
         mine = self.my_daily()
@@ -298,8 +306,9 @@ class FakeSoloServer:
         elif kind == "solo_hint":
             game.hints += 1
             advice = engine_hint(game.game.state)
+            self.hints_sent.append(advice.action.to_json() if advice.action else None)
             ws.send(json.dumps({"type": "solo_hint", "game_id": game.id, "reason": advice.reason,
-                                "action": advice.action.to_json() if advice.action else None}))
+                                "action": self.hints_sent[-1]}))
         elif kind == "solo_rescue":
             self.rescue(game)
         elif kind == "solo_auto_complete":

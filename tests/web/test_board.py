@@ -49,7 +49,7 @@ def test_table_draws_the_view(page: Page, fake: FakeServer, artifacts: Path) -> 
     expect(card(page, "7s", 0)).to_have_attribute("aria-label", "seven of spades, column 1")
     expect(page.locator('.column[data-col="2"] .card.back[role=button]')).to_have_count(1)
     expect(page.locator(".runs .run")).to_have_count(6)
-    expect(page.locator(".stock .pilebox")).to_have_attribute("aria-label", "Stock, 1 deals left")
+    expect(page.locator(".stock .pilebox")).to_have_attribute("aria-label", "Stock, 1 deal left")
     expect(page.locator("#my-score")).to_have_text("0")
     expect(page.locator(".player.them .name")).to_have_text("bob")
     page.screenshot(path=artifacts / "table.png", full_page=True)
@@ -223,7 +223,8 @@ def test_finish_then_watch_then_result(page: Page, fake: FakeServer, artifacts: 
     expect(page.locator(".scoresheet")).to_contain_text("finished early")
     expect(page.locator(".scoresheet")).to_contain_text("−16 (1484)")
     share = page.locator("#share-text").input_value()
-    assert "I lost" in share and "1234" not in share  # no deal number: spoiler-free
+    assert "I lost" in share and "1234" not in share  # the generator number: never
+    assert share.endswith("/#/solo?number=531207&suits=2&solvable_only=1&relaxed=0")
     page.screenshot(path=artifacts / "result.png", full_page=True)
 
 
@@ -400,6 +401,18 @@ def test_after_finish_my_clock_shows_the_final_time(page: Page, fake: FakeServer
     expect(page.locator("#my-clock")).to_have_text("8:55")
     page.wait_for_timeout(1200)  # and it does not run on
     expect(page.locator("#my-clock")).to_have_text("8:55")
+
+
+def test_my_clock_turns_red_under_one_minute(page: Page, static_server: LiveServer) -> None:
+    fake = FakeServer(time_limit_ms=64_000)
+    fake.install(page)
+    page.goto(f"{static_server.url}/#/table/{TABLE_ID}")
+    clock = page.locator(".player.me .clock")
+    expect(page.locator("#my-clock")).to_have_text(re.compile(r"^(1:0\d|0:\d\d)$"))
+    shown, looks = clock.evaluate("e => [e.querySelector('#my-clock').textContent, e.className]")
+    assert ("low" in looks.split()) == shown.startswith("0:"), (shown, looks)
+    expect(clock).to_have_class(re.compile(r"\blow\b"), timeout=20_000)  # under 1:00
+    assert clock.evaluate("e => getComputedStyle(e).color") == "rgb(255, 90, 106)"
 
 
 def test_the_result_names_a_player_who_left_the_table(page: Page, fake: FakeServer) -> None:

@@ -157,6 +157,54 @@ def test_a_second_tab_follows_my_game_and_its_moves_count(browser: Browser,
     expect(alice.locator("#watching")).to_be_visible()
 
 
+# Holds the frames a page receives while `window.__hold` is true (as a slow network
+# would), and hands them over in order on `window.__release()`.
+HOLD_FRAMES = """(() => {
+  const native = Object.getOwnPropertyDescriptor(WebSocket.prototype, "onmessage");
+  window.__hold = false; window.__held = [];
+  Object.defineProperty(WebSocket.prototype, "onmessage", {
+    configurable: true,
+    get() { return native.get.call(this); },
+    set(handler) {
+      native.set.call(this, (event) => {
+        if (window.__hold) window.__held.push(() => handler.call(this, event));
+        else handler.call(this, event);
+      });
+    },
+  });
+  window.__release = () => { window.__hold = false; window.__held.splice(0).forEach((f) => f()); };
+})()"""
+
+
+def test_two_tabs_acting_at_once_one_is_applied_the_other_told_and_resynced(
+        browser: Browser, app_server: LiveServer, artifacts: Path) -> None:
+    alice, bob = invite_by_link(browser, app_server, artifacts)
+    start_both(alice, bob)
+    second = alice.context.new_page()
+    second.add_init_script(HOLD_FRAMES)
+    second.goto(alice.url)
+    expect(second.locator(".tableau .column")).to_have_count(10)
+    flip = '.column[data-col="2"] .card.back[role=button]'
+
+    second.evaluate("window.__hold = true")  # the second tab hears nothing for a while
+    tap(card(alice, "6s", 1))  # seq 1 in the first tab: applied
+    expect(top(alice, 0)).to_have_attribute("data-card", "4s")
+    second.locator(flip).click()  # seq 1 too, another action, before it knows
+    alice.wait_for_timeout(600)  # its answer is on its way (held)
+    second.evaluate("window.__release()")
+    # The first tab's step arrives as news; its own answer is the refusal, said plainly.
+    expect(top(second, 0)).to_have_attribute("data-card", "4s")
+    expect(second.locator(".statusline")).to_have_text(
+        "Your other tab or device played first; the board shows the game as it is now")
+    expect(second.locator(flip)).to_have_count(1)  # the flip was not applied
+    expect(alice.locator(flip)).to_have_count(1)
+    second.screenshot(path=artifacts / "flows-two-tabs-race.png")
+    second.locator(flip).click()  # played again on the fresh view: applied (seq 2)
+    expect(card(second, "3s", 2)).to_be_visible()
+    expect(card(alice, "3s", 2)).to_be_visible()
+    expect(bob.locator("#their-score")).to_have_text(alice.locator("#my-score").inner_text())
+
+
 def test_find_a_player_by_name_add_and_invite(browser: Browser, app_server: LiveServer,
                                               artifacts: Path) -> None:
     frank = new_player(browser, app_server, "frank")
@@ -292,3 +340,42 @@ def test_a_player_who_does_not_start_loses_did_not_start(
     expect(row).to_contain_text("did not start")
     expect(bob.locator("#winner")).to_have_text("Winner: alice")  # Bob's page learns it too
     alice.screenshot(path=artifacts / "flows-no-show-result.png", full_page=True)
+
+
+def opening_row(page: Page) -> list[str]:
+    """The face-up card on top of each column at the start of a game."""
+    expect(page.locator(".tableau .column")).to_have_count(10)
+    return [top(page, column).get_attribute("data-card") or "" for column in range(10)]
+
+
+def test_the_share_text_links_to_a_solo_game_on_the_same_deal(
+        browser: Browser, app_server: LiveServer, artifacts: Path) -> None:
+    alice, bob = invite_by_link(browser, app_server, artifacts)  # a random deal, no layout
+    alice.click("#start")
+    bob.click("#start")
+    opening = opening_row(alice)
+    assert all(re.fullmatch(r"[A2-9TJQK][shdc]", name) for name in opening)
+    finish(alice)
+    finish(bob)
+    expect(alice.locator("#winner")).to_be_visible()
+
+    share = alice.locator("#share-text").input_value()
+    lines = share.splitlines()
+    assert len(lines) == 2, share
+    assert re.fullmatch(r"Spider Duel, 1 suit: (I won|I lost|a draw), 0 to 0\. "
+                        r"Can you do better on the same deal\?", lines[0]), share
+    found = re.fullmatch(re.escape(app_server.url) + r"/#/solo\?number=(\d+)&suits=1"
+                         r"&solvable_only=1&relaxed=0", lines[1].removeprefix("Play it: "))
+    assert lines[1].startswith("Play it: ") and found, share
+    assert not any(name in share for name in opening)  # no card named
+    assert 1 <= int(found[1]) <= 999_999
+    alice.click("#copy-share")
+    assert alice.evaluate("navigator.clipboard.readText()") == share
+    alice.screenshot(path=artifacts / "flows-share.png", full_page=True)
+
+    friend = new_player(browser, app_server, "carol", lines[1].removeprefix(
+        "Play it: " + app_server.url))
+    expect(friend.locator("#deal-number")).to_have_value(found[1])
+    friend.click("#start-solo")
+    expect(friend.get_by_text(f"Deal #{found[1]}", exact=True).first).to_be_visible()
+    assert opening_row(friend) == opening  # the very cards of the duel

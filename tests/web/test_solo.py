@@ -157,6 +157,44 @@ def test_one_suit_game_won_with_rescue_and_auto_complete(
     look(page, artifacts, "won-phone")
 
 
+def test_enter_after_a_hint_plays_the_hinted_action(page: Page, solo: FakeSoloServer,
+                                                     static_server: LiveServer) -> None:
+    page.set_viewport_size(DESKTOP)
+    play_solo(page, static_server.url)
+    actions = page.locator("#solo-actions")
+
+    def sent() -> list[dict[str, object]]:
+        return [m["action"] for m in solo.received if m["type"] == "solo_action"]
+
+    page.keyboard.press("i")
+    expect(page.locator(".statusline.hint")).to_contain_text("Hint: move")
+    assert solo.hints_sent and solo.hints_sent[-1] is not None
+    page.keyboard.press("Enter")  # focus on the page: the hint is played
+    expect(actions).to_have_text("1")
+    assert sent() == [solo.hints_sent[0]]
+
+    # Asked again, then another key in between: Enter no longer plays the old hint.
+    page.keyboard.press("i")
+    page.wait_for_function("() => document.querySelector('.statusline.hint')")
+    expect(page.locator(".statusline.hint")).to_contain_text("Hint:")
+    page.wait_for_timeout(200)
+    assert len(solo.hints_sent) == 2
+    page.keyboard.press("Escape")
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(300)
+    expect(actions).to_have_text("1")
+    assert len(sent()) == 1
+
+    # Inside the board too: I, then Enter on a focused card plays the hint instead of picking.
+    page.locator(".tableau .card[tabindex='0']").first.focus()
+    page.keyboard.press("i")
+    page.wait_for_timeout(300)
+    assert len(solo.hints_sent) == 3 and solo.hints_sent[-1] is not None
+    page.keyboard.press("Enter")
+    expect(actions).to_have_text("2")
+    assert sent()[-1] == solo.hints_sent[-1]
+
+
 def test_solo_table_on_phones(page: Page, solo: FakeSoloServer, static_server: LiveServer,
                               artifacts: Path) -> None:
     page.set_viewport_size(PHONE)
@@ -213,6 +251,32 @@ def test_daily_deal_board_and_streak(page: Page, solo: FakeSoloServer,
     page.locator("#prev-day").click()
     expect(page.locator("#board-h")).to_contain_text("Nov 30, 2026")
     assert any(q.startswith("/daily/2026-11-30/board") for q in solo.queries)
+
+
+@pytest.mark.parametrize(("lang", "find", "go"), [
+    ("en", "Find an opponent", "Go to my daily duel"),
+    ("fr", "Trouver un adversaire", "Aller à mon duel du jour"),
+    ("de", "Gegner finden", "Zu meinem Tagesduell")])
+def test_daily_duel_is_taken_from_the_daily_screen(
+        page: Page, solo: FakeSoloServer, static_server: LiveServer, artifacts: Path,
+        lang: str, find: str, go: str) -> None:
+    page.set_viewport_size(PHONE if lang == "de" else DESKTOP)
+    page.goto(f"{static_server.url}/#/daily")
+    page.locator("#lang").select_option(lang)
+    page.goto(f"{static_server.url}/#/daily")
+    button = page.locator("#daily-duel")
+    expect(button).to_have_text(find)
+    expect(page.locator(".dailyduel")).not_to_contain_text("undefined")
+    look(page, artifacts, f"daily-duel-{lang}")
+    button.click()
+    page.wait_for_function("() => location.hash === '#/table/77'")
+    assert solo.duel_table == 77
+    page.goto(f"{static_server.url}/#/daily")
+    expect(button).to_have_text(go)  # taken: the button leads back to it
+    posts = [q for q in solo.queries if q.startswith("/daily/duel")]
+    button.click()
+    page.wait_for_function("() => location.hash === '#/table/77'")
+    assert [q for q in solo.queries if q.startswith("/daily/duel")] == posts  # no new take
 
 
 def test_leaderboards_are_paged(page: Page, solo: FakeSoloServer, static_server: LiveServer,

@@ -5,12 +5,15 @@ daily deal played by two players who then both stand on the day's board."""
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
+from app.engine.daily import daily_start, utc_day
+from app.engine.view import player_view
 from tests.web.conftest import LiveServer
-from tests.web.test_e2e import new_player
+from tests.web.test_e2e import new_player, top
 from tests.web.test_solo import look
 
 
@@ -36,7 +39,12 @@ def test_solo_one_suit_won_with_rescue_and_auto_complete(
         browser: Browser, app_server: LiveServer, artifacts: Path) -> None:
     page = new_player(browser, app_server, "soloist")
     page.set_viewport_size({"width": 1280, "height": 800})
+    failed: list[str] = []  # no error answers (console noise) on the way in
+    page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400
+            else None)
     page.locator("#nav a[href='#/solo']").click()
+    expect(page.locator("#start-solo")).to_be_visible()
+    assert failed == []  # no game in progress: 200 null, not a 404
     page.locator("input[name=suits][value='1']").check(force=True)
     page.get_by_text("Deal number", exact=True).last.click()
     page.locator("#deal-number").fill("4242")
@@ -44,9 +52,11 @@ def test_solo_one_suit_won_with_rescue_and_auto_complete(
     expect(page.locator(".soloplayer .name")).to_have_text("Deal #4242")
     expect(page.locator(".tableau .column")).to_have_count(10)
 
-    # One move of mine by keyboard: the hint's move, with Enter on the board.
+    # One move of mine by keyboard: the hint's move, with Enter right after it.
     page.keyboard.press("i")
     expect(page.locator(".statusline.hint")).to_contain_text("Hint:")
+    page.keyboard.press("Enter")
+    expect(page.locator("#solo-actions")).to_have_text("1")
 
     # The first rescue is shown step by step, then says what it played and cost.
     page.locator("#rescue").click()
@@ -105,3 +115,31 @@ def test_daily_deal_played_by_two_players_both_on_the_board(
     look(players[1], artifacts, "e2e-daily")
     # One attempt a day: the button is gone, and the server refuses a second start.
     expect(players[0].locator("#play-daily")).to_have_count(0)
+
+
+def test_daily_duel_two_players_meet_at_one_table(
+        browser: Browser, app_server: LiveServer, artifacts: Path) -> None:
+    first, second = [new_player(browser, app_server, name) for name in ("morn", "eve")]
+    for page in (first, second):
+        page.locator("#nav a[href='#/daily']").click()
+        expect(page.locator("#daily-duel")).to_have_text("Find an opponent")
+    first.locator("#daily-duel").click()
+    first.wait_for_function("() => location.hash.startsWith('#/table/')")
+    table = first.evaluate("location.hash")
+    second.locator("#daily-duel").click()
+    second.wait_for_function("() => location.hash.startsWith('#/table/')")
+    assert second.evaluate("location.hash") == table  # matched: the same table
+    for page in (first, second):  # the match is made for both: each opens their game
+        expect(page.get_by_role("heading", name="Daily duel")).to_be_visible()
+        page.locator("#start").click()
+        expect(page.locator(".tableau .column")).to_have_count(10, timeout=20_000)
+    # The cards of today's daily deal (the daily game's very start).
+    start = player_view(daily_start(utc_day(datetime.now(UTC))))
+    for column, cards in enumerate(start["columns"]):
+        expect(top(second, column)).to_have_attribute("data-card", cards["up"][-1])
+    look(second, artifacts, "e2e-daily-duel")
+    # Not the daily attempt: the daily game is still to be played, and the duel leads back.
+    first.goto("/#/daily")
+    expect(first.locator("#play-daily")).to_have_text("Play today's deal")
+    expect(first.locator("#daily-duel")).to_have_text("Go to my daily duel")
+    expect(first.locator("#daily-count")).to_have_text("0 played · 0 won")

@@ -22,6 +22,7 @@ export function createBoard({ root, rules, onAction, readOnly = false, title, tr
   let view = null;
   let focus = { col: 0, index: 0 }; // index into up cards; -1 is the face-down or empty slot
   let picked = null; // keyboard pick: {col, count}
+  let suggested = null; // the last hint's action: Enter plays it until anything else happens
   let tapCycle = null; // the last tap: {card, order, at}
   let pending = false;
   let drag = null;
@@ -42,6 +43,9 @@ export function createBoard({ root, rules, onAction, readOnly = false, title, tr
   if (statusHost) clear(statusHost, reasonEl);
 
   surface.addEventListener("keydown", onKey);
+  // Any key but Enter (and lone modifiers) after a hint drops its suggestion, wherever the focus.
+  const forget = (e) => { if (e.key !== "Enter" && !MODIFIERS.has(e.key)) suggested = null; };
+  document.addEventListener("keydown", forget, true);
   if (!readOnly) surface.addEventListener("pointerdown", onPointerDown);
   const resizes = new ResizeObserver(() => {
     if (view && (tableau.clientWidth !== box.width || tableau.clientHeight !== box.height)) render();
@@ -49,6 +53,7 @@ export function createBoard({ root, rules, onAction, readOnly = false, title, tr
   resizes.observe(tableau);
 
   function update(next, { action, animate = true } = {}) {
+    suggested = null; // a new position: the hint was for the old one
     const before = animate && !reducedMotion() ? snapshot(action) : null;
     view = next;
     render();
@@ -200,7 +205,8 @@ export function createBoard({ root, rules, onAction, readOnly = false, title, tr
     if (!view || event.target.closest("button, input, select, textarea, a")) return;
     const key = event.key;
     const inTableau = tableau.contains(event.target);
-    if (inTableau && key === "ArrowLeft") moveFocus((focus.col + 9) % 10, 99);
+    if (inTableau && key === "Enter" && playSuggested()) event.preventDefault();
+    else if (inTableau && key === "ArrowLeft") moveFocus((focus.col + 9) % 10, 99);
     else if (inTableau && key === "ArrowRight") moveFocus((focus.col + 1) % 10, 99);
     else if (inTableau && key === "ArrowUp") moveFocus(focus.col, focus.index - 1);
     else if (inTableau && key === "ArrowDown") moveFocus(focus.col, focus.index + 1);
@@ -232,6 +238,19 @@ export function createBoard({ root, rules, onAction, readOnly = false, title, tr
     const name = cardName(column.up[index]);
     announce(count > 1 ? t("picked", { card: name, count }) : t("pickedOne", { card: name }));
     render();
+  }
+
+  // A hint suggests its action; Enter right after it (nothing picked, the view unchanged,
+  // no other key or pointer in between) plays it, checked by the mirror rules like any move.
+  function suggest(action) { suggested = readOnly || !action ? null : action; }
+
+  function playSuggested() {
+    if (!suggested || picked || !view) return false;
+    const action = suggested;
+    suggested = null;
+    if (action.op === "move") tryMove(action);
+    else act(action);
+    return true;
   }
 
   function cancelPick(say) {
@@ -292,7 +311,9 @@ export function createBoard({ root, rules, onAction, readOnly = false, title, tr
 
   function refuse(code, text) {
     const why = reason(code) || text || code;
-    say(t("rejected", { reason: why }), { fade: true, kind: "refused" });
+    // A step another tab of mine took first is news, not a rule broken: said as it is.
+    const said = code === "seq_taken" ? why[0].toUpperCase() + why.slice(1) : t("rejected", { reason: why });
+    say(said, { fade: true, kind: "refused" });
     const el = focusedEl();
     if (el && !reducedMotion()) el.animate?.(SHAKE, 240);
   }
@@ -333,6 +354,7 @@ export function createBoard({ root, rules, onAction, readOnly = false, title, tr
 
   // ---- pointer: drag or tap
   function onPointerDown(event) {
+    suggested = null;
     if (event.button > 0) return;
     const el = event.target.closest("[data-col][data-index]");
     if (!el || !tableau.contains(el)) return;
@@ -492,16 +514,18 @@ export function createBoard({ root, rules, onAction, readOnly = false, title, tr
   function setRules(next) { rules = next; }
 
   return {
-    update, refuse, deal, flip, say,
+    update, refuse, deal, flip, say, suggest, playSuggested,
     undo: () => act({ op: "undo" }),
     setRules,
     focus: () => markFocus(true),
     get view() { return view; },
     get sizes() { return sizes; },
-    destroy: () => resizes.disconnect(),
+    destroy: () => { resizes.disconnect(); document.removeEventListener("keydown", forget, true); },
     el: surface,
   };
 }
+
+const MODIFIERS = new Set(["Shift", "Control", "Alt", "Meta", "AltGraph", "CapsLock"]);
 
 const SHAKE = [
   { transform: "translateX(0)" }, { transform: "translateX(-6px)" },

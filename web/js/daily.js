@@ -46,7 +46,7 @@ export function dailyScreen(app) {
       h("p.lead", {}, t("dailyLead")),
       message ? h("p.error.panel", { role: "alert" }, message) : null,
       info ? h("div.columns2",
-        h("div", today(), boardPanel()),
+        h("div", today(), duelPanel(), boardPanel()),
         streakPanel()) : h("p.banner.waiting", { role: "status" }, h("span.spinner", { "aria-hidden": "true" }), t("dailyTitle")));
   }
 
@@ -67,6 +67,26 @@ export function dailyScreen(app) {
           tile(t("points"), number(mine.points))) : h("p.muted", {}, t(mine.status === "expired" ? "expired" : "givenUp")))
         : h("div.row", h("button.primary.big", { type: "button", id: "play-daily", onclick: play },
           icon("deal"), playing ? t("dailyContinue") : t("dailyPlay"))));
+  }
+
+  // The optional daily duel: today's deal against a player of my band (not the attempt).
+  function duelPanel() {
+    const mine = info.duel_table_id;
+    return h("section.panel.dailyduel", { "aria-labelledby": "duel-h" },
+      h("h2", { id: "duel-h" }, icon("trophy"), " ", t("dailyDuel")),
+      h("p.muted", {}, t("dailyDuelLead")),
+      h("div.row", h("button", { type: "button", id: "daily-duel", onclick: duel },
+        icon(mine ? "eye" : "friend"), mine ? t("dailyDuelOpen") : t("dailyDuelFind"))));
+  }
+
+  async function duel() {
+    try {
+      const table = info.duel_table_id ? { id: info.duel_table_id } : await api.dailyDuel();
+      app.go(`#/table/${table.id}`);
+    } catch (problem) {
+      message = problemText(problem);
+      load();
+    }
   }
 
   function boardPanel() {

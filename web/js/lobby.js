@@ -312,8 +312,7 @@ function playAlone() {
 }
 
 function items(page) {
-  if (!page) return [];
-  return Array.isArray(page) ? page : page.items ?? [];
+  return page?.items ?? [];
 }
 
 const ownerId = (table) => table.owner_id;

@@ -124,7 +124,7 @@ async function route() {
 // The header's way back to a game in progress at one of my tables, from any other screen.
 let myGame = null;
 async function showMyGame() {
-  const tables = await api.myTables().catch(() => []);
+  const tables = (await api.myTables().catch(() => null))?.items ?? [];
   myGame = tables.find((table) => table.match_status === "playing") ?? null;
   let link = $("#mygame");
   if (!link) {

@@ -3,14 +3,16 @@ import { h, formatClock, copyText, announce } from "./dom.js";
 import { t } from "./i18n.js";
 import { icon } from "./face.js";
 
-const HOW = { won: "won", stuck: "stuck", finished: "finished_early", finished_early: "finished_early", timeout: "timed_out", timed_out: "timed_out", did_not_start: "did_not_start" };
+const HOW = { won: "won", finished: "finished_early", finished_early: "finished_early", timeout: "timed_out", timed_out: "timed_out", did_not_start: "did_not_start" };
 
 export function resultView({ result, me, nameOf, suits, onNewGame, onLeave, onReplay }) {
   const rows = [...result.results].sort((a, b) => b.score - a.score);
   const winner = result.winner_id === null || result.winner_id === undefined
     ? t("draw") : t("winner", { name: nameOf(result.winner_id) });
   const share = shareText(result, me, suits);
-  const shareBox = h("textarea", { id: "share-text", readonly: true, rows: 3, "aria-labelledby": "share-h" }, share);
+  const shareBox = h("textarea", { id: "share-text", readonly: true, rows: 4, "aria-labelledby": "share-h" }, share);
+  // As tall as its text once laid out: on a phone the link wraps over several lines.
+  requestAnimationFrame(() => { shareBox.style.height = `${shareBox.scrollHeight + 2}px`; });
   const copied = h("span", { role: "status" });
   return h("section.result", { "aria-labelledby": "result-h" },
     h("h1", { id: "result-h" }, t("result")),
@@ -48,10 +50,26 @@ function ratingChange(row) {
   return `${delta >= 0 ? "+" : "−"}${Math.abs(delta)} (${Math.round(row.rating_after)})`;
 }
 
-// No deal number, no cards, no moves: nothing that spoils the deal for the reader.
+// The outcome, both scores, the suit count and a link that deals the same cards in a solo
+// game (the match's `deal.play`, sent only once both games are over). No card and no move
+// is named, so it spoils nothing for the reader; the number in the link is only a seed.
 export function shareText(result, me, suits) {
   const outcome = result.winner_id === null || result.winner_id === undefined
     ? t("shareDraw") : result.winner_id === me.id ? t("shareWon") : t("shareLost");
   const suitText = [null, t("oneSuit"), t("twoSuits"), null, t("fourSuits")][suits] || "";
-  return t("shareText", { suits: suitText, outcome });
+  const mine = result.results.find((row) => row.player_id === me.id);
+  const theirs = result.results.find((row) => row.player_id !== me.id);
+  const text = t("shareText", { suits: suitText, outcome, mine: mine?.score ?? 0, theirs: theirs?.score ?? 0 });
+  const play = result.deal?.play;
+  return play ? `${text}\n${t("shareLink", { url: playLink(play.number, { ...play, relaxed: false }) })}` : text;
+}
+
+// "Play this deal": the Solo start screen with the same number and options, which
+// solo.js fills its form from (docs/solo-and-daily.md). Also the solo result's link.
+export function playLink(dealNumber, options) {
+  const query = new URLSearchParams({
+    number: dealNumber, suits: options.suits,
+    solvable_only: options.solvable_only ? 1 : 0, relaxed: options.relaxed ? 1 : 0,
+  });
+  return `${location.origin}/#/solo?${query}`;
 }

@@ -12,7 +12,7 @@ export function createSocket({ token, onMessage, onStatus, url = defaultUrl() })
   let closed = false;
   let timer = null;
   const queue = [];
-  const waiting = new Map(); // "match:seq" or "solo game:seq" → resolve
+  const waiting = new Map(); // "match:seq" or "solo game:seq" → { resolve, frame }
   const subscriptions = new Map(); // key → message to send again on a fresh stream
 
   function connect() {
@@ -58,10 +58,14 @@ export function createSocket({ token, onMessage, onStatus, url = defaultUrl() })
     let requested = false;
     if (ANSWERS.has(message.type)) {
       const key = keyOf(message);
-      const resolve = waiting.get(key);
-      requested = !!resolve;
-      waiting.delete(key);
-      resolve?.(message);
+      const pending = waiting.get(key);
+      // Two tabs may send the same seq at once: the ack of the other tab's step (every
+      // tab gets it) is news here, and this tab's own answer (a seq_taken refusal) follows.
+      if (pending && (message.type !== "ack" || didStep(message, pending.frame))) {
+        requested = true;
+        waiting.delete(key);
+        pending.resolve(message);
+      }
     }
     onMessage(message, { requested });
   }
@@ -80,14 +84,14 @@ export function createSocket({ token, onMessage, onStatus, url = defaultUrl() })
   // An action or finish: resolves with the server's ack or reject for this seq.
   function request(frame) {
     return new Promise((resolve) => {
-      waiting.set(keyOf(frame), resolve);
+      waiting.set(keyOf(frame), { resolve, frame });
       raw(frame);
     });
   }
 
   // A fresh snapshot makes every action still in flight moot: the caller resyncs.
   function settleAll(answer) {
-    waiting.forEach((resolve) => resolve(answer));
+    waiting.forEach(({ resolve }) => resolve(answer));
     waiting.clear();
   }
 
@@ -112,4 +116,21 @@ const keyOf = (frame) => (frame.match_id !== undefined ? `${frame.match_id}:${fr
 function defaultUrl() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   return `${scheme}://${location.host}/ws`;
+}
+
+// Whether a duel ack is the answer to `frame` (an action or a finish): the step its
+// events show is the one asked for. A duplicate answers a resend of that very step.
+function didStep(ack, frame) {
+  if (ack.duplicate) return true;
+  const events = ack.events || [];
+  const moved = events.find((e) => e.kind === "moved");
+  const flipped = events.find((e) => e.kind === "flipped" && !e.automatic);
+  const step = moved ? `move ${moved.from} ${moved.to}`
+    : events.some((e) => e.kind === "undone") ? "undo"
+      : events.some((e) => e.kind === "dealt") ? "deal"
+        : flipped ? `flip ${flipped.col}` : "finish";
+  const a = frame.action;
+  const asked = frame.type === "finish" ? "finish"
+    : a.op === "move" ? `move ${a.from} ${a.to}` : a.op === "flip" ? `flip ${a.col}` : a.op;
+  return step === asked;
 }

@@ -30,7 +30,7 @@ export function soloScreen(app, { query = "" }) {
   let starting = false;
 
   async function load() {
-    current = await api.currentSolo().catch(() => null);
+    current = await api.currentSolo().catch(() => null); // null: none in progress (200)
     render();
   }
 

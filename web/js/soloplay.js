@@ -8,9 +8,10 @@ import { api } from "./api.js";
 import { createBoard } from "./board.js";
 import { icon } from "./face.js";
 import { resolveRules } from "./rules.js";
-import { showHintOn, sayEvents } from "./table.js";
+import { showHintOn, sayEvents, enterPlaysHint } from "./table.js";
 import { styled, suitsLabel, duration, day, badgeWords } from "./extra.js";
-import { soloResultView, playLink } from "./soloresult.js";
+import { soloResultView } from "./soloresult.js";
+import { playLink } from "./result.js";
 
 await styled;
 
@@ -215,6 +216,7 @@ export function soloPlayScreen(app, { gameId }) {
     else if (key === "i") hint();
     else if (key === "r") rescue();
     else if (key === "a" && game.auto) autoComplete();
+    else if (event.key === "Enter" && enterPlaysHint(event, board)) return;
     else return;
     event.preventDefault();
   }

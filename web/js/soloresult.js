@@ -3,16 +3,9 @@
 import { h, announce, copyText } from "./dom.js";
 import { t } from "./i18n.js";
 import { icon } from "./face.js";
+import { playLink } from "./result.js";
 import { suitsLabel, glyphs, duration, number, day, medal } from "./extra.js";
 
-// "Play this deal": the start screen with the same number and options (docs/solo-and-daily.md).
-export function playLink(dealNumber, options) {
-  const query = new URLSearchParams({
-    number: dealNumber, suits: options.suits,
-    solvable_only: options.solvable_only ? 1 : 0, relaxed: options.relaxed ? 1 : 0,
-  });
-  return `${location.origin}/#/solo?${query}`;
-}
 
 // "6/5" → 1.2 (the breakdown's multiplier is a fraction string).
 export function fraction(text) {

@@ -10,7 +10,7 @@ import { tableSummary } from "./lobby.js";
 import { resultView } from "./result.js";
 
 let replayView = null;
-const OVER = new Set(["won", "finished", "timeout", "timed_out", "stuck", "did_not_start"]);
+const OVER = new Set(["won", "finished", "timeout", "timed_out", "did_not_start"]);
 const POLL_MS = 1500;
 
 export function tableScreen(app, { tableId }) {
@@ -61,7 +61,7 @@ export function tableScreen(app, { tableId }) {
     board = watchBoard = null;
     wantNew = false;
     const info = await api.match(id).catch(() => null);
-    if (info && info.status !== "playing" && info.games.every((g) => g.status !== "playing")) {
+    if (info && info.status !== "playing" && info.games.every((g) => OVER.has(g.status))) {
       result = resultFromRest(info);
       return;
     }
@@ -244,6 +244,7 @@ export function tableScreen(app, { tableId }) {
     else if (event.ctrlKey || event.metaKey || event.altKey) return;
     else if (event.key.toLowerCase() === "f") board.flip();
     else if (event.key.toLowerCase() === "i") hint();
+    else if (event.key === "Enter" && enterPlaysHint(event, board)) return;
     else return;
     event.preventDefault();
   }
@@ -339,10 +340,13 @@ export function tableScreen(app, { tableId }) {
     return status && OVER.has(status) ? t(statusKey(status)) : t("playing");
   }
 
+  // A daily-duel table says so: its one match deals today's daily deal.
+  const heading = () => (table?.daily_date ? t("dailyDuel") : t("table"));
+
   function renderReady() {
     const other = nameOf(undefined) || t("opponent");
     clear(el, h("div.page.narrow",
-      h("h1", {}, t("table")),
+      h("h1", {}, heading()),
       table ? h("p.lead", {}, tableSummary(table)) : null,
       h("section.panel.center",
         h("p.banner", { role: "status" }, t("readyText", { name: other })),
@@ -359,7 +363,7 @@ export function tableScreen(app, { tableId }) {
     const friend = el.querySelector("#friend-name") || h("input", { id: "friend-name", name: "friend", autocomplete: "off" });
     const typing = document.activeElement === friend;
     clear(el, h("div.page.narrow",
-      h("h1", {}, t("table")),
+      h("h1", {}, heading()),
       table ? h("p.lead", {}, tableSummary(table)) : null,
       notice ? h("p.error", { role: "alert" }, notice) : null,
       h("p.banner.waiting", { role: "status" }, h("span.spinner", { "aria-hidden": "true" }), t("waiting")),
@@ -379,7 +383,7 @@ export function tableScreen(app, { tableId }) {
   // I asked for a rematch: the other player has the result page with Accept / Decline.
   function renderRematchWait() {
     clear(el, h("div.page.narrow",
-      h("h1", {}, t("table")),
+      h("h1", {}, heading()),
       table ? h("p.lead", {}, tableSummary(table)) : null,
       notice ? h("p.error", { role: "alert" }, notice) : null,
       h("p.banner.waiting", { role: "status", id: "rematch-wait" }, h("span.spinner", { "aria-hidden": "true" }),
@@ -542,12 +546,23 @@ function resultFromRest(info) {
       player_id: g.player_id, name: g.name, score: g.score, elapsed_ms: g.time_used_ms, reason: g.status,
       rating_before: g.rating_before, rating_after: g.rating_after,
     })),
+    deal: { play: info.play },
   };
 }
 
-// A hint only points: it lights up what to play for a moment and says why, in the status
-// line for everyone and in the live region for screen readers; it never plays. Shared with
-// the solo table (soloplay.js).
+// Enter with the focus outside the board (the page, after pressing I) plays the hint just
+// given; on a button or link Enter keeps pressing it; inside the board, board.js handles it.
+export function enterPlaysHint(event, board) {
+  if (event.defaultPrevented || event.target.closest("button, a, [role=button]")) return false;
+  if (!board.playSuggested()) return false;
+  event.preventDefault();
+  return true;
+}
+
+// A hint points: it lights up what to play for a moment and says why, in the status
+// line for everyone and in the live region for screen readers. It plays nothing by
+// itself; Enter right after it plays it (board.suggest). Shared with the solo table
+// (soloplay.js).
 export function showHintOn(el, board, view, { action: a, reason }) {
   const q = (s) => [...el.querySelectorAll(s)];
   const col = (c) => `.tableau .column[data-col="${c}"]`;
@@ -561,6 +576,7 @@ export function showHintOn(el, board, view, { action: a, reason }) {
   const text = `${t("hint")}: ${what}${reason === "deal" ? "" : ` — ${tip(reason)}`}`;
   board?.say(text, { kind: "hint" });
   announce(text);
+  board?.suggest(a); // Enter next plays it
 }
 
 // Moves, deals, flips and completed runs said to screen readers; a completed run pops.

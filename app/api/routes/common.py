@@ -1,11 +1,15 @@
-"""Pieces shared by the routes: bounded ids, paging parameters, documented problems."""
+"""Pieces shared by the routes: bounded ids, paging parameters, ISO dates, documented
+problems."""
 
+import re
 from typing import Annotated, Any
 
 from fastapi import Path, Query
+from pydantic import BeforeValidator
 
 from app.api.schemas import ProblemOut
 from app.ids import INT_COLUMN_MAX
+from app.services.paging import Page
 
 MAX_ID = INT_COLUMN_MAX  # every id column is a 32-bit INTEGER (app/ids.py)
 
@@ -13,12 +17,56 @@ Id = Annotated[int, Path(ge=1, le=MAX_ID)]
 PageNumber = Annotated[int, Query(ge=1, le=1_000_000, description="1-based")]
 PageSize = Annotated[int, Query(ge=1, le=100)]
 
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
-def problems(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """OpenAPI entries for the problem-details responses a route may give."""
+
+def _iso_day_first(value: object) -> object:
+    """Refuse what is not ISO 8601 text: pydantic would read ``?since=12345`` as seconds
+    since 1970, which no client means."""
+    if isinstance(value, str) and _DAY.match(value):
+        return value
+    raise ValueError("expected an ISO 8601 date-time such as 2026-12-01T18:00:00Z "
+                     f"(or a date such as 2026-12-01), not {value!r}")
+
+
+def _iso_day_only(value: object) -> object:
+    if isinstance(value, str) and _DAY.fullmatch(value):
+        return value
+    raise ValueError(f"expected an ISO 8601 date such as 2026-12-01, not {value!r}")
+
+
+IsoDateTimeText = BeforeValidator(_iso_day_first)
+"""With a ``datetime`` parameter: ISO 8601 text only (no zone = UTC)."""
+IsoDateText = BeforeValidator(_iso_day_only)
+"""With a ``date`` parameter: YYYY-MM-DD only."""
+
+
+def page_meta(found: Page[Any]) -> dict[str, int]:
+    """A service page's numbers, for the ``*Page`` answer models."""
+    return {"total": found.total, "page": found.page, "page_size": found.page_size}
+
+
+PROBLEM = {"$ref": "#/components/schemas/ProblemOut"}
+
+# Codes the services raise for every caller that the request schemas refuse first, over
+# HTTP, as ``validation_error``: a route never answers them, so none lists them.
+GUARDED_CODES = frozenset({"bad_page", "bad_suits", "bad_level", "bad_preset",
+                           "bad_time_limit", "bad_name", "invalid_input"})
+
+
+def problems(*statuses: int, invalid: tuple[str, ...] = ()) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI entries for the problem-details responses a route may give; ``invalid``:
+    the codes of its business 422 answers (beside the request schema's
+    ``validation_error``), listed as the enum of ``code``."""
     described = {*statuses, 400, 422}  # 400: a body that is not even UTF-8
-    return {
-        status: {"model": ProblemOut, "content": {"application/problem+json": {}},
-                 "description": "problem details (RFC 9457)"}
+    entries: dict[int | str, dict[str, Any]] = {
+        status: {"model": ProblemOut, "description": "problem details (RFC 9457)",
+                 "content": {"application/problem+json": {"schema": PROBLEM}}}
         for status in sorted(described)
     }
+    codes = ["validation_error", *invalid]
+    entries[422]["description"] = "invalid input (RFC 9457 problem), code: " + ", ".join(codes)
+    entries[422]["content"] = {"application/problem+json": {"schema": {"allOf": [
+        PROBLEM, {"type": "object", "properties": {"code": {"type": "string", "enum": codes}}},
+    ]}}}
+    return entries

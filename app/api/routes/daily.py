@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import asyncio
 from datetime import date
+from typing import Annotated
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Path, Request, Response
 
+from app.api import live_news
 from app.api.auth import MaybeMe, Me
 from app.api.database import Session
-from app.api.routes.common import PageNumber, PageSize, problems
+from app.api.routes.common import IsoDateText, PageNumber, PageSize, problems
 from app.api.routes.solo import Play, game_out
+from app.api.schemas import TableOut
 from app.api.solo_schemas import (
     DailyBoardEntryOut,
     DailyBoardPage,
@@ -19,7 +22,7 @@ from app.api.solo_schemas import (
     StreakOut,
 )
 from app.rewards.solo import daily_game
-from app.services import daily
+from app.services import daily, daily_duel
 from app.services import solo_games as games
 
 router = APIRouter(prefix="/api/daily", tags=["daily"])
@@ -42,7 +45,28 @@ async def today_daily(me: Me, session: Session, play: Play) -> DailyOut:
         board_visible=mine is not None and mine.status != "playing",
         players=counts.players, winners=counts.winners,
         streak=StreakOut(current=streak.current, best=streak.best, last_won=streak.last_won),
+        duel_table_id=await daily_duel.my_daily_duel(session=session, player=me, day=day),
     )
+
+
+@router.post("/duel", status_code=201, response_model=TableOut,
+             responses={200: {"model": TableOut, "description": "my daily-duel table of "
+                              "today, or a seat at a waiting one (the match starts)"},
+                        **problems(401, 409)})
+async def take_daily_duel(me: Me, session: Session, play: Play, request: Request,
+                          response: Response) -> TableOut:
+    """Today's daily deal as a duel against a player of my band: a seat at a waiting table
+    (200, the match starts), my table of today (200), or a new one that waits (201).
+    Not the daily attempt (docs/solo-and-daily.md, "The daily duel")."""
+    taken = await daily_duel.take_daily_duel(
+        session=session, player=me, day=play.today(),
+        ttl_seconds=request.app.state.settings.table_ttl_seconds)
+    out = TableOut.of(taken.view)
+    if not taken.created:
+        response.status_code = 200
+    await live_news.table_changed(request, "table_created" if taken.created else
+                                  "seat_taken", out)  # private: to its players only
+    return out
 
 
 @router.post("/start", status_code=201, response_model=SoloGameOut,
@@ -59,8 +83,9 @@ async def start_daily(me: Me, session: Session, play: Play, response: Response
 
 @router.get("/{day}/board", response_model=DailyBoardPage,
             responses=problems(401, 403, 404))
-async def daily_board(day: date, me: MaybeMe, session: Session, play: Play,
-                      page: PageNumber = 1, page_size: PageSize = 20) -> DailyBoardPage:
+async def daily_board(day: Annotated[date, IsoDateText, Path()], me: MaybeMe, session: Session,
+                      play: Play, page: PageNumber = 1, page_size: PageSize = 20
+                      ) -> DailyBoardPage:
     """Won daily games of ``day``, fastest first; today's once I finished mine."""
     found = await daily.board(session=session, day=day, today=play.today(),
                               viewer_id=None if me is None else me.id, page=page,

@@ -7,19 +7,21 @@ from fastapi import APIRouter, Path, Request
 from app.api import live_news
 from app.api.auth import MaybeMe, Me
 from app.api.database import Session
-from app.api.routes.common import problems
-from app.api.schemas import InviteOut, PublicInviteOut, TableOut
+from app.api.routes.common import PageNumber, PageSize, page_meta, problems
+from app.api.schemas import InviteOut, InvitePage, PublicInviteOut, TableOut
 from app.services import invites, tables
 
 router = APIRouter(prefix="/api", tags=["invites"])
 Code = Annotated[str, Path(min_length=16, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 
 
-@router.get("/me/invites", response_model=list[InviteOut], responses=problems(401))
-async def incoming(player: Me, session: Session) -> list[InviteOut]:
-    """Pending, unexpired invitations addressed to me."""
-    return [InviteOut.of(view) for view in await invites.incoming_invites(session=session,
-                                                                          player=player)]
+@router.get("/me/invites", response_model=InvitePage, responses=problems(401))
+async def incoming(player: Me, session: Session, page: PageNumber = 1,
+                   page_size: PageSize = 20) -> InvitePage:
+    """Pending, unexpired invitations addressed to me, newest first."""
+    found = await invites.incoming_invites(session=session, player=player, page=page,
+                                           page_size=page_size)
+    return InvitePage(items=[InviteOut.of(view) for view in found.items], **page_meta(found))
 
 
 @router.get("/invites/{code}", response_model=InviteOut | PublicInviteOut,
@@ -36,7 +38,7 @@ async def get_invite(code: Code, player: MaybeMe, session: Session
 
 
 @router.post("/invites/{code}/accept", response_model=TableOut,
-             responses=problems(401, 403, 404, 409))
+             responses=problems(401, 403, 404, 409, invalid=("self",)))
 async def accept(code: Code, player: Me, session: Session, request: Request) -> TableOut:
     """Sit down at the invitation's table (whatever its visibility or level)."""
     out = TableOut.of(await invites.accept_invite(session=session, code=code, player=player))

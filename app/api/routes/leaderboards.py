@@ -13,12 +13,12 @@ from fastapi import APIRouter, Query
 from app.api.database import Session
 from app.api.routes.common import PageNumber, PageSize, problems
 from app.api.routes.solo import Play
+from app.api.schemas import SuitCount
 from app.api.solo_schemas import (
     SoloPointsEntryOut,
     SoloPointsPage,
     StreakEntryOut,
     StreakPage,
-    SuitCount,
 )
 from app.services import daily, leaderboards
 

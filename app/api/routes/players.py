@@ -8,7 +8,7 @@ from fastapi import APIRouter, Path, Query, Request
 
 from app.api.auth import Me
 from app.api.database import Session
-from app.api.routes.common import Id, PageNumber, PageSize, problems
+from app.api.routes.common import Id, IsoDateTimeText, PageNumber, PageSize, problems
 from app.api.schemas import (
     NAME_PATTERN,
     DailyStatsOut,
@@ -21,7 +21,7 @@ from app.api.schemas import (
     PlayerOut,
     SoloSuitStatsOut,
 )
-from app.rooms.errors import RateLimited
+from app.errors import RateLimited
 from app.services import leaderboards, players, results
 
 router = APIRouter(prefix="/api/players", tags=["players"])
@@ -92,14 +92,17 @@ async def _player_out(request: Request, session: Session, player_id: int) -> Pla
     return out
 
 
-@router.get("/{player_id}/history", response_model=HistoryPage, responses=problems(404))
+@router.get("/{player_id}/history", response_model=HistoryPage,
+            responses=problems(404, invalid=("bad_dates",)))
 async def history(
     player_id: Id,
     session: Session,
     page: PageNumber = 1,
     page_size: PageSize = 20,
-    since: Annotated[datetime | None, Query(description="ended at or after (ISO 8601)")] = None,
-    until: Annotated[datetime | None, Query(description="ended before (ISO 8601)")] = None,
+    since: Annotated[datetime | None, IsoDateTimeText,
+                     Query(description="ended at or after (ISO 8601)")] = None,
+    until: Annotated[datetime | None, IsoDateTimeText,
+                     Query(description="ended before (ISO 8601)")] = None,
 ) -> HistoryPage:
     """Finished matches of a player, newest first."""
     found = await results.history(session=session, player_id=player_id, page=page,

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
 from app.api.routes.common import problems
-from app.rooms.errors import RateLimited
+from app.errors import RateLimited
 from app.services.record_check import check_record
 
 router = APIRouter(prefix="/api/records", tags=["records"])
@@ -44,7 +44,7 @@ class VerifyOut(BaseModel):
 
 @router.post(
     "/verify", response_model=VerifyOut, response_model_exclude_none=True,
-    responses=problems(413, 429),
+    responses=problems(413, 429, invalid=("bad_record",)),
     openapi_extra={"requestBody": {"required": True, "content": {
         "application/json": {"schema": RECORD_SCHEMA}}}},
 )

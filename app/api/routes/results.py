@@ -7,7 +7,13 @@ from fastapi import APIRouter, Query
 
 from app.api.database import Session
 from app.api.routes.common import Id, PageNumber, PageSize, problems
-from app.api.schemas import BandOut, LeaderboardEntryOut, LeaderboardPage, MatchResultOut
+from app.api.schemas import (
+    BandOut,
+    LeaderboardEntryOut,
+    LeaderboardPage,
+    MatchResultOut,
+    SuitCount,
+)
 from app.services import ratings, results
 from app.services.bands import BANDS
 
@@ -29,13 +35,13 @@ async def game_record(game_id: Id, session: Session) -> dict[str, Any]:
 @router.get("/leaderboard", response_model=LeaderboardPage, responses=problems())
 async def leaderboard(
     session: Session,
-    suits: Annotated[int, Query(description="1, 2 or 4")] = 1,
+    suits: Annotated[SuitCount, Query()] = SuitCount.ONE,
     page: PageNumber = 1,
     page_size: PageSize = 20,
 ) -> LeaderboardPage:
     found = await ratings.leaderboard(session=session, suits=suits, page=page,
                                       page_size=page_size)
-    return LeaderboardPage(suits=suits, items=[LeaderboardEntryOut.of(e) for e in found.items],
+    return LeaderboardPage(suits=int(suits), items=[LeaderboardEntryOut.of(e) for e in found.items],
                            total=found.total, page=found.page, page_size=found.page_size)
 
 

@@ -13,6 +13,7 @@ from fastapi import APIRouter, Depends, Query
 from app.api.auth import MaybeMe, Me
 from app.api.database import Session
 from app.api.routes.common import Id, PageNumber, PageSize, problems
+from app.api.schemas import SuitCount
 from app.api.solo_live import solo_play
 from app.api.solo_schemas import (
     NewSoloGameIn,
@@ -21,12 +22,10 @@ from app.api.solo_schemas import (
     SoloGamesPage,
     SoloKind,
     SoloStatus,
-    SuitCount,
 )
-from app.db.models import SoloGame
+from app.db.solo_models import SoloGame
 from app.engine.deal_numbers import random_deal_number
 from app.rewards.solo import SoloOptions, solo_start
-from app.rooms.errors import NotFound
 from app.services import solo_games as games
 from app.services.solo_play import SoloPlay
 from app.services.solo_views import game_json
@@ -53,12 +52,12 @@ async def start_solo_game(body: NewSoloGameIn, me: Me, session: Session, play: P
                           abandoned_game_id=created.abandoned_game_id)
 
 
-@router.get("/solo/games/current", response_model=SoloGameOut, responses=problems(401, 404))
-async def current_solo_game(me: Me, session: Session) -> SoloGameOut:
+@router.get("/solo/games/current", response_model=SoloGameOut | None, responses=problems(401))
+async def current_solo_game(me: Me, session: Session) -> SoloGameOut | None:
+    """My solo game in progress, or ``null`` (200: having none is no error — a 404 here
+    was console noise on every visit of the Solo screen)."""
     game = await games.current_game(session=session, player_id=me.id)
-    if game is None:
-        raise NotFound("you have no solo game in progress", code="no_current_game")
-    return await game_out(session, game)
+    return None if game is None else await game_out(session, game)
 
 
 @router.get("/solo/games/{game_id}", response_model=SoloGameOut, responses=problems(401, 404))

@@ -7,12 +7,13 @@ from fastapi import APIRouter, Body, Query, Request
 from app.api import live_news
 from app.api.auth import Me
 from app.api.database import Session
-from app.api.routes.common import Id, PageNumber, PageSize, problems
+from app.api.routes.common import Id, PageNumber, PageSize, page_meta, problems
 from app.api.schemas import (
     DifficultyChoice,
     InviteIn,
     InviteOut,
     Level,
+    SuitCount,
     TableIn,
     TableOut,
     TablePage,
@@ -44,7 +45,7 @@ async def create_table(body: TableIn, player: Me, session: Session,
 async def list_open_tables(
     player: Me,
     session: Session,
-    suits: Annotated[int | None, Query(description="1, 2 or 4")] = None,
+    suits: Annotated[SuitCount | None, Query()] = None,
     level: Level | None = None,
     preset: Annotated[str | None, Query(pattern="^(duel|classic)$")] = None,
     difficulty: Annotated[DifficultyChoice | None, Query()] = None,
@@ -58,16 +59,17 @@ async def list_open_tables(
                                 min_time_limit=min_time_limit, max_time_limit=max_time_limit)
     found = await lobby.open_tables(session=session, viewer=player, filters=filters,
                                     page=page, page_size=page_size)
-    return TablePage(items=[TableOut.of(view) for view in found.items], total=found.total,
-                     page=found.page, page_size=found.page_size)
+    return TablePage(items=[TableOut.of(view) for view in found.items], **page_meta(found))
 
 
-@router.get("/mine", response_model=list[TableOut], responses=problems(401))
-async def my_tables(player: Me, session: Session) -> list[TableOut]:
+@router.get("/mine", response_model=TablePage, responses=problems(401))
+async def my_tables(player: Me, session: Session, page: PageNumber = 1,
+                    page_size: PageSize = 20) -> TablePage:
     """Tables I sit at (not closed or expired), newest first, with their current match:
     the lobby's and header's way back to my game."""
-    return [TableOut.of(view) for view in await lobby.my_tables(session=session,
-                                                                player=player)]
+    found = await lobby.my_tables(session=session, player=player, page=page,
+                                  page_size=page_size)
+    return TablePage(items=[TableOut.of(view) for view in found.items], **page_meta(found))
 
 
 @router.get("/{table_id}", response_model=TableOut, responses=problems(401, 404))
@@ -109,7 +111,7 @@ async def new_game(table_id: Id, player: Me, session: Session,
 
 
 @router.post("/{table_id}/invites", status_code=201, response_model=InviteOut,
-             responses=problems(401, 403, 404, 409))
+             responses=problems(401, 403, 404, 409, invalid=("self",)))
 async def invite(table_id: Id, player: Me, session: Session, request: Request,
                  body: Annotated[InviteIn | None, Body()] = None) -> InviteOut:
     """Invite a friend by name, or (without ``to``, or without a body) make a link

@@ -265,35 +265,3 @@ def portfolio(board: Board, limits: Limits, *, over_empty: bool) -> Outcome:
             break
         width *= 2
     return Outcome(None, used, False, time.perf_counter() - started)
-
-
-POLISH_FIRST_WIDTH = 10
-
-
-def polish(
-    board: Board, steps: tuple[Step, ...], limits: Limits, *, over_empty: bool
-) -> tuple[tuple[Step, ...], int]:
-    """A shorter win than ``steps`` if beams of doubling width find one within ``limits``.
-
-    The first win of :func:`portfolio` is often a depth-first line that wanders; a beam
-    advances one action per level, so the win it finds is short, and capping its depth
-    below the best line so far makes each wider beam look only for a shorter one.
-    Returns the shortest line found and the nodes spent.
-    """
-    started = time.perf_counter()
-    best, used, width = steps, 0, POLISH_FIRST_WIDTH
-    while used < limits.nodes and len(best) > 1:
-        seconds = None
-        if limits.seconds is not None:
-            seconds = limits.seconds - (time.perf_counter() - started)
-            if seconds <= 0:
-                break
-        attempt = beam(board, limits.after(used, seconds), over_empty=over_empty,
-                       width=width, max_depth=len(best) - 1)
-        used += attempt.nodes
-        if attempt.steps is not None:
-            best = attempt.steps
-        elif not attempt.trimmed or attempt.nodes == 0:
-            break
-        width *= 2
-    return best, used

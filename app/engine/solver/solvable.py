@@ -7,9 +7,13 @@ solved under, the budget or the solver's search order needs a new version):
   generator deal whose number is the first 6 bytes (big-endian) of the SHA-256 of
   ``spider-duel/solvable/v1/{suits}/{N}/{k}``, plus one.
 - Each candidate is solved under the ``classic`` rules (the strictest preset: a win
-  there is also a win under ``relaxed`` and ``duel``) by the **frozen v1 search**
-  (:mod:`app.engine.solver.v1`) with a budget of :data:`BUDGET_NODES` nodes; the first
-  one won is deal N's solvable deal. The main search may change; v1 never does.
+  there is also a win under ``relaxed`` and ``duel``) by :func:`solve` with a budget of
+  :data:`BUDGET_NODES` nodes; the first one won is deal N's solvable deal. Only the
+  first-win search decides (:func:`~app.engine.solver.search.portfolio`: polishing and
+  shortening come after a win and do not change which candidate wins). That search is
+  the one mapping v1 was published with, node for node (``tests/engine/
+  test_solver_solvable.py`` pins numbers of every suit count): changing its move order,
+  scoring, widths or node counting needs a new mapping version.
 
 Because limits are in nodes, the mapping is the same on every machine. Results are
 cached in memory (a pure function of ``(N, suits)``), so the cost is paid once per
@@ -25,11 +29,8 @@ from functools import lru_cache
 from app.engine.actions import Action
 from app.engine.deal import deal
 from app.engine.rules import Rules, preset
-from app.engine.solver.board import Step, board_from_state
 from app.engine.solver.difficulty import Difficulty, difficulty_of
-from app.engine.solver.replay import verified_actions
-from app.engine.solver.shorten import shorten
-from app.engine.solver.v1 import search_v1
+from app.engine.solver.solve import solve
 from app.engine.state import GameState
 
 MAPPING_VERSION = 1
@@ -50,12 +51,10 @@ class SolvableDeal:
     source: int
     attempt: int
     nodes: int
-    """Nodes the frozen v1 search expanded to win it. The main search's first-win phase
-    is still v1's, so this is also the main search's effort, which ``difficulty`` rates
-    (``tests/engine/test_solver_v1.py`` checks that they agree)."""
+    """Nodes the search expanded to win it: its effort, which ``difficulty`` rates."""
     difficulty: Difficulty
     solution: tuple[Action, ...]
-    """A verified win under the ``classic`` rules."""
+    """A verified win under the ``classic`` rules (shortened where it came back near itself)."""
 
 
 def candidate_number(number: int, suits: int, attempt: int) -> int:
@@ -71,20 +70,11 @@ def solvable_deal(number: int, suits: int) -> SolvableDeal:
     rules = preset("classic", suits)
     for attempt in range(MAX_CANDIDATES):
         source = candidate_number(number, suits, attempt)
-        start = deal(source, rules)
-        found = search_v1(start, nodes=BUDGET_NODES)
-        if found.steps is not None:
-            return SolvableDeal(
-                number, suits, source, attempt, found.nodes,
-                difficulty_of(found.nodes, suits=suits), _winning_line(start, found.steps),
-            )
+        found = solve(deal(source, rules), nodes=BUDGET_NODES)
+        if found.solved:
+            return SolvableDeal(number, suits, source, attempt, found.nodes,
+                                difficulty_of(found.nodes, suits=suits), found.actions)
     raise NoSolvableDeal(f"no solvable candidate for deal {number} with {suits} suits")
-
-
-def _winning_line(start: GameState, steps: tuple[Step, ...]) -> tuple[Action, ...]:
-    """v1's win, shortened by the main solver and replayed through the engine."""
-    short = shorten(board_from_state(start), steps, over_empty=start.rules.deal_over_empty)
-    return tuple(verified_actions(start, short, must_win=True))
 
 
 def solvable_by_default(suits: int) -> bool:

@@ -11,8 +11,9 @@ from typing import Literal
 
 from app.engine.actions import Action
 from app.engine.solver.board import board_from_state
+from app.engine.solver.polish import polish
 from app.engine.solver.replay import verified_actions
-from app.engine.solver.search import Limits, Progress, depth_first, polish, portfolio
+from app.engine.solver.search import Limits, Progress, depth_first, portfolio
 from app.engine.solver.shorten import shorten
 from app.engine.state import GameState
 
@@ -77,7 +78,7 @@ def solve(
     Every win is cut short where it comes back near its own path (the cheap one-action
     shortcuts of :mod:`shorten`). With ``polish_nodes``, for lines a player will watch,
     the solver also spends up to that many nodes after the first win on beams looking
-    for a shorter one (:func:`~app.engine.solver.search.polish`), then runs every
+    for a shorter one (:func:`~app.engine.solver.polish.polish`), then runs every
     shortening pass.
 
     ``progress`` (if given) is called now and then with the nodes expanded so far and
