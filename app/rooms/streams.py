@@ -230,7 +230,7 @@ class EventStream:
 
     def _take(self, message: Payload) -> None:
         taken = None
-        stream_id = getattr(message, "stream_id", None)
+        stream_id = None if self._cursors is None else getattr(message, "stream_id", None)
         if stream_id is not None and self._cursors is not None:
             channel: str = getattr(message, "channel")  # noqa: B009 (only kept messages)
             if stream_id <= self._cursors.get(channel, (0, 0)):
