@@ -47,7 +47,7 @@ class SubscriptionOverflow(RuntimeError):
 
 
 class QueuedSubscription:
-    """A local subscriber's bounded queue; each backend feeds it with ``_deliver``.
+    """A local subscriber's bounded queue; each backend feeds it with ``deliver``.
 
     A LightQueue, not an asyncio.Queue: every online player holds one (its
     ``player:{id}`` channel), and an idle one should cost next to nothing.
@@ -76,7 +76,7 @@ class QueuedSubscription:
         for message in self._queue.take_all():
             if message is None:  # ended while queued: nothing after it
                 break
-            self._deliver(message)
+            self.deliver(message)
 
     def _hand_over(self, message: Message) -> None:
         if self._closed or self._forward is None:  # closed since: dropped, like a queue
@@ -86,7 +86,7 @@ class QueuedSubscription:
         except Exception:  # one subscriber's failure is not the publisher's
             log.exception("a subscriber failed to take a message")
 
-    def _deliver(self, message: Message) -> None:
+    def deliver(self, message: Message) -> None:
         if self._closed:
             return
         if self._forward is not None:
@@ -135,7 +135,7 @@ class MemoryPubSub:
 
     async def publish(self, channel: str, message: Message) -> None:
         for subscription in list(self._subscribers.get(channel, ())):
-            subscription._deliver(message)
+            subscription.deliver(message)
 
     async def subscribe(self, channel: str) -> MemorySubscription:
         subscription = MemorySubscription(self, channel)

@@ -270,7 +270,7 @@ class RedisPubSub:
             log.warning("dropped a non-JSON message", extra={"channel": channel})
             return
         for subscription in list(self._local.get(channel, ())):
-            subscription._deliver(message)
+            subscription.deliver(message)
 
     def _handle(self, raw: dict[str, Any]) -> None:
         kind = raw["type"]
@@ -293,4 +293,4 @@ class RedisPubSub:
                 log.warning("dropped a non-JSON message", extra={"channel": channel})
                 return
             for subscription in list(self._local.get(channel, ())):
-                subscription._deliver(message)
+                subscription.deliver(message)

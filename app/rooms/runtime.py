@@ -1,6 +1,6 @@
 """The rooms layer of one process, assembled once: pubsub, event streams, duels, storage.
 
-``app.api.ws`` builds it in its lifespan and keeps it on ``app.state.rooms``; REST
+``app/main.py`` builds it in the app's lifespan and keeps it on ``app.state.rooms``; REST
 services reach the same object (e.g. ``request.app.state.rooms.pubsub`` for lobby news).
 """
 

@@ -20,12 +20,9 @@ from __future__ import annotations
 
 import time
 
-from app.engine.solver.board import DEAL, Board, Columns, Step
+from app.engine.solver.board import DEAL, Board, Step
 from app.engine.solver.moves import deal_row, play
 from app.engine.solver.search import Limits, beam
-
-Position = tuple[Columns, int, int]
-"""Columns, rows dealt, runs removed."""
 
 SHORT_NODES = 150_000
 """Polish budget of ``spider solve --short`` and of the benchmark's short lines."""
@@ -38,6 +35,8 @@ FIRST_TAIL = 10
 
 
 class _Budget:
+    """The polish budget shared by its beams: nodes spent so far, and the time cap."""
+
     def __init__(self, limits: Limits):
         self.limits = limits
         self.used = 0
@@ -53,7 +52,8 @@ class _Budget:
                 return None
         if nodes <= 0:
             return None
-        return Limits(nodes, seconds, self.limits.progress)
+        # progress counts on from the nodes already spent
+        return Limits(nodes, seconds, self.limits.after(self.used, seconds).progress)
 
 
 def polish(
@@ -105,14 +105,7 @@ def _tail_beams(
 
 def _position(board: Board, steps: tuple[Step, ...]) -> Board:
     """The board after ``steps`` (legal moves from ``board``)."""
-    columns, dealt, removed = _positions(board, steps)[-1]
-    return Board(columns, board.rows, dealt, removed)
-
-
-def _positions(board: Board, steps: tuple[Step, ...]) -> tuple[Position, ...]:
-    """The positions of a line from ``board``: the start, then one after each step."""
     columns, dealt, removed = board.columns, board.dealt, board.removed
-    out = [(columns, dealt, removed)]
     for step in steps:
         if step == DEAL:
             columns, runs = deal_row(columns, board.rows[dealt])
@@ -120,5 +113,4 @@ def _positions(board: Board, steps: tuple[Step, ...]) -> tuple[Position, ...]:
         else:
             columns, runs = play(columns, step)
         removed += runs
-        out.append((columns, dealt, removed))
-    return tuple(out)
+    return Board(columns, board.rows, dealt, removed)
