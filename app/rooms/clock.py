@@ -1,9 +1,9 @@
 """The one clock of the live layer: what time it is, and waiting until a moment.
 
-Time-outs, table expiries, sweeps, presence heartbeats and idle sessions read and wait on
-a :class:`Clock` handed to them, never on ``time`` or ``asyncio.sleep`` themselves, so a
-test drives them with a :class:`FakeClock` instead of waiting for real seconds. Moments
-are POSIX seconds (they are stored: a game's start, its end).
+Time-outs, table expiries, sweeps, presence heartbeats, pub/sub reconnect retries and idle
+sessions read and wait on a :class:`Clock` handed to them, never on ``time`` or
+``asyncio.sleep`` themselves, so a test drives them with a :class:`FakeClock` instead of
+waiting for real seconds. Moments are POSIX seconds (they are stored: a game's start, its end).
 """
 
 from __future__ import annotations
