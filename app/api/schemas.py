@@ -255,7 +255,8 @@ class GameResultOut(GameResult):
 class PlayThisDealOut(BaseModel):
     """A solo game that deals the match's cards again (``POST /api/solo/games`` body)."""
 
-    number: int = Field(description="the solo deal number, 1–999,999")
+    number: int = Field(description="the solo deal number: a duel's is 1,000,000 to "
+                        "2**48 − 1 (a daily duel's: the daily deal's, 1–999,999)")
     suits: Suits
     solvable_only: bool
 

@@ -8,7 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from app.api.schemas import Request, Suits
-from app.engine.deal_numbers import DEAL_NUMBER_MAX, DEAL_NUMBER_MIN
+from app.engine.deal_numbers import DEAL_NUMBER_MIN, PLAYABLE_NUMBER_MAX
 from app.services.daily import BoardEntry, StreakEntry
 
 SoloKind = Literal["solo", "daily"]
@@ -30,8 +30,10 @@ class SoloOptionsOut(BaseModel):
 
 
 class NewSoloGameIn(Request):
-    number: int | None = Field(None, ge=DEAL_NUMBER_MIN, le=DEAL_NUMBER_MAX,
-                               description="the deal number; left out = a random one")
+    number: int | None = Field(
+        None, ge=DEAL_NUMBER_MIN, le=PLAYABLE_NUMBER_MAX,
+        description="the deal number: one picked (1–999,999) or a duel's from its \"play "
+                    "this deal\" link (up to 2**48 − 1); left out = a random one, 1–999,999")
     options: SoloOptionsIn
 
 

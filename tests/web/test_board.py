@@ -224,7 +224,7 @@ def test_finish_then_watch_then_result(page: Page, fake: FakeServer, artifacts: 
     expect(page.locator(".scoresheet")).to_contain_text("−16 (1484)")
     share = page.locator("#share-text").input_value()
     assert "I lost" in share and "1234" not in share  # the generator number: never
-    assert share.endswith("/#/solo?number=531207&suits=2&solvable_only=1&relaxed=0")
+    assert share.endswith("/#/solo?number=87531207400219&suits=2&solvable_only=1&relaxed=0")
     page.screenshot(path=artifacts / "result.png", full_page=True)
 
 
