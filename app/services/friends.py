@@ -3,6 +3,7 @@
 An ignored player cannot invite you, join your tables, or see your private tables.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -54,12 +55,21 @@ async def _delete_once(session: AsyncSession, statement: Delete, refusal: NotFou
     await session.commit()
 
 
+async def _add_contact(session: AsyncSession, player: Player, name: str,
+                       row_for: Callable[[int], Friendship | Ignore],
+                       refusal_for: Callable[[str], Conflict]) -> Contact:
+    """Add the player called ``name`` to one of my lists (``row_for`` their id)."""
+    other = await _contact_target(session, player, name)
+    row = row_for(other.id)
+    await _add_once(session, row, (player.id, other.id), refusal_for(other.name))
+    return Contact(other.id, other.name, row.created_at, False)
+
+
 async def add_friend(*, session: AsyncSession, player: Player, name: str) -> Contact:
-    friend = await _contact_target(session, player, name)
-    row = Friendship(player_id=player.id, friend_id=friend.id)
-    await _add_once(session, row, (player.id, friend.id),
-                    Conflict(f"{friend.name} is already your friend", code="already_friend"))
-    return Contact(friend.id, friend.name, row.created_at, False)
+    return await _add_contact(
+        session, player, name,
+        lambda friend_id: Friendship(player_id=player.id, friend_id=friend_id),
+        lambda friend: Conflict(f"{friend} is already your friend", code="already_friend"))
 
 
 async def remove_friend(*, session: AsyncSession, player: Player, friend_id: int) -> None:
@@ -88,11 +98,10 @@ async def is_friend(*, session: AsyncSession, player_id: int, friend_id: int) ->
 
 
 async def add_ignore(*, session: AsyncSession, player: Player, name: str) -> Contact:
-    other = await _contact_target(session, player, name)
-    row = Ignore(player_id=player.id, ignored_id=other.id)
-    await _add_once(session, row, (player.id, other.id),
-                    Conflict(f"you already ignore {other.name}", code="already_ignored"))
-    return Contact(other.id, other.name, row.created_at, False)
+    return await _add_contact(
+        session, player, name,
+        lambda ignored_id: Ignore(player_id=player.id, ignored_id=ignored_id),
+        lambda other: Conflict(f"you already ignore {other}", code="already_ignored"))
 
 
 async def remove_ignore(*, session: AsyncSession, player: Player, ignored_id: int) -> None:
