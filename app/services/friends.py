@@ -35,7 +35,7 @@ async def _contact_target(session: AsyncSession, player: Player, name: str) -> P
 
 
 @dataclass(frozen=True)
-class _ContactList:
+class ContactList:
     """Friends or ignores: one table of (player, other player) rows, and its refusals."""
 
     model: type[Friendship] | type[Ignore]
@@ -47,19 +47,19 @@ class _ContactList:
         return self.model(player_id=player_id, **{self.other.key: other_id})
 
 
-_FRIENDS = _ContactList(
+FRIENDS = ContactList(
     Friendship, Friendship.friend_id,
     lambda name: Conflict(f"{name} is already your friend", code="already_friend"),
     lambda other_id: NotFound(f"player {other_id} is not in your friend list",
                               code="not_friend"))
-_IGNORES = _ContactList(
+IGNORES = ContactList(
     Ignore, Ignore.ignored_id,
     lambda name: Conflict(f"you already ignore {name}", code="already_ignored"),
     lambda other_id: NotFound(f"you do not ignore player {other_id}", code="not_ignored"))
 
 
-async def _add_contact(session: AsyncSession, player: Player, name: str,
-                       contacts: _ContactList) -> Contact:
+async def add_contact(*, session: AsyncSession, player: Player, name: str,
+                      contacts: ContactList) -> Contact:
     """Add the player called ``name`` to one of my lists, unless they are on it."""
     other = await _contact_target(session, player, name)
     refusal = contacts.already(other.name)
@@ -75,8 +75,9 @@ async def _add_contact(session: AsyncSession, player: Player, name: str,
     return Contact(other.id, other.name, row.created_at, False)
 
 
-async def _remove_contact(session: AsyncSession, player: Player, other_id: int,
-                          contacts: _ContactList) -> None:
+async def remove_contact(*, session: AsyncSession, player: Player, other_id: int,
+                         contacts: ContactList) -> None:
+    """Take ``other_id`` off one of my lists."""
     result = await session.execute(delete(contacts.model).where(
         contacts.model.player_id == player.id, contacts.other == other_id))
     if getattr(result, "rowcount", 0) == 0:
@@ -86,7 +87,7 @@ async def _remove_contact(session: AsyncSession, player: Player, other_id: int,
 
 
 async def _list_contacts(session: AsyncSession, player: Player, page: int, page_size: int,
-                         contacts: _ContactList, presence: Presence) -> Page[Contact]:
+                         contacts: ContactList, presence: Presence) -> Page[Contact]:
     query = (select(Player, contacts.model.created_at)
              .join(contacts.model, contacts.other == Player.id)
              .where(contacts.model.player_id == player.id)
@@ -96,20 +97,12 @@ async def _list_contacts(session: AsyncSession, player: Player, page: int, page_
     return Page(items, total, page, page_size)
 
 
-async def add_friend(*, session: AsyncSession, player: Player, name: str) -> Contact:
-    return await _add_contact(session, player, name, _FRIENDS)
-
-
-async def remove_friend(*, session: AsyncSession, player: Player, friend_id: int) -> None:
-    await _remove_contact(session, player, friend_id, _FRIENDS)
-
-
 async def list_friends(
     *, session: AsyncSession, player: Player, page: int, page_size: int,
     presence: Presence | None = None,
 ) -> Page[Contact]:
     """My friends by name, with their online flags."""
-    return await _list_contacts(session, player, page, page_size, _FRIENDS,
+    return await _list_contacts(session, player, page, page_size, FRIENDS,
                                 presence or NobodyOnline())
 
 
@@ -117,18 +110,10 @@ async def is_friend(*, session: AsyncSession, player_id: int, friend_id: int) ->
     return await session.get(Friendship, (player_id, friend_id)) is not None
 
 
-async def add_ignore(*, session: AsyncSession, player: Player, name: str) -> Contact:
-    return await _add_contact(session, player, name, _IGNORES)
-
-
-async def remove_ignore(*, session: AsyncSession, player: Player, ignored_id: int) -> None:
-    await _remove_contact(session, player, ignored_id, _IGNORES)
-
-
 async def list_ignores(*, session: AsyncSession, player: Player, page: int, page_size: int
                        ) -> Page[Contact]:
     """The players I ignore, by name (never shown online)."""
-    return await _list_contacts(session, player, page, page_size, _IGNORES, NobodyOnline())
+    return await _list_contacts(session, player, page, page_size, IGNORES, NobodyOnline())
 
 
 async def ignored_by_any(*, session: AsyncSession, player_id: int, of: list[int]) -> bool:
