@@ -20,6 +20,9 @@ from app.scoring.replay import ReplayReport, replay_record
 
 EXIT_ILLEGAL = 1
 EXIT_INVALID = 2
+RECORD_FILE = typer.Argument(..., help="a JSON game record; - reads standard input")
+KEEP_GOING = typer.Option(
+    False, "--keep-going", help="skip an illegal action and go on instead of stopping there")
 
 
 def fail(message: str) -> typer.Exit:
@@ -68,12 +71,7 @@ def deal_command(
 
 
 @cli.command("replay")
-def replay_command(
-    file: str = typer.Argument(..., help="a JSON game record; - reads standard input"),
-    keep_going: bool = typer.Option(
-        False, "--keep-going", help="report an illegal action, skip it and go on"
-    ),
-) -> None:
+def replay_command(file: str = RECORD_FILE, keep_going: bool = KEEP_GOING) -> None:
     """Apply a record's actions in order and print the verdicts, final position and score."""
     report = replay_record(read_record(file), keep_going=keep_going)
     typer.echo(json.dumps(report.to_json()))
@@ -81,12 +79,7 @@ def replay_command(
 
 
 @cli.command("show")
-def show_command(
-    file: str = typer.Argument(..., help="a JSON game record; - reads standard input"),
-    keep_going: bool = typer.Option(
-        False, "--keep-going", help="skip illegal actions instead of stopping at the first"
-    ),
-) -> None:
+def show_command(file: str = RECORD_FILE, keep_going: bool = KEEP_GOING) -> None:
     """Print a readable text board of a record's final position."""
     report = replay_record(read_record(file), keep_going=keep_going)
     game = report.game

@@ -174,9 +174,6 @@ async def finish_game(
     if game.status != "playing":
         raise GameStatusError(f"game {game.id} has already ended ({game.status})")
     game.status = status
-    game.score = score
-    game.actions_count = actions_count
-    game.time_used_ms = time_used_ms
     game.ended_at = at or utcnow()
-    await session.flush()
-    return game
+    return await update_progress(session, game=game, score=score, actions_count=actions_count,
+                                 time_used_ms=time_used_ms)

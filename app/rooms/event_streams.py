@@ -40,6 +40,7 @@ import redis.asyncio as redis
 from redis.exceptions import RedisError
 
 from app.ops import metrics
+from app.rooms.batching import Batches
 
 log = logging.getLogger("spider.streams")
 
@@ -133,8 +134,7 @@ class RedisEventStreams:
         self._append = client.register_script(_APPEND)
         self._cursor = client.register_script(_CURSOR)
         self._claim = client.register_script(_CLAIM)
-        self._queue: list[Write] = []
-        self._flushing: asyncio.Task[None] | None = None
+        self._writes: Batches[Write] = Batches(self._send)  # one pipeline per batch
         self._lost_listeners: list[OnLost] = []
 
     def keys(self, stream: str) -> list[str]:
@@ -150,34 +150,19 @@ class RedisEventStreams:
                taken: tuple[str, StreamId] | None = None, then: Then | None = None) -> None:
         """Write event ``n``; ``then`` runs once it is written (or Redis failed)."""
         channel, cursor = taken if taken is not None else ("", (0, 0))
-        self._queue.append(("append", self.keys(stream), [
+        self._writes.add(("append", self.keys(stream), [
             self.owner, n, frame, player_id, channel, format_id(cursor), self.retention,
             self._ttl_ms], then))
-        self._schedule()
 
     def follow(self, stream: str, player_id: int, channel: str, cursor: StreamId | None
                ) -> None:
         value = "" if cursor is None else format_id(cursor)
-        self._queue.append(("cursor", self.keys(stream)[1:], [
+        self._writes.add(("cursor", self.keys(stream)[1:], [
             self.owner, player_id, "c:" + channel, value or "0-0", self._ttl_ms], None))
-        self._schedule()
 
     def unfollow(self, stream: str, player_id: int, channel: str) -> None:
-        self._queue.append(("cursor", self.keys(stream)[1:], [
+        self._writes.add(("cursor", self.keys(stream)[1:], [
             self.owner, player_id, "c:" + channel, "", self._ttl_ms], None))
-        self._schedule()
-
-    def _schedule(self) -> None:
-        if self._flushing is None:
-            self._flushing = asyncio.get_running_loop().create_task(self._flush())
-
-    async def _flush(self) -> None:
-        try:
-            while self._queue:
-                batch, self._queue = self._queue, []
-                await self._send(batch)
-        finally:
-            self._flushing = None
 
     async def _send(self, batch: list[Write]) -> None:
         pipe = self._redis.pipeline(transaction=False)
@@ -203,8 +188,8 @@ class RedisEventStreams:
 
     async def flushed(self) -> None:
         """Wait until everything queued so far is written (tests, shutdown)."""
-        while self._flushing is not None:
-            await asyncio.shield(self._flushing)
+        while (writing := self._writes.running) is not None:
+            await asyncio.shield(writing)
 
     # ------------------------------------------------------------------ taking over
 

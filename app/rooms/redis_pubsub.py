@@ -32,6 +32,7 @@ from typing import Any
 import redis.asyncio as redis
 
 from app.ops import metrics
+from app.rooms.batching import Batches
 from app.rooms.clock import SYSTEM_CLOCK, Clock
 from app.rooms.event_streams import StreamId, kept_after, newest_kept, parse_id
 from app.rooms.pubsub import Message, QueuedSubscription
@@ -109,8 +110,7 @@ class RedisPubSub:
         self._reconnected = False
         # Messages to publish, sent in order as one pipeline per batch (one connection and
         # one round trip for everything published meanwhile, whoever published it).
-        self._outgoing: list[tuple[str, str, asyncio.Future[None]]] = []
-        self._sending: asyncio.Task[None] | None = None
+        self._outgoing: Batches[tuple[str, str, asyncio.Future[None]]] = Batches(self._send)
 
     @property
     def client(self) -> redis.Redis:
@@ -123,18 +123,8 @@ class RedisPubSub:
     async def publish(self, channel: str, message: Message) -> None:
         """Returns once Redis has the message (raises if it could not be sent)."""
         done = asyncio.get_running_loop().create_future()
-        self._outgoing.append((channel, json.dumps(message, separators=(",", ":")), done))
-        if self._sending is None:
-            self._sending = asyncio.create_task(self._send_outgoing())
+        self._outgoing.add((channel, json.dumps(message, separators=(",", ":")), done))
         await done
-
-    async def _send_outgoing(self) -> None:
-        try:
-            while self._outgoing:
-                batch, self._outgoing = self._outgoing, []
-                await self._send(batch)
-        finally:
-            self._sending = None
 
     async def _send(self, batch: list[tuple[str, str, asyncio.Future[None]]]) -> None:
         pipe = self._redis.pipeline(transaction=False)
@@ -193,8 +183,8 @@ class RedisPubSub:
         await self._redis.ping()
 
     async def close(self) -> None:
-        while self._sending is not None:  # what was published goes out first
-            await asyncio.wait([self._sending])
+        while (sending := self._outgoing.running) is not None:  # published goes out first
+            await asyncio.wait([sending])
         for subscribers in list(self._local.values()):
             for subscription in list(subscribers):
                 await subscription.close()

@@ -3,12 +3,14 @@
 An ignored player cannot invite you, join your tables, or see your private tables.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Delete, delete, select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import InstrumentedAttribute
 
 from app.db.models import Friendship, Ignore, Player
 from app.errors import Conflict, InvalidInput, NotFound
@@ -32,40 +34,67 @@ async def _contact_target(session: AsyncSession, player: Player, name: str) -> P
     return other
 
 
-async def _add_once(session: AsyncSession, row: Friendship | Ignore, key: tuple[int, int],
-                    refusal: Conflict) -> None:
-    """Store a friend or ignore row unless it exists; ``refusal`` if it does."""
-    if await session.get(type(row), key) is not None:
+@dataclass(frozen=True)
+class ContactList:
+    """Friends or ignores: one table of (player, other player) rows, and its refusals."""
+
+    model: type[Friendship] | type[Ignore]
+    other: InstrumentedAttribute[int]  # the column naming the other player
+    already: Callable[[str], Conflict]  # the other player's name
+    absent: Callable[[int], NotFound]  # the other player's id
+
+    def row(self, player_id: int, other_id: int) -> Friendship | Ignore:
+        return self.model(player_id=player_id, **{self.other.key: other_id})
+
+
+FRIENDS = ContactList(
+    Friendship, Friendship.friend_id,
+    lambda name: Conflict(f"{name} is already your friend", code="already_friend"),
+    lambda other_id: NotFound(f"player {other_id} is not in your friend list",
+                              code="not_friend"))
+IGNORES = ContactList(
+    Ignore, Ignore.ignored_id,
+    lambda name: Conflict(f"you already ignore {name}", code="already_ignored"),
+    lambda other_id: NotFound(f"you do not ignore player {other_id}", code="not_ignored"))
+
+
+async def add_contact(*, session: AsyncSession, player: Player, name: str,
+                      contacts: ContactList) -> Contact:
+    """Add the player called ``name`` to one of my lists, unless they are on it."""
+    other = await _contact_target(session, player, name)
+    refusal = contacts.already(other.name)
+    if await session.get(contacts.model, (player.id, other.id)) is not None:
         raise refusal
+    row = contacts.row(player.id, other.id)
     session.add(row)
     try:
         await session.commit()
     except IntegrityError:  # the same request twice at once
         await session.rollback()
         raise refusal from None
+    return Contact(other.id, other.name, row.created_at, False)
 
 
-async def _delete_once(session: AsyncSession, statement: Delete, refusal: NotFound) -> None:
-    """Delete the one row ``statement`` names; ``refusal`` when there is none."""
-    result = await session.execute(statement)
+async def remove_contact(*, session: AsyncSession, player: Player, other_id: int,
+                         contacts: ContactList) -> None:
+    """Take ``other_id`` off one of my lists."""
+    result = await session.execute(delete(contacts.model).where(
+        contacts.model.player_id == player.id, contacts.other == other_id))
     if getattr(result, "rowcount", 0) == 0:
         await session.rollback()
-        raise refusal
+        raise contacts.absent(other_id)
     await session.commit()
 
 
-async def add_friend(*, session: AsyncSession, player: Player, name: str) -> Contact:
-    friend = await _contact_target(session, player, name)
-    row = Friendship(player_id=player.id, friend_id=friend.id)
-    await _add_once(session, row, (player.id, friend.id),
-                    Conflict(f"{friend.name} is already your friend", code="already_friend"))
-    return Contact(friend.id, friend.name, row.created_at, False)
-
-
-async def remove_friend(*, session: AsyncSession, player: Player, friend_id: int) -> None:
-    await _delete_once(session, delete(Friendship).where(
-        Friendship.player_id == player.id, Friendship.friend_id == friend_id),
-        NotFound(f"player {friend_id} is not in your friend list", code="not_friend"))
+async def _list_contacts(session: AsyncSession, player: Player, page: int, page_size: int,
+                         contacts: ContactList, presence: Presence) -> Page[Contact]:
+    query = (select(Player, contacts.model.created_at)
+             .join(contacts.model, contacts.other == Player.id)
+             .where(contacts.model.player_id == player.id)
+             .order_by(Player.name_key))
+    rows, total = await page_rows(session, query, page=page, page_size=page_size)
+    items = [Contact(p.id, p.name, since, presence.is_online(p.id)) for p, since in rows]
+    return Page(items, total, page, page_size)
 
 
 async def list_friends(
@@ -73,43 +102,18 @@ async def list_friends(
     presence: Presence | None = None,
 ) -> Page[Contact]:
     """My friends by name, with their online flags."""
-    presence = presence or NobodyOnline()
-    query = (select(Player, Friendship.created_at)
-             .join(Friendship, Friendship.friend_id == Player.id)
-             .where(Friendship.player_id == player.id)
-             .order_by(Player.name_key))
-    rows, total = await page_rows(session, query, page=page, page_size=page_size)
-    items = [Contact(p.id, p.name, since, presence.is_online(p.id)) for p, since in rows]
-    return Page(items, total, page, page_size)
+    return await _list_contacts(session, player, page, page_size, FRIENDS,
+                                presence or NobodyOnline())
 
 
 async def is_friend(*, session: AsyncSession, player_id: int, friend_id: int) -> bool:
     return await session.get(Friendship, (player_id, friend_id)) is not None
 
 
-async def add_ignore(*, session: AsyncSession, player: Player, name: str) -> Contact:
-    other = await _contact_target(session, player, name)
-    row = Ignore(player_id=player.id, ignored_id=other.id)
-    await _add_once(session, row, (player.id, other.id),
-                    Conflict(f"you already ignore {other.name}", code="already_ignored"))
-    return Contact(other.id, other.name, row.created_at, False)
-
-
-async def remove_ignore(*, session: AsyncSession, player: Player, ignored_id: int) -> None:
-    await _delete_once(session, delete(Ignore).where(
-        Ignore.player_id == player.id, Ignore.ignored_id == ignored_id),
-        NotFound(f"you do not ignore player {ignored_id}", code="not_ignored"))
-
-
 async def list_ignores(*, session: AsyncSession, player: Player, page: int, page_size: int
                        ) -> Page[Contact]:
-    """The players I ignore, by name."""
-    query = (select(Player, Ignore.created_at)
-             .join(Ignore, Ignore.ignored_id == Player.id)
-             .where(Ignore.player_id == player.id)
-             .order_by(Player.name_key))
-    rows, total = await page_rows(session, query, page=page, page_size=page_size)
-    return Page([Contact(p.id, p.name, since, False) for p, since in rows], total, page, page_size)
+    """The players I ignore, by name (never shown online)."""
+    return await _list_contacts(session, player, page, page_size, IGNORES, NobodyOnline())
 
 
 async def ignored_by_any(*, session: AsyncSession, player_id: int, of: list[int]) -> bool:

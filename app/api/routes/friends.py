@@ -11,6 +11,24 @@ from app.services import friends
 router = APIRouter(prefix="/api/me", tags=["friends"])
 
 
+def _adds_and_removes(path: str, contacts: friends.ContactList, noun: str) -> None:
+    """``POST /{path}`` and ``DELETE /{path}/{player_id}``: alike for both of my lists
+    (the operations keep their names, ``add_friend``, ``remove_ignore``...)."""
+
+    @router.post(f"/{path}", status_code=201, response_model=ContactOut, name=f"add_{noun}",
+                 responses=problems(401, 404, 409, invalid=("self",)))
+    async def add(body: NameIn, player: Me, session: Session) -> ContactOut:
+        return ContactOut.of(await friends.add_contact(session=session, player=player,
+                                                       name=body.name, contacts=contacts))
+
+    @router.delete(f"/{path}/{{player_id}}", status_code=204, name=f"remove_{noun}",
+                   responses=problems(401, 404))
+    async def remove(player_id: Id, player: Me, session: Session) -> Response:
+        await friends.remove_contact(session=session, player=player, other_id=player_id,
+                                     contacts=contacts)
+        return Response(status_code=204)
+
+
 @router.get("/friends", response_model=ContactPage, responses=problems(401))
 async def list_friends(player: Me, session: Session, request: Request,
                        page: PageNumber = 1, page_size: PageSize = 20) -> ContactPage:
@@ -20,17 +38,7 @@ async def list_friends(player: Me, session: Session, request: Request,
     return ContactPage(items=[ContactOut.of(c) for c in found.items], **page_meta(found))
 
 
-@router.post("/friends", status_code=201, response_model=ContactOut,
-             responses=problems(401, 404, 409, invalid=("self",)))
-async def add_friend(body: NameIn, player: Me, session: Session) -> ContactOut:
-    return ContactOut.of(await friends.add_friend(session=session, player=player,
-                                                  name=body.name))
-
-
-@router.delete("/friends/{player_id}", status_code=204, responses=problems(401, 404))
-async def remove_friend(player_id: Id, player: Me, session: Session) -> Response:
-    await friends.remove_friend(session=session, player=player, friend_id=player_id)
-    return Response(status_code=204)
+_adds_and_removes("friends", friends.FRIENDS, "friend")
 
 
 @router.get("/ignores", response_model=ContactPage, responses=problems(401))
@@ -42,14 +50,4 @@ async def list_ignores(player: Me, session: Session, page: PageNumber = 1,
     return ContactPage(items=[ContactOut.of(c) for c in found.items], **page_meta(found))
 
 
-@router.post("/ignores", status_code=201, response_model=ContactOut,
-             responses=problems(401, 404, 409, invalid=("self",)))
-async def add_ignore(body: NameIn, player: Me, session: Session) -> ContactOut:
-    return ContactOut.of(await friends.add_ignore(session=session, player=player,
-                                                  name=body.name))
-
-
-@router.delete("/ignores/{player_id}", status_code=204, responses=problems(401, 404))
-async def remove_ignore(player_id: Id, player: Me, session: Session) -> Response:
-    await friends.remove_ignore(session=session, player=player, ignored_id=player_id)
-    return Response(status_code=204)
+_adds_and_removes("ignores", friends.IGNORES, "ignore")
