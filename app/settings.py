@@ -2,6 +2,7 @@
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -105,6 +106,9 @@ class Settings(BaseSettings):
     deal_pool_size: int = Field(4, ge=0)
     deal_pool_rated_size: int = Field(2, ge=0)
     deal_pool_wait_seconds: float = Field(10.0, ge=0)
+    # Where the pool solves: one child process (the solver holds the interpreter's lock,
+    # which a solving thread would take from the event loop), or a thread.
+    deal_pool_worker: Literal["process", "thread"] = "process"
     # The collector's thresholds in `spider serve` (young, middle, full; why these:
     # app/ops/serve.py settle_memory). In the environment as JSON: '[100,1,20000]'.
     gc_thresholds: tuple[int, int, int] = (100, 1, 20000)

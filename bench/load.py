@@ -362,14 +362,17 @@ async def signups(server: Server, count: int, prefix: str) -> list[Player]:
         return list(await asyncio.gather(*(one(i) for i in range(count))))
 
 
-async def seat_all(server: Server, players: list[Player]) -> list[tuple[Player, Player, int]]:
+async def seat_all(server: Server, players: list[Player], suits: int
+                   ) -> list[tuple[Player, Player, int]]:
     gate = asyncio.Semaphore(10)
     async with httpx.AsyncClient(base_url=server.http, timeout=60) as http:
         async def one(a: Player, b: Player) -> tuple[Player, Player, int]:
             async with gate:
-                # 4 suits: a random deal, no solver run per match (1 and 2 suits are
-                # solvable-only); the action path is the same whatever the deal.
-                return a, b, await seat_pair(http, a, b, time_limit_seconds=3600, suits=4)
+                # The action path is the same whatever the deal. A 4-suit table gets a
+                # rated deal now (the solver searches one per match, seconds each on a
+                # loaded machine); a 1-suit one is solved in milliseconds.
+                return a, b, await seat_pair(http, a, b, time_limit_seconds=3600,
+                                             suits=suits)
 
         return list(await asyncio.gather(
             *(one(players[i], players[i + 1]) for i in range(0, len(players) - 1, 2))))
@@ -385,7 +388,7 @@ async def run(args: argparse.Namespace, server: Server) -> dict[str, Any]:
         for pace in args.pace:
             phases.append(await echo_phase(server, args.players, pace, args.duration))
             # A fresh set of matches per pace: every game starts from its deal.
-            pairs = await seat_all(server, players)
+            pairs = await seat_all(server, players, args.suits)
             phases.append(await duel_phase(server, pairs, pace, args.duration))
     results["rss_peak_during_duels_mib"] = mib(sampler.peak)
     results["phases"] = [p.report() for p in phases]
@@ -502,6 +505,8 @@ def main() -> None:
     parser.add_argument("--ws", default="lean",
                         choices=["lean", "websockets-sansio", "websockets", "wsproto"])
     parser.add_argument("--postgres", action="store_true", help="fresh PostgreSQL database")
+    parser.add_argument("--suits", type=int, choices=(1, 2, 4), default=1,
+                        help="the duels' tables (4: a rated deal searched per match)")
     parser.add_argument("--output", type=Path, default=RESULTS / "load.json")
     args = parser.parse_args()
     nofile = raise_nofile(args.idle + args.players * 2 + 2000)
@@ -541,6 +546,7 @@ def main() -> None:
                 server.stop()
     results["config"] = {
         "players": args.players, "duration_s": args.duration, "idle": args.idle,
+        "suits": args.suits,
         "pace": args.pace, "database": "postgresql" if args.postgres else "sqlite",
         "ws": f"{args.ws}, per-message-deflate off", "cpus": os.cpu_count(),
         "python": platform.python_version(),

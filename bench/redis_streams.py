@@ -12,8 +12,9 @@ Measures, on keys of its own (deleted after), for `--seconds` each:
 
 A duel action costs about 2 publishes (the watch and progress lines) + 1 plain PUBLISH
 (`sync:`) from the acting process and 2 appends (the actor's ack, the opponent's progress
-line), one more append per spectator. Prints a table and writes
-bench/results/redis_streams.json.
+line), one more append per spectator; plus a `PUBSUB NUMSUB` (and, only for a player with
+a session on another process, one more publish and append: their other tab). Prints a
+table and writes bench/results/redis_streams.json.
 """
 
 from __future__ import annotations

@@ -6,12 +6,13 @@ HTTP status of each kind of domain error is decided here and nowhere else.
 """
 
 import logging
+from collections.abc import Callable, Coroutine
 from http import HTTPStatus
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Mount
 
@@ -121,8 +122,11 @@ async def _unexpected(request: Request, error: Exception) -> JSONResponse:
     return problem(500, "internal_error", "the server failed; the error was logged")
 
 
-def install_problem_handlers(app: FastAPI) -> None:
-    app.add_exception_handler(SpiderError, _domain_error)
-    app.add_exception_handler(RequestValidationError, _validation_error)
-    app.add_exception_handler(StarletteHTTPException, _http_error)
-    app.add_exception_handler(Exception, _unexpected)
+# For the app's constructor (app/main.py): every error leaves as a problem document.
+EXCEPTION_HANDLERS: dict[int | type[Exception],
+                         Callable[[Request, Any], Coroutine[Any, Any, Response]]] = {
+    SpiderError: _domain_error,
+    RequestValidationError: _validation_error,
+    StarletteHTTPException: _http_error,
+    Exception: _unexpected,
+}

@@ -1,17 +1,18 @@
 """Request and response bodies of the REST API (pydantic), and converters from services."""
 
+from collections.abc import Sequence
 from datetime import date, datetime
 from enum import IntEnum
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.rooms.winner import GameStatus
 from app.services.friends import Contact
 from app.services.invites import InviteView
-from app.services.players import NAME_MAX, NAME_MIN, PlayerInfo
+from app.services.players import NAME_MAX, NAME_MIN, PlayerInfo, RatingInfo
 from app.services.ratings import LeaderboardEntry
-from app.services.results import HistoryEntry, MatchResult
+from app.services.results import GameResult, HistoryEntry, MatchResult
 from app.services.tables import TIME_LIMIT_MAX, TIME_LIMIT_MIN, TableView
 
 GAME_STATUS_HELP = ("not_started (not opened yet), playing, won, finished (ended early), "
@@ -64,12 +65,8 @@ class InviteIn(Request):
                            description="a friend's name; leave out for a link invitation")
 
 
-class RatingOut(BaseModel):
-    suits: Suits
-    rating: float
-    rd: float
-    band: str
-    games: int
+class RatingOut(RatingInfo):
+    suits: Suits  # the service's value, under its API name, its suit count precise
 
 
 class SoloSuitStatsOut(BaseModel):
@@ -90,29 +87,17 @@ class DailyStatsOut(BaseModel):
     last_won: date | None = None
 
 
-class PlayerOut(BaseModel):
-    id: int
-    name: str
-    since: datetime
-    games_played: int
-    won: int
-    lost: int
-    drawn: int
-    streak: int = Field(description="> 0 wins in a row, < 0 losses in a row, 0 otherwise")
-    ratings: list[RatingOut]
+class PlayerOut(PlayerInfo):
+    ratings: Sequence[RatingOut]
     solo: list[SoloSuitStatsOut] = Field(
         default_factory=list, description="one entry per suit count 1, 2, 4")
     daily: DailyStatsOut = Field(default_factory=DailyStatsOut)
     badges: int = Field(0, description="how many badges the player holds")
 
     @classmethod
-    def of(cls, info: PlayerInfo) -> "PlayerOut":
-        return cls(
-            id=info.id, name=info.name, since=info.since, games_played=info.games_played,
-            won=info.won, lost=info.lost, drawn=info.drawn, streak=info.streak,
-            ratings=[RatingOut(suits=r.suits, rating=r.rating, rd=r.rd, band=r.band,
-                               games=r.games) for r in info.ratings],
-        )
+    def of(cls, info: PlayerInfo, **more: Any) -> "PlayerOut":
+        """The profile, with what other services add (``solo``, ``daily``, ``badges``)."""
+        return cls.model_validate({**info.model_dump(), **more})
 
 
 class NewPlayerOut(BaseModel):
@@ -256,26 +241,22 @@ class PlayerNamePage(PageMeta):
     items: list[PlayerNameOut]
 
 
-class GameResultOut(BaseModel):
-    game_id: int
-    player_id: int
-    name: str
-    seat: int
+class GameResultOut(GameResult):
     status: GameStatus = Field(description=GAME_STATUS_HELP)
-    score: int
-    actions: int
-    time_used_ms: int
-    started_at: datetime | None
-    ended_at: datetime | None
-    rating_before: float | None
-    rating_after: float | None
     rating_change: float | None
+
+    @classmethod
+    def of(cls, game: GameResult) -> "GameResultOut":
+        change = (None if game.rating_before is None or game.rating_after is None
+                  else game.rating_after - game.rating_before)
+        return cls(**game.model_dump(), rating_change=change)
 
 
 class PlayThisDealOut(BaseModel):
     """A solo game that deals the match's cards again (``POST /api/solo/games`` body)."""
 
-    number: int = Field(description="the solo deal number, 1–999,999")
+    number: int = Field(description="the solo deal number: a duel's is 1,000,000 to "
+                        "2**48 − 1 (a daily duel's: the daily deal's, 1–999,999)")
     suits: Suits
     solvable_only: bool
 
@@ -308,17 +289,7 @@ class MatchResultOut(BaseModel):
             status=match.status, preset=match.preset, rated=match.rated,
             time_limit_seconds=match.time_limit_seconds, winner_id=match.winner_id,
             draw=match.status == "finished" and match.winner_id is None,
-            games=[
-                GameResultOut(
-                    game_id=g.game_id, player_id=g.player_id, name=g.name, seat=g.seat,
-                    status=g.status, score=g.score, actions=g.actions,
-                    time_used_ms=g.time_used_ms, started_at=g.started_at, ended_at=g.ended_at,
-                    rating_before=g.rating_before, rating_after=g.rating_after,
-                    rating_change=(None if g.rating_before is None or g.rating_after is None
-                                   else g.rating_after - g.rating_before),
-                )
-                for g in result.games
-            ],
+            games=[GameResultOut.of(g) for g in result.games],
             deal_number=result.deal_number, suits=result.suits,
             generator_version=match.generator_version if result.over else None,
             difficulty=match.difficulty if result.over else None,
@@ -327,24 +298,9 @@ class MatchResultOut(BaseModel):
         )
 
 
-class HistoryEntryOut(BaseModel):
-    match_id: int
-    table_id: int
-    ended_at: datetime | None
-    preset: str
+class HistoryEntryOut(HistoryEntry):
     suits: Suits
-    rated: bool
-    deal_number: int | None
-    outcome: Literal["won", "lost", "draw"]
-    game_id: int
     status: GameStatus = Field(description=GAME_STATUS_HELP)
-    score: int
-    time_used_ms: int
-    opponent_id: int
-    opponent_name: str
-    opponent_score: int
-    rating_before: float | None
-    rating_after: float | None
 
     @classmethod
     def of(cls, entry: HistoryEntry) -> "HistoryEntryOut":
@@ -355,15 +311,7 @@ class HistoryPage(PageMeta):
     items: list[HistoryEntryOut]
 
 
-class LeaderboardEntryOut(BaseModel):
-    rank: int
-    player_id: int
-    name: str
-    rating: float
-    rd: float
-    band: str
-    games: int
-
+class LeaderboardEntryOut(LeaderboardEntry):
     @classmethod
     def of(cls, entry: LeaderboardEntry) -> "LeaderboardEntryOut":
         return cls.model_validate(entry, from_attributes=True)

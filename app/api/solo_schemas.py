@@ -8,7 +8,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from app.api.schemas import Request, Suits
-from app.engine.deal_numbers import DEAL_NUMBER_MAX, DEAL_NUMBER_MIN
+from app.engine.deal_numbers import DEAL_NUMBER_MIN, PLAYABLE_NUMBER_MAX
+from app.services.daily import BoardEntry, StreakEntry
 
 SoloKind = Literal["solo", "daily"]
 SoloStatus = Literal["playing", "won", "abandoned", "expired"]
@@ -29,8 +30,10 @@ class SoloOptionsOut(BaseModel):
 
 
 class NewSoloGameIn(Request):
-    number: int | None = Field(None, ge=DEAL_NUMBER_MIN, le=DEAL_NUMBER_MAX,
-                               description="the deal number; left out = a random one")
+    number: int | None = Field(
+        None, ge=DEAL_NUMBER_MIN, le=PLAYABLE_NUMBER_MAX,
+        description="the deal number: one picked (1–999,999) or a duel's from its \"play "
+                    "this deal\" link (up to 2**48 − 1); left out = a random one, 1–999,999")
     options: SoloOptionsIn
 
 
@@ -102,15 +105,8 @@ class DailyOut(BaseModel):
     """My daily-duel table of today (waiting, playing or played), if I took the duel."""
 
 
-class DailyBoardEntryOut(BaseModel):
-    rank: int
-    player_id: int
-    name: str
-    elapsed_ms: int
-    actions: int
-    points: int
-    rescues: int
-    ended_at: datetime
+class DailyBoardEntryOut(BoardEntry):
+    pass  # the service's line of a board, under its API name
 
 
 class DailyBoardPage(BaseModel):
@@ -135,13 +131,8 @@ class SoloPointsPage(BaseModel):
     page_size: int
 
 
-class StreakEntryOut(BaseModel):
-    rank: int
-    player_id: int
-    name: str
-    current: int
-    best: int
-    last_won: date
+class StreakEntryOut(StreakEntry):
+    pass  # the service's line of the streak board, under its API name
 
 
 class StreakPage(BaseModel):

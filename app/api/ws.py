@@ -13,11 +13,10 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-from fastapi import APIRouter, FastAPI, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 from pydantic_core import to_json
 
@@ -54,26 +53,9 @@ def close_code(kind: type[SpiderError]) -> int:
     category = next((c for c in kind.__mro__ if c in CLOSE_CODES), None)
     return CLOSE_POLICY_VIOLATION if category is None else CLOSE_CODES[category]
 
-RoomsFactory = Callable[[FastAPI], Awaitable[Rooms]]
 
 
-@asynccontextmanager
-async def rooms_lifespan(app: FastAPI) -> AsyncIterator[None]:
-    from app.services.wiring import build_live_rooms  # the database wiring, kept out of imports
-
-    rooms = await build_live_rooms(settings=app.state.settings, engine=app.state.db_engine,
-                                   sessions=app.state.sessions)
-    app.state.rooms = rooms
-    # The REST friend list asks app.state.presence who is online (app/rooms/presence.py).
-    app.state.presence = rooms.streams
-    rooms.start_restoring()  # in the background: a database not ready yet delays, not kills
-    try:
-        yield
-    finally:
-        await rooms.close()
-
-
-router = APIRouter(lifespan=rooms_lifespan)
+router = APIRouter()
 router.include_router(test_layouts.router)  # answers 404 unless settings.allow_test_layouts
 
 
@@ -127,7 +109,7 @@ def _sender(websocket: WebSocket, *, validate: bool
             ) -> Callable[[dict[str, Any], bytes | None], bool] | None:
     """Frames straight to uvicorn's protocol when it is the lean one (app/ops/lean_ws.py):
     the ASGI way costs a task and five coroutine layers per frame."""
-    protocol = lean_ws.text_sender(websocket._send)
+    protocol = lean_ws.text_sender(websocket)
     if protocol is None:
         return None
     encode = _encode_checked_bytes if validate else _encode_bytes  # UTF-8 JSON, as sent

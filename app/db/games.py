@@ -39,7 +39,8 @@ class DealChoice:
     layout: dict[str, Any] | None = None
     difficulty: str | None = None
     play_number: int | None = None
-    """The 1–999,999 number a solo game deals the same cards from (``app.rewards.solo``)."""
+    """The number a solo game deals the same cards from (``app.rewards.solo``): a duel
+    number, 1,000,000 to 2**48 − 1 (a daily duel: the daily deal's, 1–999,999)."""
     play_solvable_only: bool = False
     """With "solvable only" on (the number's solvable deal) or off (its generator deal)."""
 

@@ -216,29 +216,6 @@ SQLITE_INSERT = "INSERT INTO game_actions (game_id, seq, action, at) VALUES (?, 
 SQLITE_TOTALS = "UPDATE games SET score = ?, actions_count = ?, time_used_ms = ? WHERE id = ?"
 
 
-def _sqlite_batch(
-    connection: sqlite3.Connection,
-    logged: list[tuple[Any, ...]],
-    totals: list[tuple[Any, ...]],
-) -> None:
-    # Runs in the driver's thread: the whole transaction costs one hop from the loop.
-    # IMMEDIATE takes the write lock up front, so a busy database is waited for
-    # (busy timeout) rather than failing halfway.
-    connection.execute("BEGIN IMMEDIATE")
-    try:
-        connection.executemany(SQLITE_INSERT, logged)
-        connection.executemany(SQLITE_TOTALS, totals)
-        connection.commit()
-    except BaseException:
-        connection.rollback()
-        raise
-
-
-# aiosqlite's way to run a function in its thread is internal (there since 0.17): if a
-# release drops it, the public calls do the same in four hops.
-_IN_THREAD = hasattr(aiosqlite.Connection, "_execute") and hasattr(aiosqlite.Connection, "_conn")
-
-
 class SqliteLogWriter:
     def __init__(self, engine: AsyncEngine) -> None:
         self._kept = _KeptConnection(engine)
@@ -251,20 +228,16 @@ class SqliteLogWriter:
         totals = [(r.score, r.actions_count, r.time_used_ms, r.game_id) for r in rows]
         try:
             driver: aiosqlite.Connection = await self._kept.driver()
-            if _IN_THREAD:
-                # aiosqlite runs the function in its thread, where the sqlite3 connection
-                # lives: half the CPU of four separate calls, each a hop of its own.
-                await driver._execute(  # type: ignore[no-untyped-call]
-                    _sqlite_batch, driver._conn, logged, totals)
-            else:
-                await driver.execute("BEGIN IMMEDIATE")
-                try:
-                    await driver.executemany(SQLITE_INSERT, logged)
-                    await driver.executemany(SQLITE_TOTALS, totals)
-                    await driver.commit()
-                except BaseException:
-                    await driver.rollback()
-                    raise
+            # IMMEDIATE takes the write lock up front, so a busy database is waited for
+            # (busy timeout) rather than failing halfway.
+            await driver.execute("BEGIN IMMEDIATE")
+            try:
+                await driver.executemany(SQLITE_INSERT, logged)
+                await driver.executemany(SQLITE_TOTALS, totals)
+                await driver.commit()
+            except BaseException:
+                await driver.rollback()
+                raise
         except sqlite3.IntegrityError as error:
             raise Refused(getattr(error, "sqlite_errorname", "") in (
                 "SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY")) from error

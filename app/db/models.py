@@ -198,10 +198,11 @@ class Match(Base):
     # BIGINT: solvable-deal mappings name generator deals up to 2**48 (issue 3).
     deal_number: Mapped[int | None] = mapped_column(BigInteger, default=None)
     generator_version: Mapped[int | None] = mapped_column(Integer, default=None)
-    # The 1–999,999 number a solo game deals these same cards from, with "solvable only"
-    # on or off (the share text's "play this deal" link); NULL for a test layout.
+    # The number a solo game deals these same cards from, with "solvable only" on or off
+    # (the share text's "play this deal" link): a duel number, 1,000,000 to 2**48 - 1
+    # (BIGINT; a daily duel's: 1-999,999); NULL for a test layout.
     # A seed: never shown before the end.
-    play_number: Mapped[int | None] = mapped_column(Integer, default=None)
+    play_number: Mapped[int | None] = mapped_column(BigInteger, default=None)
     play_solvable_only: Mapped[bool | None] = mapped_column(Boolean, default=None)
     # The full starting layout (rule book form) when it is not just a generator deal:
     # a solvable-deal mapping or a test layout. Rebuilding prefers it when present.
@@ -220,7 +221,8 @@ class Match(Base):
             "deal_number IS NOT NULL OR layout IS NOT NULL", name="has_deal"
         ),
         CheckConstraint(
-            "play_number IS NULL OR play_number BETWEEN 1 AND 999999", name="play_number"
+            "play_number IS NULL OR play_number BETWEEN 1 AND 281474976710655",
+            name="play_number",
         ),
     )
 

@@ -39,7 +39,8 @@ class SoloGame(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
     kind: Mapped[str] = mapped_column(String(5))  # solo / daily
-    number: Mapped[int] = mapped_column(Integer)
+    # BIGINT: a duel's "play this deal" number goes up to 2**48 - 1 (migration 0008).
+    number: Mapped[int] = mapped_column(BigInteger)
     suits: Mapped[int] = mapped_column(Integer)
     solvable_only: Mapped[bool] = mapped_column(Boolean)
     relaxed: Mapped[bool] = mapped_column(Boolean)
@@ -62,7 +63,7 @@ class SoloGame(Base):
     points: Mapped[int | None] = mapped_column(Integer, default=None)
     __table_args__ = (
         CheckConstraint("kind IN ('solo', 'daily')", name="kind"),
-        CheckConstraint("number BETWEEN 1 AND 999999", name="number"),
+        CheckConstraint("number BETWEEN 1 AND 281474976710655", name="number"),
         CheckConstraint("suits IN (1, 2, 4)", name="suits"),
         CheckConstraint(
             "status IN ('playing', 'won', 'abandoned', 'expired')", name="status"

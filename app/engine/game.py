@@ -376,7 +376,3 @@ def legal_actions(state: GameState) -> list[Action]:
         actions.append(_UNDO)
     return actions
 
-
-def is_stuck(state: GameState) -> bool:
-    """No action but undo is left: no move, flip or deal."""
-    return not any(not isinstance(action, Undo) for action in legal_actions(state))

@@ -22,7 +22,11 @@ what is queued: frame order holds.
 
 It relies on uvicorn internals (``queue``, ``writable``, ``request``, ``response``; for
 frames sent straight ``conn``, ``transport``, ``loop`` and the handshake and close
-flags); the real-server tests in tests/ops/test_serve.py go through all of them.
+flags) and on the ASGI ``send`` Starlette keeps inside its ``WebSocket``; the real-server
+tests in tests/ops/test_serve.py go through all of them. This is the one module of app/
+that touches other libraries' private parts, and only with the releases it was written
+against (:data:`WRITTEN_FOR`): with any other, ``spider serve`` runs uvicorn's stock
+protocol and every frame goes the ASGI way (tests/ops/test_lean_ws.py).
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import struct
-from collections.abc import Callable
+from importlib import metadata
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -40,6 +44,21 @@ from websockets.protocol import State
 from app.ops.light_queue import LightQueue
 
 log = logging.getLogger(__name__)
+
+# The releases whose internals this module was written against and tested with.
+WRITTEN_FOR = {"starlette": "1.10.0", "uvicorn": "0.54.0", "websockets": "17.4"}
+
+
+def installed_versions() -> dict[str, str]:
+    return {name: metadata.version(name) for name in WRITTEN_FOR}
+
+
+def fits(versions: dict[str, str] | None = None) -> bool:
+    """True when the installed releases are the ones this module was written against."""
+    return (installed_versions() if versions is None else versions) == WRITTEN_FOR
+
+
+FITS = fits()
 
 # Sockets with frames queued by send_text_soon, by event loop, written by one callback per
 # loop iteration for all of them (a callback per socket would cost about what it saves).
@@ -164,12 +183,16 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
             self.request = self.response = None  # type: ignore[assignment]
 
 
-def text_sender(send: Callable[..., Any]) -> LeanWebSocketProtocol | None:
-    """The lean protocol behind an ASGI ``send`` callable, if that is what it is.
+def text_sender(websocket: Any, *, fitting: bool | None = None) -> LeanWebSocketProtocol | None:
+    """The lean protocol behind a Starlette ``WebSocket``, if that is what serves it.
 
     The WebSocket endpoint gets uvicorn's own bound ``send`` (app/ops/middleware.py
     WebSocketShortcut passes it on untouched); anything else (a test client, another
-    server, a wrapping middleware) gets None and sends the ASGI way.
+    server, a wrapping middleware, releases other than :data:`WRITTEN_FOR`) gets None
+    and sends the ASGI way.
     """
+    if not (FITS if fitting is None else fitting):
+        return None
+    send = getattr(websocket, "_send", None)  # Starlette keeps the ASGI send to itself
     protocol = getattr(send, "__self__", None)
     return protocol if isinstance(protocol, LeanWebSocketProtocol) else None

@@ -105,7 +105,7 @@ WebSocketEndpoint = Callable[[WebSocket], Awaitable[None]]
 
 
 class WebSocketShortcut:
-    """Outermost in the app: WebSocket scopes of the given paths go straight to their endpoint.
+    """Around the app: WebSocket scopes of the given paths go straight to their endpoint.
 
     An idle WebSocket keeps its whole ASGI call chain suspended for hours. Through the
     full stack (server-error, exception-telemetry, body-limit, request-id and exception
@@ -126,6 +126,7 @@ class WebSocketShortcut:
             await self.app(scope, receive, send)
             return
         token = context.request_id.set(_request_id(scope))
+        scope.setdefault("app", self.app)  # what the app sets for its routes (websocket.app)
         try:
             await endpoint(WebSocket(scope, receive, send))
         except Exception:

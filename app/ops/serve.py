@@ -8,11 +8,14 @@ balancer; see docs/operations.md.
 import asyncio
 import gc
 import importlib
+import logging
 
 import uvicorn
 
 from app.ops.logging import configure_logging
 from app.settings import Settings, get_settings
+
+log = logging.getLogger(__name__)
 
 
 def uvicorn_config(settings: Settings, *, app: str = "app.main:app") -> uvicorn.Config:
@@ -36,13 +39,18 @@ def uvicorn_config(settings: Settings, *, app: str = "app.main:app") -> uvicorn.
     )
 
 
-def ws_protocol(name: str) -> str | type[asyncio.Protocol]:
-    """"lean": uvicorn's sans-I/O protocol holding ~9 KB less per connection (lean_ws.py);
-    any other name is uvicorn's own choice ("websockets-sansio", "websockets", "wsproto")."""
+def ws_protocol(name: str, *, fitting: bool | None = None) -> str | type[asyncio.Protocol]:
+    """"lean": uvicorn's sans-I/O protocol holding ~9 KB less per connection (lean_ws.py),
+    or uvicorn's stock one with framework releases lean_ws.py was not written for; any
+    other name is uvicorn's own choice ("websockets-sansio", "websockets", "wsproto")."""
     if name == "lean":
-        from app.ops.lean_ws import LeanWebSocketProtocol
+        from app.ops import lean_ws
 
-        return LeanWebSocketProtocol
+        if lean_ws.FITS if fitting is None else fitting:
+            return lean_ws.LeanWebSocketProtocol
+        log.warning("lean WebSocket protocol off: written for %s, installed %s",
+                    lean_ws.WRITTEN_FOR, lean_ws.installed_versions())
+        return "websockets-sansio"
     return name
 
 

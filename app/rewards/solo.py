@@ -84,7 +84,8 @@ class SoloStart:
     """Where a solo game starts: the number the player sees, and where its cards come from."""
 
     number: int
-    """The deal number picked or drawn (1–999,999), shown on the table."""
+    """The deal number picked or drawn (1–999,999), or a duel's from its "play this deal"
+    link (up to 2**48 − 1), shown on the table."""
     options: SoloOptions
     source: int
     """The generator deal the cards come from (``number`` itself unless solvable only)."""

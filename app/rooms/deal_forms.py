@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.engine.deal import GENERATOR_VERSION, deal
-from app.engine.deal_numbers import random_deal_number
+from app.engine.deal_numbers import random_duel_number
 from app.engine.layout import state_from_layout
 from app.engine.rules import Rules
 from app.engine.state import GameState
@@ -27,7 +27,7 @@ def choose_deal(rules: Rules) -> dict[str, Any]:
     (solvable only for 1 and 2 suits, with a difficulty); only the in-memory store used by
     the rooms tests comes here, so ``difficulty`` stays ``None``.
     """
-    number = random_deal_number()  # a solo deal number: "play this deal" is that number
+    number = random_duel_number()  # a solo game on it deals it again: "play this deal"
     return {"number": number, "generator": GENERATOR_VERSION, "difficulty": None,
             "play": {"number": number, "suits": rules.suits, "solvable_only": False}}
 

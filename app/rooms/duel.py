@@ -158,7 +158,7 @@ class DuelService:
     async def act(
         self, *, player_id: int, match_id: int, seq: int, action: Payload
     ) -> Payload:
-        live = await self.match(match_id)
+        live = self._matches.get(match_id) or await self.match(match_id)
         async with live.lock(player_id):
             return await self._act(live, player_id, seq, action)
 
@@ -169,11 +169,7 @@ class DuelService:
 
     async def _act(self, live: LiveMatch, player_id: int, seq: int, action: Payload,
                    *, fresh_copy: bool = False) -> Payload:
-        now = self._clock()
-        due = core.deadline_due(live.value, player_id, now)
-        if due is not None:
-            await self._runner.run(live, player_id, due)
-        step = core.act(live.value, player_id, seq, action, now)
+        step = core.act(live.value, player_id, seq, action, self._clock())
         if self._peers is not None and not fresh_copy and _ahead(step.reply, seq):
             # A seq past our copy's next one: another process (the player's other tab or
             # device) may have played meanwhile and its news not reached us yet.

@@ -84,11 +84,14 @@ class Disarm:
 
 
 @dataclass(slots=True)
-class Watched:
-    """A step of the player's game, for its spectators (built only if one may listen)."""
+class Acked:
+    """A step of the player's game acknowledged with ``ack``: shown to its spectators
+    (the frame built only if one may listen), then as progress to the match, then told
+    to other processes. One effect for the three, as every acknowledged step does them."""
 
     player_id: int
     ack: Payload
+    ended: bool = False
 
 
 @dataclass(slots=True)
@@ -108,15 +111,22 @@ class GameEnded:
     frame: Payload
 
 
-Effect = Arm | Disarm | Watched | ProgressChanged | TellPeers | GameEnded
+Effect = Arm | Disarm | Acked | ProgressChanged | TellPeers | GameEnded
+
+
+NOT_ENDED = TellPeers(ended=False)  # the same value for every step of a game in progress
 
 
 @dataclass(slots=True)
 class Step:
+    """``base``, when given: the match this step was computed from, which it changes in
+    the player's seat only (the runner adopts ``match`` whole while nothing else moved)."""
+
     match: Match
     writes: tuple[Write, ...] = ()
     effects: tuple[Effect, ...] = ()
     reply: Payload | None = None
+    base: Match | None = None
 
     def then(self, later: Step) -> Step:
         """This step followed by ``later`` (computed on this step's match)."""
@@ -169,8 +179,7 @@ def end(match: Match, player_id: int, reason: str, at: float, *, announce: bool 
 def deadline_due(match: Match, player_id: int, now: float) -> Step | None:
     """The player's clock ran out and nothing has ended the game yet: end it now."""
     seat = match.seat_of(player_id)
-    started = seat.started_at
-    if started is not None and seat.ended_at is None and now >= started + seat.time_limit_s:
+    if seat.overdue(now):
         return end(match, player_id, "timed_out", seat.deadline)
     return None
 
@@ -199,12 +208,16 @@ def open_seat(match: Match, player_id: int, now: float) -> Step | None:
         return None
     opened = seat.evolve(started_at=now)
     return Step(match.with_seat(opened), (StartGame(seat.game_id, now),),
-                (Arm(player_id), ProgressChanged(player_id), TellPeers(ended=False)))
+                (Arm(player_id), ProgressChanged(player_id), NOT_ENDED))
 
 
 def act(match: Match, player_id: int, seq: int, data: Payload, now: float) -> Step:
-    """An action (or a finish) with its seq; the deadline was checked (``deadline_due``)."""
+    """An action (or a finish) with its seq. Past the seat's deadline, the game ends at
+    its deadline first (``deadline_due``), and the action is refused."""
     seat = match.seat_of(player_id)
+    if seat.overdue(now):
+        due = end(match, player_id, "timed_out", seat.deadline)
+        return due.then(act(due.match, player_id, seq, data, now))
     last = seat.last_ack
     if (last is not None and seq == last["seq"]) or (seat.seq > 0 and seq == seat.seq):
         if not _same_step(seat, seq, data):  # not a resend: another tab took this seq
@@ -212,9 +225,10 @@ def act(match: Match, player_id: int, seq: int, data: Payload, now: float) -> St
                                             f"seq {seq} was taken by another action of "
                                             "yours (another tab or device) just before"))
         return again(match, seat, seq, now)
-    refusal = _seq_refusal(seat, seq)
-    if refusal is not None:
-        return Step(match, reply=reject(match, seat, seq, *refusal))
+    if seq != seat.seq + 1 or seat.started_at is None or seat.ended_at is not None:
+        refusal = _seq_refusal(seat, seq)
+        if refusal is not None:
+            return Step(match, reply=reject(match, seat, seq, *refusal))
     if data.get("op") == FINISH_OP and set(data) == {"op"}:
         ended = end(match, player_id, "finished", now, announce=False)
         return _stepped(ended, player_id, seq, 0, [], now)
@@ -225,8 +239,7 @@ def act(match: Match, player_id: int, seq: int, data: Payload, now: float) -> St
         code = error.code if isinstance(error, IllegalAction) else "bad_action"
         return Step(match, reply=reject(match, seat, seq, code, str(error)))
     logged = action.to_json()
-    played = seat.evolve(game=after, seq=seq, log=seat.logging(logged),
-                         log_length=seat.log_length + 1)
+    played = seat.played(after, seq, logged)
     append = AppendAction(seat.game_id, seq, logged, now,
                           Progress(after.points, after.state.actions,
                                    round(seat.elapsed_s(now) * 1000)))
@@ -237,10 +250,8 @@ def act(match: Match, player_id: int, seq: int, data: Payload, now: float) -> St
         return _stepped(won, player_id, seq, delta, events_out, now)
     # The common case, built in one go (the hottest path of the server).
     ack = frames.ack(match.match_id, played, seq, delta, events_out, now)
-    played.__dict__["last_ack"] = ack  # still ours alone: part of building the value
-    return Step(match.with_seat(played), (append,),
-                (Watched(player_id, ack), ProgressChanged(player_id), TellPeers(ended=False)),
-                ack)
+    played.last_ack = ack  # still ours alone: part of building the value
+    return Step(match.with_seat(played), (append,), (Acked(player_id, ack),), ack, match)
 
 
 def _same_step(seat: Seat, seq: int, data: Payload) -> bool:
@@ -255,6 +266,7 @@ def _same_step(seat: Seat, seq: int, data: Payload) -> bool:
 
 
 def _seq_refusal(seat: Seat, seq: int) -> tuple[str, str] | None:
+    """None for the next seq of a game in progress (``act`` checks that case inline)."""
     if seat.over:
         return "game_over", f"the game is over ({seat.status})"
     if seat.started_at is None:
@@ -284,8 +296,7 @@ def _fan_out(match: Match, seat: Seat, ack: Payload, now: float) -> tuple[Effect
     """An acknowledged step, to spectators, then as progress to the match; an ended game
     is announced last."""
     effects: tuple[Effect, ...] = (
-        Watched(seat.player_id, ack), ProgressChanged(seat.player_id),
-        TellPeers(ended=seat.over))
+        Acked(seat.player_id, ack, ended=seat.over),)
     if seat.over:
         effects += (GameEnded(frames.game_over(match.match_id, seat, now)),)
     return effects

@@ -3,7 +3,7 @@ do to a match: ``app/rooms/duel_core.py``; its refusals: ``app/rooms/errors.py``
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from app.engine.rules import Rules
@@ -17,7 +17,14 @@ from app.scoring.play import ScoredGame
 Payload = dict[str, Any]
 
 
-@dataclass(frozen=True, eq=False)
+# Seats and matches are values by convention, never changed once made (the duel core
+# returns new ones): plain slotted dataclasses, not frozen ones, as a new seat and match
+# are made for every action. Frozen, each field of a new one is set through a generic
+# ``object.__setattr__``; and the shortcut around that (copying ``__dict__``) leaves
+# instances whose attribute and method look-ups the interpreter cannot specialise.
+
+
+@dataclass(slots=True, weakref_slot=True, eq=False)  # weakly referenced by a leak test
 class Seat:
     """One player's game: a :class:`ScoredGame` fold and a clock that starts when it is
     opened and runs until the game ends, connected or not."""
@@ -50,17 +57,25 @@ class Seat:
         return tuple(self.log[:self.log_length])
 
     def evolve(self, **changes: Any) -> Seat:
-        """A copy with ``changes`` (``dataclasses.replace`` without ``__init__``: several
-        times per action, on the hottest path)."""
-        copy = object.__new__(Seat)
-        copy.__dict__.update(self.__dict__, **changes)
-        return copy
+        """A copy with ``changes``."""
+        return replace(self, **changes)
 
-    def logging(self, action: Payload) -> list[Payload]:
-        """The log with ``action`` after this value's actions (shared when at its tip)."""
-        log = self.log if len(self.log) == self.log_length else self.log[:self.log_length]
+    def played(self, game: ScoredGame, seq: int, action: Payload) -> Seat:
+        """This seat once ``action``, numbered ``seq``, made its game ``game``: ``evolve``
+        for the hottest path (once per action), without keyword arguments."""
+        log, length = self.log, self.log_length
+        if len(log) != length:  # an older value plays on: a log of its own
+            log = log[:length]
         log.append(action)
-        return log
+        return Seat(self.game_id, self.player_id, self.time_limit_s, game, seq, log,
+                    length + 1, self.started_at, self.ended_at, self.end_reason,
+                    self.last_ack, self.views, self.name)
+
+    def overdue(self, now: float) -> bool:
+        """The clock ran out and nothing has ended the game yet."""
+        started = self.started_at
+        return (started is not None and self.ended_at is None
+                and now >= started + self.time_limit_s)
 
     @property
     def status(self) -> str:
@@ -95,7 +110,7 @@ class Seat:
                              self.status if self.over else "finished")
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(slots=True, eq=False)
 class Match:
     """A match: one seat per player, all on the same stored deal."""
 
@@ -111,8 +126,10 @@ class Match:
     @property
     def start_deadline(self) -> float | None:
         """When a game nobody opened ends as "did not start" (``winner.NO_SHOW``)."""
-        deadlines = [d for d in (self.start_by, self.expires_at) if d is not None]
-        return min(deadlines) if deadlines else None
+        start_by, expires_at = self.start_by, self.expires_at
+        if start_by is None or expires_at is None:
+            return expires_at if start_by is None else start_by
+        return min(start_by, expires_at)
 
     @property
     def over(self) -> bool:
@@ -137,16 +154,20 @@ class Match:
     def with_seat(self, seat: Seat) -> Match:
         """This match with ``seat`` replacing the seat of the same player."""
         player_id = seat.player_id
-        copy = object.__new__(Match)
-        copy.__dict__.update(self.__dict__, seats=tuple(
-            [seat if s.player_id == player_id else s for s in self.seats]))
-        return copy
+        seats = self.seats
+        if len(seats) == 2:  # a duel, once per action: no list made
+            first, second = seats
+            if first.player_id == player_id:
+                seats = (seat, second)
+            elif second.player_id == player_id:
+                seats = (first, seat)
+        else:
+            seats = tuple([seat if s.player_id == player_id else s for s in seats])
+        return Match(self.match_id, self.rules, self.deal, self.start, seats, self.result,
+                     self.expires_at, self.start_by)
 
     def evolve(self, **changes: Any) -> Match:
-        copy = object.__new__(Match)
-        copy.__dict__.update(self.__dict__, **changes)
-        return copy
+        return replace(self, **changes)
 
     def outcomes(self, now: float) -> list[PlayerOutcome]:
         return [seat.outcome(now) for seat in self.seats]
-

@@ -16,7 +16,7 @@ import asyncio
 import logging
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from app.ops.light_queue import LightQueue
 
@@ -47,7 +47,7 @@ class SubscriptionOverflow(RuntimeError):
 
 
 class QueuedSubscription:
-    """A local subscriber's bounded queue; each backend feeds it with ``_deliver``.
+    """A local subscriber's bounded queue; each backend feeds it with ``deliver``.
 
     A LightQueue, not an asyncio.Queue: every online player holds one (its
     ``player:{id}`` channel), and an idle one should cost next to nothing.
@@ -76,7 +76,7 @@ class QueuedSubscription:
         for message in self._queue.take_all():
             if message is None:  # ended while queued: nothing after it
                 break
-            self._deliver(message)
+            self.deliver(message)
 
     def _hand_over(self, message: Message) -> None:
         if self._closed or self._forward is None:  # closed since: dropped, like a queue
@@ -86,7 +86,7 @@ class QueuedSubscription:
         except Exception:  # one subscriber's failure is not the publisher's
             log.exception("a subscriber failed to take a message")
 
-    def _deliver(self, message: Message) -> None:
+    def deliver(self, message: Message) -> None:
         if self._closed:
             return
         if self._forward is not None:
@@ -135,7 +135,7 @@ class MemoryPubSub:
 
     async def publish(self, channel: str, message: Message) -> None:
         for subscription in list(self._subscribers.get(channel, ())):
-            subscription._deliver(message)
+            subscription.deliver(message)
 
     async def subscribe(self, channel: str) -> MemorySubscription:
         subscription = MemorySubscription(self, channel)
@@ -173,3 +173,21 @@ def crosses_processes(pubsub: PubSub) -> bool:
     """Whether a message published here may reach another server process (any backend
     but the in-process one)."""
     return not isinstance(pubsub, MemoryPubSub)
+
+
+@runtime_checkable
+class CountsListeners(Protocol):
+    """A backend that can say how many processes subscribe to a channel (Redis)."""
+
+    def subscriber_count(self, channel: str) -> int: ...
+
+    async def listening_processes(self, channel: str) -> int: ...
+
+
+async def heard_elsewhere(pubsub: PubSub, channel: str) -> bool:
+    """Whether another server process subscribes to ``channel`` now. A backend that cannot
+    count says so whenever it crosses processes at all."""
+    if not isinstance(pubsub, CountsListeners):
+        return crosses_processes(pubsub)
+    here = 1 if pubsub.subscriber_count(channel) else 0
+    return await pubsub.listening_processes(channel) > here

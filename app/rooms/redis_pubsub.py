@@ -32,6 +32,7 @@ from typing import Any
 import redis.asyncio as redis
 
 from app.ops import metrics
+from app.rooms.clock import SYSTEM_CLOCK, Clock
 from app.rooms.event_streams import StreamId, kept_after, newest_kept, parse_id
 from app.rooms.pubsub import Message, QueuedSubscription
 
@@ -84,7 +85,7 @@ class RedisSubscription(QueuedSubscription):
 
 class RedisPubSub:
     def __init__(self, url: str, *, prefix: str = "", client_name: str | None = None,
-                 keep_seconds: float = 60.0) -> None:
+                 keep_seconds: float = 60.0, clock: Clock = SYSTEM_CLOCK) -> None:
         # The prefix keeps deployments (or test runs) sharing one Redis apart.
         self.prefix = prefix
         # A client name makes this process's connections recognisable in CLIENT LIST.
@@ -102,6 +103,7 @@ class RedisPubSub:
         self._lock = asyncio.Lock()
         self._reader: asyncio.Task[None] | None = None
         self.keep_seconds = keep_seconds
+        self._clock = clock  # paces the reader's retries after a lost connection
         self._publish = self._redis.register_script(_PUBLISH)
         self._delivered: dict[str, StreamId] = {}  # per channel: the newest id delivered
         self._reconnected = False
@@ -180,6 +182,12 @@ class RedisPubSub:
     def subscriber_count(self, channel: str) -> int:
         return len(self._local.get(channel, ()))
 
+    async def listening_processes(self, channel: str) -> int:
+        """How many processes subscribe to ``channel`` (each holds one Redis subscription
+        per channel, whatever its local subscribers): ``PUBSUB NUMSUB``, a cheap read."""
+        [(_, count)] = await self._redis.pubsub_numsub(self.prefix + channel)
+        return int(count)
+
     async def ping(self) -> None:
         """Readiness probe: raises when Redis cannot be reached."""
         await self._redis.ping()
@@ -228,7 +236,7 @@ class RedisPubSub:
                 metrics.ERRORS.labels(where="pubsub").inc()
                 log.warning("pubsub read failed; retrying", exc_info=True)
                 self._reconnected = True
-                await asyncio.sleep(RETRY_DELAY)
+                await self._clock.sleep(RETRY_DELAY)
                 continue
             if self._reconnected:  # resubscribed: first what was published meanwhile
                 self._reconnected = False
@@ -264,7 +272,7 @@ class RedisPubSub:
             log.warning("dropped a non-JSON message", extra={"channel": channel})
             return
         for subscription in list(self._local.get(channel, ())):
-            subscription._deliver(message)
+            subscription.deliver(message)
 
     def _handle(self, raw: dict[str, Any]) -> None:
         kind = raw["type"]
@@ -287,4 +295,4 @@ class RedisPubSub:
                 log.warning("dropped a non-JSON message", extra={"channel": channel})
                 return
             for subscription in list(self._local.get(channel, ())):
-                subscription._deliver(message)
+                subscription.deliver(message)

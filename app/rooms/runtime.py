@@ -1,6 +1,6 @@
 """The rooms layer of one process, assembled once: pubsub, event streams, duels, storage.
 
-``app.api.ws`` builds it in its lifespan and keeps it on ``app.state.rooms``; REST
+``app/main.py`` builds it in the app's lifespan and keeps it on ``app.state.rooms``; REST
 services reach the same object (e.g. ``request.app.state.rooms.pubsub`` for lobby news).
 """
 
@@ -35,6 +35,7 @@ class Rooms:
     friends_of: FriendsOf
     on_close: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
     sweeper: OverdueSweeper | None = None
+    clock: Clock = SYSTEM_CLOCK  # paces the restore retries
     _restorer: asyncio.Task[None] | None = None
 
     def start_restoring(self, retry_seconds: float = RESTORE_RETRY_SECONDS) -> None:
@@ -48,7 +49,7 @@ class Rooms:
             except Exception:
                 log.exception("restoring unfinished matches failed; retrying in %s s",
                               retry_seconds)
-                await asyncio.sleep(retry_seconds)
+                await self.clock.sleep(retry_seconds)
             else:
                 log.info("rooms ready: %d unfinished match(es) restored", restored)
                 return
@@ -92,7 +93,7 @@ def build_rooms(
         **({"clock": clock} if clock is not None else {}),
     )
     streams.on_presence(duels.online_changed)
-    rooms = Rooms(pubsub, streams, duels, authenticate, friends_of)
+    rooms = Rooms(pubsub, streams, duels, authenticate, friends_of, clock=clock or SYSTEM_CLOCK)
     if sweep_every > 0:
         rooms.sweeper = OverdueSweeper(
             store=store, duels=duels, every=sweep_every,

@@ -19,6 +19,7 @@ from app.rooms import channels, frames
 from app.rooms import duel_core as core
 from app.rooms.clock import Clock
 from app.rooms.duel_core import (
+    Acked,
     AppendAction,
     Arm,
     Disarm,
@@ -28,8 +29,6 @@ from app.rooms.duel_core import (
     StartGame,
     Step,
     TellPeers,
-    Watched,
-    Write,
 )
 from app.rooms.match import Match, Seat
 from app.rooms.peers import PeerSync
@@ -111,24 +110,42 @@ class StepRunner:
         Only the player's seat is adopted: the other seat may have moved on (under its own
         lock) while the writes were awaited, and the step computed nothing else."""
         for write in step.writes:
-            await self._write(write)
-        live.value = live.value.with_seat(step.match.seat_of(player_id))
+            if isinstance(write, AppendAction):  # the frequent one inline: no coroutine
+                await self._store.append_action(write.game_id, write.seq, write.action,
+                                                write.at, write.progress)
+            else:
+                await self._write(write)
+        if step.base is not None and live.value is step.base:
+            live.value = step.match  # nothing else moved: the step's match is the match
+        else:
+            live.value = live.value.with_seat(step.match.seat_of(player_id))
         for effect in step.effects:
             # The frequent ones inline: no coroutine made for each of them.
-            if isinstance(effect, TellPeers):
-                if self.peers is not None:
-                    await self.peers.tell(live.match_id, ended=effect.ended)
+            if isinstance(effect, Acked):
+                await self._acked(live, effect)
             elif isinstance(effect, ProgressChanged):
                 await self.publish_progress(live, live.game_of(effect.player_id))
+            elif isinstance(effect, TellPeers):
+                if self.peers is not None:
+                    await self.peers.tell(live.match_id, ended=effect.ended)
             else:
                 await self._carry_out(live, effect)
         return step.reply
 
-    async def _write(self, write: Write) -> None:
-        if isinstance(write, AppendAction):
-            await self._store.append_action(write.game_id, write.seq, write.action,
-                                            write.at, write.progress)
-        elif isinstance(write, StartGame):
+    async def _acked(self, live: LiveMatch, effect: Acked) -> None:
+        seat = live.value.seat_of(effect.player_id)
+        watch = channels.watch(live.match_id, effect.player_id)
+        # A spectator follows the channel under this game's lock before taking its
+        # snapshot, and steps happen under the same lock: a step nobody can receive now
+        # is in every later snapshot, so it needs no frame.
+        if may_deliver(self._pubsub, watch):
+            await self._pubsub.publish(watch, frames.watch(live.match_id, seat, effect.ack))
+        await self.publish_progress(live, seat)
+        if self.peers is not None:
+            await self.peers.tell(live.match_id, ended=effect.ended)
+
+    async def _write(self, write: StartGame | EndGame) -> None:
+        if isinstance(write, StartGame):
             await self._store.start_game(write.game_id, write.at)
         else:
             await self._end_row(write)
@@ -143,15 +160,7 @@ class StepRunner:
                           write.reason)
 
     async def _carry_out(self, live: LiveMatch, effect: object) -> None:
-        if isinstance(effect, Watched):
-            watch = channels.watch(live.match_id, effect.player_id)
-            # A spectator follows the channel under this game's lock before taking its
-            # snapshot, and steps happen under the same lock: a step nobody can receive
-            # now is in every later snapshot, so it needs no frame.
-            if may_deliver(self._pubsub, watch):
-                seat = live.game_of(effect.player_id)
-                await self._pubsub.publish(watch, frames.watch(live.match_id, seat, effect.ack))
-        elif isinstance(effect, GameEnded):
+        if isinstance(effect, GameEnded):
             await self._pubsub.publish(channels.match(live.match_id), effect.frame)
             if live.over and live.result is None:
                 await self.conclude(live)
@@ -254,6 +263,7 @@ class StepRunner:
                                live.value.start_deadline)
 
     async def publish_progress(self, live: LiveMatch, seat: Seat) -> None:
+        # The start deadline shows only on a game not opened yet: not worked out otherwise.
+        deadline = live.value.start_deadline if seat.started_at is None else None
         await self._pubsub.publish(channels.match(live.match_id), frames.progress_event(
-            live.match_id, seat, self._clock(), self._is_online(seat.player_id),
-            live.value.start_deadline))
+            live.match_id, seat, self._clock(), self._is_online(seat.player_id), deadline))

@@ -23,7 +23,13 @@ from pydantic_core import to_json
 from app.rooms import channels, frames
 from app.rooms.clock import SYSTEM_CLOCK, Clock
 from app.rooms.outbox import Outbox, Payload
-from app.rooms.pubsub import PubSub, QueuedSubscription, Subscription, crosses_processes
+from app.rooms.pubsub import (
+    PubSub,
+    QueuedSubscription,
+    Subscription,
+    crosses_processes,
+    heard_elsewhere,
+)
 
 __all__ = ["EventStream", "Outbox", "Payload", "StreamHub"]
 
@@ -118,9 +124,20 @@ class EventStream:
         frame = self.emit(answer)
         if answer.get("type") == "ack" and not answer.get("duplicate") and crosses_processes(
                 self._pubsub):
-            self._later(self._pubsub.publish(channels.player(self.player_id),
-                                             {**answer, FROM_STREAM: self.stream}))
+            self._later(self._echo(answer))
         return frame
+
+    async def _echo(self, answer: Payload) -> None:
+        # Published only when another process holds a session of the player (it follows
+        # the player's channel): a player with one tab costs a cheap count per action,
+        # not a kept publish. In the background: the ack itself is out already.
+        channel = channels.player(self.player_id)
+        try:
+            if await heard_elsewhere(self._pubsub, channel):
+                await self._pubsub.publish(channel, {**answer, FROM_STREAM: self.stream})
+        except Exception:  # the other tabs then catch up on their next action or resume
+            log.warning("could not echo an ack to player %d's other processes",
+                        self.player_id, exc_info=True)
 
     def _later(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)
@@ -213,7 +230,7 @@ class EventStream:
 
     def _take(self, message: Payload) -> None:
         taken = None
-        stream_id = getattr(message, "stream_id", None)
+        stream_id = None if self._cursors is None else getattr(message, "stream_id", None)
         if stream_id is not None and self._cursors is not None:
             channel: str = getattr(message, "channel")  # noqa: B009 (only kept messages)
             if stream_id <= self._cursors.get(channel, (0, 0)):

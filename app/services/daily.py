@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from pydantic import BaseModel, ConfigDict
 from sqlalchemy import and_, case, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -16,6 +17,7 @@ from app.db.models import Player
 from app.db.solo_models import DailyStreak, SoloGame
 from app.errors import Conflict, Forbidden, NotFound
 from app.rewards.streaks import NO_STREAK, Streak, daily_streak
+from app.services.paging import Page
 
 ONE_DAY = timedelta(days=1)
 LOST = ("abandoned", "expired")
@@ -87,8 +89,11 @@ async def day_counts(*, session: AsyncSession, day: date) -> DayCounts:
     return DayCounts(players or 0, winners or 0)
 
 
-@dataclass(frozen=True, slots=True)
-class BoardEntry:
+class BoardEntry(BaseModel):
+    """One line of a daily board; the API answers it as it is (DailyBoardEntryOut)."""
+
+    model_config = ConfigDict(frozen=True)
+
     rank: int
     player_id: int
     name: str
@@ -99,16 +104,8 @@ class BoardEntry:
     ended_at: datetime
 
 
-@dataclass(frozen=True, slots=True)
-class BoardPage:
-    items: list[BoardEntry]
-    total: int
-    page: int
-    page_size: int
-
-
 async def board(*, session: AsyncSession, day: date, today: date, viewer_id: int | None,
-                page: int, page_size: int) -> BoardPage:
+                page: int, page_size: int) -> Page[BoardEntry]:
     """Won daily games of ``day``, fastest first (ties on time and actions share a rank)."""
     if day > today:
         raise NotFound(f"{day} has no daily deal yet", code="no_such_day")
@@ -128,10 +125,12 @@ async def board(*, session: AsyncSession, day: date, today: date, viewer_id: int
         .order_by(SoloGame.elapsed_ms, SoloGame.actions_count, SoloGame.ended_at,
                   SoloGame.player_id)
         .limit(page_size).offset((page - 1) * page_size))).all()
-    items = [BoardEntry(rank, game.player_id, name, game.elapsed_ms or 0, game.actions_count,
-                        game.points or 0, game.rescues, game.ended_at or game.created_at)
+    items = [BoardEntry(rank=rank, player_id=game.player_id, name=name,
+                        elapsed_ms=game.elapsed_ms or 0, actions=game.actions_count,
+                        points=game.points or 0, rescues=game.rescues,
+                        ended_at=game.ended_at or game.created_at)
              for rank, game, name in rows]
-    return BoardPage(items, total or 0, page, page_size)
+    return Page(items, total or 0, page, page_size)
 
 
 async def _finished_today(*, session: AsyncSession, viewer_id: int | None, today: date
@@ -143,8 +142,11 @@ async def _finished_today(*, session: AsyncSession, viewer_id: int | None, today
     return status is not None and status != "playing"
 
 
-@dataclass(frozen=True, slots=True)
-class StreakEntry:
+class StreakEntry(BaseModel):
+    """One line of the streak board; the API answers it as it is (StreakEntryOut)."""
+
+    model_config = ConfigDict(frozen=True)
+
     rank: int
     player_id: int
     name: str
@@ -177,5 +179,7 @@ async def streak_board(*, session: AsyncSession, order: str, today: date, page: 
         .join(Player, Player.id == ranked.c.player_id)
         .order_by(ordered[0].desc(), ordered[1].desc(), ranked.c.player_id)
         .limit(page_size).offset((page - 1) * page_size))).all()
-    entries = [StreakEntry(*row) for row in rows]
+    entries = [StreakEntry(rank=rank, player_id=player_id, name=name, current=current,
+                           best=best, last_won=last_won)
+               for rank, player_id, name, current, best, last_won in rows]
     return entries, total or 0

@@ -9,8 +9,13 @@ The pool holds ready deals in **bins**, each a ``(suits, flavour)`` pair:
   4-suit tables (docs/solo-and-daily.md section 8).
 
 One background task refills it: it asks ``make(bin)`` for one deal at a time on its own
-worker thread (so it never takes more than one core and never blocks the event loop),
-for the bin that misses the most deals first, and sleeps while every bin is full.
+worker (so it never takes more than one core and never blocks the event loop), for the
+bin that misses the most deals first, and sleeps while every bin is full. The worker is
+a thread, or with ``processes`` one spawned child process: the solver is pure Python and
+holds the interpreter's lock, so a solving thread delays every wake-up of the event loop
+by up to the switch interval (measured in docs/operations.md); a child process does not,
+and is killed at once at :meth:`DealPool.stop`. ``make`` must then be a module-level
+function (it is pickled by name).
 ``make`` answers ``None`` when its draw gave nothing (a deal the solver did not win).
 A rated draw's difficulty is the solver's, not the one asked for: the deal goes to the
 bin of its own difficulty, or is dropped if that bin is full.
@@ -20,7 +25,7 @@ itself, ``app.services.deals``). A deal leaves the pool when taken, so no deal i
 out twice. The contents live in memory only: a restart just refills. A bin of size 0 is
 left out; with every size 0 the pool is off.
 
-The process's pool is installed by the rooms wiring (``app/services/wiring.py``) and read
+The process's pool is installed by the rooms wiring (``app/services/live_rooms.py``) and read
 by ``app.services.deals.choose_deal`` through :func:`installed`.
 """
 
@@ -30,6 +35,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import logging
+import multiprocessing
 import threading
 from collections import deque
 from collections.abc import Callable, Mapping
@@ -71,9 +77,10 @@ def _check_size(size: object) -> int:
 class DealPool:
     def __init__(self, *, sizes: Mapping[Bin, int], make: MakeDeal,
                  wait_seconds: float = WAIT_SECONDS,
-                 cancel: threading.Event | None = None) -> None:
-        """``cancel``: an event ``make`` watches; :meth:`stop` sets it so that a long solve
-        in progress gives up (``make`` then raises) instead of being waited for."""
+                 cancel: threading.Event | None = None, processes: bool = False) -> None:
+        """``cancel`` (thread worker): an event ``make`` watches; :meth:`stop` sets it so
+        that a long solve in progress gives up instead of being waited for.
+        ``processes``: solve in one child process instead of a thread."""
         checked = {bin_: _check_size(size) for bin_, size in sizes.items()}
         self.sizes = {bin_: size for bin_, size in checked.items() if size > 0}
         self.wait_seconds = wait_seconds
@@ -85,6 +92,8 @@ class DealPool:
         self._task: asyncio.Task[None] | None = None
         self._worker: concurrent.futures.ThreadPoolExecutor | None = None
         self._in_flight: concurrent.futures.Future[DealChoice | None] | None = None
+        self.processes = processes
+        self._child: ChildProcess | None = None
 
     @property
     def enabled(self) -> bool:
@@ -122,9 +131,12 @@ class DealPool:
         """Start filling in the background (needs a running event loop); no-op if off."""
         if not self.enabled or self._task is not None:
             return
-        self._worker = concurrent.futures.ThreadPoolExecutor(
-            max_workers=1, thread_name_prefix="deal-pool"
-        )
+        if self.processes:
+            self._child = ChildProcess()
+        else:
+            self._worker = concurrent.futures.ThreadPoolExecutor(
+                max_workers=1, thread_name_prefix="deal-pool"
+            )
         self._task = asyncio.create_task(self._fill(), name="deal-pool")
 
     async def filled(self) -> None:
@@ -150,6 +162,9 @@ class DealPool:
         if self._worker is not None:
             self._worker.shutdown(wait=True)  # idle by now: returns at once
             self._worker = None
+        child, self._child = self._child, None
+        if child is not None:  # a solve in progress dies with it
+            await asyncio.to_thread(child.terminate)
 
     def _most_wanted(self) -> Bin | None:
         """The bin missing the most deals, if any is below its size."""
@@ -174,11 +189,44 @@ class DealPool:
                 self.offer(landing_bin(wanted, choice), choice)
 
     async def _make_one(self, wanted: Bin) -> DealChoice | None:
+        if self._child is not None:
+            return await self._child.run(self._make, wanted)
         assert self._worker is not None
         self._in_flight = self._worker.submit(self._make, wanted)
         choice = await asyncio.wrap_future(self._in_flight)
         self._in_flight = None
         return choice
+
+
+class ChildProcess:
+    """One spawned child process running calls one at a time, awaited on the event loop."""
+
+    def __init__(self) -> None:
+        self._pool = multiprocessing.get_context("spawn").Pool(1)
+
+    def run(self, make: MakeDeal, bin_: Bin) -> asyncio.Future[DealChoice | None]:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[DealChoice | None] = loop.create_future()
+
+        def settle(result: DealChoice | None = None, error: BaseException | None = None
+                   ) -> None:  # on the event loop
+            if future.done():
+                return
+            if error is not None:
+                future.set_exception(error)
+            else:
+                future.set_result(result)
+
+        # The pool's result thread calls these: hand the answer over to the loop.
+        self._pool.apply_async(
+            make, (bin_,), callback=lambda result: loop.call_soon_threadsafe(settle, result),
+            error_callback=lambda error: loop.call_soon_threadsafe(settle, None, error))
+        return future
+
+    def terminate(self) -> None:
+        """Kill the child (a solve in progress included) and wait for it (blocking)."""
+        self._pool.terminate()
+        self._pool.join()
 
 
 def landing_bin(asked: Bin, choice: DealChoice) -> Bin:

@@ -16,10 +16,12 @@ thread (a rated search for at most the pool's ``wait_seconds``, then any solved 
 Storing the generator number keeps every record verifiable with ``spider replay``
 (``{"deal": {"number": ...}}``).
 
-Every number drawn here is a solo deal number (1–999,999, ``app.engine.deal_numbers``),
-kept as the match's ``play_number``: a solo game on that number, with the match's suit
-count and "solvable only" on or off (``play_this_deal``), deals the very same cards. It
-is a seed, so it is revealed only once the match is over (``public_deal``, results).
+Every number drawn here is a duel number (1,000,000 to 2**48 − 1,
+``app.engine.deal_numbers.random_duel_number``): never one a player picks, and too many
+to deal ahead, so nobody recognises a duel's deal from its opening cards. It is kept as
+the match's ``play_number``: a solo game on that number (a solo game accepts it), with the
+match's suit count and "solvable only" on or off, deals the very same cards. It is a
+seed, so it is revealed only once the match is over (``public_deal``, results).
 """
 
 import asyncio
@@ -36,7 +38,7 @@ from app.db.models import GameAction, Match
 from app.engine.actions import Action, action_from_json
 from app.engine.daily import daily_deal, daily_deal_number
 from app.engine.deal import GENERATOR_VERSION, deal
-from app.engine.deal_numbers import random_deal_number
+from app.engine.deal_numbers import random_duel_number
 from app.engine.game import replay
 from app.engine.record import Record
 from app.engine.rules import Rules, preset
@@ -69,7 +71,7 @@ async def choose_deal(
     if solvable_only is None:
         solvable_only = solvable_by_default(suits)
     if not solvable_only:
-        number = random_deal_number()
+        number = random_duel_number()
         return DealChoice(deal_number=number, generator_version=GENERATOR_VERSION,
                           play_number=number)
     ready = pool.take((suits, SOLVABLE)) if pool is not None else None
@@ -116,7 +118,7 @@ def rated_draw(suits: int, *, cancelled: threading.Event | None = None,
     Setting ``cancelled`` stops the search within about a thousand nodes (a 4-suit solve
     may otherwise take ~10 s): the draw then raises :class:`DrawCancelled`.
     """
-    number = random_deal_number()
+    number = random_duel_number()
 
     def watch(nodes: int, depth: int) -> None:
         if cancelled is not None and cancelled.is_set():
@@ -180,7 +182,7 @@ def daily_choice(day: date) -> DealChoice:
 
 def solvable_choice(suits: int) -> DealChoice:
     """A solvable deal for a new match from a fresh random number (CPU-bound: a thread)."""
-    number = random_deal_number()
+    number = random_duel_number()
     found = solvable_deal(number, suits)
     return DealChoice(deal_number=found.source, generator_version=GENERATOR_VERSION,
                       difficulty=found.difficulty, play_number=number,

@@ -6,7 +6,7 @@ An ignored player cannot invite you, join your tables, or see your private table
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import delete, select
+from sqlalchemy import Delete, delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -45,6 +45,15 @@ async def _add_once(session: AsyncSession, row: Friendship | Ignore, key: tuple[
         raise refusal from None
 
 
+async def _delete_once(session: AsyncSession, statement: Delete, refusal: NotFound) -> None:
+    """Delete the one row ``statement`` names; ``refusal`` when there is none."""
+    result = await session.execute(statement)
+    if getattr(result, "rowcount", 0) == 0:
+        await session.rollback()
+        raise refusal
+    await session.commit()
+
+
 async def add_friend(*, session: AsyncSession, player: Player, name: str) -> Contact:
     friend = await _contact_target(session, player, name)
     row = Friendship(player_id=player.id, friend_id=friend.id)
@@ -54,14 +63,9 @@ async def add_friend(*, session: AsyncSession, player: Player, name: str) -> Con
 
 
 async def remove_friend(*, session: AsyncSession, player: Player, friend_id: int) -> None:
-    result = await session.execute(
-        delete(Friendship).where(Friendship.player_id == player.id,
-                                 Friendship.friend_id == friend_id)
-    )
-    if getattr(result, "rowcount", 0) == 0:
-        await session.rollback()
-        raise NotFound(f"player {friend_id} is not in your friend list", code="not_friend")
-    await session.commit()
+    await _delete_once(session, delete(Friendship).where(
+        Friendship.player_id == player.id, Friendship.friend_id == friend_id),
+        NotFound(f"player {friend_id} is not in your friend list", code="not_friend"))
 
 
 async def list_friends(
@@ -92,13 +96,9 @@ async def add_ignore(*, session: AsyncSession, player: Player, name: str) -> Con
 
 
 async def remove_ignore(*, session: AsyncSession, player: Player, ignored_id: int) -> None:
-    result = await session.execute(
-        delete(Ignore).where(Ignore.player_id == player.id, Ignore.ignored_id == ignored_id)
-    )
-    if getattr(result, "rowcount", 0) == 0:
-        await session.rollback()
-        raise NotFound(f"you do not ignore player {ignored_id}", code="not_ignored")
-    await session.commit()
+    await _delete_once(session, delete(Ignore).where(
+        Ignore.player_id == player.id, Ignore.ignored_id == ignored_id),
+        NotFound(f"you do not ignore player {ignored_id}", code="not_ignored"))
 
 
 async def list_ignores(*, session: AsyncSession, player: Player, page: int, page_size: int

@@ -135,21 +135,21 @@ async def decline_invite(*, session: AsyncSession, code: str, player: Player) ->
     invite = await _by_code(session, code, player)
     if invite.invitee_id != player.id:
         raise Forbidden("only the invited player may decline", code="not_invitee")
-    view = await _view(session, invite)
-    _check_pending(view)
-    invite.status = "declined"
-    invite.responded_at = utcnow()
-    await session.commit()
-    return view
+    return await _close(session, invite, "declined")
 
 
 async def cancel_invite(*, session: AsyncSession, code: str, player: Player) -> InviteView:
     invite = await _by_code(session, code, player)
     if invite.inviter_id != player.id:
         raise Forbidden("only the inviting player may cancel", code="not_inviter")
+    return await _close(session, invite, "cancelled")
+
+
+async def _close(session: AsyncSession, invite: Invite, status: str) -> InviteView:
+    """Answer a pending invitation with ``status``; refused once it is no longer pending."""
     view = await _view(session, invite)
     _check_pending(view)
-    invite.status = "cancelled"
+    invite.status = status
     invite.responded_at = utcnow()
     await session.commit()
     return view

@@ -1,9 +1,11 @@
 """Players: pick a unique display name, get a token; public info and statistics."""
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -100,8 +102,11 @@ async def search_players(*, session: AsyncSession, prefix: str, page: int, page_
     return Page([PlayerName(row.id, row.name) for row in rows], total, page, page_size)
 
 
-@dataclass(frozen=True)
-class RatingInfo:
+class RatingInfo(BaseModel):
+    """A player's rating at one suit count; the API answers it as it is (RatingOut)."""
+
+    model_config = ConfigDict(frozen=True)
+
     suits: int
     rating: float
     rd: float
@@ -109,8 +114,11 @@ class RatingInfo:
     games: int
 
 
-@dataclass(frozen=True)
-class PlayerInfo:
+class PlayerInfo(BaseModel):
+    """A player's profile and record; the API's PlayerOut adds solo, daily and badges."""
+
+    model_config = ConfigDict(frozen=True)
+
     id: int
     name: str
     since: datetime
@@ -118,8 +126,9 @@ class PlayerInfo:
     won: int
     lost: int
     drawn: int
-    streak: int  # > 0: wins in a row, < 0: losses in a row, 0: none or after a draw
-    ratings: list[RatingInfo]
+    # 0 also after a draw
+    streak: int = Field(description="> 0 wins in a row, < 0 losses in a row, 0 otherwise")
+    ratings: Sequence[RatingInfo]
 
 
 async def _outcomes(session: AsyncSession, player_id: int) -> list[int]:
@@ -159,7 +168,8 @@ async def player_info(*, session: AsyncSession, player_id: int) -> PlayerInfo:
         drawn=outcomes.count(0),
         streak=_streak(outcomes),
         ratings=[
-            RatingInfo(suits, r.rating, r.rd, band_of(r.rating), r.games)
+            RatingInfo(suits=suits, rating=r.rating, rd=r.rd, band=band_of(r.rating),
+                       games=r.games)
             for suits, r in ((s, ratings[s]) for s in SUIT_COUNTS)
         ],
     )

@@ -2,6 +2,7 @@
 
 from dataclasses import dataclass
 
+from pydantic import BaseModel, ConfigDict
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -114,8 +115,11 @@ async def rate_settled_match(event: MatchSettled, session: AsyncSession) -> None
 match_settled.subscribe(rate_settled_match)
 
 
-@dataclass(frozen=True)
-class LeaderboardEntry:
+class LeaderboardEntry(BaseModel):
+    """One line of a leaderboard; the API answers it as it is (LeaderboardEntryOut)."""
+
+    model_config = ConfigDict(frozen=True)
+
     rank: int
     player_id: int
     name: str
@@ -142,8 +146,9 @@ async def leaderboard(
         .limit(limit)
     )
     items = [
-        LeaderboardEntry(offset + index + 1, rating.player_id, name, rating.rating, rating.rd,
-                         band_of(rating.rating), rating.games)
+        LeaderboardEntry(rank=offset + index + 1, player_id=rating.player_id, name=name,
+                         rating=rating.rating, rd=rating.rd, band=band_of(rating.rating),
+                         games=rating.games)
         for index, (rating, name) in enumerate(rows)
     ]
     return Page(items, total, page, page_size)

@@ -7,8 +7,9 @@ also decides matches played under ``classic`` rules, whose shown score is ``wind
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import Any, Literal, cast
 
+from pydantic import BaseModel, ConfigDict
 from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
@@ -31,8 +32,11 @@ from app.services.paging import Page, check_paging
 from app.services.settled import MatchSettled, SeatResult, match_settled
 
 
-@dataclass(frozen=True)
-class GameResult:
+class GameResult(BaseModel):
+    """One game of a match as its result shows it; the API adds the rating change."""
+
+    model_config = ConfigDict(frozen=True)
+
     game_id: int
     player_id: int
     name: str
@@ -147,15 +151,20 @@ async def match_result(*, session: AsyncSession, match_id: int) -> MatchResult:
     )
     pairs = list(rows)
     results = [
-        GameResult(g.id, g.player_id, name, g.seat, shown_status(g), g.score, g.actions_count,
-                   g.time_used_ms, g.started_at, g.ended_at, g.rating_before, g.rating_after)
+        GameResult(game_id=g.id, player_id=g.player_id, name=name, seat=g.seat,
+                   status=shown_status(g), score=g.score, actions=g.actions_count,
+                   time_used_ms=g.time_used_ms, started_at=g.started_at, ended_at=g.ended_at,
+                   rating_before=g.rating_before, rating_after=g.rating_after)
         for g, name in pairs
     ]
     return MatchResult(match, results, over([g for g, _ in pairs]))
 
 
-@dataclass(frozen=True)
-class HistoryEntry:
+class HistoryEntry(BaseModel):
+    """One finished match of a player's history; the API answers it as it is."""
+
+    model_config = ConfigDict(frozen=True)
+
     match_id: int
     table_id: int
     ended_at: datetime | None
@@ -163,7 +172,7 @@ class HistoryEntry:
     suits: int
     rated: bool
     deal_number: int | None
-    outcome: str  # won / lost / draw
+    outcome: Literal["won", "lost", "draw"]
     game_id: int
     status: GameStatus
     score: int
@@ -175,7 +184,7 @@ class HistoryEntry:
     rating_after: float | None
 
 
-def _outcome(winner_id: int | None, player_id: int) -> str:
+def _outcome(winner_id: int | None, player_id: int) -> Literal["won", "lost", "draw"]:
     if winner_id is None:
         return "draw"
     return "won" if winner_id == player_id else "lost"
@@ -225,9 +234,12 @@ async def history(
     )
     items = [
         HistoryEntry(
-            m.id, m.table_id, m.ended_at, m.preset, m.suits, m.rated, m.deal_number,
-            _outcome(m.winner_id, player_id), g.id, shown_status(g), g.score, g.time_used_ms,
-            o.player_id, name, o.score, g.rating_before, g.rating_after,
+            match_id=m.id, table_id=m.table_id, ended_at=m.ended_at, preset=m.preset,
+            suits=m.suits, rated=m.rated, deal_number=m.deal_number,
+            outcome=_outcome(m.winner_id, player_id), game_id=g.id, status=shown_status(g),
+            score=g.score, time_used_ms=g.time_used_ms, opponent_id=o.player_id,
+            opponent_name=name, opponent_score=o.score, rating_before=g.rating_before,
+            rating_after=g.rating_after,
         )
         for m, g, o, name in rows
     ]

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any
@@ -114,10 +115,7 @@ class SoloGames:
         return game
 
     async def abandon(self, *, player_id: int, game_id: int) -> SoloGame:
-        live = self._entry(game_id)
-        async with live.lock, self._sessions() as session:
-            game = await games.owned_game(session=session, game_id=game_id,
-                                          player_id=player_id, lock=True)
+        async with self._owned(player_id=player_id, game_id=game_id) as (_, session, game):
             if game.status != "playing" or games.expire_if_due(game, now=self.clock()):
                 raise GameOver(f"the game is over ({game.status})")
             games.end_game(game, status="abandoned", at=self.clock())
@@ -180,6 +178,16 @@ class SoloGames:
             await self.publish(game.player_id, frame)
 
     # ------------------------------------------------------------------ live play
+
+    @asynccontextmanager
+    async def _owned(self, *, player_id: int, game_id: int
+                     ) -> AsyncIterator[tuple[LiveGame, AsyncSession, SoloGame]]:
+        """The player's game for one command: locked in this process and in the database."""
+        live = self._entry(game_id)
+        async with live.lock, self._sessions() as session:
+            game = await games.owned_game(session=session, game_id=game_id,
+                                          player_id=player_id, lock=True)
+            yield live, session, game
 
     def _entry(self, game_id: int) -> LiveGame:
         live = self._live.get(game_id)

@@ -43,10 +43,7 @@ class SoloPlay(SoloGames):
 
     async def open(self, *, player_id: int, game_id: int) -> list[Payload]:
         """My game's snapshot; the first open starts its clock."""
-        live = self._entry(game_id)
-        async with live.lock, self._sessions() as session:
-            game = await games.owned_game(session=session, game_id=game_id,
-                                          player_id=player_id, lock=True)
+        async with self._owned(player_id=player_id, game_id=game_id) as (live, session, game):
             expired = games.expire_if_due(game, now=self.clock())
             if game.started_at is None and game.status == "playing":
                 game.started_at = self.clock()
@@ -68,10 +65,7 @@ class SoloPlay(SoloGames):
 
     async def act(self, *, player_id: int, game_id: int, seq: int, action: Payload
                   ) -> list[Payload]:
-        live = self._entry(game_id)
-        async with live.lock, self._sessions() as session:
-            game = await games.owned_game(session=session, game_id=game_id,
-                                          player_id=player_id, lock=True)
+        async with self._owned(player_id=player_id, game_id=game_id) as (live, session, game):
             if games.expire_if_due(game, now=self.clock()):
                 notes = await self._commit(session, game)
                 state = await self._position(session, game, live)
@@ -130,10 +124,7 @@ class SoloPlay(SoloGames):
 
     async def hint(self, *, player_id: int, game_id: int) -> Payload:
         """A hint from what the player sees; counted once per answer."""
-        live = self._entry(game_id)
-        async with live.lock, self._sessions() as session:
-            game = await games.owned_game(session=session, game_id=game_id,
-                                          player_id=player_id, lock=True)
+        async with self._owned(player_id=player_id, game_id=game_id) as (live, session, game):
             if game.status != "playing":
                 raise GameOver(f"the game is over ({game.status})")
             state = await self._position(session, game, live)
@@ -146,10 +137,7 @@ class SoloPlay(SoloGames):
 
     async def rescue(self, *, player_id: int, game_id: int, seq: int) -> list[Payload]:
         """Up to 5 actions of a verified win played for the player, or advice to undo."""
-        live = self._entry(game_id)
-        async with live.lock, self._sessions() as session:
-            game = await games.owned_game(session=session, game_id=game_id,
-                                          player_id=player_id, lock=True)
+        async with self._owned(player_id=player_id, game_id=game_id) as (live, session, game):
             state = await self._position(session, game, live)
             refused = self._refuse(game, state, seq, live.last_assist)
             if refused is not None:
@@ -173,10 +161,7 @@ class SoloPlay(SoloGames):
     async def auto_complete(self, *, player_id: int, game_id: int, seq: int
                             ) -> list[Payload]:
         """Play the rest of a game the server offered to finish."""
-        live = self._entry(game_id)
-        async with live.lock, self._sessions() as session:
-            game = await games.owned_game(session=session, game_id=game_id,
-                                          player_id=player_id, lock=True)
+        async with self._owned(player_id=player_id, game_id=game_id) as (live, session, game):
             state = await self._position(session, game, live)
             refused = self._refuse(game, state, seq, live.last_assist)
             if refused is not None:

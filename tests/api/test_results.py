@@ -33,7 +33,7 @@ async def test_a_finished_duel_over_rest(client: httpx.AsyncClient,
     assert shown["status"] == "finished" and shown["suits"] == 2
     assert shown["deal_number"] is not None and shown["generator_version"] == 1
     play_again = shown["play"]
-    assert play_again["suits"] == 2 and 1 <= play_again["number"] <= 999_999
+    assert play_again["suits"] == 2 and 1_000_000 <= play_again["number"] <= 2**48 - 1
     solo = solo_start(play_again["number"], SoloOptions(
         suits=2, solvable_only=play_again["solvable_only"]))
     assert solo.source == shown["deal_number"]  # the very cards of the duel

@@ -5,9 +5,12 @@ from __future__ import annotations
 import httpx
 from fastapi import FastAPI
 
+from app.db.models import Match
 from app.engine.record import load_record
 from app.engine.solver.solvable import solvable_deal
 from app.scoring.replay import replay_record
+from app.services import deals
+from app.services.deal_pool import DealPool
 from app.services.solo_play import SoloPlay
 from tests.support.api import User, assert_problem, signup
 
@@ -72,7 +75,7 @@ async def test_start_read_abandon_and_replace(client: httpx.AsyncClient) -> None
 async def test_bad_bodies_are_refused(client: httpx.AsyncClient) -> None:
     ann = await signup(client, "Ann")
     for body in ({"number": 0, "options": {"suits": 1}},
-                 {"number": 1_000_000, "options": {"suits": 1}},
+                 {"number": 2**48, "options": {"suits": 1}},
                  {"number": 5, "options": {"suits": 3}},
                  {"number": 5, "options": {"suits": 1, "undo": True}},
                  {"number": "5", "options": {"suits": 1}},
@@ -119,3 +122,48 @@ async def test_a_players_games_are_paged_and_private_while_in_progress(
     assert_problem(await client.get(f"/api/players/{ann.id}/solo/games?suits=3"), 422)
     ones = (await client.get(f"/api/players/{ann.id}/solo/games?suits=1&kind=solo")).json()
     assert ones["total"] == 2
+
+
+async def test_a_number_past_the_duel_range_is_refused_with_its_limit(
+    client: httpx.AsyncClient,
+) -> None:
+    ann = await signup(client, "Ann")
+    refused = assert_problem(await client.post(
+        "/api/solo/games", json={"number": 2**48, "options": {"suits": 1}}, headers=ann.auth),
+        422, "validation_error")
+    assert "281474976710655" in str(refused), refused
+    assert (await client.get("/api/solo/games/current", headers=ann.auth)).json() is None
+
+
+async def test_a_solo_game_starts_on_1_and_on_a_13_digit_link_number(
+    client: httpx.AsyncClient,
+) -> None:
+    ann = await signup(client, "Ann")
+    for number in (1, 1_234_567_890_123, 2**48 - 1):
+        game = (await start(client, ann, {"number": number, "options": {
+            "suits": 4, "solvable_only": False}}))["game"]
+        assert game["number"] == number
+        assert (await client.get("/api/solo/games/current", headers=ann.auth)).json()[
+            "number"] == number  # stored as is (BIGINT), read back as is
+
+
+async def test_a_solo_game_on_a_duels_play_number_deals_the_duels_cards(
+    client: httpx.AsyncClient,
+) -> None:
+    """The share text's "play this deal": the very cards of the duel, from a duel number."""
+    ann = await signup(client, "Ann")
+    for suits, solvable_only in ((1, None), (2, False)):
+        choice = await deals.choose_deal(suits=suits, solvable_only=solvable_only,
+                                         pool=DealPool(sizes={}, make=lambda bin_: None))
+        match = Match(suits=suits, preset="duel", deal_number=choice.deal_number,
+                      generator_version=choice.generator_version,
+                      play_number=choice.play_number,
+                      play_solvable_only=choice.play_solvable_only)
+        play = deals.play_this_deal(match)
+        assert play is not None and play["number"] > 999_999
+        game = (await start(client, ann, {"number": play["number"], "options": {
+            "suits": suits, "solvable_only": play["solvable_only"]}}))["game"]
+        await client.post(f"/api/solo/games/{game['id']}/abandon", headers=ann.auth)
+        record = load_record((await client.get(f"/api/solo/games/{game['id']}/record")).text)
+        duel = deals.start_state(match)
+        assert (record.start.columns, record.start.stock) == (duel.columns, duel.stock)

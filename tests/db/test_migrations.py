@@ -9,7 +9,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.db import solo_models  # noqa: F401  (its tables join Base.metadata)
@@ -121,3 +121,33 @@ def test_0006_turns_stuck_games_into_finished_ones_and_refuses_stuck(empty_url: 
     downgrade(empty_url, "0005")
     _sql(empty_url, "INSERT INTO games (match_id, player_id, seat, status, score, "
          "actions_count, time_used_ms) VALUES (1, 2, 1, 'stuck', 0, 0, 0)")
+
+
+DUEL_NUMBER = 2**48 - 1
+A_SOLO_GAME = ("INSERT INTO solo_games (player_id, kind, number, suits, solvable_only, relaxed, "
+               "source_deal, generator_version, status, created_at, actions_count, undos, "
+               "hints, rescues, auto_completed, score) VALUES ({player}, 'solo', {number}, 1, "
+               "false, false, {number}, 1, 'playing', CURRENT_TIMESTAMP, 0, 0, 0, 0, false, 0)")
+
+
+def test_0008_keeps_duel_numbers_up_to_2_48_and_refuses_beyond(empty_url: str) -> None:
+    upgrade(empty_url, "0007")
+    _sql(empty_url, *A_GAME, A_SOLO_GAME.format(player=1, number=999_999))
+    with pytest.raises(DBAPIError):  # the check on SQLite, INTEGER's range on PostgreSQL
+        _sql(empty_url, f"UPDATE matches SET play_number = {DUEL_NUMBER}")
+    upgrade(empty_url)
+    _sql(empty_url, f"UPDATE matches SET play_number = {DUEL_NUMBER}",
+         A_SOLO_GAME.format(player=2, number=DUEL_NUMBER))
+    assert _sql(empty_url, "SELECT play_number FROM matches") == [DUEL_NUMBER]
+    assert sorted(_sql(empty_url, "SELECT number FROM solo_games")) == [999_999, DUEL_NUMBER]
+    for wider in ("UPDATE matches SET play_number = 281474976710656",
+                  "UPDATE solo_games SET number = 281474976710656",
+                  "UPDATE solo_games SET number = 0"):
+        with pytest.raises(IntegrityError):
+            _sql(empty_url, wider)
+    _sql(empty_url, "UPDATE matches SET play_number = 7",
+         f"DELETE FROM solo_games WHERE number = {DUEL_NUMBER}")
+    downgrade(empty_url, "0007")
+    assert _sql(empty_url, "SELECT play_number FROM matches") == [7]
+    with pytest.raises(IntegrityError):
+        _sql(empty_url, "UPDATE solo_games SET number = 1000000")

@@ -100,11 +100,27 @@ def test_an_answer_is_counted_by_outcome_and_timed() -> None:
 
     acks, stale = metrics.ACTIONS.labels(op="deal"), metrics.REJECTED.labels(code="stale_seq")
     before_ack, before_stale = value(acks), value(stale)
-    before_count = metrics.ACTION_LATENCY._sum.get()  # type: ignore[attr-defined]
+    before_count = metrics.ACTION_LATENCY.total
     started = time.perf_counter() - 0.01
     metrics.record_answer({"type": "ack", "seq": 3}, op="deal", started=started)
     metrics.record_answer({"type": "ack", "duplicate": True}, op="deal", started=started)
     metrics.record_answer({"type": "reject", "code": "stale_seq"}, op="deal", started=started)
     assert value(acks) == before_ack + 1  # a duplicate applies nothing: not counted
     assert value(stale) == before_stale + 1
-    assert metrics.ACTION_LATENCY._sum.get() >= before_count + 0.03  # type: ignore[attr-defined]
+    assert metrics.ACTION_LATENCY.total >= before_count + 0.03
+
+
+def test_the_latency_histogram_counts_each_bound_in_its_own_bucket_cumulatively() -> None:
+    histogram = metrics.LatencyHistogram("spider_test_latency_seconds", "test", (0.001, 0.01))
+    try:
+        for amount in (0.0005, 0.001, 0.002, 5.0):
+            histogram.observe(amount)
+        [family] = histogram.collect()
+        samples = {(s.name, s.labels.get("le")): s.value for s in family.samples}
+        assert samples[("spider_test_latency_seconds_bucket", "0.001")] == 2
+        assert samples[("spider_test_latency_seconds_bucket", "0.01")] == 3
+        assert samples[("spider_test_latency_seconds_bucket", "+Inf")] == 4
+        assert samples[("spider_test_latency_seconds_count", None)] == 4
+        assert abs(samples[("spider_test_latency_seconds_sum", None)] - 5.0035) < 1e-9
+    finally:
+        metrics.REGISTRY.unregister(histogram)

@@ -68,12 +68,26 @@ async def test_an_endpoint_failure_is_counted_logged_and_raised(
     assert any(r.getMessage() == "unhandled websocket error" for r in caplog.records)
 
 
-def test_the_app_serves_ws_through_the_shortcut() -> None:
-    from app.api.ws import duel_socket
-    from app.main import create_app
-    from app.settings import Settings
+def test_the_server_runs_the_app_behind_the_shortcut() -> None:
+    from fastapi import FastAPI
 
-    app = create_app(Settings(database_url="sqlite+aiosqlite:///:memory:"))
-    stack = app.build_middleware_stack()
-    assert isinstance(stack, WebSocketShortcut)
-    assert stack.endpoints == {"/ws": duel_socket}
+    from app import main
+    from app.api.ws import duel_socket
+
+    assert isinstance(main.app, WebSocketShortcut)
+    assert isinstance(main.app.app, FastAPI)
+    assert main.app.endpoints == {"/ws": duel_socket}
+
+
+async def test_the_endpoint_sees_the_app_it_is_served_for() -> None:
+    seen: list[Any] = []
+
+    async def endpoint(websocket: WebSocket) -> None:
+        seen.append(websocket.app)
+
+    async def rest(scope: Scope, receive: Receive, send: Send) -> None:
+        raise AssertionError("not routed")
+
+    shortcut = WebSocketShortcut(rest, {"/ws": endpoint})
+    await shortcut(ws_scope("/ws"), nothing_received, nothing_sent)
+    assert seen == [rest]

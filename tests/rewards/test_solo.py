@@ -95,7 +95,7 @@ def test_a_solo_record_names_the_source_deal_and_replays() -> None:
 
 
 @pytest.mark.parametrize("number,error", [(0, DealNumberRangeError),
-                                          (1_000_000, DealNumberRangeError),
+                                          (2**48, DealNumberRangeError),
                                           (12.0, DealNumberError)])
 def test_deal_numbers_outside_the_players_range_are_refused(number: object,
                                                             error: type[Exception]) -> None:

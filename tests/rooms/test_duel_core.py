@@ -1,6 +1,7 @@
 """The pure duel core: match values in, (match, writes, effects, reply) out. No event loop,
 no store, no clock: every test here is a plain function."""
 
+from dataclasses import fields
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ from app.engine.layout import state_from_layout
 from app.engine.rules import rules_from_json
 from app.rooms import duel_core as core
 from app.rooms.duel_core import (
+    Acked,
     AppendAction,
     Arm,
     Disarm,
@@ -19,7 +21,6 @@ from app.rooms.duel_core import (
     ProgressChanged,
     StartGame,
     TellPeers,
-    Watched,
 )
 from app.rooms.errors import NotSeated, ReplayNotReady, SpectateRefused
 from app.rooms.match import Match
@@ -75,7 +76,7 @@ def test_an_action_is_logged_before_it_counts_and_fans_out_after() -> None:
     assert (write.game_id, write.seq, write.action, write.at) == (101, 1, WINNING_LINE[0], T0 + 3)
     assert write.progress.time_used_ms == 3000 and write.progress.actions == 1
     assert step.reply is not None and step.reply["type"] == "ack" and step.reply["seq"] == 1
-    assert [type(e) for e in step.effects] == [Watched, ProgressChanged, TellPeers]
+    assert step.effects == (Acked(ANN, step.reply),)
     assert step.match.seat_of(ANN).seq == 1 and step.match.seat_of(ANN).last_ack == step.reply
 
 
@@ -117,8 +118,7 @@ def test_a_seq_answered_before_a_rebuild_is_fanned_out_again() -> None:
     step = core.act(match, ANN, 2, WINNING_LINE[1], T0 + 5)
     assert step.writes == ()
     assert step.reply is not None and step.reply["duplicate"] and step.reply["seq"] == 2
-    assert step.effects == (Watched(ANN, step.match.seat_of(ANN).last_ack),
-                            ProgressChanged(ANN), TellPeers(ended=False))
+    assert step.effects == (Acked(ANN, step.match.seat_of(ANN).last_ack),)
     again = core.act(step.match, ANN, 2, WINNING_LINE[1], T0 + 6)
     assert again.effects == () and again.reply == step.reply
 
@@ -129,8 +129,8 @@ def test_a_won_game_answered_again_after_a_rebuild_is_announced_again() -> None:
     match = match.with_seat(core.rebuild_seat(StoredGame(101, ANN, started_at=T0, actions=log),
                                               match.start, 600))
     step = core.act(match, ANN, len(WINNING_LINE), WINNING_LINE[-1], T0 + 50)
-    assert [type(e) for e in step.effects] == [Watched, ProgressChanged, TellPeers, GameEnded]
-    assert TellPeers(ended=True) in step.effects
+    assert [type(e) for e in step.effects] == [Acked, GameEnded]
+    assert isinstance(step.effects[0], Acked) and step.effects[0].ended
 
 
 @pytest.mark.parametrize(("seq", "code"), [(4, "bad_seq"), (1, "stale_seq"), (0, "bad_seq")])
@@ -166,7 +166,7 @@ def test_a_finish_must_be_stored_and_ends_the_game_with_an_announcement() -> Non
     assert isinstance(write, EndGame) and write.required and write.reason == "finished"
     assert write.progress.time_used_ms == 7000
     kinds = [type(e) for e in step.effects]
-    assert kinds == [Disarm, Watched, ProgressChanged, TellPeers, GameEnded]
+    assert kinds == [Disarm, Acked, GameEnded]
     over = step.effects[-1]
     assert isinstance(over, GameEnded) and over.frame["reason"] == "finished"
     assert over.frame["elapsed_ms"] == 7000
@@ -193,6 +193,23 @@ def test_a_clock_that_ran_out_ends_the_game_at_its_deadline_not_later() -> None:
     assert write.progress.time_used_ms == 60_000 and not write.required
     assert [type(e) for e in step.effects] == [Disarm, ProgressChanged, TellPeers, GameEnded]
     assert core.time_out(step.match, ANN) is None  # the timer, late, finds it over
+
+
+def test_an_action_after_the_deadline_ends_the_game_at_it_and_is_refused() -> None:
+    match = opened(new_match(time_limit=60), ANN)
+    step = core.act(match, ANN, 1, WINNING_LINE[0], T0 + 61)
+    [write] = step.writes  # the end only: nothing logged
+    assert isinstance(write, EndGame) and (write.reason, write.at) == ("timed_out", T0 + 60)
+    assert [type(e) for e in step.effects] == [Disarm, ProgressChanged, TellPeers, GameEnded]
+    assert step.reply is not None and step.reply["code"] == "game_over"
+    assert step.match.seat_of(ANN).seq == 0 and step.match.seat_of(ANN).status == "timed_out"
+
+
+def test_an_action_just_before_the_deadline_counts() -> None:
+    match = opened(new_match(time_limit=60), ANN)
+    step = core.act(match, ANN, 1, WINNING_LINE[0], T0 + 59.9)
+    assert step.reply is not None and step.reply["type"] == "ack"
+    assert step.reply["time_left_ms"] == 100
 
 
 def test_an_expired_table_times_out_the_unopened_game_with_the_whole_limit() -> None:
@@ -282,3 +299,22 @@ def test_whatever_comes_the_seq_counts_what_the_log_holds(
         match = step.match
         assert match.seat_of(ANN).seq == appended == len(match.seat_of(ANN).actions)
         assert match.seat_of(BOB).started_at is None  # Ann's commands never touch Bob
+
+
+def test_the_hot_path_copies_keep_every_other_field() -> None:
+    """``Seat.played`` and ``Match.with_seat`` name the fields one by one (no keyword
+    arguments on the hottest path): a field added later must not be dropped by them."""
+    match = opened(new_match(expires_at=T0 + 900), ANN).evolve(start_by=T0 + 100,
+                                                              result={"type": "x"})
+    seat = match.seat_of(ANN).evolve(last_ack={"seq": 0}, name="Ann", ended_at=None)
+    played = seat.played(seat.game, 1, WINNING_LINE[0])
+    changed = {"seq", "log_length"}
+    for field in fields(seat):
+        if field.name not in changed:
+            assert getattr(played, field.name) is getattr(seat, field.name), field.name
+    assert (played.seq, played.log_length, played.actions) == (1, 1, (WINNING_LINE[0],))
+    moved = match.with_seat(played)
+    for field in fields(match):
+        if field.name != "seats":
+            assert getattr(moved, field.name) is getattr(match, field.name), field.name
+    assert moved.seat_of(ANN) is played and moved.seat_of(BOB) is match.seat_of(BOB)

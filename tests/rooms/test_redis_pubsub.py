@@ -8,7 +8,8 @@ import pytest
 import redis.asyncio as redis
 
 from app.rooms import pubsub
-from app.rooms.redis_pubsub import RedisPubSub, StreamMessage
+from app.rooms.redis_pubsub import RETRY_DELAY, RedisPubSub, StreamMessage
+from tests.support.clock import FakeClock
 from tests.support.servers import require_redis
 
 
@@ -18,9 +19,15 @@ async def url() -> str:
 
 
 @pytest.fixture
-async def buses(url: str) -> AsyncIterator[tuple[RedisPubSub, RedisPubSub]]:
+def clock() -> FakeClock:
+    """Paces the readers' retries: a test moves it on instead of waiting RETRY_DELAY."""
+    return FakeClock()
+
+
+@pytest.fixture
+async def buses(url: str, clock: FakeClock) -> AsyncIterator[tuple[RedisPubSub, RedisPubSub]]:
     """Two buses: as two server processes would hold them."""
-    first, second = RedisPubSub(url), RedisPubSub(url)
+    first, second = RedisPubSub(url, clock=clock), RedisPubSub(url, clock=clock)
     yield first, second
     await first.close()
     await second.close()
@@ -29,6 +36,13 @@ async def buses(url: str) -> AsyncIterator[tuple[RedisPubSub, RedisPubSub]]:
 def channel() -> str:
     # The Redis is shared with other test runs: every test speaks on its own channels.
     return f"test:{uuid.uuid4().hex}"
+
+
+async def waiting_to_retry(clock: FakeClock) -> None:
+    """Until a reader has seen its connection fail and waits on the clock to try again."""
+    async with asyncio.timeout(5):
+        while clock.sleepers == 0:
+            await asyncio.sleep(0.01)
 
 
 async def next_message(subscription: AsyncIterator[dict[str, object]]) -> dict[str, object]:
@@ -124,7 +138,7 @@ async def test_ping_passes_on_redis_and_fails_without_it(url: str) -> None:
 
 
 async def test_delivery_resumes_after_the_subscriber_connection_is_killed(
-    url: str, buses: tuple[RedisPubSub, RedisPubSub]
+    url: str, buses: tuple[RedisPubSub, RedisPubSub], clock: FakeClock
 ) -> None:
     a, b = buses
     name = channel()
@@ -137,6 +151,8 @@ async def test_delivery_resumes_after_the_subscriber_connection_is_killed(
         await admin.client_kill_filter(_id=mine[0]["id"])
     finally:
         await admin.aclose()
+    await waiting_to_retry(clock)
+    await clock.advance(RETRY_DELAY)
 
     # What is published while the connection is down is lost (at most once); keep
     # publishing until the reconnected, resubscribed reader hears one.
@@ -196,7 +212,7 @@ async def kill_subscriber_connection(url: str, bus: RedisPubSub) -> None:
 
 
 async def test_messages_published_while_the_subscriber_connection_is_down_arrive(
-    url: str, buses: tuple[RedisPubSub, RedisPubSub],
+    url: str, buses: tuple[RedisPubSub, RedisPubSub], clock: FakeClock,
 ) -> None:
     a, b = buses
     name = channel()
@@ -204,9 +220,10 @@ async def test_messages_published_while_the_subscriber_connection_is_down_arrive
     await b.publish(name, {"n": 0})
     assert await next_message(subscription) == {"n": 0}
     await kill_subscriber_connection(url, a)
-    for n in range(1, 21):  # published while a's reader is away (it retries after 0.5 s)
+    await waiting_to_retry(clock)
+    for n in range(1, 21):  # published while a's reader is away
         await b.publish(name, {"n": n})
-    await asyncio.sleep(0.8)
+    await clock.advance(RETRY_DELAY)  # it reconnects
     for n in range(21, 31):  # and after it is back
         await b.publish(name, {"n": n})
     got = [(await next_message(subscription))["n"] for _ in range(30)]
@@ -231,3 +248,24 @@ async def test_a_message_carries_its_channel_and_stream_id(
     kept = await a.client.xrange(a.stream_key(name))
     assert [entry_id for entry_id, _ in kept] == [
         f"{i[0]}-{i[1]}".encode() for i in (first.stream_id, second.stream_id)]
+
+
+async def test_a_process_knows_whether_another_one_listens_to_a_channel(
+    buses: tuple[RedisPubSub, RedisPubSub],
+) -> None:
+    # What gates the echo of a player's acks to their tabs on other processes.
+    a, b = buses
+    name = channel()
+    assert not await pubsub.heard_elsewhere(a, name)  # nobody
+    mine = await a.subscribe(name)
+    also_mine = await a.subscribe(name)  # two local subscribers: still one process
+    assert await a.listening_processes(name) == 1
+    assert not await pubsub.heard_elsewhere(a, name)
+    theirs = await b.subscribe(name)
+    assert await pubsub.heard_elsewhere(a, name) and await pubsub.heard_elsewhere(b, name)
+    await theirs.close()
+    assert not await pubsub.heard_elsewhere(a, name)
+    assert await pubsub.heard_elsewhere(b, name)  # a listens, b does not
+    await mine.close()
+    await also_mine.close()
+    assert not await pubsub.heard_elsewhere(pubsub.MemoryPubSub(), name)  # one process

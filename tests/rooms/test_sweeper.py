@@ -23,7 +23,7 @@ from tests.services.test_sql_store import (
     rows,
     seated_match,
 )
-from tests.support.clock import FakeClock
+from tests.support.clock import FakeClock, settle
 
 
 def service(sessions: Sessions, clock: FakeClock) -> DuelService:
@@ -126,3 +126,31 @@ async def test_a_match_whose_settlement_failed_is_settled_by_the_sweeper(
     [match] = await rows(session_factory, Match, id=match_id)
     assert match.status == "finished"
     await again.close()
+
+
+async def test_the_sweeper_sweeps_once_a_period_on_its_clock_and_outlives_a_failure() -> None:
+    clock = FakeClock()
+    asked: list[float] = []
+
+    class AwayAtFirst(MemoryStore):
+        async def overdue_match_ids(self, now: float, limit: int = 100) -> list[int]:
+            asked.append(now)
+            if len(asked) == 1:
+                raise StoreError("the database is away")
+            return await super().overdue_match_ids(now, limit)
+
+    duels = DuelService(store=MemoryStore(), pubsub=MemoryPubSub(), clock=clock)
+    sweeper = OverdueSweeper(store=AwayAtFirst(), duels=duels, every=10, clock=clock)
+    started = clock.now
+    sweeper.start()
+    await settle()  # it waits on the clock from now
+    await clock.advance(7)  # less than the shortest jittered period (7.5 s)
+    assert asked == []
+    for _ in range(80):  # 40 s in half seconds: the first sweep fails, the loop goes on
+        await clock.advance(0.5)
+        if len(asked) == 3:
+            break
+    await sweeper.stop()
+    gaps = [later - earlier for earlier, later in zip([started, *asked], asked, strict=False)]
+    assert len(asked) == 3 and all(7.5 <= gap <= 13 for gap in gaps), gaps
+    await duels.close()

@@ -4,7 +4,9 @@ Rated bins (tables with a difficulty, 4-suit tables): tests/services/test_rated_
 
 import asyncio
 import itertools
+import multiprocessing
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -199,4 +201,24 @@ async def test_the_app_lifespan_starts_installs_and_stops_the_pool(tmp_path: Pat
         taken = await deals.choose_deal(suits=1)  # the installed pool
         assert pool.ready(ONE) == 0 and taken.difficulty is not None
     assert deal_pool.installed() is None and pool_threads() == []
+    assert multiprocessing.active_children() == []  # the default worker: a child, gone
     await app.state.db_engine.dispose()
+
+
+async def test_a_process_worker_fills_and_its_child_dies_at_stop() -> None:
+    # The real make, in a spawned child: the event loop's thread never runs the solver.
+    pool = DealPool(sizes={ONE: 2, (4, "hard"): 3}, make=deals.pooled_deal, processes=True)
+    pool.start()
+    try:
+        while pool.ready(ONE) < 2:  # 1-suit deals are quick; 4-suit hard ones are not
+            await asyncio.sleep(0.1)
+        choice = pool.take(ONE)
+        assert choice is not None and choice.difficulty is not None
+        assert solvable_deal(choice.play_number or 0, 1).source == choice.deal_number
+        assert pool_threads() == []  # no solving thread in this process
+        assert len(multiprocessing.active_children()) == 1
+    finally:
+        started = time.monotonic()
+        await asyncio.wait_for(pool.stop(), WAIT)  # mid-way through a 4-suit solve, likely
+    assert time.monotonic() - started < 5.0
+    assert multiprocessing.active_children() == []

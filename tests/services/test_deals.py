@@ -9,6 +9,7 @@ from app.db import games as repo
 from app.db.games import DealChoice
 from app.db.models import DuelTable, Match, Player
 from app.engine.deal import deal
+from app.engine.deal_numbers import DUEL_NUMBER_MAX, DUEL_NUMBER_MIN
 from app.engine.game import replay
 from app.engine.rules import preset
 from app.engine.solver.solvable import solvable_deal
@@ -20,8 +21,9 @@ from app.services.deal_pool import Bin, DealPool
 
 @pytest.fixture
 def fixed_number(monkeypatch: pytest.MonkeyPatch) -> int:
-    monkeypatch.setattr(deals, "random_deal_number", lambda: 42)
-    return 42
+    number = 123_456_789_012  # a duel number (13 digits)
+    monkeypatch.setattr(deals, "random_duel_number", lambda: number)
+    return number
 
 
 async def test_one_suit_deals_are_solvable_and_rated(fixed_number: int) -> None:
@@ -50,7 +52,9 @@ async def test_a_solo_game_on_the_play_number_deals_the_same_cards(
                   generator_version=choice.generator_version, play_number=choice.play_number,
                   play_solvable_only=choice.play_solvable_only)
     play = deals.play_this_deal(match)
-    assert play is not None and 1 <= play["number"] <= 999_999 and play["suits"] == suits
+    # A duel number, never one a player picks (those can all be dealt ahead in minutes).
+    assert play is not None and DUEL_NUMBER_MIN <= play["number"] <= DUEL_NUMBER_MAX
+    assert play["suits"] == suits
     # "Solvable only" exactly when the match's deal came from the solvable mapping.
     assert play["solvable_only"] == (difficulty == "any" and solvable_only is None
                                      and suits < 4)

@@ -339,13 +339,9 @@ async def test_a_caller_that_goes_away_does_not_cancel_the_batch(
         assert await session.scalar(select(func.count()).select_from(GameAction)) == len(ids)
 
 
-async def test_sqlite_writer_without_aiosqlite_internals(
+async def test_the_writer_commits_a_batch_and_refuses_a_taken_seq(
     session_factory: async_sessionmaker[AsyncSession], store: GroupCommitSqlStore,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # The public-call path, for an aiosqlite that no longer has `_execute` (PostgreSQL
-    # ignores the switch: the same appends must commit there too).
-    monkeypatch.setattr(log_writer, "_IN_THREAD", False)
     ids = await games(session_factory, 1)
     await store.append_action(ids[0], 1, {"op": "deal"}, 1.0, Progress(-1, 1, 5))
     results = await asyncio.gather(

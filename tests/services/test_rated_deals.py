@@ -86,7 +86,7 @@ def test_each_draw_is_capped_at_the_time_left_and_the_search_gives_up_at_the_dea
 
 
 def test_a_real_capped_draw_gives_up_in_time(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(deals, "random_deal_number", lambda: 1168723366)  # ~12 s to solve
+    monkeypatch.setattr(deals, "random_duel_number", lambda: 1168723366)  # ~12 s to solve
     started = time.monotonic()
     assert deals.rated_draw(4, seconds=0.2) is None
     assert time.monotonic() - started < 5.0
@@ -190,7 +190,7 @@ async def test_without_a_pool_a_difficulty_or_four_suits_still_get_a_solved_deal
 
 
 async def test_stop_makes_a_long_rated_solve_give_up(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(deals, "random_deal_number", lambda: 1168723366)  # ~12 s to solve
+    monkeypatch.setattr(deals, "random_duel_number", lambda: 1168723366)  # ~12 s to solve
     cancel = threading.Event()
     pool = DealPool(sizes={(4, "hard"): 1}, make=partial(deals.pooled_deal, cancelled=cancel),
                     cancel=cancel)

@@ -298,7 +298,7 @@ class FakeServer:
         self.push(self.socket, {
             "type": "match_result", "match_id": MATCH_ID, "winner_id": winner,
             "deal": {"number": 1234, "generator": 1, "difficulty": None,
-                     "play": {"number": 531207, "suits": 2, "solvable_only": True}},
+                     "play": {"number": 87_531_207_400_219, "suits": 2, "solvable_only": True}},
             "results": [
                 {"player_id": ME["id"], "score": my_score, "elapsed_ms": 65_000,
                  "reason": "finished", "rating_before": 1500.0, "rating_after": 1484.2},

@@ -82,6 +82,25 @@ def test_start_screen_options_and_play_link(page: Page, solo: FakeSoloServer,
     assert [g.status for g in solo.games.values()] == ["abandoned", "playing"]
 
 
+def test_a_link_may_carry_a_duels_number_but_a_typed_one_stays_six_digits(
+        page: Page, solo: FakeSoloServer, static_server: LiveServer) -> None:
+    page.set_viewport_size(DESKTOP)
+    page.goto(f"{static_server.url}/#/solo?number={2**48}&suits=4&solvable_only=0")
+    page.locator("#start-solo").click()  # past 2**48 - 1: no deal has it
+    expect(page.locator("#number-error")).to_contain_text("1 to 999,999")
+    duel = 1_234_567_890_123  # a duel's number, 13 digits: exact in JS
+    page.goto(f"{static_server.url}/#/solo?number={duel}&suits=4&solvable_only=0")
+    expect(page.locator("#deal-number")).to_have_value(str(duel))
+    page.locator("#deal-number").fill("1234567")  # typed by hand: the picker's range
+    page.locator("#start-solo").click()
+    expect(page.locator("#number-error")).to_contain_text("1 to 999,999")
+    page.locator("#deal-number").fill(str(duel))
+    page.locator("#start-solo").click()
+    expect(page.locator(".soloplayer .name")).to_have_text(f"Deal #{duel}")
+    [game] = solo.games.values()
+    assert (game.start.number, game.options.suits) == (duel, 4)
+
+
 def play_solo(page: Page, url: str, number: int = 31337) -> None:
     page.goto(f"{url}/#/solo")
     page.locator("input[name=suits][value='1']").check(force=True)

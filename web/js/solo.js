@@ -1,6 +1,7 @@
 // The Solo start screen: a deal number (or a random one), 1, 2 or 4 suits, "solvable deals
 // only" and the relaxed rule with what they do to the points; the game in progress, if any.
 // A "play this deal" link (#/solo?number=…&suits=…&solvable_only=1&relaxed=0) fills the form.
+// A player types 1–999,999; a link may carry a duel's number, up to 2**48 − 1 (docs/api.md).
 import { h, clear } from "./dom.js";
 import { t, problemText } from "./i18n.js";
 import { api } from "./api.js";
@@ -9,7 +10,8 @@ import { styled, suitsLabel, glyphs } from "./extra.js";
 
 await styled;
 
-const MAX_NUMBER = 999_999;
+const PICK_MAX = 999_999; // what a player types (the hint's range)
+const LINK_MAX = 2 ** 48 - 1; // a duel's "play this deal" number: exact (JS is, below 2**53)
 
 // What the options do to a win's points (docs/points.md): × 1.2 for a random deal, × 0.8
 // under the relaxed rule, both × 0.96.
@@ -18,9 +20,10 @@ export const optionsFactor = ({ solvable_only: solvable, relaxed }) => (solvable
 export function soloScreen(app, { query = "" }) {
   const el = h("section.screen.narrow.solostart");
   const asked = new URLSearchParams(query);
+  const linked = asked.get("number") ?? "";
   const form = {
-    random: !asked.get("number"),
-    number: asked.get("number") ?? "",
+    random: !linked,
+    number: linked,
     suits: [1, 2, 4].includes(Number(asked.get("suits"))) ? Number(asked.get("suits")) : 1,
     solvable_only: asked.get("solvable_only") !== "0",
     relaxed: asked.get("relaxed") === "1",
@@ -42,7 +45,7 @@ export function soloScreen(app, { query = "" }) {
       glyph ? glyphs(glyph) : null, text);
     const numberField = h("input", {
       id: "deal-number", name: "number", type: "text", inputmode: "numeric", autocomplete: "off",
-      pattern: "[0-9]*", maxlength: 7, value: form.number, disabled: form.random, "aria-describedby": "number-hint number-error",
+      pattern: "[0-9]*", maxlength: 15, value: form.number, disabled: form.random, "aria-describedby": "number-hint number-error",
       "aria-label": t("dealNumber"), oninput: (e) => { form.number = e.target.value.trim(); },
     });
     const toggle = (name, label, help) => h("div.option",
@@ -91,7 +94,8 @@ export function soloScreen(app, { query = "" }) {
     const body = { options: { suits: form.suits, solvable_only: form.solvable_only, relaxed: form.relaxed } };
     if (!form.random) {
       const n = Number(form.number);
-      if (!/^\d+$/.test(form.number) || n < 1 || n > MAX_NUMBER) {
+      const max = form.number === linked ? LINK_MAX : PICK_MAX; // a link's number as it came
+      if (!/^\d+$/.test(form.number) || n < 1 || n > max) {
         error = t("dealNumberHint");
         render();
         return el.querySelector("#deal-number").focus();

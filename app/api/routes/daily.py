@@ -91,7 +91,5 @@ async def daily_board(day: Annotated[date, IsoDateText, Path()], me: MaybeMe, se
                               viewer_id=None if me is None else me.id, page=page,
                               page_size=page_size)
     return DailyBoardPage(
-        items=[DailyBoardEntryOut(rank=e.rank, player_id=e.player_id, name=e.name,
-                                  elapsed_ms=e.elapsed_ms, actions=e.actions, points=e.points,
-                                  rescues=e.rescues, ended_at=e.ended_at) for e in found.items],
+        items=[DailyBoardEntryOut.model_validate(e, from_attributes=True) for e in found.items],
         total=found.total, page=found.page, page_size=found.page_size)

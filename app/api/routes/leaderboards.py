@@ -49,5 +49,5 @@ async def daily_streaks(
     entries, total = await daily.streak_board(session=session, order=order,
                                               today=play.today(), page=page,
                                               page_size=page_size)
-    return StreakPage(items=[StreakEntryOut(**asdict(e)) for e in entries], total=total,
-                      page=page, page_size=page_size)
+    items = [StreakEntryOut.model_validate(e, from_attributes=True) for e in entries]
+    return StreakPage(items=items, total=total, page=page, page_size=page_size)

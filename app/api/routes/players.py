@@ -83,13 +83,11 @@ async def player(player_id: Id, request: Request, session: Session) -> PlayerOut
 
 async def _player_out(request: Request, session: Session, player_id: int) -> PlayerOut:
     """Duel stats and ratings, with the solo and daily stats beside them."""
-    out = PlayerOut.of(await players.player_info(session=session, player_id=player_id))
+    info = await players.player_info(session=session, player_id=player_id)
     stats = await leaderboards.solo_stats(session=session, player_id=player_id,
                                           now=request.app.state.solo.clock())
-    out.solo = [SoloSuitStatsOut(**asdict(entry)) for entry in stats.solo]
-    out.daily = DailyStatsOut(**asdict(stats.daily))
-    out.badges = stats.badges
-    return out
+    return PlayerOut.of(info, solo=[SoloSuitStatsOut(**asdict(entry)) for entry in stats.solo],
+                        daily=DailyStatsOut(**asdict(stats.daily)), badges=stats.badges)
 
 
 @router.get("/{player_id}/history", response_model=HistoryPage,

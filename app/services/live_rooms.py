@@ -1,4 +1,5 @@
-"""Assemble the rooms layer for the application: database store, tokens, pubsub, presence."""
+"""The rooms layer on the SQL database: store, token check, friends, pubsub, presence,
+the deal pool. ``app/main.py`` builds it in the app's lifespan."""
 
 from __future__ import annotations
 
@@ -76,9 +77,13 @@ def start_deal_pool(settings: Settings) -> Callable[[], Awaitable[None]]:
     """Start this process's deal pool (app/services/deal_pool.py); returns its closer."""
     sizes = deal_pool.bin_sizes(solvable=settings.deal_pool_size,
                                 rated=settings.deal_pool_rated_size)
-    cancel = threading.Event()  # set at stop: a 4-suit solve in progress gives up
-    pool = deal_pool.DealPool(sizes=sizes, make=partial(pooled_deal, cancelled=cancel),
-                              wait_seconds=settings.deal_pool_wait_seconds, cancel=cancel)
+    if settings.deal_pool_worker == "process":  # killed at stop: no cancel event needed
+        pool = deal_pool.DealPool(sizes=sizes, make=pooled_deal, processes=True,
+                                  wait_seconds=settings.deal_pool_wait_seconds)
+    else:
+        cancel = threading.Event()  # set at stop: a 4-suit solve in progress gives up
+        pool = deal_pool.DealPool(sizes=sizes, make=partial(pooled_deal, cancelled=cancel),
+                                  wait_seconds=settings.deal_pool_wait_seconds, cancel=cancel)
     pool.start()
     deal_pool.install(pool)
 
