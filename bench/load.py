@@ -523,6 +523,7 @@ def main() -> None:
             "SPIDER_WS_IMPLEMENTATION": args.ws,
             "SPIDER_LOG_LEVEL": "WARNING",
             "SPIDER_DEAL_POOL_SIZE": "0",  # no background solving during the measurement
+            "SPIDER_DEAL_POOL_RATED_SIZE": "0",  # (the rated bins too: 4-suit fills take minutes)
         }
         log_path = args.output.with_suffix(".server.log")
         log_path.unlink(missing_ok=True)
