@@ -1,15 +1,16 @@
 """Request and response bodies of the REST API (pydantic), and converters from services."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date, datetime
 from enum import IntEnum
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.rooms.winner import GameStatus
 from app.services.friends import Contact
 from app.services.invites import InviteView
+from app.services.paging import Page
 from app.services.players import NAME_MAX, NAME_MIN, PlayerInfo, RatingInfo
 from app.services.ratings import LeaderboardEntry
 from app.services.results import GameResult, HistoryEntry, MatchResult
@@ -165,6 +166,13 @@ class PageMeta(BaseModel):
     total: int
     page: int
     page_size: int
+
+    @classmethod
+    def of(cls, found: Page[Any], item: Callable[[Any], BaseModel]) -> Self:
+        """A service's page as this answer (its ``items``: each item through ``item``)."""
+        return cls.model_validate({"total": found.total, "page": found.page,
+                                   "page_size": found.page_size,
+                                   "items": [item(each) for each in found.items]})
 
 
 class TablePage(PageMeta):

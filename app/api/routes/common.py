@@ -9,7 +9,6 @@ from pydantic import BeforeValidator
 
 from app.api.schemas import ProblemOut
 from app.ids import INT_COLUMN_MAX
-from app.services.paging import Page
 
 MAX_ID = INT_COLUMN_MAX  # every id column is a 32-bit INTEGER (app/ids.py)
 
@@ -39,11 +38,6 @@ IsoDateTimeText = BeforeValidator(_iso_day_first)
 """With a ``datetime`` parameter: ISO 8601 text only (no zone = UTC)."""
 IsoDateText = BeforeValidator(_iso_day_only)
 """With a ``date`` parameter: YYYY-MM-DD only."""
-
-
-def page_meta(found: Page[Any]) -> dict[str, int]:
-    """A service page's numbers, for the ``*Page`` answer models."""
-    return {"total": found.total, "page": found.page, "page_size": found.page_size}
 
 
 PROBLEM = {"$ref": "#/components/schemas/ProblemOut"}

@@ -7,7 +7,7 @@ from fastapi import APIRouter, Path, Request
 from app.api import live_news
 from app.api.auth import MaybeMe, Me
 from app.api.database import Session
-from app.api.routes.common import PageNumber, PageSize, page_meta, problems
+from app.api.routes.common import PageNumber, PageSize, problems
 from app.api.schemas import InviteOut, InvitePage, PublicInviteOut, TableOut
 from app.services import invites, tables
 
@@ -21,7 +21,7 @@ async def incoming(player: Me, session: Session, page: PageNumber = 1,
     """Pending, unexpired invitations addressed to me, newest first."""
     found = await invites.incoming_invites(session=session, player=player, page=page,
                                            page_size=page_size)
-    return InvitePage(items=[InviteOut.of(view) for view in found.items], **page_meta(found))
+    return InvitePage.of(found, InviteOut.of)
 
 
 @router.get("/invites/{code}", response_model=InviteOut | PublicInviteOut,
