@@ -2,13 +2,17 @@
 problems."""
 
 import re
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
-from fastapi import Path, Query
-from pydantic import BeforeValidator
+from fastapi import APIRouter, Path, Query
+from pydantic import BaseModel, BeforeValidator
 
-from app.api.schemas import ProblemOut
+from app.api.auth import Me
+from app.api.database import Session
+from app.api.schemas import PageMeta, ProblemOut
 from app.ids import INT_COLUMN_MAX
+from app.services.paging import Page
 
 MAX_ID = INT_COLUMN_MAX  # every id column is a 32-bit INTEGER (app/ids.py)
 
@@ -38,6 +42,20 @@ IsoDateTimeText = BeforeValidator(_iso_day_first)
 """With a ``datetime`` parameter: ISO 8601 text only (no zone = UTC)."""
 IsoDateText = BeforeValidator(_iso_day_only)
 """With a ``date`` parameter: YYYY-MM-DD only."""
+
+Lister = Callable[..., Awaitable[Page[Any]]]  # (session=, player=, page=, page_size=)
+
+
+def my_list(router: APIRouter, path: str, *, name: str, lister: Lister,
+            answer: type[PageMeta], item: Callable[[Any], BaseModel], doc: str) -> None:
+    """``GET path``: a page of one of my lists (``lister``), each entry through ``item``."""
+
+    @router.get(path, response_model=answer, name=name, description=doc,
+                responses=problems(401))
+    async def listed(player: Me, session: Session, page: PageNumber = 1,
+                     page_size: PageSize = 20) -> PageMeta:
+        found = await lister(session=session, player=player, page=page, page_size=page_size)
+        return answer.of(found, item)
 
 
 PROBLEM = {"$ref": "#/components/schemas/ProblemOut"}

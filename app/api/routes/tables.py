@@ -9,7 +9,7 @@ from fastapi import APIRouter, Body, Query, Request
 from app.api import live_news
 from app.api.auth import Me
 from app.api.database import Session
-from app.api.routes.common import Id, PageNumber, PageSize, problems
+from app.api.routes.common import Id, PageNumber, PageSize, my_list, problems
 from app.api.schemas import (
     DifficultyChoice,
     InviteIn,
@@ -65,14 +65,9 @@ async def list_open_tables(
     return TablePage.of(found, TableOut.of)
 
 
-@router.get("/mine", response_model=TablePage, responses=problems(401))
-async def my_tables(player: Me, session: Session, page: PageNumber = 1,
-                    page_size: PageSize = 20) -> TablePage:
-    """Tables I sit at (not closed or expired), newest first, with their current match:
-    the lobby's and header's way back to my game."""
-    found = await lobby.my_tables(session=session, player=player, page=page,
-                                  page_size=page_size)
-    return TablePage.of(found, TableOut.of)
+my_list(router, "/mine", name="my_tables", lister=lobby.my_tables, answer=TablePage,
+        item=TableOut.of, doc="Tables I sit at (not closed or expired), newest first, with "
+        "their current match:\nthe lobby's and header's way back to my game.")
 
 
 @router.get("/{table_id}", response_model=TableOut, responses=problems(401, 404))
