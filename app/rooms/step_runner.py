@@ -37,6 +37,8 @@ from app.rooms.store import DuelStore, StoreError
 log = logging.getLogger(__name__)
 
 Payload = dict[str, Any]
+Answer = Callable[[Payload], object]
+"""Sends a reply to the player who asked (an ack or a refusal), exactly once."""
 
 
 @dataclass(eq=False)
@@ -101,8 +103,14 @@ class StepRunner:
     rebuild: Callable[[int], Awaitable[object]]
     peers: PeerSync | None = None
 
-    async def run(self, live: LiveMatch, player_id: int, step: Step) -> Payload | None:
+    async def run(self, live: LiveMatch, player_id: int, step: Step,
+                  answer: Answer | None = None) -> Payload | None:
         """Make the step's writes, adopt its seat, carry out its effects; its reply.
+
+        ``answer``, when given, gets the reply as soon as the writes are durable and the
+        seat adopted, before the effects: the player's ack does not wait for the fan-out
+        to the opponent, spectators and other processes (with Redis, round trips). The
+        effects still run under the game's lock, so what they publish keeps its order.
 
         Only the player's seat is adopted: the other seat may have moved on (under its own
         lock) while the writes were awaited, and the step computed nothing else."""
@@ -116,6 +124,8 @@ class StepRunner:
             live.value = step.match  # nothing else moved: the step's match is the match
         else:
             live.value = live.value.with_seat(step.match.seat_of(player_id))
+        if answer is not None and step.reply is not None:
+            answer(step.reply)
         for effect in step.effects:
             # The frequent ones inline: no coroutine made for each of them.
             if isinstance(effect, Acked):
