@@ -28,7 +28,6 @@ from app.rooms.duel_core import (
     ProgressChanged,
     StartGame,
     Step,
-    TellPeers,
 )
 from app.rooms.match import Match, Seat
 from app.rooms.peers import PeerSync
@@ -133,7 +132,6 @@ class StepRunner:
                 await self._acked(live, effect)
             elif isinstance(effect, ProgressChanged):
                 await self.publish_progress(live, live.game_of(effect.player_id))
-            elif isinstance(effect, TellPeers):
                 if self.peers is not None:
                     await self.peers.tell(live.match_id, ended=effect.ended)
             else:
