@@ -19,7 +19,7 @@ from app.rooms import channels, frames
 from app.rooms import duel_core as core
 from app.rooms.clock import Clock
 from app.rooms.duel_core import (
-    Acked,
+    ACKED,
     AppendAction,
     Arm,
     Disarm,
@@ -121,8 +121,8 @@ class StepRunner:
             live.value = live.value.with_seat(step.match.seat_of(player_id))
         for effect in step.effects:
             # The frequent ones inline: no coroutine made for each of them.
-            if isinstance(effect, Acked):
-                await self._acked(live, effect)
+            if effect is ACKED:
+                await self._acked(live, player_id)
             elif isinstance(effect, ProgressChanged):
                 await self.publish_progress(live, live.game_of(effect.player_id))
             elif isinstance(effect, TellPeers):
@@ -132,17 +132,18 @@ class StepRunner:
                 await self._carry_out(live, effect)
         return step.reply
 
-    async def _acked(self, live: LiveMatch, effect: Acked) -> None:
-        seat = live.value.seat_of(effect.player_id)
-        watch = channels.watch(live.match_id, effect.player_id)
+    async def _acked(self, live: LiveMatch, player_id: int) -> None:
+        seat = live.value.seat_of(player_id)
+        watch = channels.watch(live.match_id, player_id)
         # A spectator follows the channel under this game's lock before taking its
         # snapshot, and steps happen under the same lock: a step nobody can receive now
         # is in every later snapshot, so it needs no frame.
         if may_deliver(self._pubsub, watch):
-            await self._pubsub.publish(watch, frames.watch(live.match_id, seat, effect.ack))
+            assert seat.last_ack is not None  # the ack of the step just adopted
+            await self._pubsub.publish(watch, frames.watch(live.match_id, seat, seat.last_ack))
         await self.publish_progress(live, seat)
         if self.peers is not None:
-            await self.peers.tell(live.match_id, ended=effect.ended)
+            await self.peers.tell(live.match_id, ended=seat.over)
 
     async def _write(self, write: StartGame | EndGame) -> None:
         if isinstance(write, StartGame):
