@@ -27,8 +27,7 @@ from app.engine.events import (
     RowDealt,
     RunCompleted,
 )
-from app.engine.state import GameState
-from app.engine.view import ViewMemo, player_view
+from app.engine.view import player_view
 from app.rooms.deal_forms import public_deal
 from app.rooms.match import Seat
 from app.rooms.winner import PlayerOutcome
@@ -36,9 +35,10 @@ from app.rooms.winner import PlayerOutcome
 Payload = dict[str, Any]
 
 
-def game_view(state: GameState, memo: ViewMemo | None = None) -> dict[str, Any]:
-    """The view of ``state``; with the game's ``memo``, sharing its unchanged columns."""
-    return player_view(state, memo)
+game_view = player_view
+"""``game_view(state, memo=None)``: the view of ``state``; with the game's ``memo``, sharing
+its unchanged columns (the engine's ``player_view`` itself: no call of ours around it,
+once or twice per action)."""
 
 
 def event_json(event: Event) -> dict[str, Any]:

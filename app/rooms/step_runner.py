@@ -49,9 +49,15 @@ class LiveMatch:
     timers: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     expiry: asyncio.Task[None] | None = None
     match_id: int = field(init=False)
+    channel: str = field(init=False)
+    watch_channels: dict[int, str] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.match_id = self.value.match_id  # read a few times per action
+        # Read or named once or twice per action: worked out once.
+        self.match_id = self.value.match_id
+        self.channel = channels.match(self.match_id)
+        self.watch_channels = {seat.player_id: channels.watch(self.match_id, seat.player_id)
+                               for seat in self.value.seats}
 
     @property
     def games(self) -> tuple[Seat, ...]:
@@ -134,7 +140,7 @@ class StepRunner:
 
     async def _acked(self, live: LiveMatch, player_id: int) -> None:
         seat = live.value.seat_of(player_id)
-        watch = channels.watch(live.match_id, player_id)
+        watch = live.watch_channels[player_id]
         # A spectator follows the channel under this game's lock before taking its
         # snapshot, and steps happen under the same lock: a step nobody can receive now
         # is in every later snapshot, so it needs no frame.
@@ -162,7 +168,7 @@ class StepRunner:
 
     async def _carry_out(self, live: LiveMatch, effect: object) -> None:
         if isinstance(effect, GameEnded):
-            await self._pubsub.publish(channels.match(live.match_id), effect.frame)
+            await self._pubsub.publish(live.channel, effect.frame)
             if live.over and live.result is None:
                 await self.conclude(live)
         elif isinstance(effect, Arm):
@@ -266,5 +272,5 @@ class StepRunner:
     async def publish_progress(self, live: LiveMatch, seat: Seat) -> None:
         # The start deadline shows only on a game not opened yet: not worked out otherwise.
         deadline = live.value.start_deadline if seat.started_at is None else None
-        await self._pubsub.publish(channels.match(live.match_id), frames.progress_event(
+        await self._pubsub.publish(live.channel, frames.progress_event(
             live.match_id, seat, self._clock(), self._is_online(seat.player_id), deadline))
