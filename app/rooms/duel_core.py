@@ -239,11 +239,12 @@ def act(match: Match, player_id: int, seq: int, data: Payload, now: float) -> St
         code = error.code if isinstance(error, IllegalAction) else "bad_action"
         return Step(match, reply=reject(match, seat, seq, code, str(error)))
     logged = action.to_json()
+    points = after.score.points  # the field, not ScoredGame.points: no call on this path
     played = seat.played(after, seq, logged)
     append = AppendAction(seat.game_id, seq, logged, now,
-                          Progress(after.points, after.state.actions,
+                          Progress(points, after.state.actions,
                                    round(seat.elapsed_s(now) * 1000)))
-    delta, events_out = after.points - seat.game.points, frames.events_json(events)
+    delta, events_out = points - seat.game.score.points, frames.events_json(events)
     if after.state.won:
         won = Step(match.with_seat(played), (append,)).then(
             end(match.with_seat(played), player_id, "won", now, announce=False))
