@@ -96,10 +96,12 @@ class EventStream:
     def connections(self) -> int:
         return len(self._outboxes)
 
-    def emit(self, payload: Payload, taken: tuple[str, StreamId] | None = None) -> Payload:
+    def emit(self, payload: Payload, taken: tuple[str, StreamId] | None = None, *,
+             at_once: bool = False) -> Payload:
         """Number an event, keep it for resuming, and send it to every open connection.
 
-        ``taken``: the channel message it is, written with it to the shared stream."""
+        ``taken``: the channel message it is, written with it to the shared stream;
+        ``at_once``: written to the sockets now (an answer, see ``Outbox.put``)."""
         self.last_n += 1
         frame = {**payload, "n": self.last_n}
         if self._buffer is None:
@@ -111,7 +113,7 @@ class EventStream:
                                 _sender(list(self._outboxes), frame, encoded))
         else:
             for outbox in self._outboxes:
-                outbox.put(frame, encoded)
+                outbox.put(frame, encoded, at_once=at_once)
         if payload.get("type") == "match_result":
             self._later(self._leave_match(int(payload["match_id"])))
         return frame
@@ -121,7 +123,7 @@ class EventStream:
         process), and, when other processes may hold the player's other tabs or devices,
         published on the player's channel so theirs get it too (``_take`` there; our own
         session skips it by ``from_stream``). Refusals concern the asking tab only."""
-        frame = self.emit(answer)
+        frame = self.emit(answer, at_once=True)
         if answer.get("type") == "ack" and not answer.get("duplicate") and crosses_processes(
                 self._pubsub):
             self._later(self._echo(answer))
