@@ -232,20 +232,23 @@ class EventStream:
 
     def _take(self, message: Payload) -> None:
         taken = None
-        stream_id = None if self._cursors is None else getattr(message, "stream_id", None)
-        if stream_id is not None and self._cursors is not None:
-            channel: str = getattr(message, "channel")  # noqa: B009 (only kept messages)
-            if stream_id <= self._cursors.get(channel, (0, 0)):
-                return  # taken already (a catch-up and live delivery overlap)
-            self._cursors[channel] = stream_id
-            taken = (channel, stream_id)
-        origin = message.get(FROM_STREAM)
-        if origin is not None:  # my own answer, from the process where a tab of mine acted
-            if origin == self.stream:
+        if self._cursors is not None:
+            stream_id = getattr(message, "stream_id", None)
+            if stream_id is not None:
+                channel: str = getattr(message, "channel")  # noqa: B009 (only kept messages)
+                if stream_id <= self._cursors.get(channel, (0, 0)):
+                    return  # taken already (a catch-up and live delivery overlap)
+                self._cursors[channel] = stream_id
+                taken = (channel, stream_id)
+        kind = message.get("type")
+        if kind == "progress":  # twice per action: the mover's own line is dropped
+            if _own_progress(message, self.player_id):
+                return
+        elif FROM_STREAM in message:  # my own answer, from the process where a tab of mine acted
+            if message[FROM_STREAM] == self.stream:
                 return  # made here: every tab here has it already
             message = {key: value for key, value in message.items() if key != FROM_STREAM}
-        if not _own_progress(message, self.player_id):
-            self.emit(message, taken)
+        self.emit(message, taken)
 
     async def close(self) -> None:
         for chore in list(self._chores or ()):
@@ -275,10 +278,9 @@ def _kept(payload: Payload, channel: str, stream_id: StreamId) -> Payload:
 
 
 def _own_progress(message: Payload, player_id: int) -> bool:
-    """A progress line about this very player: their acks and snapshots already say it
-    (score, status, time left), so it would be a third frame per action for nothing."""
-    if message.get("type") != "progress":
-        return False
+    """A progress line (``message``) about this very player: their acks and snapshots
+    already say it (score, status, time left), so it would be a third frame per action
+    for nothing."""
     progress = message.get("progress")
     return isinstance(progress, dict) and progress.get("player_id") == player_id
 
