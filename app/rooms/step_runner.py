@@ -130,8 +130,12 @@ class StepRunner:
             live.value = step.match  # nothing else moved: the step's match is the match
         else:
             live.value = live.value.with_seat(step.match.seat_of(player_id))
+        unsent: Exception | None = None
         if answer is not None and step.reply is not None:
-            answer(step.reply)
+            try:
+                answer(step.reply)
+            except Exception as error:  # the step is made: its effects happen all the same
+                unsent = error
         for effect in step.effects:
             # The frequent ones inline: no coroutine made for each of them.
             if effect is ACKED:
@@ -142,6 +146,8 @@ class StepRunner:
                     await self.peers.tell(live.match_id, ended=effect.ended)
             else:
                 await self._carry_out(live, effect)
+        if unsent is not None:
+            raise unsent
         return step.reply
 
     async def _acked(self, live: LiveMatch, player_id: int) -> None:

@@ -176,6 +176,27 @@ async def test_a_refused_action_is_answered_once() -> None:
     await duels.close()
 
 
+async def test_an_answer_that_cannot_go_out_stops_none_of_the_step() -> None:
+    happened: list[str] = []
+    store = make_store()
+    duels = service(store, FakeClock(), JournalPubSub(happened))
+    await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    happened.clear()
+
+    def broken(reply: dict[str, Any]) -> None:
+        raise ConnectionError("the socket broke")
+
+    with pytest.raises(ConnectionError):
+        await duels.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0],
+                        answer=broken)
+    # Logged, adopted, fanned out: the next seq is 2, as for any acknowledged action.
+    assert "publish progress" in happened
+    assert len(store.matches[MATCH].games[0].actions) == 1
+    again = await duels.act(player_id=ANN, match_id=MATCH, seq=2, action=WINNING_LINE[1])
+    assert again["type"] == "ack" and again["seq"] == 2
+    await duels.close()
+
+
 async def play_line(duels: DuelService, player: int) -> dict[str, Any]:
     reply: dict[str, Any] = {}
     for seq, action in enumerate(WINNING_LINE, start=1):
