@@ -3,6 +3,7 @@
     python -m bench.solver                      # the full sets: 1000 / 200 / 50 deals
     python -m bench.solver --one 50 --two 20 --four 5 --pool 20   # a quick run
     python -m bench.solver --baseline /work/main   # the same sets by another checkout too
+    python -m bench.solver --rerun 22,82 --rows FILE   # chosen 4-suit deals, 60 s of CPU each
 
 Deal sets are the generator's deals 1..N under the ``classic`` rules, one process, one
 core, solved one after another. Prints tables and writes ``bench/results/solver.json``.
@@ -29,6 +30,7 @@ from app.engine.layout import state_from_layout
 from app.engine.rules import preset
 from app.engine.solver import difficulty_of, solvable_deal, solve
 from app.engine.solver.polish import SHORT_NODES
+from app.engine.solver.search import SWITCH_NODES
 from app.engine.solver.solvable import BUDGET_NODES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,6 +72,45 @@ def run_one(state: Any, cap: float | None, polish: int = 0) -> dict[str, Any]:
             found.nodes, suits=state.rules.suits, solved=found.solved
         ),
     }
+
+
+class _CpuCapReached(Exception):
+    """Raised from the solver's progress report once a deal has used its CPU time."""
+
+
+def run_cpu_capped(state: Any, cpu_cap: float) -> dict[str, Any]:
+    """One deal under a cap on its *CPU* time, checked at each progress report (every beam
+    level, every 1,024 depth-first nodes): on a shared machine a wall cap would measure
+    the other processes too. ``restarts`` says whether the win came after the switch."""
+    cpu, started = time.process_time(), time.perf_counter()
+    reached = [0]
+
+    def watch(nodes: int, depth: int) -> None:
+        reached[0] = nodes
+        if time.process_time() - cpu > cpu_cap:
+            raise _CpuCapReached
+
+    try:
+        found = solve(state, nodes=NODES, progress=watch)
+    except _CpuCapReached:
+        status, nodes, actions = "unknown", reached[0], 0
+    else:
+        status, nodes, actions = found.status, found.nodes, len(found.actions)
+    return {"status": status, "cpu_s": round(time.process_time() - cpu, 4),
+            "seconds": round(time.perf_counter() - started, 4), "nodes": nodes,
+            "actions": actions, "restarts": status == "solved" and nodes > SWITCH_NODES,
+            "load_average": _load()}
+
+
+def rerun(numbers: list[int], cpu_cap: float, rows_file: Path | None) -> None:
+    """Chosen 4-suit deals again (those a change can affect), one row each."""
+    rules = preset("classic", 4)
+    for number in numbers:
+        row = {"suits": 4, "deal": number, **run_cpu_capped(deal(number, rules), cpu_cap)}
+        if rows_file is not None:
+            with rows_file.open("a") as out:
+                out.write(json.dumps(row) + "\n")
+        print(json.dumps(row), flush=True)
 
 
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -303,8 +344,15 @@ def main(argv: list[str] | None = None) -> None:
                         help="solve nothing: summarise a --rows file (a run stopped early)")
     parser.add_argument("--baseline", type=Path, default=None,
                         help="another checkout (e.g. /work/main): run the same random sets there")
+    parser.add_argument("--rerun", default=None,
+                        help="only these 4-suit deals (comma-separated), CPU-capped; rows only")
+    parser.add_argument("--cpu-cap", type=float, default=TARGETS[4][1],
+                        help="CPU seconds per deal of --rerun")
     args = parser.parse_args(argv)
 
+    if args.rerun is not None:
+        rerun([int(item) for item in args.rerun.split(",")], args.cpu_cap, args.rows)
+        return
     started = time.perf_counter()
     if args.from_rows is not None:
         sets, reference, pool = sets_from_rows(args.from_rows), None, None
