@@ -16,7 +16,17 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
-from app.api.protocol_base import ActionJson, Id, Message, Request, Seq
+from app.api.protocol_base import (
+    ActionJson,
+    Advice,
+    Id,
+    MatchFrame,
+    Message,
+    Numbered,
+    Refusal,
+    Request,
+    Seq,
+)
 from app.api.protocol_solo import (
     BadgeEarned,
     SoloAck,
@@ -211,12 +221,10 @@ class ResumeResult(Message):
     last_event: int = Field(description="The newest event number on the stream so far.")
 
 
-class Snapshot(Message):
+class Snapshot(MatchFrame):
     """The whole visible state of one game (mine, or one I watch)."""
 
     type: Literal["snapshot"] = "snapshot"
-    n: int
-    match_id: int
     player_id: int
     role: Literal["player", "spectator"]
     rules: dict[str, Any]
@@ -229,58 +237,47 @@ class Snapshot(Message):
     opponent: Progress | None
 
 
-class Ack(Message):
-    type: Literal["ack"] = "ack"
-    n: int
-    match_id: int
+class Played(MatchFrame):
+    """A game's step as it was played: what an ack tells the player and a watch frame
+    its spectators (the same view and events)."""
+
     seq: int
     view: dict[str, Any]
     score: int
-    delta: int
     events: list[dict[str, Any]]
+
+
+class Ack(Played):
+    type: Literal["ack"] = "ack"
+    delta: int
     status: Literal["playing", "won", "finished", "timed_out"]
     time_left_ms: int
     duplicate: bool = False
 
 
-class Reject(Message):
+class Reject(MatchFrame, Refusal):
     type: Literal["reject"] = "reject"
-    n: int
-    match_id: int
-    seq: int
-    code: str
-    message: str
     view: dict[str, Any] | None
     score: int | None
     next_seq: int | None
     status: str | None
 
 
-class ProgressEvent(Message):
+class ProgressEvent(MatchFrame):
     type: Literal["progress"] = "progress"
-    n: int
-    match_id: int
     progress: Progress
 
 
-class WatchEvent(Message):
+class WatchEvent(Played):
     """A live step of a game I spectate: the new view, read-only."""
 
     type: Literal["watch"] = "watch"
-    n: int
-    match_id: int
     player_id: int
-    seq: int
-    view: dict[str, Any]
-    score: int
-    events: list[dict[str, Any]]
     status: str
 
 
-class GameOver(Message):
+class GameOver(MatchFrame):
     type: Literal["game_over"] = "game_over"
-    n: int
-    match_id: int
     player_id: int
     reason: Literal["won", "finished", "timed_out", "did_not_start"]
     score: int
@@ -297,50 +294,41 @@ class PlayerResult(Message):
     rating_after: float | None = None
 
 
-class MatchResult(Message):
+class MatchResult(MatchFrame):
     type: Literal["match_result"] = "match_result"
-    n: int
-    match_id: int
     winner_id: int | None
     results: list[PlayerResult]
     deal: dict[str, Any] = Field(description="The deal, revealed only now that both are over.")
 
 
-class Replay(Message):
+class Replay(MatchFrame):
     type: Literal["replay"] = "replay"
-    n: int
-    match_id: int
     player_id: int
     record: dict[str, Any]
 
 
-class Lobby(Message):
+class Lobby(Numbered):
     type: Literal["lobby"] = "lobby"
-    n: int
     change: Literal["table_created", "seat_taken", "table_closed", "table_updated"]
     table: dict[str, Any]
 
 
-class Invite(Message):
+class Invite(Numbered):
     type: Literal["invite"] = "invite"
-    n: int
     invite: dict[str, Any]
 
 
-class Presence(Message):
+class Presence(Numbered):
     type: Literal["presence"] = "presence"
-    n: int
     player_id: int
     online: bool
 
 
-class Hint(Message):
+class Hint(Advice):
     """The answer to ``hint``: computed from what the player sees only. Not numbered."""
 
     type: Literal["hint"] = "hint"
     match_id: int
-    action: ActionJson | None = Field(description="None when no action helps.")
-    reason: str = Field(description="Why, in a few words (no card names).")
 
 
 class Error(Message):

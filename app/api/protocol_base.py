@@ -29,3 +29,40 @@ class Request(Message):
     (``"seq": "1"``, ``"seq": 2.0``) instead of being converted and applied."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class Numbered(Message):
+    """A server frame of the player's event stream: ``n`` numbers it, and a resume asks
+    for what came after an ``n``. Each subclass fixes ``type`` to its own constant."""
+
+    type: str
+    n: int
+
+
+class MatchFrame(Numbered):
+    """A numbered frame about a duel match."""
+
+    match_id: int
+
+
+class SoloFrame(Numbered):
+    """A numbered frame about one solo or daily game."""
+
+    game_id: int
+
+
+
+class Refusal(Message):
+    """Why an action (numbered ``seq``) was refused; it changed nothing. Each refusal frame
+    adds where its game stands, to resume from."""
+
+    seq: int
+    code: str
+    message: str
+
+
+class Advice(Message):
+    """A hint's answer, in a duel or a solo game alike."""
+
+    action: ActionJson | None = Field(description="None when no action helps.")
+    reason: str = Field(description="Why, in a few words (no card names).")

@@ -10,7 +10,17 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from app.api.protocol_base import ActionJson, Id, Message, Request, Seq
+from app.api.protocol_base import (
+    ActionJson,
+    Advice,
+    Id,
+    Message,
+    Numbered,
+    Refusal,
+    Request,
+    Seq,
+    SoloFrame,
+)
 
 
 class SoloOpen(Request):
@@ -72,51 +82,41 @@ class PointsBreakdown(Message):
     total: int
 
 
-class SoloSnapshot(Message):
+class SoloState(SoloFrame):
+    """Where my solo or daily game stands: every answer about it says all of this."""
+
+    view: dict[str, Any]
+    score: int
+    seq: int = Field(description="Number of actions logged; the next action uses seq + 1.")
+    status: SoloStatus
+    elapsed_ms: int
+    auto_complete: bool = Field(description="Whether the Auto-complete button is offered.")
+
+
+class SoloSnapshot(SoloState):
     """The whole visible state of my solo or daily game."""
 
     type: Literal["solo_snapshot"] = "solo_snapshot"
-    n: int
-    game_id: int
     kind: Literal["solo", "daily"]
     number: int | None = Field(description="None for a daily game in progress.")
     daily_date: str | None
     options: SoloOptionsOut
     rules: dict[str, Any]
     difficulty: Literal["easy", "medium", "hard"] | None
-    view: dict[str, Any]
-    score: int
-    seq: int = Field(description="Number of actions logged; the next action uses seq + 1.")
-    status: SoloStatus
-    elapsed_ms: int
     hints: int
     rescues: int
-    auto_complete: bool = Field(description="Whether the Auto-complete button is offered.")
     points: int | None
 
 
-class SoloAck(Message):
+class SoloAck(SoloState):
     type: Literal["solo_ack"] = "solo_ack"
-    n: int
-    game_id: int
-    seq: int
-    view: dict[str, Any]
-    score: int
     delta: int
     events: list[dict[str, Any]]
-    status: SoloStatus
-    elapsed_ms: int
-    auto_complete: bool
     duplicate: bool = False
 
 
-class SoloReject(Message):
+class SoloReject(SoloFrame, Refusal):
     type: Literal["solo_reject"] = "solo_reject"
-    n: int
-    game_id: int
-    seq: int
-    code: str
-    message: str
     view: dict[str, Any]
     score: int
     next_seq: int
@@ -132,42 +132,30 @@ class SoloStep(Message):
     events: list[dict[str, Any]]
 
 
-class SoloAssist(Message):
+class SoloAssist(SoloState):
     """The answer to a rescue or a served auto-complete: the steps played, then the truth."""
 
     type: Literal["solo_assist"] = "solo_assist"
-    n: int
-    game_id: int
     kind: Literal["rescue", "auto_complete"]
     verdict: Literal["way_out", "no_way_out", "unknown", "ready"]
     message: str
     steps: list[SoloStep]
-    view: dict[str, Any]
-    score: int
-    seq: int = Field(description="Number of actions logged after the steps.")
-    status: SoloStatus
-    elapsed_ms: int
     rescues: int
     points_cost: int
-    auto_complete: bool
     duplicate: bool = False
 
 
-class SoloHint(Message):
+class SoloHint(Advice):
     """The answer to ``solo_hint`` (this connection only, not numbered)."""
 
     type: Literal["solo_hint"] = "solo_hint"
     game_id: int
-    action: ActionJson | None
-    reason: str
 
 
-class SoloOver(Message):
+class SoloOver(SoloFrame):
     """A solo or daily game ended: won, abandoned or expired; number and deal revealed."""
 
     type: Literal["solo_over"] = "solo_over"
-    n: int
-    game_id: int
     status: Literal["won", "abandoned", "expired"]
     elapsed_ms: int | None
     actions: int
@@ -190,10 +178,9 @@ class BadgeGame(Message):
     id: int
 
 
-class BadgeEarned(Message):
+class BadgeEarned(Numbered):
     """A badge just earned, after the frame that ended the game that earned it."""
 
     type: Literal["badge"] = "badge"
-    n: int
     badge: BadgeOut
     game: BadgeGame

@@ -1,15 +1,16 @@
 """Request and response bodies of the REST API (pydantic), and converters from services."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date, datetime
 from enum import IntEnum
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.rooms.winner import GameStatus
 from app.services.friends import Contact
 from app.services.invites import InviteView
+from app.services.paging import Page
 from app.services.players import NAME_MAX, NAME_MIN, PlayerInfo, RatingInfo
 from app.services.ratings import LeaderboardEntry
 from app.services.results import GameResult, HistoryEntry, MatchResult
@@ -20,6 +21,11 @@ GAME_STATUS_HELP = ("not_started (not opened yet), playing, won, finished (ended
                     "the same words as the WebSocket's")
 
 Suits = Literal[1, 2, 4]
+
+
+def _columns(row: object, *names: str) -> dict[str, Any]:
+    """The ``names`` attributes of ``row``: what an answer repeats from a row as it is."""
+    return {name: getattr(row, name) for name in names}
 
 
 class SuitCount(IntEnum):
@@ -148,12 +154,10 @@ class TableOut(BaseModel):
     def of(cls, view: TableView) -> "TableOut":
         table = view.table
         return cls(
-            id=table.id, owner_id=table.owner_id, owner_name=view.owner_name,
-            preset=table.preset, suits=table.suits,
-            time_limit_seconds=table.time_limit_seconds, level=table.level,
-            public=table.is_public, rated=table.rated, difficulty=table.difficulty,
-            daily_date=table.daily_date, status=table.status,
-            created_at=table.created_at, expires_at=table.expires_at,
+            **_columns(table, "id", "owner_id", "preset", "suits", "time_limit_seconds",
+                       "level", "rated", "difficulty", "daily_date", "status", "created_at",
+                       "expires_at"),
+            owner_name=view.owner_name, public=table.is_public,
             seats=[SeatOut(seat=s.seat, player_id=s.player_id, name=s.name,
                            wants_new_game=s.wants_new_game) for s in view.seats],
             match_id=view.match.id if view.match else None,
@@ -165,6 +169,13 @@ class PageMeta(BaseModel):
     total: int
     page: int
     page_size: int
+
+    @classmethod
+    def of(cls, found: Page[Any], item: Callable[[Any], BaseModel]) -> Self:
+        """A service's page as this answer (its ``items``: each item through ``item``)."""
+        return cls.model_validate({"total": found.total, "page": found.page,
+                                   "page_size": found.page_size,
+                                   "items": [item(each) for each in found.items]})
 
 
 class TablePage(PageMeta):
@@ -285,16 +296,14 @@ class MatchResultOut(BaseModel):
     def of(cls, result: MatchResult) -> "MatchResultOut":
         match = result.match
         return cls(
-            match_id=match.id, table_id=match.table_id, ordinal=match.ordinal,
-            status=match.status, preset=match.preset, rated=match.rated,
-            time_limit_seconds=match.time_limit_seconds, winner_id=match.winner_id,
-            draw=match.status == "finished" and match.winner_id is None,
+            **_columns(match, "table_id", "ordinal", "status", "preset", "rated",
+                       "time_limit_seconds", "winner_id", "ended_at"),
+            match_id=match.id, draw=match.status == "finished" and match.winner_id is None,
             games=[GameResultOut.of(g) for g in result.games],
             deal_number=result.deal_number, suits=result.suits,
             generator_version=match.generator_version if result.over else None,
             difficulty=match.difficulty if result.over else None,
             play=None if result.play is None else PlayThisDealOut(**result.play),
-            ended_at=match.ended_at,
         )
 
 

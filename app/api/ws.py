@@ -261,6 +261,18 @@ async def _serve(websocket: WebSocket, rooms: Rooms, session: EventStream, outbo
             outbox.put(frames.error("internal", "the server failed to handle this frame"))
 
 
+def _answering(session: EventStream, *, op: object) -> Callable[[dict[str, Any]], None]:
+    """Sends an action's answer to the player the moment the duel service has it (an
+    ack: once durable, before the fan-out), timed from now: frame in, answer out."""
+    started = time.perf_counter()
+
+    def answer(reply: dict[str, Any]) -> None:
+        session.emit_answer(reply)
+        metrics.record_answer(reply, op=op, started=started)
+
+    return answer
+
+
 async def _handle(message: p.ClientMessage, rooms: Rooms, session: EventStream, outbox: Outbox,
                   solo: SoloPlay | None = None) -> None:
     duels = rooms.duels
@@ -269,16 +281,12 @@ async def _handle(message: p.ClientMessage, rooms: Rooms, session: EventStream, 
         session.emit(await duels.open_game(
             player_id=me, match_id=message.match_id, follow=session.follow))
     elif isinstance(message, p.Act):
-        started = time.perf_counter()
-        answer = await duels.act(
-            player_id=me, match_id=message.match_id, seq=message.seq, action=message.action)
-        metrics.record_answer(answer, op=message.action.get("op"), started=started)
-        session.emit_answer(answer)
+        await duels.act(player_id=me, match_id=message.match_id, seq=message.seq,
+                        action=message.action,
+                        answer=_answering(session, op=message.action.get("op")))
     elif isinstance(message, p.Finish):
-        started = time.perf_counter()
-        answer = await duels.finish(player_id=me, match_id=message.match_id, seq=message.seq)
-        metrics.record_answer(answer, op="finish", started=started)
-        session.emit_answer(answer)
+        await duels.finish(player_id=me, match_id=message.match_id, seq=message.seq,
+                           answer=_answering(session, op="finish"))
     elif isinstance(message, p.AskHint):
         # An answer to this connection only, not an event: unnumbered, like pong.
         outbox.put(await duels.hint(player_id=me, match_id=message.match_id))

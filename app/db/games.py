@@ -15,6 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import GAME_STATUSES, DuelTable, Game, GameAction, Match, utcnow
+from app.rooms.store import Progress
 
 
 class DuplicateActionError(ValueError):
@@ -148,26 +149,16 @@ async def load_game(session: AsyncSession, *, game_id: int) -> LoadedGame | None
     return LoadedGame(game, match, await actions_of_game(session, game_id=game_id))
 
 
-async def update_progress(
-    session: AsyncSession, *, game: Game, score: int, actions_count: int, time_used_ms: int
-) -> Game:
-    game.score = score
-    game.actions_count = actions_count
-    game.time_used_ms = time_used_ms
+async def update_progress(session: AsyncSession, *, game: Game, progress: Progress) -> Game:
+    game.score = progress.score
+    game.actions_count = progress.actions
+    game.time_used_ms = progress.time_used_ms
     await session.flush()
     return game
 
 
-async def finish_game(
-    session: AsyncSession,
-    *,
-    game: Game,
-    status: str,
-    score: int,
-    actions_count: int,
-    time_used_ms: int,
-    at: datetime | None = None,
-) -> Game:
+async def finish_game(session: AsyncSession, *, game: Game, status: str, progress: Progress,
+                      at: datetime | None = None) -> Game:
     """End a game with how it ended (won / finished / timed_out) and its totals."""
     if status not in GAME_STATUSES or status == "playing":
         raise GameStatusError(f"a game ends as won, finished or timed_out, not {status!r}")
@@ -175,5 +166,4 @@ async def finish_game(
         raise GameStatusError(f"game {game.id} has already ended ({game.status})")
     game.status = status
     game.ended_at = at or utcnow()
-    return await update_progress(session, game=game, score=score, actions_count=actions_count,
-                                 time_used_ms=time_used_ms)
+    return await update_progress(session, game=game, progress=progress)

@@ -7,8 +7,9 @@ Here the writer checks one connection out of the engine's pool (same URL, same c
 hooks: SQLite's foreign keys and WAL) and keeps it:
 
 - PostgreSQL: one prepared statement inserts the batch's rows and sets the games' totals
-  (a data-modifying CTE over ``unnest`` arrays). asyncpg runs it outside any explicit
-  transaction, so it is its own transaction: one round trip per batch, commit included.
+  (a data-modifying CTE over ``unnest`` arrays; a batch of one row, a lighter one of its
+  own). asyncpg runs it outside any explicit transaction, so it is its own transaction:
+  one round trip per batch, commit included.
 - SQLite: ``BEGIN IMMEDIATE``, two ``executemany``, ``COMMIT``, all in one hop to the
   driver's thread.
 
@@ -149,11 +150,24 @@ WHERE g.id = t.game_id
 """
 
 
+# A batch of one row (a lone action: the usual case below a few hundred actions per
+# second) without the arrays, the ordering and the DISTINCT ON: ~0.06 ms less per commit
+# on the database's side (0.17 against 0.23 ms, synchronous_commit off, same machine).
+POSTGRES_ONE = """
+WITH logged AS (
+    INSERT INTO game_actions (game_id, seq, action, at) VALUES ($1, $2, $3::json, $4)
+)
+UPDATE games SET score = $5, actions_count = $6, time_used_ms = $7 WHERE id = $1
+"""
+
+
 class PostgresLogWriter:
     def __init__(self, engine: AsyncEngine, *, synchronous_commit: bool = True) -> None:
         self._kept = _KeptConnection(engine)
         self._synchronous_commit = synchronous_commit
-        self._statement: Any = None  # asyncpg PreparedStatement on the kept connection
+        # asyncpg PreparedStatements on the kept connection: a batch's, a lone row's.
+        self._statement: Any = None
+        self._one: Any = None
         self._driver: Any = None
 
     async def _prepared(self) -> Any:
@@ -167,22 +181,29 @@ class PostgresLogWriter:
             if not self._synchronous_commit:
                 # This session only: the rest of the pool keeps the server's setting.
                 await self._driver.execute("SET synchronous_commit TO off")
+            self._one = await self._driver.prepare(POSTGRES_ONE)
             self._statement = await self._driver.prepare(POSTGRES_BATCH)
         return self._statement
 
     async def _discard(self) -> None:
-        self._statement = self._driver = None
+        self._statement = self._one = self._driver = None
         await self._kept.discard()
 
     async def write(self, rows: Sequence[LogRow]) -> None:
-        game_ids, seqs, actions, ats, scores, counts, times = zip(*rows, strict=True)
         try:
             statement = await self._prepared()
-            await statement.fetch(
-                # The times as UTCDateTime would bind them, without its call per row.
-                game_ids, seqs, list(map(_json_text, actions)), list(map(utc_from_seconds, ats)),
-                scores, counts, times,
-            )
+            if len(rows) == 1:
+                row = rows[0]
+                await self._one.fetch(
+                    row.game_id, row.seq, _json_text(row.action), utc_from_seconds(row.at),
+                    row.score, row.actions_count, row.time_used_ms)
+            else:
+                game_ids, seqs, actions, ats, scores, counts, times = zip(*rows, strict=True)
+                await statement.fetch(
+                    # The times as UTCDateTime would bind them, without its call per row.
+                    game_ids, seqs, list(map(_json_text, actions)),
+                    list(map(utc_from_seconds, ats)), scores, counts, times,
+                )
         except asyncpg.IntegrityConstraintViolationError as error:
             # The statement failed as a whole; the connection is fine.
             raise Refused(isinstance(error, asyncpg.UniqueViolationError)) from error
@@ -197,7 +218,7 @@ class PostgresLogWriter:
             # is replaced before the next batch (see _prepared).
             if self._driver is not None:
                 self._driver.terminate()
-            self._statement = None
+            self._statement = self._one = None
             raise
 
     async def close(self) -> None:
@@ -208,7 +229,7 @@ class PostgresLogWriter:
                 await self._driver.execute("RESET synchronous_commit")
             except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
                 await self._discard()
-        self._statement = self._driver = None
+        self._statement = self._one = self._driver = None
         await self._kept.close()
 
 

@@ -79,33 +79,36 @@ class Player(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class Friendship(Base):
+def _player_key(*, sort_order: int) -> Mapped[int]:
+    # sort_order: declarative would put a mixin's columns after the class's own, turning
+    # the primary key into (other, player): not the tables the migrations made, nor the
+    # order session.get(model, (player_id, other_id)) passes.
+    return mapped_column(ForeignKey("players.id", ondelete="CASCADE"), primary_key=True,
+                         sort_order=sort_order)
+
+
+class PlayerList:
+    """One of a player's lists of other players: one row per (player, other), keyed in
+    that order, gone with either player. A subclass names the other player's column
+    and checks that it is not ``player_id``."""
+
+    player_id: Mapped[int] = _player_key(sort_order=0)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow, sort_order=2)
+
+
+class Friendship(PlayerList, Base):
     """One-way: ``player`` keeps ``friend`` in their friend list (like a contact list)."""
 
     __tablename__ = "friendships"
-
-    player_id: Mapped[int] = mapped_column(
-        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
-    )
-    friend_id: Mapped[int] = mapped_column(
-        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
-    )
-    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    friend_id: Mapped[int] = _player_key(sort_order=1)
     __table_args__ = (CheckConstraint("player_id <> friend_id", name="not_self"),)
 
 
-class Ignore(Base):
+class Ignore(PlayerList, Base):
     """``player`` ignores ``ignored``: no invites, no joining, no private tables seen."""
 
     __tablename__ = "ignores"
-
-    player_id: Mapped[int] = mapped_column(
-        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
-    )
-    ignored_id: Mapped[int] = mapped_column(
-        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
-    )
-    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    ignored_id: Mapped[int] = _player_key(sort_order=1)
     __table_args__ = (CheckConstraint("player_id <> ignored_id", name="not_self"),)
 
 

@@ -1,7 +1,8 @@
 """Starting positions from the rule book's layout form, strictly validated, and back."""
 
 from collections import Counter
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from app.engine.cards import (
     RUN_LENGTH,
@@ -22,21 +23,31 @@ from app.engine.game import _ends_with_run
 from app.engine.rules import Rules
 from app.engine.state import COLUMNS, RUNS_TO_WIN, Column, GameState
 
+T = TypeVar("T")
+
 
 class LayoutError(ValueError):
     """A layout that is not a possible starting position; the message names the problem."""
 
 
+def parse_items(values: list[Any], parse: Callable[[Any], T], *, where: str,
+                fails: type[ValueError], error: type[ValueError]) -> list[T]:
+    """Each of the JSON list ``values`` through ``parse``, in order. The first item that
+    ``parse`` refuses (with ``fails``) is named by its index in the ``error`` raised:
+    ``where[3]: why``."""
+    parsed = []
+    for index, value in enumerate(values):
+        try:
+            parsed.append(parse(value))
+        except fails as failure:
+            raise error(f"{where}[{index}]: {failure}") from None
+    return parsed
+
+
 def _card_list(value: object, where: str) -> list[int]:
     if not isinstance(value, list):
         raise LayoutError(f"{where} must be a list of card names")
-    faces = []
-    for index, name in enumerate(value):
-        try:
-            faces.append(parse_face(name))
-        except CardError as error:
-            raise LayoutError(f"{where}[{index}]: {error}") from None
-    return faces
+    return parse_items(value, parse_face, where=where, fails=CardError, error=LayoutError)
 
 
 def _check_multiset(rules: Rules, faces: list[int], removed: list[int]) -> None:

@@ -6,7 +6,7 @@ from typing import Any
 
 from app.engine.actions import Action, ActionFormatError, action_from_json
 from app.engine.deal import DealNumberError, deal
-from app.engine.layout import LayoutError, state_from_layout, state_to_layout
+from app.engine.layout import LayoutError, parse_items, state_from_layout, state_to_layout
 from app.engine.rules import Rules, RulesError, rules_from_json
 from app.engine.state import GameState
 
@@ -52,12 +52,8 @@ def record_from_json(data: object) -> Record:
     moves = data.get("moves", [])
     if not isinstance(moves, list):
         raise RecordError("'moves' must be a list of actions")
-    actions = []
-    for index, move in enumerate(moves):
-        try:
-            actions.append(action_from_json(move))
-        except ActionFormatError as error:
-            raise RecordError(f"moves[{index}]: {error}") from None
+    actions = parse_items(moves, action_from_json, where="moves", fails=ActionFormatError,
+                          error=RecordError)
     return Record(rules, start, tuple(actions), number)
 
 

@@ -36,7 +36,7 @@ from app.rooms.errors import (
 from app.rooms.match import Match
 from app.rooms.peers import PeerSync
 from app.rooms.pubsub import PubSub
-from app.rooms.step_runner import LiveMatch, StepRunner
+from app.rooms.step_runner import Answer, LiveMatch, StepRunner
 from app.rooms.store import DuelStore, SeqTaken, StoredMatch, StoreError
 
 __all__ = [
@@ -156,42 +156,48 @@ class DuelService:
             return self._runner.snapshot(live, live.game_of(player_id), role="player")
 
     async def act(
-        self, *, player_id: int, match_id: int, seq: int, action: Payload
+        self, *, player_id: int, match_id: int, seq: int, action: Payload,
+        answer: Answer | None = None,
     ) -> Payload:
+        """The action's reply (an ack or a refusal). ``answer``, when given, gets it once,
+        as soon as it is final: an ack once its action is durable, before the fan-out."""
         live = self._matches.get(match_id) or await self.match(match_id)
         async with live.lock(player_id):
-            return await self._act(live, player_id, seq, action)
+            return await self._act(live, player_id, seq, action, answer)
 
-    async def finish(self, *, player_id: int, match_id: int, seq: int) -> Payload:
-        return await self.act(
-            player_id=player_id, match_id=match_id, seq=seq, action={"op": core.FINISH_OP}
-        )
+    async def finish(self, *, player_id: int, match_id: int, seq: int,
+                     answer: Answer | None = None) -> Payload:
+        return await self.act(player_id=player_id, match_id=match_id, seq=seq,
+                              action={"op": core.FINISH_OP}, answer=answer)
 
     async def _act(self, live: LiveMatch, player_id: int, seq: int, action: Payload,
-                   *, fresh_copy: bool = False) -> Payload:
+                   answer: Answer | None, *, fresh_copy: bool = False) -> Payload:
         step = core.act(live.value, player_id, seq, action, self._clock())
         if self._peers is not None and not fresh_copy and _ahead(step.reply, seq):
             # A seq past our copy's next one: another process (the player's other tab or
             # device) may have played meanwhile and its news not reached us yet.
-            return await self._act_on_fresh_copy(live, player_id, seq, action)
+            return await self._act_on_fresh_copy(live, player_id, seq, action, answer)
         try:
-            reply = await self._runner.run(live, player_id, step)
+            reply = await self._runner.run(live, player_id, step, answer)
         except SeqTaken:
             # Another process logged this seq first (a duplicate, or a rejection with a resync).
-            return await self._act_on_fresh_copy(live, player_id, seq, action)
+            return await self._act_on_fresh_copy(live, player_id, seq, action, answer)
         except StoreError as error:
-            return core.reject(live.value, live.game_of(player_id), seq, "not_stored",
-                               f"not saved, try again: {error}")
+            refusal = core.reject(live.value, live.game_of(player_id), seq, "not_stored",
+                                  f"not saved, try again: {error}")
+            if answer is not None:  # nothing was written, so the runner answered nothing
+                answer(refusal)
+            return refusal
         assert reply is not None
         return reply
 
     async def _act_on_fresh_copy(self, live: LiveMatch, player_id: int, seq: int,
-                                 action: Payload) -> Payload:
+                                 action: Payload, answer: Answer | None) -> Payload:
         """The log decides: rebuild the match from it and answer as the fresh game would."""
         await self._invalidate(live.match_id)
         fresh = await self.match(live.match_id)
         async with fresh.lock(player_id):
-            return await self._act(fresh, player_id, seq, action, fresh_copy=True)
+            return await self._act(fresh, player_id, seq, action, answer, fresh_copy=True)
 
     async def hint(self, *, player_id: int, match_id: int) -> Payload:
         """A suggested next action for my own game in progress; changes nothing.

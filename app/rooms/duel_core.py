@@ -96,12 +96,11 @@ class Acked:
 
 @dataclass(slots=True)
 class ProgressChanged:
+    """The player's progress changed (a game opened or ended): published to the match,
+    then told to other processes (``ended``: the game is over); always both, in order."""
+
     player_id: int
-
-
-@dataclass(slots=True)
-class TellPeers:
-    ended: bool
+    ended: bool = False
 
 
 @dataclass(slots=True)
@@ -111,10 +110,7 @@ class GameEnded:
     frame: Payload
 
 
-Effect = Arm | Disarm | Acked | ProgressChanged | TellPeers | GameEnded
-
-
-NOT_ENDED = TellPeers(ended=False)  # the same value for every step of a game in progress
+Effect = Arm | Disarm | Acked | ProgressChanged | GameEnded
 
 
 @dataclass(slots=True)
@@ -171,7 +167,7 @@ def end(match: Match, player_id: int, reason: str, at: float, *, announce: bool 
                     required=reason == "finished")
     effects: tuple[Effect, ...] = (Disarm(player_id),)
     if announce:
-        effects += (ProgressChanged(player_id), TellPeers(ended=True),
+        effects += (ProgressChanged(player_id, ended=True),
                     GameEnded(frames.game_over(match.match_id, ended, at)))
     return Step(match.with_seat(ended), (write,), effects)
 
@@ -208,7 +204,7 @@ def open_seat(match: Match, player_id: int, now: float) -> Step | None:
         return None
     opened = seat.evolve(started_at=now)
     return Step(match.with_seat(opened), (StartGame(seat.game_id, now),),
-                (Arm(player_id), ProgressChanged(player_id), NOT_ENDED))
+                (Arm(player_id), ProgressChanged(player_id)))
 
 
 def act(match: Match, player_id: int, seq: int, data: Payload, now: float) -> Step:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Protocol, runtime_checkable
 
 from app.ops.light_queue import LightQueue
@@ -56,10 +56,13 @@ class QueuedSubscription:
     (:meth:`forward`): no task waiting on the queue, no coroutine resumed per message.
     """
 
-    __slots__ = ("_closed", "_forward", "_queue", "channel")
+    __slots__ = ("_closed", "_forget", "_forward", "_queue", "channel")
 
-    def __init__(self, channel: str) -> None:
+    def __init__(self, channel: str,
+                 forget: Callable[[QueuedSubscription], Awaitable[None]]) -> None:
+        """``forget``: the backend's way to stop feeding this subscription, on close."""
         self.channel = channel
+        self._forget = forget
         self._queue: LightQueue[Message | None] = LightQueue()
         self._closed = False
         self._forward: Callable[[Message], None] | None = None
@@ -103,6 +106,10 @@ class QueuedSubscription:
             self._closed = True
             self._queue.put_nowait(None)
 
+    async def close(self) -> None:
+        self._end()
+        await self._forget(self)
+
     def __aiter__(self) -> AsyncIterator[Message]:
         return self
 
@@ -115,37 +122,25 @@ class QueuedSubscription:
         return message
 
 
-class MemorySubscription(QueuedSubscription):
-    __slots__ = ("_hub",)
-
-    def __init__(self, hub: MemoryPubSub, channel: str) -> None:
-        super().__init__(channel)
-        self._hub = hub
-
-    async def close(self) -> None:
-        self._end()
-        self._hub._forget(self)
-
-
 class MemoryPubSub:
     """In-process backend: one asyncio queue per subscription, delivery in publish order."""
 
     def __init__(self) -> None:
-        self._subscribers: dict[str, set[MemorySubscription]] = defaultdict(set)
+        self._subscribers: dict[str, set[QueuedSubscription]] = defaultdict(set)
 
     async def publish(self, channel: str, message: Message) -> None:
         for subscription in list(self._subscribers.get(channel, ())):
             subscription.deliver(message)
 
-    async def subscribe(self, channel: str) -> MemorySubscription:
-        subscription = MemorySubscription(self, channel)
+    async def subscribe(self, channel: str) -> QueuedSubscription:
+        subscription = QueuedSubscription(channel, self._forget)
         self._subscribers[channel].add(subscription)
         return subscription
 
     def subscriber_count(self, channel: str) -> int:
         return len(self._subscribers.get(channel, ()))
 
-    def _forget(self, subscription: MemorySubscription) -> None:
+    async def _forget(self, subscription: QueuedSubscription) -> None:
         subscribers = self._subscribers.get(subscription.channel)
         if subscribers is not None:
             subscribers.discard(subscription)

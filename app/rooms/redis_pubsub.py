@@ -70,20 +70,6 @@ class StreamMessage(dict[str, Any]):
 log = logging.getLogger("spider.pubsub")
 
 
-class RedisSubscription(QueuedSubscription):
-    """One local subscriber: a bounded queue fed by the process's reader task."""
-
-    __slots__ = ("_bus",)
-
-    def __init__(self, bus: RedisPubSub, channel: str) -> None:
-        super().__init__(channel)
-        self._bus = bus
-
-    async def close(self) -> None:
-        self._end()
-        await self._bus._forget(self)
-
-
 class RedisPubSub:
     def __init__(self, url: str, *, prefix: str = "", client_name: str | None = None,
                  keep_seconds: float = 60.0, clock: Clock = SYSTEM_CLOCK) -> None:
@@ -99,7 +85,7 @@ class RedisPubSub:
             url, client_name=name, max_connections=POOL_SIZE, timeout=POOL_WAIT_SECONDS)
         self._redis = redis.Redis(connection_pool=pool)
         self._pubsub = self._redis.pubsub()
-        self._local: dict[str, set[RedisSubscription]] = defaultdict(set)
+        self._local: dict[str, set[QueuedSubscription]] = defaultdict(set)
         self._confirmed: dict[str, asyncio.Future[None]] = {}
         self._lock = asyncio.Lock()
         self._reader: asyncio.Task[None] | None = None
@@ -146,9 +132,9 @@ class RedisPubSub:
             if not done.done():
                 done.set_result(None)
 
-    async def subscribe(self, channel: str) -> RedisSubscription:
+    async def subscribe(self, channel: str) -> QueuedSubscription:
         """Returns once Redis confirmed the channel: a publish after this is delivered."""
-        subscription = RedisSubscription(self, channel)
+        subscription = QueuedSubscription(channel, self._forget)
         try:
             async with self._lock:
                 self._local[channel].add(subscription)
@@ -196,7 +182,7 @@ class RedisPubSub:
         await self._pubsub.aclose()  # type: ignore[no-untyped-call]
         await self._redis.aclose()
 
-    async def _forget(self, subscription: RedisSubscription) -> None:
+    async def _forget(self, subscription: QueuedSubscription) -> None:
         async with self._lock:
             subscribers = self._local.get(subscription.channel)
             if subscribers is None or subscription not in subscribers:

@@ -28,7 +28,6 @@ from app.rooms.duel_core import (
     ProgressChanged,
     StartGame,
     Step,
-    TellPeers,
 )
 from app.rooms.match import Match, Seat
 from app.rooms.peers import PeerSync
@@ -38,6 +37,8 @@ from app.rooms.store import DuelStore, StoreError
 log = logging.getLogger(__name__)
 
 Payload = dict[str, Any]
+Answer = Callable[[Payload], object]
+"""Sends a reply to the player who asked (an ack or a refusal), exactly once."""
 
 
 @dataclass(eq=False)
@@ -88,30 +89,34 @@ class LiveMatch:
         return stopped
 
 
+@dataclass(kw_only=True, eq=False)
 class StepRunner:
-    def __init__(self, *, store: DuelStore, pubsub: PubSub, clock: Clock,
-                 is_online: Callable[[int], bool], on_settled: Callable[[int], None],
-                 is_current: Callable[[LiveMatch], bool],
-                 rebuild: Callable[[int], Awaitable[object]]) -> None:
-        """``is_current``: whether the cache still holds this copy of the match;
-        ``rebuild``: drop the cached copy and rebuild the match from the log."""
-        self._store = store
-        self._pubsub = pubsub
-        self._clock = clock
-        self._is_online = is_online
-        self._on_settled = on_settled
-        self._is_current = is_current
-        self._rebuild = rebuild
-        self.peers: PeerSync | None = None
+    """``is_current``: whether the cache still holds this copy of the match;
+    ``rebuild``: drop the cached copy and rebuild the match from the log."""
 
-    async def run(self, live: LiveMatch, player_id: int, step: Step) -> Payload | None:
+    store: DuelStore
+    pubsub: PubSub
+    clock: Clock
+    is_online: Callable[[int], bool]
+    on_settled: Callable[[int], None]
+    is_current: Callable[[LiveMatch], bool]
+    rebuild: Callable[[int], Awaitable[object]]
+    peers: PeerSync | None = None
+
+    async def run(self, live: LiveMatch, player_id: int, step: Step,
+                  answer: Answer | None = None) -> Payload | None:
         """Make the step's writes, adopt its seat, carry out its effects; its reply.
+
+        ``answer``, when given, gets the reply as soon as the writes are durable and the
+        seat adopted, before the effects: the player's ack does not wait for the fan-out
+        to the opponent, spectators and other processes (with Redis, round trips). The
+        effects still run under the game's lock, so what they publish keeps its order.
 
         Only the player's seat is adopted: the other seat may have moved on (under its own
         lock) while the writes were awaited, and the step computed nothing else."""
         for write in step.writes:
             if isinstance(write, AppendAction):  # the frequent one inline: no coroutine
-                await self._store.append_action(write.game_id, write.seq, write.action,
+                await self.store.append_action(write.game_id, write.seq, write.action,
                                                 write.at, write.progress)
             else:
                 await self._write(write)
@@ -119,13 +124,14 @@ class StepRunner:
             live.value = step.match  # nothing else moved: the step's match is the match
         else:
             live.value = live.value.with_seat(step.match.seat_of(player_id))
+        if answer is not None and step.reply is not None:
+            answer(step.reply)
         for effect in step.effects:
             # The frequent ones inline: no coroutine made for each of them.
             if isinstance(effect, Acked):
                 await self._acked(live, effect)
             elif isinstance(effect, ProgressChanged):
                 await self.publish_progress(live, live.game_of(effect.player_id))
-            elif isinstance(effect, TellPeers):
                 if self.peers is not None:
                     await self.peers.tell(live.match_id, ended=effect.ended)
             else:
@@ -138,21 +144,21 @@ class StepRunner:
         # A spectator follows the channel under this game's lock before taking its
         # snapshot, and steps happen under the same lock: a step nobody can receive now
         # is in every later snapshot, so it needs no frame.
-        if may_deliver(self._pubsub, watch):
-            await self._pubsub.publish(watch, frames.watch(live.match_id, seat, effect.ack))
+        if may_deliver(self.pubsub, watch):
+            await self.pubsub.publish(watch, frames.watch(live.match_id, seat, effect.ack))
         await self.publish_progress(live, seat)
         if self.peers is not None:
             await self.peers.tell(live.match_id, ended=effect.ended)
 
     async def _write(self, write: StartGame | EndGame) -> None:
         if isinstance(write, StartGame):
-            await self._store.start_game(write.game_id, write.at)
+            await self.store.start_game(write.game_id, write.at)
         else:
             await self._end_row(write)
 
     async def _end_row(self, write: EndGame) -> None:
         try:
-            await self._store.end_game(write.game_id, write.reason, write.at, write.progress)
+            await self.store.end_game(write.game_id, write.reason, write.at, write.progress)
         except StoreError:
             if write.required:
                 raise
@@ -161,7 +167,7 @@ class StepRunner:
 
     async def _carry_out(self, live: LiveMatch, effect: object) -> None:
         if isinstance(effect, GameEnded):
-            await self._pubsub.publish(channels.match(live.match_id), effect.frame)
+            await self.pubsub.publish(channels.match(live.match_id), effect.frame)
             if live.over and live.result is None:
                 await self.conclude(live)
         elif isinstance(effect, Arm):
@@ -175,9 +181,9 @@ class StepRunner:
         live.timers[player_id] = asyncio.create_task(self._time_out_later(live, player_id))
 
     async def _time_out_later(self, live: LiveMatch, player_id: int) -> None:
-        await self._clock.sleep_until(live.game_of(player_id).deadline)
+        await self.clock.sleep_until(live.game_of(player_id).deadline)
         async with live.lock(player_id):
-            if not self._is_current(live):
+            if not self.is_current(live):
                 return  # a copy dropped since: the one that replaced it has its own timer
             step = core.time_out(live.value, player_id)
             if step is None:
@@ -194,7 +200,7 @@ class StepRunner:
         stale copy would record its stale totals (0 actions, score 0), so rebuild from
         the log, which ends whatever is overdue with the true totals (the rebuild resumes
         the clocks)."""
-        await self._rebuild(live.match_id)
+        await self.rebuild(live.match_id)
 
     async def resume_expiry(self, live: LiveMatch, now: float) -> None:
         """A match just loaded: end the games nobody opened if their start deadline (the
@@ -219,9 +225,9 @@ class StepRunner:
         if deadline is None:
             return
         # The loop's timer may wake a hair before the wall clock says so: sleep again.
-        while self._clock() < deadline:
-            await self._clock.sleep_until(deadline)
-        if not self._is_current(live):
+        while self.clock() < deadline:
+            await self.clock.sleep_until(deadline)
+        if not self.is_current(live):
             return
         if self.peers is not None:  # "never opened" may only be true of our copy
             live.expiry = None
@@ -229,41 +235,41 @@ class StepRunner:
             return
         for seat in live.games:
             async with live.lock(seat.player_id):
-                step = core.expiry_due(live.value, seat.player_id, self._clock())
+                step = core.expiry_due(live.value, seat.player_id, self.clock())
                 if step is not None:
                     await self.run(live, seat.player_id, step)
 
     async def conclude(self, live: LiveMatch) -> None:
-        outcomes = live.value.outcomes(self._clock())
+        outcomes = live.value.outcomes(self.clock())
         try:
-            settled = await self._store.finish_match(live.match_id, outcomes)
+            settled = await self.store.finish_match(live.match_id, outcomes)
         except Exception:  # the games stay over; the next restore settles the match
             log.exception("could not settle match %d", live.match_id)
             return
         live.value = core.settled(live.value, settled.winner_id, settled.ratings,
-                                  self._clock())
-        self._on_settled(live.match_id)
+                                  self.clock())
+        self.on_settled(live.match_id)
         result = live.value.result
         assert result is not None
         for seat in live.games:
-            await self._pubsub.publish(channels.player(seat.player_id), result)
+            await self.pubsub.publish(channels.player(seat.player_id), result)
         for player_id, notice in settled.notices:  # badges earned, after the result
-            await self._pubsub.publish(channels.player(player_id), notice)
+            await self.pubsub.publish(channels.player(player_id), notice)
 
     def snapshot(self, live: LiveMatch, seat: Seat, *, role: str) -> Payload:
         """What ``seat``'s player (or a spectator, ``role``) sees of the match now."""
         others = [s for s in live.games if s is not seat]
         return frames.snapshot(
-            live.match_id, live.value.rules.to_json(), seat, role=role, now=self._clock(),
+            live.match_id, live.value.rules.to_json(), seat, role=role, now=self.clock(),
             opponent=self.progress(live, others[0]) if others else None,
         )
 
     def progress(self, live: LiveMatch, seat: Seat) -> Payload:
-        return frames.progress(seat, self._clock(), self._is_online(seat.player_id),
+        return frames.progress(seat, self.clock(), self.is_online(seat.player_id),
                                live.value.start_deadline)
 
     async def publish_progress(self, live: LiveMatch, seat: Seat) -> None:
         # The start deadline shows only on a game not opened yet: not worked out otherwise.
         deadline = live.value.start_deadline if seat.started_at is None else None
-        await self._pubsub.publish(channels.match(live.match_id), frames.progress_event(
-            live.match_id, seat, self._clock(), self._is_online(seat.player_id), deadline))
+        await self.pubsub.publish(channels.match(live.match_id), frames.progress_event(
+            live.match_id, seat, self.clock(), self.is_online(seat.player_id), deadline))

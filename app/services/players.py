@@ -67,18 +67,19 @@ async def create_player(*, session: AsyncSession, name: str, secret_key: str) ->
     return NewPlayer(player, create_token(player_id=player.id, secret_key=secret_key))
 
 
-async def get_player(*, session: AsyncSession, player_id: int) -> Player:
-    player = await session.get(Player, player_id)
+def _found(player: Player | None, detail: str) -> Player:
     if player is None:
-        raise NotFound(f"no player {player_id}", code="player_not_found")
+        raise NotFound(detail, code="player_not_found")
     return player
+
+
+async def get_player(*, session: AsyncSession, player_id: int) -> Player:
+    return _found(await session.get(Player, player_id), f"no player {player_id}")
 
 
 async def find_by_name(*, session: AsyncSession, name: str) -> Player:
-    player = await session.scalar(select(Player).where(Player.name_key == name_key(name)))
-    if player is None:
-        raise NotFound(f"no player named {name!r}", code="player_not_found")
-    return player
+    found = await session.scalar(select(Player).where(Player.name_key == name_key(name)))
+    return _found(found, f"no player named {name!r}")
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from app.services.deals import (
     start_state,
 )
 from app.services.paging import Page, check_paging
+from app.services.players import get_player
 from app.services.settled import MatchSettled, SeatResult, match_settled
 
 
@@ -212,8 +213,7 @@ async def history(
     since, until = _utc(since), _utc(until)
     if since is not None and until is not None and since >= until:
         raise InvalidInput("'since' must be before 'until'", code="bad_dates")
-    if await session.get(Player, player_id) is None:
-        raise NotFound(f"no player {player_id}", code="player_not_found")
+    await get_player(session=session, player_id=player_id)  # refused if there is none
     mine, theirs = aliased(Game), aliased(Game)
     opponent = aliased(Player)
     query = (

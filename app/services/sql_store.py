@@ -132,10 +132,7 @@ class SqlStore:
             )
             game = await session.get(Game, game_id)
             assert game is not None  # the action's foreign key
-            await repo.update_progress(
-                session, game=game, score=progress.score,
-                actions_count=progress.actions, time_used_ms=progress.time_used_ms,
-            )
+            await repo.update_progress(session, game=game, progress=progress)
 
     async def end_game(self, game_id: int, reason: str, at: float, progress: Progress) -> None:
         with _storage_errors():
@@ -149,11 +146,8 @@ class SqlStore:
                 raise StoreError(f"no game {game_id}")
             if game.status != "playing":
                 return  # already recorded (a restart finishing what was half done)
-            await repo.finish_game(
-                session, game=game, status=reason, score=progress.score,
-                actions_count=progress.actions, time_used_ms=progress.time_used_ms,
-                at=utc_from_seconds(at),
-            )
+            await repo.finish_game(session, game=game, status=reason, progress=progress,
+                                   at=utc_from_seconds(at))
 
     async def finish_match(self, match_id: int, outcomes: list[PlayerOutcome]) -> Settled:
         # The results service is the one authority on winner and ratings (it recomputes

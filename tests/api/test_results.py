@@ -8,6 +8,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db import games as repo
 from app.engine.record import record_from_json
 from app.rewards.solo import SoloOptions, solo_start
+from app.rooms.store import Progress
 from app.services import results
 from tests.api.test_tables import create_table
 from tests.support.api import assert_problem, signup
@@ -96,8 +97,8 @@ async def test_game_statuses_use_the_websocket_words(client: httpx.AsyncClient,
     assert [g["status"] for g in (await client.get(f"/api/matches/{match_id}")).json()[
         "games"]] == ["not_started", "not_started"]
     await play(session, game_id=first.id, steps=1, end="finished")  # opened, then ended
-    await repo.finish_game(session, game=second, status="timed_out", score=0,
-                           actions_count=0, time_used_ms=900_000)  # the no-show
+    await repo.finish_game(session, game=second, status="timed_out",
+                           progress=Progress(0, 0, 900_000))  # the no-show
     await session.commit()
     await results.finish_match(session=session, match_id=match_id)
     shown = (await client.get(f"/api/matches/{match_id}")).json()

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from app.engine.deal import deal
 from app.engine.layout import state_to_layout
@@ -88,6 +88,13 @@ class Seat:
                     last_event=old.last_event)
                 break
             except (OSError, ConnectionClosed, TimeoutError):
+                assert time.monotonic() < deadline, "no worker took the reconnection"
+                await asyncio.sleep(0.1)
+            except InvalidStatus as refused:
+                # The balancer's 502/503 while it learns that a worker died: a browser
+                # retries on it as on a dropped connection (web/js/socket.js).
+                status = refused.response.status_code
+                assert status in (502, 503, 504), refused
                 assert time.monotonic() < deadline, "no worker took the reconnection"
                 await asyncio.sleep(0.1)
         self.reconnects += 1

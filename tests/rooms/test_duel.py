@@ -122,6 +122,60 @@ async def test_an_action_the_log_refuses_is_not_applied() -> None:
     await duels.close()
 
 
+class JournalPubSub(MemoryPubSub):
+    """Notes each publish in ``happened``, the journal the answers are noted in too."""
+
+    def __init__(self, happened: list[str]) -> None:
+        super().__init__()
+        self.happened = happened
+
+    async def publish(self, channel: str, message: Any) -> None:
+        self.happened.append(f"publish {message['type']}")
+        await super().publish(channel, message)
+
+
+async def test_the_ack_goes_out_once_durable_before_the_fan_out() -> None:
+    happened: list[str] = []
+    store = make_store()
+    duels = service(store, FakeClock(), JournalPubSub(happened))
+    await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    await duels.open_game(player_id=BOB, match_id=MATCH, follow=no_follow)
+    happened.clear()
+
+    def answer(reply: dict[str, Any]) -> None:
+        logged = len(store.matches[MATCH].games[0].actions)
+        happened.append(f"answer {reply['type']} {reply['seq']} logged {logged}")
+
+    for seq, action in enumerate(WINNING_LINE, start=1):
+        reply = await duels.act(player_id=ANN, match_id=MATCH, seq=seq, action=action,
+                                answer=answer)
+        assert reply["type"] == "ack"
+    answers = [h for h in happened if h.startswith("answer")]
+    # Once per action, each after its own row is in the log.
+    assert answers == [f"answer ack {seq} logged {seq}"
+                       for seq in range(1, len(WINNING_LINE) + 1)]
+    # Each ack before the progress it fans out; the winning one before the game_over.
+    first = happened.index("answer ack 1 logged 1")
+    assert happened[first + 1] == "publish progress"
+    assert happened.index(answers[-1]) < happened.index("publish game_over")
+    await duels.close()
+
+
+async def test_a_refused_action_is_answered_once() -> None:
+    store = FailingStore()
+    store.matches = make_store().matches
+    duels = service(store, FakeClock())
+    await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    answers: list[dict[str, Any]] = []
+    reply = await duels.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0],
+                            answer=answers.append)
+    assert answers == [reply] and reply["code"] == "not_stored"
+    stale = await duels.act(player_id=ANN, match_id=MATCH, seq=5, action=WINNING_LINE[0],
+                            answer=answers.append)
+    assert answers == [reply, stale] and stale["code"] == "bad_seq"
+    await duels.close()
+
+
 async def play_line(duels: DuelService, player: int) -> dict[str, Any]:
     reply: dict[str, Any] = {}
     for seq, action in enumerate(WINNING_LINE, start=1):

@@ -20,7 +20,6 @@ from app.rooms.duel_core import (
     GameEnded,
     ProgressChanged,
     StartGame,
-    TellPeers,
 )
 from app.rooms.errors import NotSeated, ReplayNotReady, SpectateRefused
 from app.rooms.match import Match
@@ -61,7 +60,7 @@ def test_opening_starts_the_clock_once_and_arms_the_timer() -> None:
     step = core.open_seat(match, ANN, T0)
     assert step is not None
     assert step.writes == (StartGame(101, T0),)
-    assert step.effects == (Arm(ANN), ProgressChanged(ANN), TellPeers(ended=False))
+    assert step.effects == (Arm(ANN), ProgressChanged(ANN, ended=False))
     seat = step.match.seat_of(ANN)
     assert seat.started_at == T0 and seat.status == "playing"
     assert match.seat_of(ANN).started_at is None  # the value before is untouched
@@ -191,7 +190,8 @@ def test_a_clock_that_ran_out_ends_the_game_at_its_deadline_not_later() -> None:
     [write] = step.writes
     assert isinstance(write, EndGame) and (write.reason, write.at) == ("timed_out", T0 + 60)
     assert write.progress.time_used_ms == 60_000 and not write.required
-    assert [type(e) for e in step.effects] == [Disarm, ProgressChanged, TellPeers, GameEnded]
+    assert [type(e) for e in step.effects] == [Disarm, ProgressChanged, GameEnded]
+    assert step.effects[1] == ProgressChanged(ANN, ended=True)
     assert core.time_out(step.match, ANN) is None  # the timer, late, finds it over
 
 
@@ -200,7 +200,8 @@ def test_an_action_after_the_deadline_ends_the_game_at_it_and_is_refused() -> No
     step = core.act(match, ANN, 1, WINNING_LINE[0], T0 + 61)
     [write] = step.writes  # the end only: nothing logged
     assert isinstance(write, EndGame) and (write.reason, write.at) == ("timed_out", T0 + 60)
-    assert [type(e) for e in step.effects] == [Disarm, ProgressChanged, TellPeers, GameEnded]
+    assert [type(e) for e in step.effects] == [Disarm, ProgressChanged, GameEnded]
+    assert step.effects[1] == ProgressChanged(ANN, ended=True)
     assert step.reply is not None and step.reply["code"] == "game_over"
     assert step.match.seat_of(ANN).seq == 0 and step.match.seat_of(ANN).status == "timed_out"
 

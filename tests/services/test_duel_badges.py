@@ -17,6 +17,7 @@ from app.db.models import DuelTable, Match, Player
 from app.db.solo_models import PlayerBadge
 from app.engine.actions import action_from_json
 from app.rewards.badges import DUEL_WINS_GOAL
+from app.rooms.store import Progress
 from app.scoring.play import ScoredGame
 from app.services import results, tables
 from app.services.deals import rebuild
@@ -43,8 +44,9 @@ async def play_line(session: AsyncSession, game_id: int, actions: list[dict[str,
         await repo.append_action(session, game_id=game_id, seq=seq, action=data)
     if end is not None:
         await repo.start_game(session, game=loaded.game)
-        await repo.finish_game(session, game=loaded.game, status=end, score=scored.points,
-                               actions_count=scored.state.actions, time_used_ms=time_used_ms)
+        await repo.finish_game(session, game=loaded.game, status=end,
+                               progress=Progress(scored.points, scored.state.actions,
+                                                 time_used_ms))
     await session.commit()
     return scored.points
 

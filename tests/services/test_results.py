@@ -13,6 +13,7 @@ from app.db.models import Game, Match, Player, Rating
 from app.engine.game import replay
 from app.engine.record import record_from_json
 from app.errors import Conflict, InvalidInput, NotFound
+from app.rooms.store import Progress
 from app.scoring.play import ScoredGame
 from app.services import players, results, tables
 from app.services.settled import MatchSettled, match_settled
@@ -112,8 +113,8 @@ async def test_a_player_who_did_not_start_loses_rated(session: AsyncSession) -> 
                             time_used_ms=30_000)
     game = await session.get(Game, second)  # Bob never opened his game: timed out unopened
     assert game is not None
-    await repo.finish_game(session, game=game, status="timed_out", score=0, actions_count=0,
-                           time_used_ms=300_000)
+    await repo.finish_game(session, game=game, status="timed_out",
+                           progress=Progress(0, 0, 300_000))
     await session.commit()
     result = await results.finish_match(session=session, match_id=match.id)
     assert result.match.winner_id == ann.id

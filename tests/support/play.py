@@ -5,6 +5,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db import games as repo
 from app.engine.actions import action_from_json
 from app.engine.game import legal_actions
+from app.rooms.store import Progress
 from app.scoring.play import ScoredGame
 from app.services.deals import rebuild
 
@@ -27,13 +28,11 @@ async def play(
         scored, _ = scored.play(action)
         seq += 1
         await repo.append_action(session, game_id=game_id, seq=seq, action=action.to_json())
+    progress = Progress(scored.points, scored.state.actions, time_used_ms)
     if end is None:
-        await repo.update_progress(session, game=loaded.game, score=scored.points,
-                                   actions_count=scored.state.actions,
-                                   time_used_ms=time_used_ms)
+        await repo.update_progress(session, game=loaded.game, progress=progress)
     else:
         await repo.start_game(session, game=loaded.game)
-        await repo.finish_game(session, game=loaded.game, status=end, score=scored.points,
-                               actions_count=scored.state.actions, time_used_ms=time_used_ms)
+        await repo.finish_game(session, game=loaded.game, status=end, progress=progress)
     await session.commit()
     return scored.points

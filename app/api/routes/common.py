@@ -2,12 +2,15 @@
 problems."""
 
 import re
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
-from fastapi import Path, Query
-from pydantic import BeforeValidator
+from fastapi import APIRouter, Path, Query
+from pydantic import BaseModel, BeforeValidator
 
-from app.api.schemas import ProblemOut
+from app.api.auth import Me
+from app.api.database import Session
+from app.api.schemas import PageMeta, ProblemOut
 from app.ids import INT_COLUMN_MAX
 from app.services.paging import Page
 
@@ -40,10 +43,19 @@ IsoDateTimeText = BeforeValidator(_iso_day_first)
 IsoDateText = BeforeValidator(_iso_day_only)
 """With a ``date`` parameter: YYYY-MM-DD only."""
 
+Lister = Callable[..., Awaitable[Page[Any]]]  # (session=, player=, page=, page_size=)
 
-def page_meta(found: Page[Any]) -> dict[str, int]:
-    """A service page's numbers, for the ``*Page`` answer models."""
-    return {"total": found.total, "page": found.page, "page_size": found.page_size}
+
+def my_list(router: APIRouter, path: str, *, name: str, lister: Lister,
+            answer: type[PageMeta], item: Callable[[Any], BaseModel], doc: str) -> None:
+    """``GET path``: a page of one of my lists (``lister``), each entry through ``item``."""
+
+    @router.get(path, response_model=answer, name=name, description=doc,
+                responses=problems(401))
+    async def listed(player: Me, session: Session, page: PageNumber = 1,
+                     page_size: PageSize = 20) -> PageMeta:
+        found = await lister(session=session, player=player, page=page, page_size=page_size)
+        return answer.of(found, item)
 
 
 PROBLEM = {"$ref": "#/components/schemas/ProblemOut"}

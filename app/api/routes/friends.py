@@ -4,7 +4,7 @@ from fastapi import APIRouter, Request, Response
 
 from app.api.auth import Me
 from app.api.database import Session
-from app.api.routes.common import Id, PageNumber, PageSize, page_meta, problems
+from app.api.routes.common import Id, PageNumber, PageSize, my_list, problems
 from app.api.schemas import ContactOut, ContactPage, NameIn
 from app.services import friends
 
@@ -35,19 +35,14 @@ async def list_friends(player: Me, session: Session, request: Request,
     """My friends by name, each with ``online`` (from the presence hook)."""
     found = await friends.list_friends(session=session, player=player, page=page,
                                        page_size=page_size, presence=request.app.state.presence)
-    return ContactPage(items=[ContactOut.of(c) for c in found.items], **page_meta(found))
+    return ContactPage.of(found, ContactOut.of)
 
 
 _adds_and_removes("friends", friends.FRIENDS, "friend")
 
 
-@router.get("/ignores", response_model=ContactPage, responses=problems(401))
-async def list_ignores(player: Me, session: Session, page: PageNumber = 1,
-                       page_size: PageSize = 20) -> ContactPage:
-    """The players I ignore, by name."""
-    found = await friends.list_ignores(session=session, player=player, page=page,
-                                       page_size=page_size)
-    return ContactPage(items=[ContactOut.of(c) for c in found.items], **page_meta(found))
+my_list(router, "/ignores", name="list_ignores", lister=friends.list_ignores,
+        answer=ContactPage, item=ContactOut.of, doc="The players I ignore, by name.")
 
 
 _adds_and_removes("ignores", friends.IGNORES, "ignore")

@@ -7,7 +7,7 @@ from fastapi import APIRouter, Path, Request
 from app.api import live_news
 from app.api.auth import MaybeMe, Me
 from app.api.database import Session
-from app.api.routes.common import PageNumber, PageSize, page_meta, problems
+from app.api.routes.common import my_list, problems
 from app.api.schemas import InviteOut, InvitePage, PublicInviteOut, TableOut
 from app.services import invites, tables
 
@@ -15,13 +15,9 @@ router = APIRouter(prefix="/api", tags=["invites"])
 Code = Annotated[str, Path(min_length=16, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 
 
-@router.get("/me/invites", response_model=InvitePage, responses=problems(401))
-async def incoming(player: Me, session: Session, page: PageNumber = 1,
-                   page_size: PageSize = 20) -> InvitePage:
-    """Pending, unexpired invitations addressed to me, newest first."""
-    found = await invites.incoming_invites(session=session, player=player, page=page,
-                                           page_size=page_size)
-    return InvitePage(items=[InviteOut.of(view) for view in found.items], **page_meta(found))
+my_list(router, "/me/invites", name="incoming", lister=invites.incoming_invites,
+        answer=InvitePage, item=InviteOut.of,
+        doc="Pending, unexpired invitations addressed to me, newest first.")
 
 
 @router.get("/invites/{code}", response_model=InviteOut | PublicInviteOut,

@@ -57,8 +57,7 @@ async def search(
     """Players whose name starts with ``search`` (to find one to add as a friend)."""
     found = await players.search_players(session=session, prefix=search, page=page,
                                          page_size=page_size)
-    return PlayerNamePage(items=[PlayerNameOut(id=p.id, name=p.name) for p in found.items],
-                          total=found.total, page=found.page, page_size=found.page_size)
+    return PlayerNamePage.of(found, lambda p: PlayerNameOut(id=p.id, name=p.name))
 
 
 @router.get("/me", response_model=PlayerOut, responses=problems(401))
@@ -105,5 +104,4 @@ async def history(
     """Finished matches of a player, newest first."""
     found = await results.history(session=session, player_id=player_id, page=page,
                                   page_size=page_size, since=since, until=until)
-    return HistoryPage(items=[HistoryEntryOut.of(e) for e in found.items], total=found.total,
-                       page=found.page, page_size=found.page_size)
+    return HistoryPage.of(found, HistoryEntryOut.of)

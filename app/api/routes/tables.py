@@ -1,5 +1,7 @@
 """Tables: create, lobby, view, join, leave, new game, invite."""
 
+from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Annotated
 
 from fastapi import APIRouter, Body, Query, Request
@@ -7,7 +9,7 @@ from fastapi import APIRouter, Body, Query, Request
 from app.api import live_news
 from app.api.auth import Me
 from app.api.database import Session
-from app.api.routes.common import Id, PageNumber, PageSize, page_meta, problems
+from app.api.routes.common import Id, PageNumber, PageSize, my_list, problems
 from app.api.schemas import (
     DifficultyChoice,
     InviteIn,
@@ -19,6 +21,7 @@ from app.api.schemas import (
     TablePage,
 )
 from app.services import invites, lobby, tables
+from app.services.tables import TableView
 
 router = APIRouter(prefix="/api/tables", tags=["tables"])
 TimeLimit = Annotated[int | None, Query(ge=1, le=10**6)]
@@ -59,17 +62,12 @@ async def list_open_tables(
                                 min_time_limit=min_time_limit, max_time_limit=max_time_limit)
     found = await lobby.open_tables(session=session, viewer=player, filters=filters,
                                     page=page, page_size=page_size)
-    return TablePage(items=[TableOut.of(view) for view in found.items], **page_meta(found))
+    return TablePage.of(found, TableOut.of)
 
 
-@router.get("/mine", response_model=TablePage, responses=problems(401))
-async def my_tables(player: Me, session: Session, page: PageNumber = 1,
-                    page_size: PageSize = 20) -> TablePage:
-    """Tables I sit at (not closed or expired), newest first, with their current match:
-    the lobby's and header's way back to my game."""
-    found = await lobby.my_tables(session=session, player=player, page=page,
-                                  page_size=page_size)
-    return TablePage(items=[TableOut.of(view) for view in found.items], **page_meta(found))
+my_list(router, "/mine", name="my_tables", lister=lobby.my_tables, answer=TablePage,
+        item=TableOut.of, doc="Tables I sit at (not closed or expired), newest first, with "
+        "their current match:\nthe lobby's and header's way back to my game.")
 
 
 @router.get("/{table_id}", response_model=TableOut, responses=problems(401, 404))
@@ -78,36 +76,31 @@ async def get_table(table_id: Id, player: Me, session: Session) -> TableOut:
     return TableOut.of(await tables.table_view(session=session, table=table))
 
 
-@router.post("/{table_id}/join", response_model=TableOut,
-             responses=problems(401, 403, 404, 409))
-async def join_table(table_id: Id, player: Me, session: Session,
-                     request: Request) -> TableOut:
-    """Take the free seat; the first match starts when both seats are taken."""
-    out = TableOut.of(await tables.join_table(session=session, table_id=table_id,
-                                              player=player))
-    await live_news.table_changed(request, "seat_taken", out)  # live lobby (issue 5)
-    return out
+SeatMove = Callable[..., Awaitable[TableView]]  # (session=, table_id=, player=) -> the table
+Announce = Callable[..., Awaitable[None]]  # (request, table=) -> None: tell the live layer
 
 
-@router.post("/{table_id}/leave", response_model=TableOut,
-             responses=problems(401, 403, 404, 409))
-async def leave_table(table_id: Id, player: Me, session: Session,
-                      request: Request) -> TableOut:
-    out = TableOut.of(await tables.leave_table(session=session, table_id=table_id,
-                                               player=player))
-    await live_news.table_left(request, out)  # live lobby (issue 5)
-    return out
+def _seat_move(path: str, name: str, move: SeatMove, announce: Announce,
+               doc: str | None = None) -> None:
+    """``POST /{table_id}/{path}``: a player's move at a table (join, leave, new game),
+    answered with the table as it is now, which the live lobby learns at once (issue 5)."""
+
+    @router.post(f"/{{table_id}}/{path}", response_model=TableOut, name=name, description=doc,
+                 responses=problems(401, 403, 404, 409))
+    async def seat_move(table_id: Id, player: Me, session: Session,
+                        request: Request) -> TableOut:
+        out = TableOut.of(await move(session=session, table_id=table_id, player=player))
+        await announce(request, table=out)
+        return out
 
 
-@router.post("/{table_id}/new-game", response_model=TableOut,
-             responses=problems(401, 403, 404, 409))
-async def new_game(table_id: Id, player: Me, session: Session,
-                   request: Request) -> TableOut:
-    """Agree to another match; it starts (new deal) once both players agreed."""
-    out = TableOut.of(await tables.agree_new_game(session=session, table_id=table_id,
-                                                  player=player))
-    await live_news.table_changed(request, "table_updated", out)  # live (issue 5)
-    return out
+_seat_move("join", "join_table", tables.join_table,
+           partial(live_news.table_changed, change="seat_taken"),
+           "Take the free seat; the first match starts when both seats are taken.")
+_seat_move("leave", "leave_table", tables.leave_table, live_news.table_left)
+_seat_move("new-game", "new_game", tables.agree_new_game,
+           partial(live_news.table_changed, change="table_updated"),
+           "Agree to another match; it starts (new deal) once both players agreed.")
 
 
 @router.post("/{table_id}/invites", status_code=201, response_model=InviteOut,
