@@ -4,6 +4,7 @@
     python -m bench.solver --one 50 --two 20 --four 5 --pool 20   # a quick run
     python -m bench.solver --baseline /work/main   # the same sets by another checkout too
     python -m bench.solver --rerun 22,82 --rows FILE   # chosen 4-suit deals, 60 s of CPU each
+    python -m bench.solver --rerun 22,82 --restart-after 400000   # ... with noisy restarts
 
 Deal sets are the generator's deals 1..N under the ``classic`` rules, one process, one
 core, solved one after another. Prints tables and writes ``bench/results/solver.json``.
@@ -30,7 +31,6 @@ from app.engine.layout import state_from_layout
 from app.engine.rules import preset
 from app.engine.solver import difficulty_of, solvable_deal, solve
 from app.engine.solver.polish import SHORT_NODES
-from app.engine.solver.search import SWITCH_NODES
 from app.engine.solver.solvable import BUDGET_NODES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,10 +78,11 @@ class _CpuCapReached(Exception):
     """Raised from the solver's progress report once a deal has used its CPU time."""
 
 
-def run_cpu_capped(state: Any, cpu_cap: float) -> dict[str, Any]:
+def run_cpu_capped(state: Any, cpu_cap: float, restart_after: int | None) -> dict[str, Any]:
     """One deal under a cap on its *CPU* time, checked at each progress report (every beam
     level, every 1,024 depth-first nodes): on a shared machine a wall cap would measure
-    the other processes too. ``restarts`` says whether the win came after the switch."""
+    the other processes too. ``restarts`` says whether the win came after the switch to
+    restarts (``restart_after``, see ``portfolio``)."""
     cpu, started = time.process_time(), time.perf_counter()
     reached = [0]
 
@@ -91,22 +92,26 @@ def run_cpu_capped(state: Any, cpu_cap: float) -> dict[str, Any]:
             raise _CpuCapReached
 
     try:
-        found = solve(state, nodes=NODES, progress=watch)
+        found = solve(state, nodes=NODES, progress=watch, restart_after=restart_after)
     except _CpuCapReached:
         status, nodes, actions = "unknown", reached[0], 0
     else:
         status, nodes, actions = found.status, found.nodes, len(found.actions)
     return {"status": status, "cpu_s": round(time.process_time() - cpu, 4),
             "seconds": round(time.perf_counter() - started, 4), "nodes": nodes,
-            "actions": actions, "restarts": status == "solved" and nodes > SWITCH_NODES,
+            "actions": actions, "restart_after": restart_after,
+            "restarts": (status == "solved" and restart_after is not None
+                         and nodes > restart_after),
             "load_average": _load()}
 
 
-def rerun(numbers: list[int], cpu_cap: float, rows_file: Path | None) -> None:
+def rerun(numbers: list[int], cpu_cap: float, rows_file: Path | None,
+          restart_after: int | None) -> None:
     """Chosen 4-suit deals again (those a change can affect), one row each."""
     rules = preset("classic", 4)
     for number in numbers:
-        row = {"suits": 4, "deal": number, **run_cpu_capped(deal(number, rules), cpu_cap)}
+        row = {"suits": 4, "deal": number,
+               **run_cpu_capped(deal(number, rules), cpu_cap, restart_after)}
         if rows_file is not None:
             with rows_file.open("a") as out:
                 out.write(json.dumps(row) + "\n")
@@ -348,10 +353,13 @@ def main(argv: list[str] | None = None) -> None:
                         help="only these 4-suit deals (comma-separated), CPU-capped; rows only")
     parser.add_argument("--cpu-cap", type=float, default=TARGETS[4][1],
                         help="CPU seconds per deal of --rerun")
+    parser.add_argument("--restart-after", type=int, default=None,
+                        help="with --rerun: noisy restarts once the search spent these nodes")
     args = parser.parse_args(argv)
 
     if args.rerun is not None:
-        rerun([int(item) for item in args.rerun.split(",")], args.cpu_cap, args.rows)
+        rerun([int(item) for item in args.rerun.split(",")], args.cpu_cap, args.rows,
+              args.restart_after)
         return
     started = time.perf_counter()
     if args.from_rows is not None:

@@ -1,24 +1,21 @@
-"""The portfolio's switch from the doubling beams (mapping v1's search) to noisy restarts."""
+"""The portfolio's optional switch from the doubling beams (mapping v1's search) to noisy
+restarts: off unless asked for, and exact when asked for."""
 
 import pytest
 
 from app.engine.deal import deal
 from app.engine.game import replay
 from app.engine.rules import preset
-from app.engine.solver import search
+from app.engine.solver import search, solve
 from app.engine.solver.board import Board, board_from_state
-from app.engine.solver.difficulty import RATING_NODES
 from app.engine.solver.replay import verified_actions
 from app.engine.solver.search import (
-    SWITCH_NODES,
     Limits,
     Outcome,
     doubling,
     portfolio,
     restarts,
 )
-from app.engine.solver.solvable import BUDGET_NODES
-from app.services.deals import DUEL_SOLVE_NODES
 
 # 1-suit deal 689: the doubling beams need 40,714 nodes (the most of 1,000 random 1-suit
 # deals); noisy restarts of width 10 win it in a few thousand.
@@ -31,8 +28,17 @@ def _board(number: int, suits: int) -> Board:
     return board_from_state(deal(number, preset("classic", suits)))
 
 
-def test_every_budget_the_game_solves_with_stays_below_the_switch() -> None:
-    assert max(BUDGET_NODES, RATING_NODES, *DUEL_SOLVE_NODES.values()) <= SWITCH_NODES
+def test_by_default_the_portfolio_is_the_doubling_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def never(*args: object, **kwargs: object) -> Outcome:
+        raise AssertionError("restarts without restart_after")
+
+    monkeypatch.setattr(search, "restarts", never)
+    board = _board(LONG_TWO_SUIT, 2)
+    alone = doubling(board, Limits(8_000), over_empty=False)
+    default = portfolio(board, Limits(8_000), over_empty=False)
+    assert (default.steps, default.nodes) == (alone.steps, alone.nodes)
 
 
 def test_within_the_switch_the_portfolio_is_the_doubling_search(
@@ -44,7 +50,7 @@ def test_within_the_switch_the_portfolio_is_the_doubling_search(
     monkeypatch.setattr(search, "restarts", never)
     board = _board(LONG_TWO_SUIT, 2)
     alone = doubling(board, Limits(3_000), over_empty=False)
-    inside = portfolio(board, Limits(3_000), over_empty=False, switch_nodes=3_000)
+    inside = portfolio(board, Limits(3_000), over_empty=False, restart_after=3_000)
     assert alone.steps is None
     assert (inside.steps, inside.nodes) == (alone.steps, alone.nodes)
 
@@ -61,7 +67,7 @@ def test_the_restarts_take_over_at_the_switch_with_what_is_left(
     monkeypatch.setattr(search, "restarts", record)
     board = _board(LONG_TWO_SUIT, 2)
     before = doubling(board, Limits(3_000), over_empty=False).nodes
-    outcome = portfolio(board, Limits(10_000), over_empty=False, switch_nodes=3_000)
+    outcome = portfolio(board, Limits(10_000), over_empty=False, restart_after=3_000)
     assert given == [10_000 - before]
     assert outcome.steps is None
     assert outcome.nodes == 10_000
@@ -71,7 +77,7 @@ def test_a_deal_the_doubling_misses_within_a_budget_is_won_by_the_restarts() -> 
     start = deal(HARD_ONE_SUIT, preset("classic", 1))
     board = board_from_state(start)
     assert doubling(board, Limits(20_000), over_empty=False).steps is None
-    won = portfolio(board, Limits(20_000), over_empty=False, switch_nodes=10_000,
+    won = portfolio(board, Limits(20_000), over_empty=False, restart_after=10_000,
                     restart_width=10)
     assert won.steps is not None
     assert 10_000 < won.nodes <= 20_000
@@ -84,3 +90,22 @@ def test_restarts_are_deterministic_for_a_budget() -> None:
     second = restarts(board, Limits(20_000), over_empty=False, width=10)
     assert first.steps is not None
     assert (first.steps, first.nodes) == (second.steps, second.nodes)
+
+
+def test_solve_passes_restart_after_on_to_the_portfolio(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    given: list[int] = []
+
+    def record(board: Board, limits: Limits, *, over_empty: bool, width: int) -> Outcome:
+        given.append(limits.nodes)
+        return Outcome(None, limits.nodes, False, 0.0)
+
+    monkeypatch.setattr(search, "restarts", record)
+    start = deal(LONG_TWO_SUIT, preset("classic", 2))
+    assert solve(start, nodes=5_000).status == "unknown"
+    assert given == []
+    found = solve(start, nodes=5_000, restart_after=3_000)
+    assert found.status == "unknown"
+    assert found.nodes == 5_000
+    assert len(given) == 1

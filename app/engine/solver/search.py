@@ -232,36 +232,31 @@ VARIANT_WIDTH = 80
 empty column: different deals need different freedoms, and the variant costs nothing
 for the many deals won before (by then the solvable-deal budget is long spent)."""
 
-SWITCH_NODES = 400_000
-"""Nodes the doubling beams may spend before the noisy restarts take over.
-
-Not less than any budget the game solves with (the duel deal pool's 400,000 nodes for
-4 suits, ratings' 100,000, mapping v1's 20,000): every search the game runs is the
-doubling one of mapping v1, node for node. Only longer searches (the benchmark's, or
-``spider solve --nodes`` above it) reach the restarts (docs/solver.md, "Restarts")."""
-
 RESTART_WIDTH = 500
+"""Width of each restart's beam (width 250 won fewer of the 4-suit deals tried)."""
 RESTART_NOISE = 700
 """Span of the noise added to a restart's scores: under one unit of disorder (1000), so
 it reorders positions of equal disorder and rarely lets a messier one pass a tidier one."""
 
 
 def portfolio(
-    board: Board, limits: Limits, *, over_empty: bool, switch_nodes: int = SWITCH_NODES,
+    board: Board, limits: Limits, *, over_empty: bool, restart_after: int | None = None,
     restart_width: int = RESTART_WIDTH,
 ) -> Outcome:
-    """The doubling beams of :func:`doubling` for up to ``switch_nodes`` nodes, then restarts.
+    """:func:`doubling`; with ``restart_after``, :func:`restarts` once it has spent that many.
 
-    A search that ends within ``switch_nodes`` is the doubling one unchanged (mapping v1
-    depends on it); past it, :func:`restarts` gets the rest of the budget: on the 4-suit
-    deals where the doubling beams fail, each wider beam keeps dropping the same winning
-    positions, while beams reordered at random keep other ones.
+    Without ``restart_after`` (what the game and the benchmark run) this is the search of
+    mapping v1. With it, a search that ends within ``restart_after`` nodes is still that
+    one node for node; past it, the restarts get the rest of the budget. Measured on the
+    4-suit deals (docs/solver.md, "Restarts"): switching at 400,000 nodes wins 4 of the
+    12 deals the doubling loses within 60 s but loses about as many it won, so it is off.
     """
     started = time.perf_counter()
-    first = doubling(board, Limits(min(limits.nodes, switch_nodes), limits.seconds,
-                                   limits.progress), over_empty=over_empty)
+    switch = limits.nodes if restart_after is None else min(limits.nodes, restart_after)
+    first = doubling(board, Limits(switch, limits.seconds, limits.progress),
+                     over_empty=over_empty)
     if (first.steps is not None or first.exhausted or not first.trimmed
-            or limits.nodes <= switch_nodes):
+            or limits.nodes <= switch):
         return first
     seconds = None
     if limits.seconds is not None:

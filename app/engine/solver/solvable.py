@@ -10,12 +10,10 @@ solved under, the budget or the solver's search order needs a new version):
   there is also a win under ``relaxed`` and ``duel``) by :func:`solve` with a budget of
   :data:`BUDGET_NODES` nodes; the first one won is deal N's solvable deal. Only the
   first-win search decides (:func:`~app.engine.solver.search.portfolio`: polishing and
-  shortening come after a win and do not change which candidate wins). Within this
-  budget that search is :func:`~app.engine.solver.search.doubling` (its restarts begin
-  only past ``SWITCH_NODES``), the one mapping v1 was published with, node for node
-  (``tests/engine/test_solver_solvable.py`` pins numbers of every suit count): changing
-  its move order, scoring, widths or node counting, or lowering ``SWITCH_NODES`` under
-  :data:`BUDGET_NODES`, needs a new mapping version.
+  shortening come after a win and do not change which candidate wins). That search is
+  the one mapping v1 was published with, node for node (``tests/engine/
+  test_solver_solvable.py`` pins numbers of every suit count): changing its move order,
+  scoring, widths or node counting needs a new mapping version.
 
 Because limits are in nodes, the mapping is the same on every machine. Results are
 cached in memory (a pure function of ``(N, suits)``), so the cost is paid once per
