@@ -64,6 +64,7 @@ class DuelClient:
     errors: list[Frame] = field(default_factory=list)
     _answer: asyncio.Future[Frame] | None = None
     _expects: Any = None  # the predicate the pending answer must satisfy
+    _answered_at: float = 0.0  # perf_counter when the pending answer arrived
     _reader: asyncio.Task[None] | None = None
     keep_frames: bool = True
 
@@ -103,6 +104,11 @@ class DuelClient:
                     self.errors.append(frame)
                 answer = self._answer
                 if answer is not None and not answer.done() and self._expects(frame):
+                    # Timed here, on arrival: the caller wakes two loop turns later
+                    # (wait_for's callback, then its task), turns the echo's bare
+                    # recv() does not take; on one client driving hundreds of sockets
+                    # each turn waits for every other socket's ready work.
+                    self._answered_at = time.perf_counter()
                     answer.set_result(frame)
         except Exception:  # the connection ended; pending callers see it below
             pass
@@ -123,7 +129,7 @@ class DuelClient:
         started = time.perf_counter()
         await self.ws.send(json.dumps(frame))
         answer = await asyncio.wait_for(self._answer, timeout)
-        return answer, time.perf_counter() - started
+        return answer, self._answered_at - started
 
     async def open_game(self, match_id: int) -> Frame:
         answer, _ = await self.request({"type": "open_game", "match_id": match_id})

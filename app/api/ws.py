@@ -106,7 +106,7 @@ def _delivery(websocket: WebSocket, outbox: Outbox, *, validate: bool
 
 
 def _sender(websocket: WebSocket, *, validate: bool
-            ) -> Callable[[dict[str, Any], bytes | None], bool] | None:
+            ) -> Callable[[dict[str, Any], bytes | None, bool], bool] | None:
     """Frames straight to uvicorn's protocol when it is the lean one (app/ops/lean_ws.py):
     the ASGI way costs a task and five coroutine layers per frame."""
     protocol = lean_ws.text_sender(websocket)
@@ -114,8 +114,9 @@ def _sender(websocket: WebSocket, *, validate: bool
         return None
     encode = _encode_checked_bytes if validate else _encode_bytes  # UTF-8 JSON, as sent
 
-    def send_now(frame: dict[str, Any], encoded: bytes | None) -> bool:
-        return protocol.can_send_soon() and protocol.send_text_soon(encode(frame, encoded))
+    def send_now(frame: dict[str, Any], encoded: bytes | None, at_once: bool) -> bool:
+        return protocol.can_send_soon() and protocol.send_text_soon(encode(frame, encoded),
+                                                                    at_once=at_once)
 
     return send_now
 

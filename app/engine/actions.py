@@ -94,9 +94,10 @@ def action_from_json(data: object) -> Action:
     op = data.get("op")
     if not isinstance(op, str) or op not in _FIELDS:
         raise ActionFormatError(f"unknown op {op!r} (move, deal, flip or undo)")
-    extra = sorted(set(data) - _FIELDS[op])
-    if extra:
-        raise ActionFormatError(f"'{op}' has unknown field(s): {', '.join(map(str, extra))}")
+    allowed = _FIELDS[op]
+    if not allowed.issuperset(data):  # no set built for a well-formed action (every one)
+        extra = sorted(map(str, set(data) - allowed))
+        raise ActionFormatError(f"'{op}' has unknown field(s): {', '.join(extra)}")
     if op == "move":
         return Move(
             _integer_field(data, "from", op),

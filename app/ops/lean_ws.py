@@ -133,9 +133,11 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         return (self.handshake_complete and not self.close_sent and not self.disconnected
                 and self.initial_response is None and self.writable.is_set())
 
-    def send_text_soon(self, text: bytes) -> bool:
+    def send_text_soon(self, text: bytes, *, at_once: bool = False) -> bool:
         """Queue a text frame (UTF-8) for this iteration's flush; False if it must go the
-        ASGI way (closed, closing, paused), which then says why."""
+        ASGI way (closed, closing, paused), which then says why. ``at_once``: written now
+        with whatever is queued before it (a frame the client waits for: one loop turn
+        sooner, at the cost of a write of its own)."""
         if not self.can_send_soon():
             return False
         conn = self.conn
@@ -148,6 +150,12 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
             except InvalidState:  # the client's close is in: the ASGI send reports it
                 return False
             output = conn.data_to_send()
+        if at_once:
+            if self.unflushed is not None:
+                output = self.unflushed + output  # the pending flush then finds nothing
+                self.unflushed = None
+            self._write(output)
+            return True
         if self.unflushed is None:
             self.unflushed = output
             waiting = _unflushed.get(self.loop)
@@ -161,7 +169,11 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
 
     def flush(self) -> None:
         output, self.unflushed = self.unflushed, None
-        if output and not self.disconnected and not self.transport.is_closing():
+        if output:
+            self._write(output)
+
+    def _write(self, output: list[bytes]) -> None:
+        if not self.disconnected and not self.transport.is_closing():
             try:
                 self.transport.write(b"".join(output))
             except Exception:  # the reading side sees the broken connection

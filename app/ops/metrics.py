@@ -16,17 +16,12 @@ from collections.abc import Iterator
 from typing import Any
 
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, Counter, Gauge, generate_latest
-from prometheus_client.core import HistogramMetricFamily
+from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily
 from prometheus_client.registry import Collector
 
 CONNECTIONS = Gauge(
     "spider_ws_connections",
     "Open WebSocket connections on this process.",
-)
-ACTIONS = Counter(
-    "spider_actions_total",
-    "Game actions accepted, validated and persisted.",
-    ["op"],
 )
 
 
@@ -56,6 +51,36 @@ class LatencyHistogram(Collector):
         yield family
 
 
+class ActionCounter(Collector):
+    """A counter by one label, counted once per action in plain numbers and turned into
+    the metric when scraped, as :class:`LatencyHistogram`: a labelled child of
+    prometheus_client's ``Counter`` takes a lock and checks itself on every increment
+    (~4 k instructions, 2 % of an action's CPU in the rooms layer)."""
+
+    def __init__(self, name: str, documentation: str, label: str,
+                 values: tuple[str, ...]) -> None:
+        self._name, self._documentation, self._label = name, documentation, label
+        self._created = time.time()
+        # Known values appear at zero from the first scrape: dashboards and alerts see
+        # a series before the first event happens.
+        self.counts: dict[str, int] = dict.fromkeys(values, 0)
+        REGISTRY.register(self)
+
+    def inc(self, value: str) -> None:
+        self.counts[value] = self.counts.get(value, 0) + 1
+
+    def collect(self) -> Iterator[CounterMetricFamily]:
+        family = CounterMetricFamily(self._name, self._documentation, labels=[self._label])
+        for value, count in self.counts.items():
+            family.add_metric([value], count, created=self._created)
+        yield family
+
+
+ACTIONS = ActionCounter(
+    "spider_actions",  # exposed as spider_actions_total, as a Counter is
+    "Game actions accepted, validated and persisted.",
+    "op", ("move", "deal", "flip", "undo", "finish"),
+)
 ACTION_LATENCY = LatencyHistogram(
     "spider_action_latency_seconds",
     "Time from receiving an action frame to sending its answer.",
@@ -79,15 +104,12 @@ HTTP_REQUESTS = Counter(
 
 # Known label values appear at zero from the first scrape, so dashboards and alerts
 # see a series before the first event happens.
-for _op in ("move", "deal", "flip", "undo", "finish"):
-    ACTIONS.labels(op=_op)
 for _where in ("http", "ws", "pubsub"):
     ERRORS.labels(where=_where)
 
 
-# The labelled children actions and rejections count into, by label value: `labels()`
-# resolves a child under a lock on every call, and this runs for every action.
-_ACCEPTED: dict[str, Counter] = {}
+# The labelled children rejections count into, by code: `labels()` resolves a child
+# under a lock on every call.
 _REFUSED: dict[str, Counter] = {}
 
 
@@ -96,11 +118,7 @@ def record_answer(answer: dict[str, Any], *, op: object, started: float) -> None
     ACTION_LATENCY.observe(time.perf_counter() - started)
     if answer.get("type") == "ack":
         if not answer.get("duplicate"):
-            name = str(op)  # an ack's op is one of the five the engine accepts
-            counter = _ACCEPTED.get(name)
-            if counter is None:
-                counter = _ACCEPTED[name] = ACTIONS.labels(op=name)
-            counter.inc()
+            ACTIONS.inc(str(op))  # an ack's op is one of the five the engine accepts
     else:
         code = str(answer.get("code", answer.get("type")))  # the server's own codes
         counter = _REFUSED.get(code)

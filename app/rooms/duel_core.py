@@ -83,15 +83,13 @@ class Disarm:
     player_id: int
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, frozen=True)
 class Acked:
-    """A step of the player's game acknowledged with ``ack``: shown to its spectators
-    (the frame built only if one may listen), then as progress to the match, then told
-    to other processes. One effect for the three, as every acknowledged step does them."""
-
-    player_id: int
-    ack: Payload
-    ended: bool = False
+    """The step's player's game acknowledged with an ack (the seat's ``last_ack``): shown
+    to its spectators (the frame built only if one may listen), then as progress to the
+    match, then told to other processes (whether the game ended: the seat says). One
+    effect for the three, as every acknowledged step does them; with nothing of its own
+    to carry, one value (``ACKED``) serves every step."""
 
 
 @dataclass(slots=True)
@@ -111,6 +109,10 @@ class GameEnded:
 
 
 Effect = Arm | Disarm | Acked | ProgressChanged | GameEnded
+
+
+ACKED = Acked()
+ACKED_ONLY: tuple[Effect, ...] = (ACKED,)  # the effects of an ordinary action's step
 
 
 @dataclass(slots=True)
@@ -235,11 +237,12 @@ def act(match: Match, player_id: int, seq: int, data: Payload, now: float) -> St
         code = error.code if isinstance(error, IllegalAction) else "bad_action"
         return Step(match, reply=reject(match, seat, seq, code, str(error)))
     logged = action.to_json()
+    points = after.score.points  # the field, not ScoredGame.points: no call on this path
     played = seat.played(after, seq, logged)
     append = AppendAction(seat.game_id, seq, logged, now,
-                          Progress(after.points, after.state.actions,
+                          Progress(points, after.state.actions,
                                    round(seat.elapsed_s(now) * 1000)))
-    delta, events_out = after.points - seat.game.points, frames.events_json(events)
+    delta, events_out = points - seat.game.score.points, frames.events_json(events)
     if after.state.won:
         won = Step(match.with_seat(played), (append,)).then(
             end(match.with_seat(played), player_id, "won", now, announce=False))
@@ -247,7 +250,7 @@ def act(match: Match, player_id: int, seq: int, data: Payload, now: float) -> St
     # The common case, built in one go (the hottest path of the server).
     ack = frames.ack(match.match_id, played, seq, delta, events_out, now)
     played.last_ack = ack  # still ours alone: part of building the value
-    return Step(match.with_seat(played), (append,), (Acked(player_id, ack),), ack, match)
+    return Step(match.with_seat(played), (append,), ACKED_ONLY, ack, match)
 
 
 def _same_step(seat: Seat, seq: int, data: Payload) -> bool:
@@ -285,17 +288,15 @@ def _stepped(step: Step, player_id: int, seq: int, delta: int, events: list[Payl
     ack = frames.ack(match.match_id, seat, seq, delta, events, now)
     seat = seat.evolve(last_ack=ack)
     return Step(match.with_seat(seat), step.writes,
-                step.effects + _fan_out(match, seat, ack, now), ack)
+                step.effects + _fan_out(match, seat, now), ack)
 
 
-def _fan_out(match: Match, seat: Seat, ack: Payload, now: float) -> tuple[Effect, ...]:
+def _fan_out(match: Match, seat: Seat, now: float) -> tuple[Effect, ...]:
     """An acknowledged step, to spectators, then as progress to the match; an ended game
     is announced last."""
-    effects: tuple[Effect, ...] = (
-        Acked(seat.player_id, ack, ended=seat.over),)
     if seat.over:
-        effects += (GameEnded(frames.game_over(match.match_id, seat, now)),)
-    return effects
+        return (ACKED, GameEnded(frames.game_over(match.match_id, seat, now)))
+    return ACKED_ONLY
 
 
 def again(match: Match, seat: Seat, seq: int, now: float) -> Step:
@@ -308,7 +309,7 @@ def again(match: Match, seat: Seat, seq: int, now: float) -> Step:
     # nothing).
     ack = frames.ack(match.match_id, seat, seat.seq, 0, [], now)
     seat = seat.evolve(last_ack=ack)
-    return Step(match.with_seat(seat), effects=_fan_out(match, seat, ack, now),
+    return Step(match.with_seat(seat), effects=_fan_out(match, seat, now),
                 reply={**ack, "duplicate": True})
 
 

@@ -6,6 +6,9 @@ dicts, built once and never mutated afterwards: event streams copy them shallowl
 number them (``n``), so building a pydantic object per frame would only cost CPU on the
 hottest path.
 
+The frames of every action (ack, progress, watch) read a game's score as
+``game.score.points``, the field itself, not ``ScoredGame.points``: no call for it.
+
 Positions go out only through ``app.engine.view.player_view`` (face-down cards and the
 stock order appear as counts). Events go out by card *name* only, and only for cards that
 are face up once the action is done: a moved run, a flipped card, a dealt row. Card ids
@@ -27,8 +30,7 @@ from app.engine.events import (
     RowDealt,
     RunCompleted,
 )
-from app.engine.state import GameState
-from app.engine.view import ViewMemo, player_view
+from app.engine.view import player_view
 from app.rooms.deal_forms import public_deal
 from app.rooms.match import Seat
 from app.rooms.winner import PlayerOutcome
@@ -36,9 +38,10 @@ from app.rooms.winner import PlayerOutcome
 Payload = dict[str, Any]
 
 
-def game_view(state: GameState, memo: ViewMemo | None = None) -> dict[str, Any]:
-    """The view of ``state``; with the game's ``memo``, sharing its unchanged columns."""
-    return player_view(state, memo)
+game_view = player_view
+"""``game_view(state, memo=None)``: the view of ``state``; with the game's ``memo``, sharing
+its unchanged columns (the engine's ``player_view`` itself: no call of ours around it,
+once or twice per action)."""
 
 
 def event_json(event: Event) -> dict[str, Any]:
@@ -80,7 +83,7 @@ def progress(seat: Seat, now: float, online: bool, start_deadline: float | None 
     (the match's) is shown only while the game waits to be opened."""
     waiting = seat.started_at is None and not seat.over and start_deadline is not None
     return {
-        "player_id": seat.player_id, "score": seat.game.points,
+        "player_id": seat.player_id, "score": seat.game.score.points,
         "actions": seat.game.state.actions, "runs": len(seat.game.state.removed),
         "time_left_ms": None if seat.started_at is None else seat.time_left_ms(now),
         "status": seat.status, "online": online,
@@ -111,7 +114,7 @@ def ack(match_id: int, seat: Seat, seq: int, delta: int, events: list[Payload],
         now: float) -> Payload:
     return {
         "type": "ack", "match_id": match_id, "seq": seq,
-        "view": game_view(seat.game.state, seat.views), "score": seat.game.points,
+        "view": game_view(seat.game.state, seat.views), "score": seat.game.score.points,
         "delta": delta, "events": events, "status": seat.status,
         "time_left_ms": seat.time_left_ms(now), "duplicate": False,
     }
@@ -129,7 +132,7 @@ def watch(match_id: int, seat: Seat, ack: Payload) -> Payload:
     """A step for spectators: the ack's view and events as they are (never mutated)."""
     return {
         "type": "watch", "match_id": match_id, "player_id": seat.player_id,
-        "seq": seat.seq, "view": ack["view"], "score": seat.game.points,
+        "seq": seat.seq, "view": ack["view"], "score": seat.game.score.points,
         "events": ack["events"], "status": seat.status,
     }
 

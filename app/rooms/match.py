@@ -15,6 +15,7 @@ from app.rooms.winner import NO_SHOW, NOT_STARTED, PlayerOutcome
 from app.scoring.play import ScoredGame
 
 Payload = dict[str, Any]
+_new = object.__new__
 
 
 # Seats and matches are values by convention, never changed once made (the duel core
@@ -67,9 +68,21 @@ class Seat:
         if len(log) != length:  # an older value plays on: a log of its own
             log = log[:length]
         log.append(action)
-        return Seat(self.game_id, self.player_id, self.time_limit_s, game, seq, log,
-                    length + 1, self.started_at, self.ended_at, self.end_reason,
-                    self.last_ack, self.views, self.name)
+        seat = _new(Seat)
+        seat.game_id = self.game_id
+        seat.player_id = self.player_id
+        seat.time_limit_s = self.time_limit_s
+        seat.game = game
+        seat.seq = seq
+        seat.log = log
+        seat.log_length = length + 1
+        seat.started_at = self.started_at
+        seat.ended_at = self.ended_at
+        seat.end_reason = self.end_reason
+        seat.last_ack = self.last_ack
+        seat.views = self.views
+        seat.name = self.name
+        return seat
 
     def overdue(self, now: float) -> bool:
         """The clock ran out and nothing has ended the game yet."""
@@ -91,7 +104,15 @@ class Seat:
         return self.started_at + self.time_limit_s
 
     def elapsed_s(self, now: float) -> float:
-        return self.elapsed_if_ended(self.end_reason, self.ended_at or now)
+        started = self.started_at
+        if started is None or self.ended_at is not None:
+            return self.elapsed_if_ended(self.end_reason, self.ended_at or now)
+        # A game in progress, read three times per action: worked out here, as
+        # ``elapsed_if_ended`` would, without its call and those of min and max.
+        elapsed = now - started
+        if elapsed <= 0.0:
+            return 0.0
+        return self.time_limit_s if elapsed > self.time_limit_s else elapsed
 
     def elapsed_if_ended(self, reason: str | None, at: float) -> float:
         if self.started_at is None:  # never opened: an expired table counts the whole limit
@@ -163,8 +184,16 @@ class Match:
                 seats = (first, seat)
         else:
             seats = tuple([seat if s.player_id == player_id else s for s in seats])
-        return Match(self.match_id, self.rules, self.deal, self.start, seats, self.result,
-                     self.expires_at, self.start_by)
+        match = _new(Match)
+        match.match_id = self.match_id
+        match.rules = self.rules
+        match.deal = self.deal
+        match.start = self.start
+        match.seats = seats
+        match.result = self.result
+        match.expires_at = self.expires_at
+        match.start_by = self.start_by
+        return match
 
     def evolve(self, **changes: Any) -> Match:
         return replace(self, **changes)

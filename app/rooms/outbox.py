@@ -16,7 +16,8 @@ log = logging.getLogger("app.rooms.streams")
 OUTBOX_LIMIT = 5000
 
 Deliver = Callable[[Payload | None], Awaitable[None]]
-SendNow = Callable[[Payload, bytes | None], bool]  # the frame, its JSON if already made
+# The frame, its JSON if already made, and whether to write it at once (see Outbox.put).
+SendNow = Callable[[Payload, bytes | None, bool], bool]
 
 
 class Outbox:
@@ -46,13 +47,16 @@ class Outbox:
         """Frames put and not yet handed to ``deliver``."""
         return list(self._pending or ())
 
-    def put(self, frame: Payload | None, encoded: bytes | None = None) -> None:
+    def put(self, frame: Payload | None, encoded: bytes | None = None, *,
+            at_once: bool = False) -> None:
         """Queue ``frame``; ``encoded``, its JSON if the caller already made it, spares
-        making it again when the frame goes straight out."""
+        making it again when the frame goes straight out. ``at_once``: a frame someone
+        waits for (the answer to an action) is written now, with what is queued before
+        it, rather than with the rest of this loop turn's frames one turn later."""
         if self._done or self.overflowed:  # an overflow has queued the close already
             return
         if (frame is not None and self._send_now is not None and self._drain is None
-                and not self._pending and self._send_now(frame, encoded)):
+                and not self._pending and self._send_now(frame, encoded, at_once)):
             return
         pending = self._pending
         if pending is None:

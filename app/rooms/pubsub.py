@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from typing import Any, Protocol, runtime_checkable
 
 from app.ops.light_queue import LightQueue
@@ -101,6 +101,22 @@ class QueuedSubscription:
             return
         self._queue.put_nowait(message)
 
+    @staticmethod
+    def deliver_all(subscriptions: Iterable[QueuedSubscription], message: Message) -> None:
+        """``deliver`` to each subscription, in order, with one loop callback for all the
+        ones that hand messages over (a callback costs more than a hand-over, and every
+        action's progress line goes to both players of the match)."""
+        forwarding: list[QueuedSubscription] | None = None
+        for subscription in subscriptions:
+            if subscription._forward is None or subscription._closed:
+                subscription.deliver(message)
+            elif forwarding is None:
+                forwarding = [subscription]
+            else:
+                forwarding.append(subscription)
+        if forwarding is not None:
+            asyncio.get_running_loop().call_soon(_hand_over_each, forwarding, message)
+
     def _end(self) -> None:
         if not self._closed:
             self._closed = True
@@ -122,6 +138,11 @@ class QueuedSubscription:
         return message
 
 
+def _hand_over_each(subscriptions: list[QueuedSubscription], message: Message) -> None:
+    for subscription in subscriptions:
+        subscription._hand_over(message)
+
+
 class MemoryPubSub:
     """In-process backend: one asyncio queue per subscription, delivery in publish order."""
 
@@ -129,8 +150,9 @@ class MemoryPubSub:
         self._subscribers: dict[str, set[QueuedSubscription]] = defaultdict(set)
 
     async def publish(self, channel: str, message: Message) -> None:
-        for subscription in list(self._subscribers.get(channel, ())):
-            subscription.deliver(message)
+        subscribers = self._subscribers.get(channel)
+        if subscribers:  # delivering changes no set of subscribers: no copy needed
+            QueuedSubscription.deliver_all(subscribers, message)
 
     async def subscribe(self, channel: str) -> QueuedSubscription:
         subscription = QueuedSubscription(channel, self._forget)

@@ -247,8 +247,7 @@ class RedisPubSub:
         except ValueError:
             log.warning("dropped a non-JSON message", extra={"channel": channel})
             return
-        for subscription in list(self._local.get(channel, ())):
-            subscription.deliver(message)
+        QueuedSubscription.deliver_all(list(self._local.get(channel, ())), message)
 
     def _handle(self, raw: dict[str, Any]) -> None:
         kind = raw["type"]
@@ -270,5 +269,4 @@ class RedisPubSub:
             except ValueError:
                 log.warning("dropped a non-JSON message", extra={"channel": channel})
                 return
-            for subscription in list(self._local.get(channel, ())):
-                subscription.deliver(message)
+            QueuedSubscription.deliver_all(list(self._local.get(channel, ())), message)

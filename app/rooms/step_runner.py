@@ -19,7 +19,7 @@ from app.rooms import channels, frames
 from app.rooms import duel_core as core
 from app.rooms.clock import Clock
 from app.rooms.duel_core import (
-    Acked,
+    ACKED,
     AppendAction,
     Arm,
     Disarm,
@@ -50,9 +50,15 @@ class LiveMatch:
     timers: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     expiry: asyncio.Task[None] | None = None
     match_id: int = field(init=False)
+    channel: str = field(init=False)
+    watch_channels: dict[int, str] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.match_id = self.value.match_id  # read a few times per action
+        # Read or named once or twice per action: worked out once.
+        self.match_id = self.value.match_id
+        self.channel = channels.match(self.match_id)
+        self.watch_channels = {seat.player_id: channels.watch(self.match_id, seat.player_id)
+                               for seat in self.value.seats}
 
     @property
     def games(self) -> tuple[Seat, ...]:
@@ -128,8 +134,8 @@ class StepRunner:
             answer(step.reply)
         for effect in step.effects:
             # The frequent ones inline: no coroutine made for each of them.
-            if isinstance(effect, Acked):
-                await self._acked(live, effect)
+            if effect is ACKED:
+                await self._acked(live, player_id)
             elif isinstance(effect, ProgressChanged):
                 await self.publish_progress(live, live.game_of(effect.player_id))
                 if self.peers is not None:
@@ -138,17 +144,18 @@ class StepRunner:
                 await self._carry_out(live, effect)
         return step.reply
 
-    async def _acked(self, live: LiveMatch, effect: Acked) -> None:
-        seat = live.value.seat_of(effect.player_id)
-        watch = channels.watch(live.match_id, effect.player_id)
+    async def _acked(self, live: LiveMatch, player_id: int) -> None:
+        seat = live.value.seat_of(player_id)
+        watch = live.watch_channels[player_id]
         # A spectator follows the channel under this game's lock before taking its
         # snapshot, and steps happen under the same lock: a step nobody can receive now
         # is in every later snapshot, so it needs no frame.
         if may_deliver(self.pubsub, watch):
-            await self.pubsub.publish(watch, frames.watch(live.match_id, seat, effect.ack))
+            assert seat.last_ack is not None  # the ack of the step just adopted
+            await self.pubsub.publish(watch, frames.watch(live.match_id, seat, seat.last_ack))
         await self.publish_progress(live, seat)
         if self.peers is not None:
-            await self.peers.tell(live.match_id, ended=effect.ended)
+            await self.peers.tell(live.match_id, ended=seat.over)
 
     async def _write(self, write: StartGame | EndGame) -> None:
         if isinstance(write, StartGame):
@@ -167,7 +174,7 @@ class StepRunner:
 
     async def _carry_out(self, live: LiveMatch, effect: object) -> None:
         if isinstance(effect, GameEnded):
-            await self.pubsub.publish(channels.match(live.match_id), effect.frame)
+            await self.pubsub.publish(live.channel, effect.frame)
             if live.over and live.result is None:
                 await self.conclude(live)
         elif isinstance(effect, Arm):
@@ -271,5 +278,5 @@ class StepRunner:
     async def publish_progress(self, live: LiveMatch, seat: Seat) -> None:
         # The start deadline shows only on a game not opened yet: not worked out otherwise.
         deadline = live.value.start_deadline if seat.started_at is None else None
-        await self.pubsub.publish(channels.match(live.match_id), frames.progress_event(
+        await self.pubsub.publish(live.channel, frames.progress_event(
             live.match_id, seat, self.clock(), self.is_online(seat.player_id), deadline))

@@ -96,10 +96,12 @@ class EventStream:
     def connections(self) -> int:
         return len(self._outboxes)
 
-    def emit(self, payload: Payload, taken: tuple[str, StreamId] | None = None) -> Payload:
+    def emit(self, payload: Payload, taken: tuple[str, StreamId] | None = None, *,
+             at_once: bool = False) -> Payload:
         """Number an event, keep it for resuming, and send it to every open connection.
 
-        ``taken``: the channel message it is, written with it to the shared stream."""
+        ``taken``: the channel message it is, written with it to the shared stream;
+        ``at_once``: written to the sockets now (an answer, see ``Outbox.put``)."""
         self.last_n += 1
         frame = {**payload, "n": self.last_n}
         if self._buffer is None:
@@ -111,7 +113,7 @@ class EventStream:
                                 _sender(list(self._outboxes), frame, encoded))
         else:
             for outbox in self._outboxes:
-                outbox.put(frame, encoded)
+                outbox.put(frame, encoded, at_once=at_once)
         if payload.get("type") == "match_result":
             self._later(self._leave_match(int(payload["match_id"])))
         return frame
@@ -121,7 +123,7 @@ class EventStream:
         process), and, when other processes may hold the player's other tabs or devices,
         published on the player's channel so theirs get it too (``_take`` there; our own
         session skips it by ``from_stream``). Refusals concern the asking tab only."""
-        frame = self.emit(answer)
+        frame = self.emit(answer, at_once=True)
         if answer.get("type") == "ack" and not answer.get("duplicate") and crosses_processes(
                 self._pubsub):
             self._later(self._echo(answer))
@@ -230,20 +232,23 @@ class EventStream:
 
     def _take(self, message: Payload) -> None:
         taken = None
-        stream_id = None if self._cursors is None else getattr(message, "stream_id", None)
-        if stream_id is not None and self._cursors is not None:
-            channel: str = getattr(message, "channel")  # noqa: B009 (only kept messages)
-            if stream_id <= self._cursors.get(channel, (0, 0)):
-                return  # taken already (a catch-up and live delivery overlap)
-            self._cursors[channel] = stream_id
-            taken = (channel, stream_id)
-        origin = message.get(FROM_STREAM)
-        if origin is not None:  # my own answer, from the process where a tab of mine acted
-            if origin == self.stream:
+        if self._cursors is not None:
+            stream_id = getattr(message, "stream_id", None)
+            if stream_id is not None:
+                channel: str = getattr(message, "channel")  # noqa: B009 (only kept messages)
+                if stream_id <= self._cursors.get(channel, (0, 0)):
+                    return  # taken already (a catch-up and live delivery overlap)
+                self._cursors[channel] = stream_id
+                taken = (channel, stream_id)
+        kind = message.get("type")
+        if kind == "progress":  # twice per action: the mover's own line is dropped
+            if _own_progress(message, self.player_id):
+                return
+        elif FROM_STREAM in message:  # my own answer, from the process where a tab of mine acted
+            if message[FROM_STREAM] == self.stream:
                 return  # made here: every tab here has it already
             message = {key: value for key, value in message.items() if key != FROM_STREAM}
-        if not _own_progress(message, self.player_id):
-            self.emit(message, taken)
+        self.emit(message, taken)
 
     async def close(self) -> None:
         for chore in list(self._chores or ()):
@@ -273,10 +278,9 @@ def _kept(payload: Payload, channel: str, stream_id: StreamId) -> Payload:
 
 
 def _own_progress(message: Payload, player_id: int) -> bool:
-    """A progress line about this very player: their acks and snapshots already say it
-    (score, status, time left), so it would be a third frame per action for nothing."""
-    if message.get("type") != "progress":
-        return False
+    """A progress line (``message``) about this very player: their acks and snapshots
+    already say it (score, status, time left), so it would be a third frame per action
+    for nothing."""
     progress = message.get("progress")
     return isinstance(progress, dict) and progress.get("player_id") == player_id
 

@@ -13,6 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import games as game_repo
+from app.db.games import DealChoice
 from app.db.models import DuelTable, Invite, Match, Player, Seat, utcnow
 from app.errors import Conflict, Forbidden, InvalidInput, NotFound
 from app.services.bands import check_level, level_allows
@@ -193,15 +194,38 @@ async def _check_joinable(session: AsyncSession, table: DuelTable, player: Playe
         raise Forbidden(f"this table is for {table.level} players", code="level_mismatch")
 
 
-async def start_match(*, session: AsyncSession, table: DuelTable) -> Match:
-    """A new match with a new deal for the two seated players (seat order). No commit."""
+async def deal_for(table: DuelTable) -> DealChoice:
+    """The deal of ``table``'s next match (the solver may run: seconds on a busy machine)."""
+    if table.daily_date is not None:  # a daily duel: that day's daily deal
+        return await asyncio.to_thread(daily_choice, table.daily_date)
+    return await choose_deal(suits=table.suits, difficulty=table.difficulty)
+
+
+async def _deal_ahead(table: DuelTable, *, filling: bool) -> DealChoice | None:
+    """The next match's deal, chosen before this request writes anything when it is about
+    to start a match (``filling``, as read before the lock). On SQLite a write transaction
+    blocks every other writer, action log included, for as long as it stays open: the
+    solver must not run inside one. Should the guess be wrong (someone else moved in
+    between), `start_match` chooses under the lock, or the deal goes unused."""
+    return await deal_for(table) if filling else None
+
+
+async def _seated(session: AsyncSession, table: DuelTable) -> list[Seat]:
+    """The seats as they are, without flushing the caller's pending changes (an accepted
+    invitation): a flush would open the write transaction before the solver runs."""
+    with session.no_autoflush:
+        return await seats_of(session, table.id)
+
+
+async def start_match(*, session: AsyncSession, table: DuelTable,
+                      choice: DealChoice | None = None) -> Match:
+    """A new match with a new deal (``choice``, else chosen now) for the two seated
+    players (seat order). No commit."""
     seats = await seats_of(session, table.id)
     if len(seats) != len(SEATS):
         raise Conflict("a match needs two seated players", code="table_not_full")
-    if table.daily_date is not None:  # a daily duel: that day's daily deal
-        choice = await asyncio.to_thread(daily_choice, table.daily_date)
-    else:
-        choice = await choose_deal(suits=table.suits, difficulty=table.difficulty)
+    if choice is None:
+        choice = await deal_for(table)
     for seat in seats:
         seat.wants_new_game = False
     return await game_repo.create_match(
@@ -212,6 +236,7 @@ async def start_match(*, session: AsyncSession, table: DuelTable) -> Match:
 async def seat_player(*, session: AsyncSession, table: DuelTable, player: Player,
                       invited: bool = False) -> TableView:
     """Seat ``player``; starts the first match when the table fills. Commits."""
+    choice = await _deal_ahead(table, filling=len(await _seated(session, table)) + 1 == len(SEATS))
     await lock_table(session, table.id)
     seats = await seats_of(session, table.id)
     await _check_joinable(session, table, player, seats, invited=invited)
@@ -224,7 +249,7 @@ async def seat_player(*, session: AsyncSession, table: DuelTable, player: Player
         raise Conflict("both seats are taken", code="table_full") from None
     if len(seats) + 1 == len(SEATS):
         table.status = "full"
-        await start_match(session=session, table=table)
+        await start_match(session=session, table=table, choice=choice)
     await session.commit()
     return await table_view(session=session, table=table)
 
@@ -268,6 +293,9 @@ async def leave_table(*, session: AsyncSession, table_id: int, player: Player) -
 async def agree_new_game(*, session: AsyncSession, table_id: int, player: Player) -> TableView:
     """Ask for a new game; when both seated players have asked, a new match starts."""
     table = await get_table(session=session, table_id=table_id, viewer=player)
+    others = [s for s in await _seated(session, table) if s.player_id != player.id]
+    choice = await _deal_ahead(table, filling=table.daily_date is None and len(others) == 1
+                               and others[0].wants_new_game)
     await lock_table(session, table.id)
     seat = await _my_seat(session, table, player)
     seats = await seats_of(session, table.id)
@@ -285,6 +313,6 @@ async def agree_new_game(*, session: AsyncSession, table_id: int, player: Player
     await session.flush()
     # Re-read after our write: the other player may have agreed a moment ago.
     if all(s.wants_new_game for s in await seats_of(session, table.id)):
-        await start_match(session=session, table=table)
+        await start_match(session=session, table=table, choice=choice)
     await session.commit()
     return await table_view(session=session, table=table)

@@ -42,3 +42,11 @@ def test_a_count_of_one_may_be_written() -> None:
 def test_bad_text(text: str) -> None:
     with pytest.raises(ActionFormatError):
         parse_action(text)
+
+
+def test_unknown_fields_are_named_in_order_and_a_full_action_passes() -> None:
+    with pytest.raises(ActionFormatError, match=r"'deal' has unknown field\(s\): a, z$"):
+        action_from_json({"op": "deal", "z": 1, "a": 2})
+    with pytest.raises(ActionFormatError, match=r"unknown field\(s\): 7, col$"):
+        action_from_json({"op": "undo", "col": 1, 7: 0})  # not JSON, still no crash
+    assert action_from_json({"op": "flip", "col": 4}) == Flip(4)

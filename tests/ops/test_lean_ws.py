@@ -1,7 +1,10 @@
 """The lean WebSocket path is the one place of app/ that uses other libraries' private
 parts: pinned to the releases it was written against, with a fallback for any other."""
 
+import asyncio
 from types import SimpleNamespace
+
+from websockets.protocol import State
 
 from app.ops import lean_ws
 from app.ops.lean_ws import LeanWebSocketProtocol
@@ -43,3 +46,44 @@ def test_anything_but_the_lean_protocol_sends_the_asgi_way() -> None:
 
     assert lean_ws.text_sender(SimpleNamespace(_send=send), fitting=True) is None
     assert lean_ws.text_sender(SimpleNamespace(), fitting=True) is None
+
+
+class _Transport:
+    def __init__(self) -> None:
+        self.writes: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.writes.append(data)
+
+    def is_closing(self) -> bool:
+        return False
+
+
+def _open_protocol(transport: _Transport) -> LeanWebSocketProtocol:
+    """An accepted, open connection as far as send_text_soon looks (no server needed)."""
+    protocol = LeanWebSocketProtocol.__new__(LeanWebSocketProtocol)
+    protocol.handshake_complete, protocol.close_sent, protocol.disconnected = True, False, False
+    protocol.initial_response = None
+    protocol.writable = lean_ws.LightEvent()
+    protocol.writable.set()
+    protocol.conn = SimpleNamespace(  # type: ignore[assignment]
+        state=State.OPEN, extensions=[], writes=[], expect_continuation_frame=False)
+    protocol.transport = transport  # type: ignore[assignment]
+    protocol.loop = asyncio.get_running_loop()
+    return protocol
+
+
+async def test_frames_wait_for_the_loop_turn_but_an_answer_goes_at_once_behind_them() -> None:
+    transport = _Transport()
+    protocol = _open_protocol(transport)
+    assert protocol.send_text_soon(b'{"type":"progress"}')
+    assert transport.writes == []  # with the rest of this turn's frames, one turn later
+    assert protocol.send_text_soon(b'{"type":"ack"}', at_once=True)
+    # Now, in one write, behind the frame queued before it.
+    assert transport.writes == [lean_ws.text_frame(b'{"type":"progress"}')
+                                + lean_ws.text_frame(b'{"type":"ack"}')]
+    await asyncio.sleep(0)  # the turn's flush finds nothing left
+    assert len(transport.writes) == 1
+    protocol.send_text_soon(b'{"type":"progress"}')
+    await asyncio.sleep(0)
+    assert transport.writes[1:] == [lean_ws.text_frame(b'{"type":"progress"}')]

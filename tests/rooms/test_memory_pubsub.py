@@ -98,3 +98,29 @@ async def test_a_failing_forward_handler_is_logged_not_raised(
     await bus.publish("c", {"n": 1})
     await asyncio.sleep(0)
     assert got == [1] and "failed to take a message" in caplog.text
+
+
+async def test_one_channel_reaches_queued_and_forwarding_subscribers_alike() -> None:
+    # Forwarding subscribers of a channel share one loop callback per message: each still
+    # gets every message in order, after the publisher's step, a failing one stops none
+    # of the others, and a queued subscriber of the same channel has it at once.
+    bus = MemoryPubSub()
+    first, failing, queued = [await bus.subscribe("c") for _ in range(3)]
+    got: list[tuple[str, int]] = []
+    first.forward(lambda message: got.append(("first", message["n"])))
+
+    def fail(message: dict[str, int]) -> None:
+        got.append(("failing", message["n"]))
+        raise RuntimeError("boom")
+
+    failing.forward(fail)
+    for n in range(3):
+        await bus.publish("c", {"n": n})
+    assert got == [] and queued._queue.qsize() == 3
+    await asyncio.sleep(0)
+    assert sorted(got) == [(name, n) for name in ("failing", "first") for n in range(3)]
+    assert [n for name, n in got if name == "first"] == [0, 1, 2]
+    await bus.publish("c", {"n": 3})
+    await first.close()  # published, not yet handed over: dropped, as from a closed queue
+    await asyncio.sleep(0)
+    assert ("first", 3) not in got and ("failing", 3) in got

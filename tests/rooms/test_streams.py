@@ -214,7 +214,7 @@ async def test_an_outbox_hands_frames_straight_to_a_ready_socket_and_keeps_order
     direct: list[Payload] = []
     ready = [True]
 
-    def send_now(frame: Payload, encoded: bytes | None) -> bool:
+    def send_now(frame: Payload, encoded: bytes | None, at_once: bool) -> bool:
         if ready[0]:
             direct.append(frame)
         return ready[0]
@@ -240,10 +240,22 @@ async def test_an_event_is_encoded_once_for_the_buffer_and_every_connection() ->
     handed: list[tuple[Payload, bytes | None]] = []
     for _ in range(2):  # two connections of the same player
         outbox = session.attach([])
-        outbox.start(SlowSocket().deliver, lambda f, e: handed.append((f, e)) is None)
+        outbox.start(SlowSocket().deliver, lambda f, e, now: handed.append((f, e)) is None)
     frame = session.emit({"type": "progress", "player_id": 2, "score": 3})
     assert [f for f, _ in handed] == [frame, frame]
     first, second = (e for _, e in handed)
     assert first is not None and first is second  # made once, handed to both
     assert json.loads(first) == frame
     assert session._buffer is not None and session._buffer[-1] == (frame["n"], first)
+
+
+async def test_an_answer_is_written_at_once_other_events_with_the_loop_turn() -> None:
+    session = EventStream(1, MemoryPubSub())
+    handed: list[tuple[str, bool]] = []
+    outbox = session.attach([])
+    outbox.start(SlowSocket().deliver,
+                 lambda f, e, at_once: handed.append((f["type"], at_once)) is None)
+    session.emit({"type": "progress", "player_id": 2, "score": 3})
+    session.emit_answer({"type": "ack", "seq": 1})
+    session.emit_answer({"type": "reject", "seq": 2, "code": "bad_seq"})
+    assert handed == [("progress", False), ("ack", True), ("reject", True)]

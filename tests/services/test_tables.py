@@ -1,0 +1,101 @@
+"""Tables: the deal of a match that starts is chosen before the request writes anything.
+
+The solver may run for seconds on a busy machine. Run inside the join's write transaction
+it held SQLite's single write lock all that time (every other writer, the action log
+included, waited, and past the 5 s busy timeout failed: "database is locked"), and on
+PostgreSQL the table's row lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.db.games import DealChoice
+from app.db.models import DuelTable, Player
+from app.services import invites, players, tables
+from app.services.tables import TableSettings
+
+# Long enough for a free database, far below SQLite's 5 s busy timeout.
+OTHER_WRITER_WITHIN_S = 2.0
+
+
+async def player(session: AsyncSession, name: str) -> Player:
+    return (await players.create_player(session=session, name=name, secret_key="k")).player
+
+
+def write_while_the_deal_is_chosen(
+    monkeypatch: pytest.MonkeyPatch, sessions: async_sessionmaker[AsyncSession],
+) -> list[DealChoice]:
+    """Make choosing a deal also lock the table and write from another session (another
+    connection): it succeeds only if the request holds no lock or write transaction."""
+    chosen: list[DealChoice] = []
+    choose = tables.deal_for
+
+    async def while_choosing(table: DuelTable) -> DealChoice:
+        async def other_writer() -> None:
+            async with sessions() as other:
+                await tables.lock_table(other, table.id)
+                other.add(Player(name=f"Writer{len(chosen)}", name_key=f"writer{len(chosen)}"))
+                await other.commit()
+
+        await asyncio.wait_for(other_writer(), OTHER_WRITER_WITHIN_S)
+        chosen.append(await choose(table))
+        return chosen[-1]
+
+    monkeypatch.setattr(tables, "deal_for", while_choosing)
+    return chosen
+
+
+async def test_joining_chooses_the_deal_before_writing(
+    session: AsyncSession, session_factory: async_sessionmaker[AsyncSession],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    ann, bob = await player(session, "Ann"), await player(session, "Bob")
+    view = await tables.create_table(session=session, owner=ann, settings=TableSettings(),
+                                     ttl_seconds=3600)
+    chosen = write_while_the_deal_is_chosen(monkeypatch, session_factory)
+
+    joined = await tables.join_table(session=session, table_id=view.table.id, player=bob)
+
+    assert joined.match is not None and joined.table.status == "full"
+    assert [c.deal_number for c in chosen] == [joined.match.deal_number]
+
+
+async def test_accepting_an_invitation_chooses_the_deal_before_writing(
+    session: AsyncSession, session_factory: async_sessionmaker[AsyncSession],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    ann, bob = await player(session, "Ann"), await player(session, "Bob")
+    view = await tables.create_table(session=session, owner=ann,
+                                     settings=TableSettings(public=False), ttl_seconds=3600)
+    invite = (await invites.create_invite(session=session, table_id=view.table.id, inviter=ann,
+                                          to=None, ttl_seconds=3600)).invite
+    chosen = write_while_the_deal_is_chosen(monkeypatch, session_factory)
+
+    joined = await invites.accept_invite(session=session, code=invite.code, player=bob)
+
+    assert joined.match is not None and len(chosen) == 1
+
+
+async def test_a_new_game_chooses_the_deal_before_writing(
+    session: AsyncSession, session_factory: async_sessionmaker[AsyncSession],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    ann, bob = await player(session, "Ann"), await player(session, "Bob")
+    view = await tables.create_table(session=session, owner=ann, settings=TableSettings(),
+                                     ttl_seconds=3600)
+    first = (await tables.join_table(session=session, table_id=view.table.id, player=bob)).match
+    assert first is not None
+    first.status = "finished"  # both games over, as a settled match leaves it
+    await session.commit()
+    asked = await tables.agree_new_game(session=session, table_id=view.table.id, player=ann)
+    assert asked.match is not None and asked.match.id == first.id  # one wish starts nothing
+    chosen = write_while_the_deal_is_chosen(monkeypatch, session_factory)
+
+    agreed = await tables.agree_new_game(session=session, table_id=view.table.id, player=bob)
+
+    assert agreed.match is not None and agreed.match.id != first.id
+    assert [c.deal_number for c in chosen] == [agreed.match.deal_number]
