@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from app.ops import metrics
+from app.rooms.clock import SYSTEM_CLOCK, Clock
 from app.rooms.duel import DuelService
 from app.rooms.pubsub import MemoryPubSub
 from app.rooms.store import MemoryStore, Progress, StoredGame, StoredMatch
@@ -64,7 +65,9 @@ async def _play(duels: DuelService, hub: StreamHub, player_id: int, match_id: in
     return acks
 
 
-async def run(duel_count: int, actions: int, seed: int) -> dict[str, Any]:
+def run_setup(duel_count: int, clock: Clock = SYSTEM_CLOCK) -> tuple[DuelService, StreamHub]:
+    """The rooms layer with ``duel_count`` matches seated (players 2i+1 and 2i+2 in
+    match i+1), on a store that keeps no action."""
     store = NullLogStore()
     for index in range(duel_count):
         a, b = 2 * index + 1, 2 * index + 2
@@ -74,8 +77,11 @@ async def run(duel_count: int, actions: int, seed: int) -> dict[str, Any]:
             deal={"number": 1000 + index},
         ))
     pubsub = MemoryPubSub()
-    hub = StreamHub(pubsub)
-    duels = DuelService(store=store, pubsub=pubsub)
+    return DuelService(store=store, pubsub=pubsub, clock=clock), StreamHub(pubsub, clock)
+
+
+async def run(duel_count: int, actions: int, seed: int) -> dict[str, Any]:
+    duels, hub = run_setup(duel_count)
     rng = random.Random(seed)
     bots = [0.0]  # CPU the bots spend choosing: the clients', not the server's
     started_cpu, started_wall = time.process_time(), time.perf_counter()

@@ -3,6 +3,8 @@
     python -m bench.solver                      # the full sets: 1000 / 200 / 50 deals
     python -m bench.solver --one 50 --two 20 --four 5 --pool 20   # a quick run
     python -m bench.solver --baseline /work/main   # the same sets by another checkout too
+    python -m bench.solver --rerun 22,82 --rows FILE   # chosen 4-suit deals, 60 s of CPU each
+    python -m bench.solver --rerun 22,82 --restart-after 400000   # ... with noisy restarts
 
 Deal sets are the generator's deals 1..N under the ``classic`` rules, one process, one
 core, solved one after another. Prints tables and writes ``bench/results/solver.json``.
@@ -70,6 +72,50 @@ def run_one(state: Any, cap: float | None, polish: int = 0) -> dict[str, Any]:
             found.nodes, suits=state.rules.suits, solved=found.solved
         ),
     }
+
+
+class _CpuCapReached(Exception):
+    """Raised from the solver's progress report once a deal has used its CPU time."""
+
+
+def run_cpu_capped(state: Any, cpu_cap: float, restart_after: int | None) -> dict[str, Any]:
+    """One deal under a cap on its *CPU* time, checked at each progress report (every beam
+    level, every 1,024 depth-first nodes): on a shared machine a wall cap would measure
+    the other processes too. ``restarts`` says whether the win came after the switch to
+    restarts (``restart_after``, see ``portfolio``)."""
+    cpu, started = time.process_time(), time.perf_counter()
+    reached = [0]
+
+    def watch(nodes: int, depth: int) -> None:
+        reached[0] = nodes
+        if time.process_time() - cpu > cpu_cap:
+            raise _CpuCapReached
+
+    try:
+        found = solve(state, nodes=NODES, progress=watch, restart_after=restart_after)
+    except _CpuCapReached:
+        status, nodes, actions = "unknown", reached[0], 0
+    else:
+        status, nodes, actions = found.status, found.nodes, len(found.actions)
+    return {"status": status, "cpu_s": round(time.process_time() - cpu, 4),
+            "seconds": round(time.perf_counter() - started, 4), "nodes": nodes,
+            "actions": actions, "restart_after": restart_after,
+            "restarts": (status == "solved" and restart_after is not None
+                         and nodes > restart_after),
+            "load_average": _load()}
+
+
+def rerun(numbers: list[int], cpu_cap: float, rows_file: Path | None,
+          restart_after: int | None) -> None:
+    """Chosen 4-suit deals again (those a change can affect), one row each."""
+    rules = preset("classic", 4)
+    for number in numbers:
+        row = {"suits": 4, "deal": number,
+               **run_cpu_capped(deal(number, rules), cpu_cap, restart_after)}
+        if rows_file is not None:
+            with rows_file.open("a") as out:
+                out.write(json.dumps(row) + "\n")
+        print(json.dumps(row), flush=True)
 
 
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -303,8 +349,18 @@ def main(argv: list[str] | None = None) -> None:
                         help="solve nothing: summarise a --rows file (a run stopped early)")
     parser.add_argument("--baseline", type=Path, default=None,
                         help="another checkout (e.g. /work/main): run the same random sets there")
+    parser.add_argument("--rerun", default=None,
+                        help="only these 4-suit deals (comma-separated), CPU-capped; rows only")
+    parser.add_argument("--cpu-cap", type=float, default=TARGETS[4][1],
+                        help="CPU seconds per deal of --rerun")
+    parser.add_argument("--restart-after", type=int, default=None,
+                        help="with --rerun: noisy restarts once the search spent these nodes")
     args = parser.parse_args(argv)
 
+    if args.rerun is not None:
+        rerun([int(item) for item in args.rerun.split(",")], args.cpu_cap, args.rows,
+              args.restart_after)
+        return
     started = time.perf_counter()
     if args.from_rows is not None:
         sets, reference, pool = sets_from_rows(args.from_rows), None, None

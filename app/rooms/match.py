@@ -3,8 +3,9 @@ do to a match: ``app/rooms/duel_core.py``; its refusals: ``app/rooms/errors.py``
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
 from typing import Any
+
+import msgspec
 
 from app.engine.rules import Rules
 from app.engine.state import GameState
@@ -15,18 +16,18 @@ from app.rooms.winner import NO_SHOW, NOT_STARTED, PlayerOutcome
 from app.scoring.play import ScoredGame
 
 Payload = dict[str, Any]
-_new = object.__new__
 
 
 # Seats and matches are values by convention, never changed once made (the duel core
-# returns new ones): plain slotted dataclasses, not frozen ones, as a new seat and match
-# are made for every action. Frozen, each field of a new one is set through a generic
-# ``object.__setattr__``; and the shortcut around that (copying ``__dict__``) leaves
-# instances whose attribute and method look-ups the interpreter cannot specialise.
+# returns new ones), and a new seat and match are made for every action: msgspec
+# structs, built in C from positional arguments (a dataclass's ``__init__`` is a Python
+# call, a frozen one's sets each field through ``object.__setattr__``), compared by
+# identity. A match is untracked by the garbage collector (nothing it holds refers back
+# to it); a seat may be weakly referenced (a leak test does), which msgspec allows only
+# for a tracked struct.
 
 
-@dataclass(slots=True, weakref_slot=True, eq=False)  # weakly referenced by a leak test
-class Seat:
+class Seat(msgspec.Struct, eq=False, weakref=True):
     """One player's game: a :class:`ScoredGame` fold and a clock that starts when it is
     opened and runs until the game ends, connected or not."""
 
@@ -39,14 +40,14 @@ class Seat:
     # life, and such dicts are nothing the garbage collector walks, where Move and Flip
     # objects are. One list shared by the seat's successive values, each seeing its
     # first ``log_length`` entries: appending at the tip costs O(1), not a copy.
-    log: list[Payload] = field(default_factory=list, repr=False)
+    log: list[Payload] = msgspec.field(default_factory=list)
     log_length: int = 0
     started_at: float | None = None
     ended_at: float | None = None
     end_reason: str | None = None
     last_ack: Payload | None = None
     # A cache of the last view's columns (shared by the seat's successive values).
-    views: ViewMemo = field(default_factory=ViewMemo, repr=False)
+    views: ViewMemo = msgspec.field(default_factory=ViewMemo)
     name: str | None = None  # the player's name when the match was made (for its result)
 
     @property
@@ -59,7 +60,7 @@ class Seat:
 
     def evolve(self, **changes: Any) -> Seat:
         """A copy with ``changes``."""
-        return replace(self, **changes)
+        return msgspec.structs.replace(self, **changes)
 
     def played(self, game: ScoredGame, seq: int, action: Payload) -> Seat:
         """This seat once ``action``, numbered ``seq``, made its game ``game``: ``evolve``
@@ -68,21 +69,9 @@ class Seat:
         if len(log) != length:  # an older value plays on: a log of its own
             log = log[:length]
         log.append(action)
-        seat = _new(Seat)
-        seat.game_id = self.game_id
-        seat.player_id = self.player_id
-        seat.time_limit_s = self.time_limit_s
-        seat.game = game
-        seat.seq = seq
-        seat.log = log
-        seat.log_length = length + 1
-        seat.started_at = self.started_at
-        seat.ended_at = self.ended_at
-        seat.end_reason = self.end_reason
-        seat.last_ack = self.last_ack
-        seat.views = self.views
-        seat.name = self.name
-        return seat
+        return Seat(self.game_id, self.player_id, self.time_limit_s, game, seq, log,
+                    length + 1, self.started_at, self.ended_at, self.end_reason,
+                    self.last_ack, self.views, self.name)
 
     def overdue(self, now: float) -> bool:
         """The clock ran out and nothing has ended the game yet."""
@@ -131,8 +120,7 @@ class Seat:
                              self.status if self.over else "finished")
 
 
-@dataclass(slots=True, eq=False)
-class Match:
+class Match(msgspec.Struct, gc=False, eq=False):
     """A match: one seat per player, all on the same stored deal."""
 
     match_id: int
@@ -184,19 +172,11 @@ class Match:
                 seats = (first, seat)
         else:
             seats = tuple([seat if s.player_id == player_id else s for s in seats])
-        match = _new(Match)
-        match.match_id = self.match_id
-        match.rules = self.rules
-        match.deal = self.deal
-        match.start = self.start
-        match.seats = seats
-        match.result = self.result
-        match.expires_at = self.expires_at
-        match.start_by = self.start_by
-        return match
+        return Match(self.match_id, self.rules, self.deal, self.start, seats, self.result,
+                     self.expires_at, self.start_by)
 
     def evolve(self, **changes: Any) -> Match:
-        return replace(self, **changes)
+        return msgspec.structs.replace(self, **changes)
 
     def outcomes(self, now: float) -> list[PlayerOutcome]:
         return [seat.outcome(now) for seat in self.seats]

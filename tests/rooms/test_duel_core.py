@@ -1,9 +1,9 @@
 """The pure duel core: match values in, (match, writes, effects, reply) out. No event loop,
 no store, no clock: every test here is a plain function."""
 
-from dataclasses import fields
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -327,12 +327,12 @@ def test_the_hot_path_copies_keep_every_other_field() -> None:
     seat = match.seat_of(ANN).evolve(last_ack={"seq": 0}, name="Ann", ended_at=None)
     played = seat.played(seat.game, 1, WINNING_LINE[0])
     changed = {"seq", "log_length"}
-    for field in fields(seat):
+    for field in msgspec.structs.fields(seat):
         if field.name not in changed:
             assert getattr(played, field.name) is getattr(seat, field.name), field.name
     assert (played.seq, played.log_length, played.actions) == (1, 1, (WINNING_LINE[0],))
     moved = match.with_seat(played)
-    for field in fields(match):
+    for field in msgspec.structs.fields(match):
         if field.name != "seats":
             assert getattr(moved, field.name) is getattr(match, field.name), field.name
     assert moved.seat_of(ANN) is played and moved.seat_of(BOB) is match.seat_of(BOB)

@@ -67,6 +67,7 @@ def solve(
     exhaustive: bool = False,
     polish_nodes: int = 0,
     progress: Progress | None = None,
+    restart_after: int | None = None,
 ) -> Solution:
     """Search for a win from ``state`` knowing every card (face-down and stock included).
 
@@ -80,6 +81,10 @@ def solve(
     the solver also spends up to that many nodes after the first win on beams looking
     for a shorter one (:func:`~app.engine.solver.polish.polish`), then runs every
     shortening pass.
+
+    ``restart_after`` (off by default: measurements only) switches to noisy restarts
+    once the first-win search has spent that many nodes
+    (:func:`~app.engine.solver.search.portfolio`).
 
     ``progress`` (if given) is called now and then with the nodes expanded so far and
     the depth of the line being explored, for a progress display.
@@ -100,7 +105,7 @@ def solve(
     if exhaustive:
         outcome = depth_first(board, limits, over_empty=over_empty, complete=True)
     else:
-        outcome = portfolio(board, limits, over_empty=over_empty)
+        outcome = portfolio(board, limits, over_empty=over_empty, restart_after=restart_after)
     if outcome.steps is None:
         status: Status = "unsolvable" if outcome.exhausted else "unknown"
         return Solution(status, (), outcome.nodes, time.perf_counter() - started)
