@@ -221,6 +221,11 @@ def act(match: Match, player_id: int, seq: int, data: Payload, now: float) -> St
                                             "yours (another tab or device) just before"))
         return again(match, seat, seq, now)
     if seq != seat.seq + 1 or seat.started_at is None or seat.ended_at is not None:
+        if seq == seat.seq + 1 and seat.end_reason == "finished" and _same_step(seat, seq, data):
+            # A finish sent again to a copy rebuilt from the log: the finish takes a seq
+            # but is not logged, so the rebuilt seat has no ack of it (the process that
+            # applied it died before its ack went out). Answered as that process would.
+            return again(match, seat, seq, now)
         refusal = _seq_refusal(seat, seq)
         if refusal is not None:
             return Step(match, reply=reject(match, seat, seq, *refusal))
@@ -304,7 +309,7 @@ def again(match: Match, seat: Seat, seq: int, now: float) -> Step:
     # process that stored this step may have died before fanning it out: spectators and
     # the opponent see it again (a watch or progress line for a seq already seen changes
     # nothing).
-    ack = frames.ack(match.match_id, seat, seat.seq, 0, [], now)
+    ack = frames.ack(match.match_id, seat, seq, 0, [], now)
     seat = seat.evolve(last_ack=ack)
     return Step(match.with_seat(seat), effects=_fan_out(match, seat, now),
                 reply={**ack, "duplicate": True})

@@ -149,6 +149,30 @@ def test_a_won_game_answered_again_after_a_rebuild_is_announced_again() -> None:
     assert step.match.seat_of(ANN).over  # the fan-out tells other processes it ended
 
 
+def test_a_finish_sent_again_after_a_rebuild_is_answered_as_a_duplicate() -> None:
+    # The process that stored the finish died before its ack went out; the client sends
+    # the same finish (same seq) to the copy rebuilt from the log, where the finish, not
+    # being logged, left no seq behind: the answer is the finish's ack again, not a refusal.
+    log = [StoredAction(i, a, T0 + i) for i, a in enumerate(WINNING_LINE[:2], start=1)]
+    stored = StoredGame(101, ANN, started_at=T0, ended_at=T0 + 9, end_reason="finished",
+                        actions=log)
+    match = new_match()
+    match = match.with_seat(core.rebuild_seat(stored, match.start, 600))
+    step = core.act(match, ANN, 3, {"op": "finish"}, T0 + 20)
+    assert step.writes == ()
+    assert step.reply is not None and step.reply["type"] == "ack", step.reply
+    assert step.reply["duplicate"] and step.reply["seq"] == 3
+    assert step.reply["status"] == "finished"
+    assert [type(e) for e in step.effects] == [Acked, GameEnded]  # announced again
+    again = core.act(step.match, ANN, 3, {"op": "finish"}, T0 + 21)
+    assert again.effects == () and again.reply == step.reply
+    # Anything else at that seq, or a later one, is still refused: the game is over.
+    other = core.act(match, ANN, 3, WINNING_LINE[2], T0 + 20).reply
+    later = core.act(match, ANN, 4, {"op": "finish"}, T0 + 20).reply
+    assert other is not None and other["code"] == "game_over"
+    assert later is not None and later["code"] == "game_over"
+
+
 @pytest.mark.parametrize(("seq", "code"), [(4, "bad_seq"), (1, "stale_seq"), (0, "bad_seq")])
 def test_seqs_out_of_order_are_rejected_with_the_view(seq: int, code: str) -> None:
     match = played(opened(new_match(), ANN), ANN, WINNING_LINE[:2], T0)
