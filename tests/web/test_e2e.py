@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +107,17 @@ def tap(target: Locator) -> None:
     target.click(position={"x": 8, "y": 6})
 
 
+def expect_same_text(shown: Locator, truth: Locator, timeout_s: float = 10.0) -> None:
+    """Wait until ``shown`` (one page) says what ``truth`` (another page) says, reading
+    both again each time: each page updates on its own frames (the actor's ack, the
+    watcher's or other tab's copy of it), in either order, so a value read once from
+    ``truth`` may be the one just before."""
+    deadline = time.monotonic() + timeout_s
+    while (seen := shown.inner_text()) != (expected := truth.inner_text()):
+        assert time.monotonic() < deadline, f"{seen!r} is shown where {expected!r} is true"
+        shown.page.wait_for_timeout(100)
+
+
 def tab_into_board(page: Page) -> None:
     for _ in range(30):
         page.keyboard.press("Tab")
@@ -147,7 +159,7 @@ def test_duel_watch_and_result(browser: Browser, app_server: LiveServer,
         bob.keyboard.press(key)
     expect(card(bob, "3s", 2)).to_be_visible()
     expect(card(alice, "3s", 2)).to_be_visible()
-    expect(alice.locator("#their-score")).to_have_text(bob.locator("#my-score").inner_text())
+    expect_same_text(alice.locator("#their-score"), bob.locator("#my-score"))
     alice.screenshot(path=artifacts / "e2e-spectate.png", full_page=True)
     assert serious(alice) == []
 

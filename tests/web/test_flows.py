@@ -17,7 +17,16 @@ from app.ops.logging import JsonFormatter
 from tests.web import conftest
 from tests.web.axe import serious
 from tests.web.conftest import LiveServer
-from tests.web.test_e2e import LAST_RUN, card, invite_by_link, new_player, set_test_layout, tap, top
+from tests.web.test_e2e import (
+    LAST_RUN,
+    card,
+    expect_same_text,
+    invite_by_link,
+    new_player,
+    set_test_layout,
+    tap,
+    top,
+)
 
 
 def start_both(alice: Page, bob: Page) -> None:
@@ -141,7 +150,7 @@ def test_a_second_tab_follows_my_game_and_its_moves_count(browser: Browser,
 
     tap(card(alice, "6s", 1))  # first tab: the second one follows live
     expect(top(second, 0)).to_have_attribute("data-card", "4s")
-    expect(second.locator("#my-score")).to_have_text(alice.locator("#my-score").inner_text())
+    expect_same_text(second.locator("#my-score"), alice.locator("#my-score"))
 
     second.locator('.column[data-col="2"] .card.back').click()  # second tab plays
     expect(card(second, "3s", 2)).to_be_visible()
@@ -149,7 +158,7 @@ def test_a_second_tab_follows_my_game_and_its_moves_count(browser: Browser,
     tap(card(alice, "3s", 2))  # the first tab's next move is not lost (its seq is current)
     expect(top(alice, 0)).to_have_attribute("data-card", "3s")
     expect(top(second, 0)).to_have_attribute("data-card", "3s")
-    expect(bob.locator("#their-score")).to_have_text(alice.locator("#my-score").inner_text())
+    expect_same_text(bob.locator("#their-score"), alice.locator("#my-score"))
     second.screenshot(path=artifacts / "flows-second-tab.png")
 
     finish(second)  # finishing in one tab ends the game in both
@@ -202,7 +211,7 @@ def test_two_tabs_acting_at_once_one_is_applied_the_other_told_and_resynced(
     second.locator(flip).click()  # played again on the fresh view: applied (seq 2)
     expect(card(second, "3s", 2)).to_be_visible()
     expect(card(alice, "3s", 2)).to_be_visible()
-    expect(bob.locator("#their-score")).to_have_text(alice.locator("#my-score").inner_text())
+    expect_same_text(bob.locator("#their-score"), alice.locator("#my-score"))
 
 
 def test_find_a_player_by_name_add_and_invite(browser: Browser, app_server: LiveServer,
