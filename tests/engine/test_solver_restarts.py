@@ -24,6 +24,19 @@ HARD_ONE_SUIT = 689
 LONG_TWO_SUIT = 116
 
 
+@pytest.fixture
+def given(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The node budgets the restarts are given (they run none: an unwon outcome)."""
+    budgets: list[int] = []
+
+    def record(board: Board, limits: Limits, *, over_empty: bool, width: int) -> Outcome:
+        budgets.append(limits.nodes)
+        return Outcome(None, limits.nodes, False, 0.0)
+
+    monkeypatch.setattr(search, "restarts", record)
+    return budgets
+
+
 def _board(number: int, suits: int) -> Board:
     return board_from_state(deal(number, preset("classic", suits)))
 
@@ -55,16 +68,7 @@ def test_within_the_switch_the_portfolio_is_the_doubling_search(
     assert (inside.steps, inside.nodes) == (alone.steps, alone.nodes)
 
 
-def test_the_restarts_take_over_at_the_switch_with_what_is_left(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    given: list[int] = []
-
-    def record(board: Board, limits: Limits, *, over_empty: bool, width: int) -> Outcome:
-        given.append(limits.nodes)
-        return Outcome(None, limits.nodes, False, 0.0)
-
-    monkeypatch.setattr(search, "restarts", record)
+def test_the_restarts_take_over_at_the_switch_with_what_is_left(given: list[int]) -> None:
     board = _board(LONG_TWO_SUIT, 2)
     before = doubling(board, Limits(3_000), over_empty=False).nodes
     outcome = portfolio(board, Limits(10_000), over_empty=False, restart_after=3_000)
@@ -92,16 +96,7 @@ def test_restarts_are_deterministic_for_a_budget() -> None:
     assert (first.steps, first.nodes) == (second.steps, second.nodes)
 
 
-def test_solve_passes_restart_after_on_to_the_portfolio(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    given: list[int] = []
-
-    def record(board: Board, limits: Limits, *, over_empty: bool, width: int) -> Outcome:
-        given.append(limits.nodes)
-        return Outcome(None, limits.nodes, False, 0.0)
-
-    monkeypatch.setattr(search, "restarts", record)
+def test_solve_passes_restart_after_on_to_the_portfolio(given: list[int]) -> None:
     start = deal(LONG_TWO_SUIT, preset("classic", 2))
     assert solve(start, nodes=5_000).status == "unknown"
     assert given == []

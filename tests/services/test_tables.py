@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.db.games import DealChoice
 from app.db.models import DuelTable, Player
 from app.services import invites, players, tables
-from app.services.tables import TableSettings
+from app.services.tables import TableSettings, TableView
 
 # Long enough for a free database, far below SQLite's 5 s busy timeout.
 OTHER_WRITER_WITHIN_S = 2.0
@@ -24,6 +24,15 @@ OTHER_WRITER_WITHIN_S = 2.0
 
 async def player(session: AsyncSession, name: str) -> Player:
     return (await players.create_player(session=session, name=name, secret_key="k")).player
+
+
+async def ann_bob_and_a_table(session: AsyncSession, settings: TableSettings | None = None
+                              ) -> tuple[Player, Player, TableView]:
+    """Two players and a table of Ann's, Bob not seated."""
+    ann, bob = await player(session, "Ann"), await player(session, "Bob")
+    view = await tables.create_table(session=session, owner=ann,
+                                     settings=settings or TableSettings(), ttl_seconds=3600)
+    return ann, bob, view
 
 
 def write_while_the_deal_is_chosen(
@@ -53,9 +62,7 @@ async def test_joining_chooses_the_deal_before_writing(
     session: AsyncSession, session_factory: async_sessionmaker[AsyncSession],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    ann, bob = await player(session, "Ann"), await player(session, "Bob")
-    view = await tables.create_table(session=session, owner=ann, settings=TableSettings(),
-                                     ttl_seconds=3600)
+    _, bob, view = await ann_bob_and_a_table(session)
     chosen = write_while_the_deal_is_chosen(monkeypatch, session_factory)
 
     joined = await tables.join_table(session=session, table_id=view.table.id, player=bob)
@@ -68,9 +75,7 @@ async def test_accepting_an_invitation_chooses_the_deal_before_writing(
     session: AsyncSession, session_factory: async_sessionmaker[AsyncSession],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    ann, bob = await player(session, "Ann"), await player(session, "Bob")
-    view = await tables.create_table(session=session, owner=ann,
-                                     settings=TableSettings(public=False), ttl_seconds=3600)
+    ann, bob, view = await ann_bob_and_a_table(session, TableSettings(public=False))
     invite = (await invites.create_invite(session=session, table_id=view.table.id, inviter=ann,
                                           to=None, ttl_seconds=3600)).invite
     chosen = write_while_the_deal_is_chosen(monkeypatch, session_factory)
@@ -84,9 +89,7 @@ async def test_a_new_game_chooses_the_deal_before_writing(
     session: AsyncSession, session_factory: async_sessionmaker[AsyncSession],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    ann, bob = await player(session, "Ann"), await player(session, "Bob")
-    view = await tables.create_table(session=session, owner=ann, settings=TableSettings(),
-                                     ttl_seconds=3600)
+    ann, bob, view = await ann_bob_and_a_table(session)
     first = (await tables.join_table(session=session, table_id=view.table.id, player=bob)).match
     assert first is not None
     first.status = "finished"  # both games over, as a settled match leaves it
