@@ -5,6 +5,8 @@ faked store). Photographed at 1280 x 800 and 390 x 844 to tests/artifacts/solo-*
 from __future__ import annotations
 
 import re
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -28,6 +30,16 @@ def solo(page: Page) -> FakeSoloServer:
 def no_sideways_scroll(page: Page) -> None:
     wide = page.evaluate("document.documentElement.scrollWidth - innerWidth")
     assert wide <= 0, f"the page scrolls sideways by {wide}px"
+
+
+def asked(page: Page, solo: FakeSoloServer, wanted: Callable[[str], bool],
+          timeout_s: float = 10.0) -> None:
+    """Wait until the screen has asked the fake server a query ``wanted`` accepts: a
+    click's fetch leaves the browser after the click returns."""
+    deadline = time.monotonic() + timeout_s
+    while not any(wanted(query) for query in solo.queries):
+        assert time.monotonic() < deadline, f"never asked; asked: {solo.queries[-5:]}"
+        page.wait_for_timeout(50)
 
 
 def look(page: Page, artifacts: Path, name: str) -> None:
@@ -316,7 +328,7 @@ def test_leaderboards_are_paged(page: Page, solo: FakeSoloServer, static_server:
     assert "/leaderboards/solo?page=3&page_size=20&suits=2&period=all" in solo.queries
     page.locator("label:has(#lb-period-week)").click()
     expect(page.locator("#lb-pager-of")).to_have_text("Page 1 of 3")
-    assert any("period=week" in q for q in solo.queries)
+    asked(page, solo, lambda q: "period=week" in q)
     look(page, artifacts, "boards-desktop")
     page.locator("label:has(#lb-tab-daily)").click()
     expect(page.locator("#lb-table thead")).to_contain_text("Current")
@@ -324,7 +336,7 @@ def test_leaderboards_are_paged(page: Page, solo: FakeSoloServer, static_server:
     page.locator("label:has(#lb-tab-duel)").click()
     expect(page.locator("#lb-table thead")).to_contain_text("Rating")
     page.locator("label:has(#lb-suits-4)").click()
-    assert any(q.startswith("/leaderboard?") and "suits=4" in q for q in solo.queries)
+    asked(page, solo, lambda q: q.startswith("/leaderboard?") and "suits=4" in q)
     page.set_viewport_size(PHONE)
     look(page, artifacts, "boards-phone")
 
