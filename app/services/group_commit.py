@@ -31,6 +31,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.db.log_writer import LogRow, LogWriter, Refused, WriteFailed, log_writer
+from app.ops.eager import Eager
 from app.rooms.store import Progress, SeqTaken, StoreError
 from app.services.sql_store import SqlStore
 
@@ -64,8 +65,7 @@ class GroupCommitSqlStore(SqlStore):
             log_writer(bind, synchronous_commit=synchronous_commit) for _ in range(lanes)]
         self._idle: list[LogWriter] = list(self._logs)  # writers with no batch in flight
         self._queue: list[_Append] = []
-        # Each running writer task and its log writer (None once it gave it back).
-        self._writers: dict[asyncio.Task[None], LogWriter | None] = {}
+        self._writers: set[Eager[None]] = set()  # the running writers
 
     async def append_action(
         self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Progress
@@ -76,9 +76,11 @@ class GroupCommitSqlStore(SqlStore):
             progress.score, progress.actions, progress.time_used_ms,
         ), done))
         if self._idle:  # else every writer is busy: the first to finish takes this batch
-            lane = self._idle.pop()
-            writer = asyncio.create_task(self._drain(lane), name="action-log-writer")
-            self._writers[writer] = lane
+            # Started in this task's turn: the statement leaves now, not behind the rest
+            # of the turn's work (app/ops/eager.py); it runs on its own all the same.
+            writer = Eager(self._drain(self._idle.pop()))
+            if not writer.done():
+                self._writers.add(writer)
             writer.add_done_callback(self._stopped)
         # A caller that goes away cancels only its own future (settling skips it), never
         # the batch others wait on: no shield needed, and none paid for on every action.
@@ -105,14 +107,10 @@ class GroupCommitSqlStore(SqlStore):
             self._queue = []
             raise
         finally:  # free for the next append at once (not one loop turn later)
-            self._writers[asyncio.current_task()] = None  # type: ignore[index]
             self._idle.append(log_)
 
-    def _stopped(self, writer: asyncio.Task[None]) -> None:
-        lane = self._writers.pop(writer, None)
-        if lane is not None:  # cancelled before its first step: _drain never ran
-            self._idle.append(lane)
-        # A writer cancelled before its first step never runs _drain's handler.
+    def _stopped(self, writer: Eager[None]) -> None:
+        self._writers.discard(writer)
         if not writer.cancelled() and writer.exception() is not None:
             log.error("the action-log writer failed", exc_info=writer.exception())
         if writer.cancelled() or writer.exception() is not None:

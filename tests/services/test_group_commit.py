@@ -384,11 +384,52 @@ async def test_an_append_does_not_wait_for_the_batch_in_flight(
     two = asyncio.create_task(store.append_action(2, 1, {"op": "deal"}, 1.0, Progress(0, 1, 0)))
     three = asyncio.create_task(store.append_action(3, 1, {"op": "deal"}, 1.0, Progress(0, 1, 0)))
     await asyncio.sleep(0.01)
-    # The second batch is on its way while the first still commits; the third waits for a
-    # writer and then goes with whatever queued meanwhile.
-    assert first.batches == [[1]] and second.batches == [[1, 1]]
+    # The second append's row is on its way (on the free writer, at once: a batch of its
+    # own) while the first still commits; the third waits for a writer.
+    assert first.batches == [[1]] and second.batches == [[1]]
     second.release.set()
     await asyncio.wait_for(asyncio.gather(two, three), 1)
+    # The second writer, once free, took what queued meanwhile.
+    assert second.batches == [[1], [1]]
     assert not one.done()
     first.release.set()
     await asyncio.wait_for(one, 1)
+
+
+async def test_a_lone_append_sends_its_row_in_its_own_turn(store: GroupCommitSqlStore) -> None:
+    # No batch in flight: the writer starts in the appending task's turn (app/ops/eager.py),
+    # so the row is on its way before the callbacks queued earlier in this turn run.
+    order: list[str] = []
+
+    class Noting(HeldWriter):
+        async def write(self, rows: list[log_writer.LogRow]) -> None:
+            order.append("row sent")
+            await super().write(rows)
+
+    noting = Noting()
+    store._logs, store._idle = [noting], [noting]
+    loop = asyncio.get_running_loop()
+    loop.call_soon(order.append, "queued earlier")
+    loop.call_soon(noting.release.set)
+    # Awaited right here (wait_for would start it in a task of its own, one turn later).
+    await store.append_action(1, 1, {"op": "deal"}, 1.0, Progress(0, 1, 0))
+    assert order == ["row sent", "queued earlier"]
+
+
+async def test_a_lone_caller_cancelled_mid_write_still_gets_its_row_logged(
+    session_factory: async_sessionmaker[AsyncSession], store: GroupCommitSqlStore
+) -> None:
+    (game, *_) = await games(session_factory, 1)
+    waiting = asyncio.ensure_future(
+        store.append_action(game, 1, {"op": "deal"}, 1.0, Progress(-1, 1, 0)))
+    await asyncio.sleep(0)  # its statement is in flight: sent from its own first step
+    assert store._writers
+    waiting.cancel()  # the player's task goes away (a closed socket, a shutdown)
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    await asyncio.wait_for(asyncio.gather(*store._writers), 5)  # the write is not cut
+    async with session_factory() as session:
+        assert await session.scalar(select(func.count()).select_from(GameAction)) == 1
+        row = await session.get(Game, game)
+    assert row is not None and row.actions_count == 1
+    await store.append_action(game, 2, {"op": "deal"}, 2.0, Progress(-2, 2, 0))
