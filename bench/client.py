@@ -94,6 +94,9 @@ class DuelClient:
     async def _read(self) -> None:
         try:
             async for text in self.ws:
+                # Timed as it arrives, before it is parsed: the echo's bare recv() parses
+                # nothing either.
+                arrived = time.perf_counter()
                 frame = json.loads(text)
                 if self.keep_frames:
                     self.frames.append(frame)
@@ -104,11 +107,11 @@ class DuelClient:
                     self.errors.append(frame)
                 answer = self._answer
                 if answer is not None and not answer.done() and self._expects(frame):
-                    # Timed here, on arrival: the caller wakes two loop turns later
+                    # Timed on arrival: the caller wakes two loop turns later
                     # (wait_for's callback, then its task), turns the echo's bare
                     # recv() does not take; on one client driving hundreds of sockets
                     # each turn waits for every other socket's ready work.
-                    self._answered_at = time.perf_counter()
+                    self._answered_at = arrived
                     answer.set_result(frame)
         except Exception:  # the connection ended; pending callers see it below
             pass
@@ -126,8 +129,9 @@ class DuelClient:
         """
         self._expects = _answers(frame)
         self._answer = asyncio.get_running_loop().create_future()
+        text = json.dumps(frame)  # before the clock starts, as the echo's frame is made
         started = time.perf_counter()
-        await self.ws.send(json.dumps(frame))
+        await self.ws.send(text)
         answer = await asyncio.wait_for(self._answer, timeout)
         return answer, self._answered_at - started
 

@@ -41,6 +41,14 @@ MAX_BATCH = 1000
 
 
 @dataclass(slots=True)
+class _Lane:
+    """A log writer taken by a running writer, until its drain gives it back."""
+
+    writer: LogWriter
+    held: bool = True
+
+
+@dataclass(slots=True)
 class _Append:
     row: LogRow
     done: asyncio.Future[None]
@@ -65,7 +73,8 @@ class GroupCommitSqlStore(SqlStore):
             log_writer(bind, synchronous_commit=synchronous_commit) for _ in range(lanes)]
         self._idle: list[LogWriter] = list(self._logs)  # writers with no batch in flight
         self._queue: list[_Append] = []
-        self._writers: set[Eager[None]] = set()  # the running writers
+        # The running writers (an Eager or a task), each with its lane while it holds it.
+        self._writers: dict[asyncio.Future[None], _Lane] = {}
 
     async def append_action(
         self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Progress
@@ -76,11 +85,20 @@ class GroupCommitSqlStore(SqlStore):
             progress.score, progress.actions, progress.time_used_ms,
         ), done))
         if self._idle:  # else every writer is busy: the first to finish takes this batch
-            # Started in this task's turn: the statement leaves now, not behind the rest
-            # of the turn's work (app/ops/eager.py); it runs on its own all the same.
-            writer = Eager(self._drain(self._idle.pop()))
+            in_flight = len(self._idle) < len(self._logs)
+            lane = _Lane(self._idle.pop())
+            writer: asyncio.Future[None]
+            if not in_flight:
+                # Nothing in flight (a lone action, the usual case below a few hundred a
+                # second): started in this task's turn, its statement leaves now instead
+                # of behind the rest of the turn's work (app/ops/eager.py); it runs on its
+                # own all the same. Under load (a batch in flight) the next one starts
+                # at the end of the turn, with every row the turn brought.
+                writer = Eager(self._drain(lane))
+            else:
+                writer = asyncio.create_task(self._drain(lane), name="action-log-writer")
             if not writer.done():
-                self._writers.add(writer)
+                self._writers[writer] = lane
             writer.add_done_callback(self._stopped)
         # A caller that goes away cancels only its own future (settling skips it), never
         # the batch others wait on: no shield needed, and none paid for on every action.
@@ -93,7 +111,8 @@ class GroupCommitSqlStore(SqlStore):
         for log_ in self._logs:
             await log_.close()
 
-    async def _drain(self, log_: LogWriter) -> None:
+    async def _drain(self, lane: _Lane) -> None:
+        log_ = lane.writer
         batch: list[_Append] = []
         try:
             while self._queue:
@@ -107,10 +126,15 @@ class GroupCommitSqlStore(SqlStore):
             self._queue = []
             raise
         finally:  # free for the next append at once (not one loop turn later)
+            lane.held = False
             self._idle.append(log_)
 
-    def _stopped(self, writer: Eager[None]) -> None:
-        self._writers.discard(writer)
+    def _stopped(self, writer: asyncio.Future[None]) -> None:
+        lane = self._writers.pop(writer, None)
+        if lane is not None and lane.held:  # a task cancelled before its first step
+            lane.held = False
+            self._idle.append(lane.writer)
+        # A writer cancelled before its first step never runs _drain's handler.
         if not writer.cancelled() and writer.exception() is not None:
             log.error("the action-log writer failed", exc_info=writer.exception())
         if writer.cancelled() or writer.exception() is not None:
