@@ -10,9 +10,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 
 Frame = dict[str, Any]
+# The load client reads every frame of hundreds of sockets on the cores it shares with the
+# server it loads: msgspec reads an ack in half of json.loads' time (same values).
+_decode = msgspec.json.Decoder().decode
 
 
 class ProtocolFailure(RuntimeError):
@@ -97,7 +101,7 @@ class DuelClient:
                 # Timed as it arrives, before it is parsed: the echo's bare recv() parses
                 # nothing either.
                 arrived = time.perf_counter()
-                frame = json.loads(text)
+                frame = _decode(text)
                 if self.keep_frames:
                     self.frames.append(frame)
                 kind = frame.get("type")
