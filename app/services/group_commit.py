@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,6 +53,7 @@ class _Lane:
 class _Append:
     row: LogRow
     done: asyncio.Future[None]
+    then: Callable[[], None] | None = None  # called as the row is known durable
 
 
 class GroupCommitSqlStore(SqlStore):
@@ -77,13 +79,14 @@ class GroupCommitSqlStore(SqlStore):
         self._writers: dict[asyncio.Future[None], _Lane] = {}
 
     async def append_action(
-        self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Progress
+        self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Progress,
+        *, then: Callable[[], None] | None = None,
     ) -> None:
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queue.append(_Append(LogRow(
             game_id, seq, action, at,
             progress.score, progress.actions, progress.time_used_ms,
-        ), done))
+        ), done, then))
         if self._idle:  # else every writer is busy: the first to finish takes this batch
             in_flight = len(self._idle) < len(self._logs)
             lane = _Lane(self._idle.pop())
@@ -179,6 +182,15 @@ def _refusal(item: _Append, refused: Refused) -> StoreError:
 
 
 def _settle(item: _Append, error: BaseException | None) -> None:
+    if error is None and item.then is not None:
+        # Here, as the commit's answer is read: the caller (the player's ack) wakes a
+        # loop turn later, behind whatever else is ready; in a batch, behind the callers
+        # before it. Called even when the caller went away: the row is in the log.
+        then, item.then = item.then, None
+        try:
+            then()
+        except Exception:  # the batch's other rows are settled all the same
+            log.exception("a committed action's follow-up failed")
     if item.done.done():
         return
     if error is None:

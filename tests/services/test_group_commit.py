@@ -434,3 +434,57 @@ async def test_a_lone_caller_cancelled_mid_write_still_gets_its_row_logged(
         row = await session.get(Game, game)
     assert row is not None and row.actions_count == 1
     await store.append_action(game, 2, {"op": "deal"}, 2.0, Progress(-2, 2, 0))
+
+
+async def test_then_runs_as_the_batch_commits_before_its_callers_wake(
+    store: GroupCommitSqlStore,
+) -> None:
+    # The player's ack goes out from `then`: for every row of a batch as the commit's
+    # answer is read, not as each caller's task gets its turn one after the other.
+    held = HeldWriter()
+    store._logs, store._idle = [held], [held]
+    order: list[str] = []
+
+    async def append(game: int) -> None:
+        await store.append_action(game, 1, {"op": "deal"}, 1.0, Progress(0, 1, 0),
+                                  then=lambda: order.append(f"then {game}"))
+        order.append(f"woke {game}")
+
+    first = asyncio.create_task(append(1))
+    await asyncio.sleep(0.01)
+    rest = [asyncio.create_task(append(game)) for game in (2, 3)]  # queued: one batch
+    await asyncio.sleep(0.01)
+    assert order == [] and held.batches == [[1]]
+    held.release.set()
+    await asyncio.wait_for(asyncio.gather(first, *rest), 1)
+    assert held.batches == [[1], [1, 1]]
+    assert order.index("then 1") < order.index("woke 1")
+    assert order.index("then 3") < order.index("woke 2")  # the batch's acks, then its callers
+
+
+async def test_then_runs_for_a_caller_gone_away_and_not_for_a_failed_write(
+    store: GroupCommitSqlStore,
+) -> None:
+    held = HeldWriter()
+    store._logs, store._idle = [held], [held]
+    called: list[int] = []
+    waiting = asyncio.create_task(store.append_action(
+        1, 1, {"op": "deal"}, 1.0, Progress(0, 1, 0), then=lambda: called.append(1)))
+    await asyncio.sleep(0.01)
+    waiting.cancel()  # its row is in flight: it commits, and memory must follow the log
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    held.release.set()
+    await asyncio.wait_for(asyncio.gather(*store._writers), 1)
+    assert called == [1]
+
+    class Failing(HeldWriter):
+        async def write(self, rows: list[log_writer.LogRow]) -> None:
+            raise log_writer.WriteFailed("disk full")
+
+    failing = Failing()
+    store._logs, store._idle = [failing], [failing]
+    with pytest.raises(StoreError):
+        await store.append_action(2, 1, {"op": "deal"}, 1.0, Progress(0, 1, 0),
+                                  then=lambda: called.append(2))
+    assert called == [1]
