@@ -17,6 +17,12 @@ for the batch in flight at 1,000 players, human pace). Two batches never hold ro
 one game that depend on each other: a game's next action waits for the previous ack
 (the game's lock). SQLite has one writer at a time anyway: one batch in flight there.
 
+A lone action (no batch in flight) starts its writer in its own task's turn
+(``app/ops/eager.py``): the statement leaves at once instead of behind the rest of the
+turn's work; with a batch in flight, the next one starts at the end of the turn with every
+row the turn brought. As a batch commits, each row's ``then`` (the duel's: adopt the seat,
+send the ack) runs right there, before the appending tasks wake one after the other.
+
 A batch that meets a constraint (another process won a seq race on the unique
 ``(game, seq)``) is written again one append at a time, so only the loser gets `SeqTaken`.
 """
