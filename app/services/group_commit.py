@@ -95,23 +95,26 @@ class GroupCommitSqlStore(SqlStore):
         ), done, then))
         if self._idle:  # else every writer is busy: the first to finish takes this batch
             in_flight = len(self._idle) < len(self._logs)
-            lane = _Lane(self._idle.pop())
-            writer: asyncio.Future[None]
-            if not in_flight:
-                # Nothing in flight (a lone action, the usual case below a few hundred a
-                # second): started in this task's turn, its statement leaves now instead
-                # of behind the rest of the turn's work (app/ops/eager.py); it runs on its
-                # own all the same. Under load (a batch in flight) the next one starts
-                # at the end of the turn, with every row the turn brought.
-                writer = Eager(self._drain(lane))
-            else:
-                writer = asyncio.create_task(self._drain(lane), name="action-log-writer")
-            if not writer.done():
-                self._writers[writer] = lane
-            writer.add_done_callback(self._stopped)
+            log_ = self._idle.pop()
+            # Nothing in flight (a lone action, the usual case below a few hundred a
+            # second) on a connected writer: started in this task's turn, its statement
+            # leaves now instead of behind the rest of the turn's work (app/ops/eager.py);
+            # it runs on its own all the same. Under load (a batch in flight) the next one
+            # starts at the end of the turn, with every row the turn brought.
+            self._start(_Lane(log_), eager=not in_flight and log_.ready())
         # A caller that goes away cancels only its own future (settling skips it), never
         # the batch others wait on: no shield needed, and none paid for on every action.
         await done
+
+    def _start(self, lane: _Lane, *, eager: bool) -> None:
+        writer: asyncio.Future[None]
+        if eager:
+            writer = Eager(self._drain(lane, hand_over=True))
+        else:
+            writer = asyncio.create_task(self._drain(lane), name="action-log-writer")
+        if not writer.done():
+            self._writers[writer] = lane
+        writer.add_done_callback(self._stopped)
 
     async def close(self) -> None:
         """Let the appends already queued commit, then give the kept connection back."""
@@ -120,7 +123,10 @@ class GroupCommitSqlStore(SqlStore):
         for log_ in self._logs:
             await log_.close()
 
-    async def _drain(self, lane: _Lane) -> None:
+    async def _drain(self, lane: _Lane, *, hand_over: bool = False) -> None:
+        """Commit batches while appends wait. ``hand_over``: started eagerly (outside any
+        task), it commits one batch and leaves the rest to a task of its own: what may
+        connect again must run in a task (asyncpg's connect uses ``asyncio.timeout``)."""
         log_ = lane.writer
         batch: list[_Append] = []
         try:
@@ -128,6 +134,10 @@ class GroupCommitSqlStore(SqlStore):
                 batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
                 await self._commit(log_, batch)
                 batch = []
+                if hand_over and self._queue:
+                    lane.held = False  # the task takes the lane over
+                    self._start(_Lane(log_), eager=False)
+                    return
         except BaseException as error:  # cancelled at shutdown: nobody is left hanging
             failure = StoreError(f"not written: {type(error).__name__}")
             for item in batch + self._queue:
@@ -135,8 +145,9 @@ class GroupCommitSqlStore(SqlStore):
             self._queue = []
             raise
         finally:  # free for the next append at once (not one loop turn later)
-            lane.held = False
-            self._idle.append(log_)
+            if lane.held:
+                lane.held = False
+                self._idle.append(log_)
 
     def _stopped(self, writer: asyncio.Future[None]) -> None:
         lane = self._writers.pop(writer, None)

@@ -375,6 +375,9 @@ class HeldWriter:
     async def close(self) -> None:
         return None
 
+    def ready(self) -> bool:
+        return True
+
 
 async def test_an_append_does_not_wait_for_the_batch_in_flight(
     store: GroupCommitSqlStore,
@@ -421,19 +424,20 @@ async def test_a_lone_caller_cancelled_mid_write_still_gets_its_row_logged(
     session_factory: async_sessionmaker[AsyncSession], store: GroupCommitSqlStore
 ) -> None:
     (game, *_) = await games(session_factory, 1)
+    await store.append_action(game, 1, {"op": "deal"}, 1.0, Progress(-1, 1, 0))  # connected
     waiting = asyncio.ensure_future(
-        store.append_action(game, 1, {"op": "deal"}, 1.0, Progress(-1, 1, 0)))
+        store.append_action(game, 2, {"op": "deal"}, 2.0, Progress(-2, 2, 0)))
     await asyncio.sleep(0)  # its statement is in flight: sent from its own first step
-    assert store._writers
+    assert store._writers and not any(isinstance(w, asyncio.Task) for w in store._writers)
     waiting.cancel()  # the player's task goes away (a closed socket, a shutdown)
     with pytest.raises(asyncio.CancelledError):
         await waiting
     await asyncio.wait_for(asyncio.gather(*store._writers), 5)  # the write is not cut
     async with session_factory() as session:
-        assert await session.scalar(select(func.count()).select_from(GameAction)) == 1
+        assert await session.scalar(select(func.count()).select_from(GameAction)) == 2
         row = await session.get(Game, game)
-    assert row is not None and row.actions_count == 1
-    await store.append_action(game, 2, {"op": "deal"}, 2.0, Progress(-2, 2, 0))
+    assert row is not None and row.actions_count == 2
+    await store.append_action(game, 3, {"op": "deal"}, 3.0, Progress(-3, 3, 0))
 
 
 async def test_then_runs_as_the_batch_commits_before_its_callers_wake(
@@ -488,3 +492,25 @@ async def test_then_runs_for_a_caller_gone_away_and_not_for_a_failed_write(
         await store.append_action(2, 1, {"op": "deal"}, 1.0, Progress(0, 1, 0),
                                   then=lambda: called.append(2))
     assert called == [1]
+
+
+async def test_a_writer_with_no_connection_yet_starts_in_a_task(
+    session_factory: async_sessionmaker[AsyncSession], store: GroupCommitSqlStore
+) -> None:
+    # Connecting may need a task of its own (asyncpg's connect runs under asyncio.timeout),
+    # so only a connected writer starts eagerly; an eager one that finds more rows queued
+    # after its batch hands them to a task.
+    (game, other, *_) = await games(session_factory, 1)
+    first = asyncio.ensure_future(
+        store.append_action(game, 1, {"op": "deal"}, 1.0, Progress(-1, 1, 0)))
+    await asyncio.sleep(0)
+    assert all(isinstance(w, asyncio.Task) for w in store._writers)
+    await first
+    lone = asyncio.ensure_future(
+        store.append_action(game, 2, {"op": "deal"}, 2.0, Progress(-2, 2, 0)))
+    await asyncio.sleep(0)
+    more = [asyncio.ensure_future(store.append_action(
+        other, seq, {"op": "deal"}, 2.0, Progress(-seq, seq, 0))) for seq in (1, 2)]
+    await asyncio.wait_for(asyncio.gather(lone, *more), 5)
+    async with session_factory() as session:
+        assert await session.scalar(select(func.count()).select_from(GameAction)) == 4
