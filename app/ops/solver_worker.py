@@ -21,8 +21,11 @@ are spawned on the first call and stopped at exit (or by :func:`shutdown`). A ca
 pickled by reference (a module-level function and picklable arguments: positions and
 answers of the engine are frozen dataclasses). A child that dies (killed, out of memory)
 breaks the pool: the call is retried once on a new pool, so a lost child costs a spawn,
-not an answer. A call whose caller is cancelled still ends in the child, within the
-solver's own budget (every call site passes one).
+not an answer. A call whose caller is cancelled, or that is running when the pool is
+shut down, still ends in the child, within the solver's own budget (every call site
+passes one; the longest is a match's deal search, ``deal_pool_wait_seconds``): the
+executor has no public way to kill its children, and only ``app/ops/lean_ws.py`` may
+touch other libraries' private parts.
 """
 
 from __future__ import annotations
@@ -78,20 +81,14 @@ class SolverProcesses:
             self._replace(executor)
             return await loop.run_in_executor(self._current(), job)
 
-    def children(self) -> int:
-        """How many child processes are alive now (spawned on demand)."""
-        executor = self._executor
-        processes = getattr(executor, "_processes", None) or {}
-        return sum(1 for process in processes.values() if process.is_alive())
-
-    def shutdown(self) -> None:
-        """Stop the children (a call in progress included: its caller gets an error)."""
+    def shutdown(self, *, wait: bool = False) -> None:
+        """Send no more calls to the children: queued calls are cancelled, a call in
+        progress ends within its own budget, then the children exit (at the latest when
+        the process does); ``wait``: until they have."""
         with self._lock:
             executor, self._executor = self._executor, None
         if executor is not None:
-            for process in list((getattr(executor, "_processes", None) or {}).values()):
-                process.terminate()
-            executor.shutdown(wait=True, cancel_futures=True)
+            executor.shutdown(wait=wait, cancel_futures=True)
 
 
 _processes: SolverProcesses | None = None
@@ -122,12 +119,13 @@ def installed() -> SolverProcesses | None:
     return _processes if _users else None
 
 
-def shutdown() -> None:
-    """Stop the children and forget the pool (calls go to threads until installed)."""
+def shutdown(*, wait: bool = False) -> None:
+    """Stop the children and forget the pool (calls go to threads until installed);
+    ``wait``: until the children have exited."""
     global _processes, _users
     processes, _processes, _users = _processes, None, 0
     if processes is not None:
-        processes.shutdown()
+        processes.shutdown(wait=wait)
 
 
 async def off_loop(call: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
