@@ -35,7 +35,9 @@ import concurrent.futures
 import functools
 import logging
 import multiprocessing
+import os
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from typing import ParamSpec, TypeVar
@@ -44,6 +46,22 @@ log = logging.getLogger(__name__)
 
 P = ParamSpec("P")
 R = TypeVar("R")
+
+
+PARENT_CHECK_SECONDS = 1.0
+
+
+def _exit_with_parent(parent: int) -> None:
+    """In a child: exit once the server process is gone. A parent killed with SIGKILL
+    cannot stop its children, and they would wait forever on a queue they hold both
+    ends of: every crash of a server would leave its solver processes behind."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 class SolverProcesses:
@@ -60,7 +78,8 @@ class SolverProcesses:
         with self._lock:
             if self._executor is None:
                 self._executor = concurrent.futures.ProcessPoolExecutor(
-                    max_workers=self.size, mp_context=multiprocessing.get_context("spawn"))
+                    max_workers=self.size, mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_exit_with_parent, initargs=(os.getpid(),))
             return self._executor
 
     def _replace(self, broken: concurrent.futures.ProcessPoolExecutor) -> None:

@@ -6,9 +6,12 @@ import asyncio
 import multiprocessing
 import os
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -130,3 +133,44 @@ def test_a_pool_needs_a_whole_number_of_processes() -> None:
 
 def test_the_server_solves_in_child_processes_by_default() -> None:
     assert Settings().solver_processes == 2
+
+
+PARENT = """
+import asyncio, os, sys, time
+from app.ops import solver_worker
+
+async def main():
+    solver_worker.install(1)
+    print(await solver_worker.off_loop(os.getpid), flush=True)
+    time.sleep(60)
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_a_solver_process_exits_when_its_server_is_killed(tmp_path: Path) -> None:
+    """A server killed with SIGKILL cannot stop its children: they notice and exit."""
+    script = tmp_path / "parent.py"
+    script.write_text(PARENT)
+    parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
+                              text=True, cwd=Path(__file__).resolve().parents[2])
+    try:
+        assert parent.stdout is not None
+        child = int(parent.stdout.readline())
+        assert alive(child)
+    finally:
+        parent.kill()
+        parent.wait()
+    deadline = time.monotonic() + 30
+    while alive(child) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not alive(child)
