@@ -36,6 +36,7 @@ import functools
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -59,7 +60,7 @@ def _exit_with_parent(parent: int) -> None:
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(PARENT_CHECK_SECONDS)
-        os._exit(0)
+        os.kill(os.getpid(), signal.SIGTERM)  # no handler in a worker: it ends at once
 
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
