@@ -244,10 +244,13 @@ def portfolio(
     board: Board, limits: Limits, *, over_empty: bool, restart_after: int | None = None,
     restart_width: int = RESTART_WIDTH,
 ) -> Outcome:
-    """:func:`doubling`; with ``restart_after``, :func:`restarts` once it has spent that many.
+    """:func:`doubling` with its last resort past :data:`RESORT_AFTER` nodes; with
+    ``restart_after``, the doubling alone and then :func:`restarts` once it has spent that
+    many.
 
     Without ``restart_after`` (what the game and the benchmark run) this is the search of
-    mapping v1. With it, a search that ends within ``restart_after`` nodes is still that
+    mapping v1 for any budget up to :data:`RESORT_AFTER` (every budget the game uses),
+    node for node. With it, a search that ends within ``restart_after`` nodes is still that
     one node for node; past it, the restarts get the rest of the budget. Measured on the
     4-suit deals (docs/solver.md, "Search" and "Measured for issue 15"): switching at
     400,000 nodes won 4 of the 12 deals the doubling loses within 60 s but lost 7 of the
