@@ -337,7 +337,8 @@ RESORT: tuple[Attempt, ...] = (
 """The last resort, in order: a noisy beam of width 500 (the first of :func:`restarts`),
 then a beam over every legal move of width 150, lines up to 250 actions. On the 4-suit
 deals the doubling loses within 60 s, the first won 914 and 223, the second 126 (its
-win is 238 actions long; the cap halves what the beam spends where it wins nothing).
+win is 238 actions long; the cap saves what the beam spends wandering where it wins
+nothing: a quarter on 665).
 See docs/solver.md."""
 
 RESORT_SPLIT_FROM = 640
