@@ -91,7 +91,7 @@ def test_within_its_switch_a_budget_gets_the_doubling_alone(
     assert (inside.steps, inside.nodes) == (alone.steps, alone.nodes)
 
 
-def test_the_resort_takes_the_turn_of_the_first_wide_split_past_the_switch(
+def test_the_resort_takes_the_turns_of_the_first_wide_split_and_plain_beams(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     board = _board(LONG_TWO_SUIT, 2)
@@ -103,18 +103,23 @@ def test_the_resort_takes_the_turn_of_the_first_wide_split_past_the_switch(
 
     monkeypatch.setattr(search, "_run_attempt", record)
     monkeypatch.setattr(search, "RESORT_SPLIT_FROM", 80)
-    monkeypatch.setattr(search, "RESORT_PLAIN_FROM", 10_240)
+    monkeypatch.setattr(search, "RESORT_PLAIN_FROM", 160)
     budget = 60_000
     outcome = doubling(board, Limits(budget), over_empty=False, resort_after=1)
-    # what the doubling spends before that turn: depth-first, plain beams 5..80, and the
-    # split variants below 80 (there are none: variants start at 80)
+    # what the doubling spends before the first turn, the split variant of width 80:
+    # depth-first and plain beams 5..80 (variants start at 80)
     spent = depth_first(board, Limits(DFS_SHARE), over_empty=False).nodes
     width = FIRST_WIDTH
     while width <= 80:
         spent += beam(board, Limits(budget - spent), over_empty=False, width=width).nodes
         width *= 2
+    early = [attempt for attempt in RESORT if not attempt.late]
+    late = [attempt for attempt in RESORT if attempt.late]
+    assert early and late
+    # the early beams in the split's turn, the late ones right after, in the turn of the
+    # plain beam of width 160 (the split variant itself is dropped)
     assert given == [(attempt, budget - spent - 100 * index)
-                     for index, attempt in enumerate(RESORT)]
+                     for index, attempt in enumerate(early + late)]
     assert outcome.nodes > spent + 100 * len(RESORT)  # the doubling went on after it
 
 

@@ -320,6 +320,10 @@ class Attempt:
     seed: int | None = None
     depth: int = MAX_DEPTH
     """Longest line looked for: beams over every legal move tend to wander to the cap."""
+    late: bool = False
+    """Wait for the turn of the first plain beam of :data:`RESORT_PLAIN_FROM` (or for the
+    pruned beams to run dry): deals whose pruned beams keep running dry cheaply reach it
+    early, and those are the ones where every legal move can make a difference."""
 
 
 RESORT_AFTER = 400_000
@@ -332,10 +336,11 @@ ratings, hints, rescue and finish are unchanged."""
 
 RESORT: tuple[Attempt, ...] = (
     Attempt(500, "pruned", seed=0),
-    Attempt(150, "complete", depth=250),
+    Attempt(150, "complete", depth=250, late=True),
 )
 """The last resort, in order: a noisy beam of width 500 (the first of :func:`restarts`),
-then a beam over every legal move of width 150, lines up to 250 actions. On the 4-suit
+then (in a later turn) a beam over every legal move of width 150, lines up to 250
+actions. On the 4-suit
 deals the doubling loses within 60 s, the first won 914 and 223, the second 126 (its
 win is 238 actions long; the cap saves what the beam spends wandering where it wins
 nothing: a quarter on 665).
@@ -368,9 +373,10 @@ def doubling(
 
     With ``resort_after``, the search *switches* at the first boundary between two
     attempts where it has spent that many nodes: from there on it drops split variants
-    of width :data:`RESORT_SPLIT_FROM` and more, and runs the ``resort`` beams once, in
+    of width :data:`RESORT_SPLIT_FROM` and more, and runs each ``resort`` beam once, in
     the turn of the first such variant or of the first plain beam of width
-    :data:`RESORT_PLAIN_FROM`, whichever comes first. Until the switch it is the
+    :data:`RESORT_PLAIN_FROM`, whichever comes first (a ``late`` one only in the
+    latter's). Until the switch it is the
     doubling alone, node for node; after it too, until that turn. When a beam keeps every
     position it meets (the pruned moves are exhausted: no wider beam can see more), the
     ``resort`` beams run then, but only if the budget is larger than ``resort_after``.
@@ -378,7 +384,7 @@ def doubling(
     started = time.perf_counter()
     used = 0
     switched = False
-    pending = bool(resort)
+    waiting = list(resort)
 
     def left() -> Limits:
         seconds = None
@@ -395,12 +401,12 @@ def doubling(
         if resort_after is not None and used >= resort_after:
             switched = True
 
-    def last_resort() -> tuple[Step, ...] | None:
-        nonlocal used, pending
-        pending = False
-        for attempt in resort:
+    def last_resort(wide: bool) -> tuple[Step, ...] | None:
+        nonlocal used
+        for attempt in [attempt for attempt in waiting if wide or not attempt.late]:
             if out_of_budget():
                 break
+            waiting.remove(attempt)
             outcome = _run_attempt(board, left(), attempt, over_empty=over_empty)
             used += outcome.nodes
             if outcome.steps is not None:
@@ -420,8 +426,8 @@ def doubling(
     width = FIRST_WIDTH
     while not out_of_budget():
         check_switch()
-        if switched and pending and width >= RESORT_PLAIN_FROM:
-            steps = last_resort()
+        if switched and waiting and width >= RESORT_PLAIN_FROM:
+            steps = last_resort(wide=True)
             if steps is not None:
                 return done(steps)
             if out_of_budget():
@@ -437,16 +443,16 @@ def doubling(
                 used += variant.nodes
                 if variant.steps is not None:
                     return done(variant.steps)
-            elif pending:
-                steps = last_resort()
+            elif waiting:
+                steps = last_resort(wide=False)
                 if steps is not None:
                     return done(steps)
         if not attempt.trimmed:
             # the pruned moves are exhausted; every legal move may still win (a budget
             # within resort_after never gets here: it is the doubling's answer as it was)
-            if (pending and resort_after is not None and limits.nodes > resort_after
+            if (waiting and resort_after is not None and limits.nodes > resort_after
                     and not out_of_budget()):
-                steps = last_resort()
+                steps = last_resort(wide=True)
                 if steps is not None:
                     return done(steps)
             return Outcome(None, used, False, time.perf_counter() - started, trimmed=False)
