@@ -109,6 +109,11 @@ class Settings(BaseSettings):
     # Where the pool solves: one child process (the solver holds the interpreter's lock,
     # which a solving thread would take from the event loop), or a thread.
     deal_pool_worker: Literal["process", "thread"] = "process"
+    # Child processes for the solver calls of requests (hints, rescues, auto-complete,
+    # solo and daily starts, a match's deal when the pool has none): spawned on first use,
+    # each ~one Python interpreter's memory; 0: threads of the server process, which take
+    # the interpreter's lock from the event loop while they solve (app/ops/solver_worker.py).
+    solver_processes: int = Field(2, ge=0)
     # The collector's thresholds in `spider serve` (young, middle, full; why these:
     # app/ops/serve.py settle_memory). In the environment as JSON: '[100,1,20000]'.
     gc_thresholds: tuple[int, int, int] = (100, 1, 20000)

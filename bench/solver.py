@@ -31,6 +31,7 @@ from app.engine.layout import state_from_layout
 from app.engine.rules import preset
 from app.engine.solver import difficulty_of, solvable_deal, solve
 from app.engine.solver.polish import SHORT_NODES
+from app.engine.solver.search import RESORT_AFTER
 from app.engine.solver.solvable import BUDGET_NODES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -100,6 +101,8 @@ def run_cpu_capped(state: Any, cpu_cap: float, restart_after: int | None) -> dic
     return {"status": status, "cpu_s": round(time.process_time() - cpu, 4),
             "seconds": round(time.perf_counter() - started, 4), "nodes": nodes,
             "actions": actions, "restart_after": restart_after,
+            # the last resort's switch (see doubling), on unless the restarts are asked for
+            "resort_after": RESORT_AFTER if restart_after is None else None,
             "restarts": (status == "solved" and restart_after is not None
                          and nodes > restart_after),
             "load_average": _load()}

@@ -20,6 +20,7 @@ from typing import Any
 
 from app.engine.rules import Rules, rules_from_json
 from app.engine.solver.advice import hint as visible_hint
+from app.ops.solver_worker import off_loop
 from app.rooms import channels, frames
 from app.rooms import duel_core as core
 from app.rooms.clock import SYSTEM_CLOCK, Clock
@@ -213,7 +214,7 @@ class DuelService:
                 await self._runner.run(live, player_id, due)
             state = core.hint_state(live.value, player_id)  # immutable: safe to read later
         async with self._hinting:
-            advice = await asyncio.to_thread(visible_hint, state)
+            advice = await off_loop(visible_hint, state)
         return frames.hint(match_id, None if advice.action is None else advice.action.to_json(),
                            advice.reason)
 

@@ -24,7 +24,6 @@ match's suit count and "solvable only" on or off, deals the very same cards. It 
 seed, so it is revealed only once the match is over (``public_deal``, results).
 """
 
-import asyncio
 import math
 import threading
 import time
@@ -44,6 +43,7 @@ from app.engine.record import Record
 from app.engine.rules import Rules, preset
 from app.engine.solver import difficulty_of, solvable_by_default, solvable_deal, solve
 from app.engine.state import GameState
+from app.ops.solver_worker import off_loop
 from app.rooms import deal_forms
 from app.services import deal_pool
 from app.services.deal_pool import SOLVABLE, Bin, DealPool
@@ -78,7 +78,7 @@ async def choose_deal(
     if ready is not None:
         return ready
     # The solver takes milliseconds to a few seconds: keep it off the event loop.
-    return await asyncio.to_thread(solvable_choice, suits)
+    return await off_loop(solvable_choice, suits)
 
 
 async def _rated_deal(suits: int, difficulty: str, *, pool: DealPool | None,
@@ -90,7 +90,7 @@ async def _rated_deal(suits: int, difficulty: str, *, pool: DealPool | None,
         ready = pool.take_rated(suits) if difficulty == ANY else pool.take((suits, difficulty))
         if ready is not None:
             return ready
-    found = await asyncio.to_thread(rated_search, suits, difficulty, wait_seconds=wait_seconds)
+    found = await off_loop(rated_search, suits, difficulty, wait_seconds=wait_seconds)
     others = list(found.others)
     choice = found.choice or (others.pop(0) if others else None)
     if pool is not None:
@@ -100,7 +100,7 @@ async def _rated_deal(suits: int, difficulty: str, *, pool: DealPool | None,
     if choice is not None:
         return choice
     # Nothing solved in time, nothing pooled: the first deal the solver wins, however long.
-    found = await asyncio.to_thread(rated_search, suits, ANY, wait_seconds=math.inf)
+    found = await off_loop(rated_search, suits, ANY, wait_seconds=math.inf)
     assert found.choice is not None  # an endless search ends only with a deal
     return found.choice
 

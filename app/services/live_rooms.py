@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from app.db.models import Friendship, Player
 from app.db.sqlite_wal import use_wal
 from app.errors import NotAuthenticated
+from app.ops import solver_worker
 from app.rooms.pubsub import PubSub
 from app.rooms.pubsub_backends import make_pubsub
 from app.rooms.runtime import Rooms, build_rooms
@@ -68,6 +69,7 @@ async def build_live_rooms(*, settings: Settings, engine: AsyncEngine,
         sweep_every=sweep_period(settings),
     )
     rooms.on_close.append(start_deal_pool(settings))
+    rooms.on_close.append(use_solver_processes(settings))
     if isinstance(store, GroupCommitSqlStore):
         rooms.on_close.append(store.close)
     return rooms
@@ -91,6 +93,20 @@ def start_deal_pool(settings: Settings) -> Callable[[], Awaitable[None]]:
         if deal_pool.installed() is pool:
             deal_pool.install(None)
         await pool.stop()
+
+    return stop
+
+
+def use_solver_processes(settings: Settings) -> Callable[[], Awaitable[None]]:
+    """Send the requests' solver calls to child processes (app/ops/solver_worker.py), if
+    ``solver_processes`` is not 0; returns the closer, which sends them to threads again
+    (the children are kept for the process's next app: stopped at exit)."""
+    size = settings.solver_processes
+    solver_worker.install(size)
+
+    async def stop() -> None:
+        if size:
+            solver_worker.uninstall()
 
     return stop
 

@@ -23,6 +23,7 @@ from app.db.solo_models import SoloGame
 from app.engine.actions import Action
 from app.engine.daily import utc_day
 from app.engine.state import GameState
+from app.ops.solver_worker import off_loop
 from app.rewards.solo import SoloStart, daily_game
 from app.rooms.frames import game_view
 from app.services import (
@@ -147,7 +148,7 @@ class SoloGames:
                 raise DailyAlreadyPlayed(f"today's daily deal is played ({existing.status})",
                                          game_id=existing.id)
             return existing, False
-        start = await asyncio.to_thread(daily_game, day)  # the solver, once a day
+        start = await off_loop(daily_game, day)  # the solver, once a day
         try:
             return await self.create_daily(player_id=player_id, day=day, start=start), True
         except IntegrityError:  # a second start raced this one: the first one counts

@@ -9,7 +9,6 @@ restart) moved on. Answers are the frames of docs/solo-and-daily.md section 5.
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -21,6 +20,7 @@ from app.engine.game import apply
 from app.engine.solver import hint as visible_hint
 from app.engine.solver.advice import Rescue
 from app.engine.state import GameState
+from app.ops.solver_worker import off_loop
 from app.rewards.assist import (
     RESCUE_ACTIONS,
     RESCUE_NODES,
@@ -128,7 +128,7 @@ class SoloPlay(SoloGames):
             if game.status != "playing":
                 raise GameOver(f"the game is over ({game.status})")
             state = await self._position(session, game, live)
-            advice = await asyncio.to_thread(visible_hint, state)
+            advice = await off_loop(visible_hint, state)
             game.hints += 1
             await session.commit()
         return {"type": "solo_hint", "game_id": game_id,
@@ -144,7 +144,7 @@ class SoloPlay(SoloGames):
                 return [refused]
             found = known_way_out(live, state)
             if found is None:
-                found = await asyncio.to_thread(rescue_actions, state, nodes=RESCUE_NODES,
+                found = await off_loop(rescue_actions, state, nodes=RESCUE_NODES,
                                                 seconds=self._rescue_seconds)
             steps: list[Payload] = []
             notes: list[Payload] = []
@@ -229,7 +229,7 @@ class SoloPlay(SoloGames):
             return False
         if live.finish_line is not None and live.finish_line[0] == state.actions:
             return True
-        found = await asyncio.to_thread(auto_complete, state, seconds=self._auto_seconds)
+        found = await off_loop(auto_complete, state, seconds=self._auto_seconds)
         live.finish_line = (state.actions, found.actions) if found.ready else None
         return found.ready
 

@@ -4,7 +4,6 @@ The first match starts the moment the second seat is taken; later matches start 
 both seated players have asked for a new game after the last match finished.
 """
 
-import asyncio
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
@@ -16,6 +15,7 @@ from app.db import games as game_repo
 from app.db.games import DealChoice
 from app.db.models import DuelTable, Invite, Match, Player, Seat, utcnow
 from app.errors import Conflict, Forbidden, InvalidInput, NotFound
+from app.ops.solver_worker import off_loop
 from app.services.bands import check_level, level_allows
 from app.services.deals import choose_deal, daily_choice
 from app.services.friends import ignored_by_any
@@ -197,7 +197,7 @@ async def _check_joinable(session: AsyncSession, table: DuelTable, player: Playe
 async def deal_for(table: DuelTable) -> DealChoice:
     """The deal of ``table``'s next match (the solver may run: seconds on a busy machine)."""
     if table.daily_date is not None:  # a daily duel: that day's daily deal
-        return await asyncio.to_thread(daily_choice, table.daily_date)
+        return await off_loop(daily_choice, table.daily_date)
     return await choose_deal(suits=table.suits, difficulty=table.difficulty)
 
 

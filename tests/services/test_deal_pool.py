@@ -18,6 +18,7 @@ from app.engine.rules import preset
 from app.engine.solver.solvable import solvable_deal
 from app.engine.state import RUNS_TO_WIN
 from app.main import create_app
+from app.ops import solver_worker
 from app.services import deal_pool, deals
 from app.services.deal_pool import SOLVABLE, Bin, DealPool, PoolSizeError
 from tests.support.api import make_settings
@@ -187,6 +188,14 @@ def test_a_bad_size_is_refused(size: object) -> None:
         DealPool(sizes={ONE: size}, make=counting_make()[1])  # type: ignore[dict-item]
 
 
+@pytest.fixture
+def no_solver_children() -> None:
+    """The children counted are the deal pool's: the requests' solver processes, which a
+    process keeps across apps (app/ops/solver_worker.py), are stopped first."""
+    solver_worker.shutdown(wait=True)
+
+
+@pytest.mark.usefixtures("no_solver_children")
 async def test_the_app_lifespan_starts_installs_and_stops_the_pool(tmp_path: Path) -> None:
     database = sqlite_url(tmp_path / "pool.db")
     await asyncio.to_thread(upgrade, database)  # the rooms lifespan restores matches
@@ -205,6 +214,7 @@ async def test_the_app_lifespan_starts_installs_and_stops_the_pool(tmp_path: Pat
     await app.state.db_engine.dispose()
 
 
+@pytest.mark.usefixtures("no_solver_children")
 async def test_a_process_worker_fills_and_its_child_dies_at_stop() -> None:
     # The real make, in a spawned child: the event loop's thread never runs the solver.
     pool = DealPool(sizes={ONE: 2, (4, "hard"): 3}, make=deals.pooled_deal, processes=True)

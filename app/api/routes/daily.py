@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from datetime import date
 from typing import Annotated
 
@@ -21,6 +20,7 @@ from app.api.solo_schemas import (
     SoloGameOut,
     StreakOut,
 )
+from app.ops.solver_worker import off_loop
 from app.rewards.solo import daily_game
 from app.services import daily, daily_duel
 from app.services import solo_games as games
@@ -32,7 +32,7 @@ router = APIRouter(prefix="/api/daily", tags=["daily"])
 async def today_daily(me: Me, session: Session, play: Play) -> DailyOut:
     """Today's daily deal (UTC): my game, whether I may see the board, my streak."""
     day = play.today()
-    start = await asyncio.to_thread(daily_game, day)  # cached after the first call of a day
+    start = await off_loop(daily_game, day)  # cached after the first call of a day
     mine = await games.daily_of(session=session, player_id=me.id, day=day)
     if mine is not None:
         mine = await play.refreshed(session=session, game=mine)

@@ -5,7 +5,6 @@ Play itself (open, actions, hints, rescue, auto-complete) is on the WebSocket.
 
 from __future__ import annotations
 
-import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query
@@ -25,6 +24,7 @@ from app.api.solo_schemas import (
 )
 from app.db.solo_models import SoloGame
 from app.engine.deal_numbers import random_deal_number
+from app.ops.solver_worker import off_loop
 from app.rewards.solo import SoloOptions, solo_start
 from app.services import solo_games as games
 from app.services.solo_play import SoloPlay
@@ -46,7 +46,7 @@ async def start_solo_game(body: NewSoloGameIn, me: Me, session: Session, play: P
     """A new solo game (my solo game in progress, if any, is abandoned)."""
     options = SoloOptions(body.options.suits, body.options.solvable_only, body.options.relaxed)
     number = body.number if body.number is not None else random_deal_number()
-    start = await asyncio.to_thread(solo_start, number, options)  # the solver may run
+    start = await off_loop(solo_start, number, options)  # the solver may run
     created = await play.create(player_id=me.id, start=start)
     return NewSoloGameOut(game=await game_out(session, created.game),
                           abandoned_game_id=created.abandoned_game_id)

@@ -82,8 +82,11 @@ def solve(
     for a shorter one (:func:`~app.engine.solver.polish.polish`), then runs every
     shortening pass.
 
+    A budget above :data:`~app.engine.solver.search.RESORT_AFTER` (400,000 nodes, more
+    than the game ever gives) lets the first-win search fall back on its last resort
+    (beams over every legal move, a noisy beam) once it has spent that many.
     ``restart_after`` (off by default: measurements only) switches to noisy restarts
-    once the first-win search has spent that many nodes
+    instead once the first-win search has spent that many nodes
     (:func:`~app.engine.solver.search.portfolio`).
 
     ``progress`` (if given) is called now and then with the nodes expanded so far and
