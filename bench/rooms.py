@@ -16,6 +16,7 @@ import asyncio
 import json
 import random
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -35,9 +36,11 @@ class NullLogStore(MemoryStore):
     """Accepts every action and keeps none: the benchmark times the rooms layer only."""
 
     async def append_action(
-        self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Progress
+        self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Progress,
+        *, then: Callable[[], None] | None = None,
     ) -> None:
-        return None
+        if then is not None:
+            then()
 
 
 async def _play(duels: DuelService, hub: StreamHub, player_id: int, match_id: int,

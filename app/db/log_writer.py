@@ -70,6 +70,11 @@ class LogWriter(Protocol):
         """All rows and their games' totals in one transaction, or none of them."""
         ...
 
+    def ready(self) -> bool:
+        """Connected (and on PostgreSQL its statements prepared): a write that goes
+        straight to the database, with nothing to connect first."""
+        ...
+
     async def close(self) -> None: ...
 
 
@@ -106,6 +111,10 @@ class _KeptConnection:
             raw = await self._connection.get_raw_connection()  # a greenlet hop: not per batch
             self._driver = raw.driver_connection
         return self._driver
+
+    @property
+    def connected(self) -> bool:
+        return self._driver is not None
 
     async def discard(self) -> None:
         self._driver = None
@@ -189,6 +198,10 @@ class PostgresLogWriter:
         self._statement = self._one = self._driver = None
         await self._kept.discard()
 
+    def ready(self) -> bool:
+        return (self._statement is not None and self._driver is not None
+                and not self._driver.is_closed())
+
     async def write(self, rows: Sequence[LogRow]) -> None:
         try:
             statement = await self._prepared()
@@ -241,6 +254,9 @@ class SqliteLogWriter:
     def __init__(self, engine: AsyncEngine) -> None:
         self._kept = _KeptConnection(engine)
         self._when = _processor("at", engine)
+
+    def ready(self) -> bool:
+        return self._kept.connected
 
     async def write(self, rows: Sequence[LogRow]) -> None:
         when = self._when

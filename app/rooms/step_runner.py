@@ -95,6 +95,36 @@ class LiveMatch:
         return stopped
 
 
+class _Made:
+    """A step's writes are durable: adopt its seat, then answer the player, once.
+
+    Only the player's seat is adopted: the other seat may have moved on (under its own
+    lock) while the writes were awaited, and the step computed nothing else."""
+
+    __slots__ = ("answer", "done", "live", "player_id", "step", "unsent")
+
+    def __init__(self, live: LiveMatch, player_id: int, step: Step, answer: Answer | None
+                 ) -> None:
+        self.live, self.player_id, self.step, self.answer = live, player_id, step, answer
+        self.done = False
+        self.unsent: Exception | None = None  # the answer's failure, raised after the effects
+
+    def __call__(self) -> None:
+        if self.done:
+            return
+        self.done = True
+        live, step = self.live, self.step
+        if step.base is not None and live.value is step.base:
+            live.value = step.match  # nothing else moved: the step's match is the match
+        else:
+            live.value = live.value.with_seat(step.match.seat_of(self.player_id))
+        if self.answer is not None and step.reply is not None:
+            try:
+                self.answer(step.reply)
+            except Exception as error:  # the step is made: its effects happen all the same
+                self.unsent = error
+
+
 @dataclass(kw_only=True, eq=False)
 class StepRunner:
     """``is_current``: whether the cache still holds this copy of the match;
@@ -117,25 +147,23 @@ class StepRunner:
         seat adopted, before the effects: the player's ack does not wait for the fan-out
         to the opponent, spectators and other processes (with Redis, round trips). The
         effects still run under the game's lock, so what they publish keeps its order.
-
-        Only the player's seat is adopted: the other seat may have moved on (under its own
-        lock) while the writes were awaited, and the step computed nothing else."""
-        for write in step.writes:
+        A task cancelled while its action is being logged still gets its seat adopted and
+        its answer sent if the row commits (the store calls ``then``): memory keeps to
+        the log."""
+        made = _Made(live, player_id, step, answer)
+        writes = step.writes
+        for write in writes:
             if isinstance(write, AppendAction):  # the frequent one inline: no coroutine
-                await self.store.append_action(write.game_id, write.seq, write.action,
-                                                write.at, write.progress)
+                # The last write made durable, the seat is adopted and the player answered
+                # right away (by the group commit, in its writer's turn: one loop turn
+                # before this task wakes, and not behind the other callers of a batch).
+                await self.store.append_action(
+                    write.game_id, write.seq, write.action, write.at, write.progress,
+                    then=made if write is writes[-1] else None)
             else:
                 await self._write(write)
-        if step.base is not None and live.value is step.base:
-            live.value = step.match  # nothing else moved: the step's match is the match
-        else:
-            live.value = live.value.with_seat(step.match.seat_of(player_id))
-        unsent: Exception | None = None
-        if answer is not None and step.reply is not None:
-            try:
-                answer(step.reply)
-            except Exception as error:  # the step is made: its effects happen all the same
-                unsent = error
+        if not made.done:
+            made()
         for effect in step.effects:
             # The frequent ones inline: no coroutine made for each of them.
             if effect is ACKED:
@@ -146,8 +174,8 @@ class StepRunner:
                     await self.peers.tell(live.match_id, ended=effect.ended)
             else:
                 await self._carry_out(live, effect)
-        if unsent is not None:
-            raise unsent
+        if made.unsent is not None:
+            raise made.unsent
         return step.reply
 
     async def _acked(self, live: LiveMatch, player_id: int) -> None:

@@ -8,6 +8,7 @@ it on the database models; :class:`MemoryStore` serves unit tests and experiment
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -90,9 +91,14 @@ class DuelStore(Protocol):
     async def start_game(self, game_id: int, at: float) -> None: ...
 
     async def append_action(
-        self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Progress
+        self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Progress,
+        *, then: Callable[[], None] | None = None,
     ) -> None:
-        """Durably log one legal action (and the game's new totals) before it is acknowledged."""
+        """Durably log one legal action (and the game's new totals) before it is acknowledged.
+
+        ``then``, if given, is called once the action is durable and before this returns
+        (the group commit calls it in its writer's turn, as the commit's answer is read,
+        a loop turn before the appending task wakes); not if the write fails."""
         ...
 
     async def end_game(self, game_id: int, reason: str, at: float, progress: Progress) -> None:
@@ -145,12 +151,15 @@ class MemoryStore:
             game.started_at = at
 
     async def append_action(
-        self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Progress
+        self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Progress,
+        *, then: Callable[[], None] | None = None,
     ) -> None:
         game = self._game(game_id)
         if any(stored.seq == seq for stored in game.actions):
             raise SeqTaken(f"game {game_id} already has seq {seq}")
         game.actions.append(StoredAction(seq, dict(action), at))
+        if then is not None:
+            then()
 
     async def end_game(self, game_id: int, reason: str, at: float, progress: Progress) -> None:
         game = self._game(game_id)

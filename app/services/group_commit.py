@@ -17,6 +17,12 @@ for the batch in flight at 1,000 players, human pace). Two batches never hold ro
 one game that depend on each other: a game's next action waits for the previous ack
 (the game's lock). SQLite has one writer at a time anyway: one batch in flight there.
 
+A lone action (no batch in flight) starts its writer in its own task's turn
+(``app/ops/eager.py``): the statement leaves at once instead of behind the rest of the
+turn's work; with a batch in flight, the next one starts at the end of the turn with every
+row the turn brought. As a batch commits, each row's ``then`` (the duel's: adopt the seat,
+send the ack) runs right there, before the appending tasks wake one after the other.
+
 A batch that meets a constraint (another process won a seq race on the unique
 ``(game, seq)``) is written again one append at a time, so only the loser gets `SeqTaken`.
 """
@@ -25,12 +31,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.db.log_writer import LogRow, LogWriter, Refused, WriteFailed, log_writer
+from app.ops.eager import Eager
 from app.rooms.store import Progress, SeqTaken, StoreError
 from app.services.sql_store import SqlStore
 
@@ -40,9 +48,18 @@ MAX_BATCH = 1000
 
 
 @dataclass(slots=True)
+class _Lane:
+    """A log writer taken by a running writer, until its drain gives it back."""
+
+    writer: LogWriter
+    held: bool = True
+
+
+@dataclass(slots=True)
 class _Append:
     row: LogRow
     done: asyncio.Future[None]
+    then: Callable[[], None] | None = None  # called as the row is known durable
 
 
 class GroupCommitSqlStore(SqlStore):
@@ -64,25 +81,40 @@ class GroupCommitSqlStore(SqlStore):
             log_writer(bind, synchronous_commit=synchronous_commit) for _ in range(lanes)]
         self._idle: list[LogWriter] = list(self._logs)  # writers with no batch in flight
         self._queue: list[_Append] = []
-        # Each running writer task and its log writer (None once it gave it back).
-        self._writers: dict[asyncio.Task[None], LogWriter | None] = {}
+        # The running writers (an Eager or a task), each with its lane while it holds it.
+        self._writers: dict[asyncio.Future[None], _Lane] = {}
 
     async def append_action(
-        self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Progress
+        self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Progress,
+        *, then: Callable[[], None] | None = None,
     ) -> None:
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queue.append(_Append(LogRow(
             game_id, seq, action, at,
             progress.score, progress.actions, progress.time_used_ms,
-        ), done))
+        ), done, then))
         if self._idle:  # else every writer is busy: the first to finish takes this batch
-            lane = self._idle.pop()
-            writer = asyncio.create_task(self._drain(lane), name="action-log-writer")
-            self._writers[writer] = lane
-            writer.add_done_callback(self._stopped)
+            in_flight = len(self._idle) < len(self._logs)
+            log_ = self._idle.pop()
+            # Nothing in flight (a lone action, the usual case below a few hundred a
+            # second) on a connected writer: started in this task's turn, its statement
+            # leaves now instead of behind the rest of the turn's work (app/ops/eager.py);
+            # it runs on its own all the same. Under load (a batch in flight) the next one
+            # starts at the end of the turn, with every row the turn brought.
+            self._start(_Lane(log_), eager=not in_flight and log_.ready())
         # A caller that goes away cancels only its own future (settling skips it), never
         # the batch others wait on: no shield needed, and none paid for on every action.
         await done
+
+    def _start(self, lane: _Lane, *, eager: bool) -> None:
+        writer: asyncio.Future[None]
+        if eager:
+            writer = Eager(self._drain(lane, hand_over=True))
+        else:
+            writer = asyncio.create_task(self._drain(lane), name="action-log-writer")
+        if not writer.done():
+            self._writers[writer] = lane
+        writer.add_done_callback(self._stopped)
 
     async def close(self) -> None:
         """Let the appends already queued commit, then give the kept connection back."""
@@ -91,13 +123,21 @@ class GroupCommitSqlStore(SqlStore):
         for log_ in self._logs:
             await log_.close()
 
-    async def _drain(self, log_: LogWriter) -> None:
+    async def _drain(self, lane: _Lane, *, hand_over: bool = False) -> None:
+        """Commit batches while appends wait. ``hand_over``: started eagerly (outside any
+        task), it commits one batch and leaves the rest to a task of its own: what may
+        connect again must run in a task (asyncpg's connect uses ``asyncio.timeout``)."""
+        log_ = lane.writer
         batch: list[_Append] = []
         try:
             while self._queue:
                 batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
                 await self._commit(log_, batch)
                 batch = []
+                if hand_over and self._queue:
+                    lane.held = False  # the task takes the lane over
+                    self._start(_Lane(log_), eager=False)
+                    return
         except BaseException as error:  # cancelled at shutdown: nobody is left hanging
             failure = StoreError(f"not written: {type(error).__name__}")
             for item in batch + self._queue:
@@ -105,13 +145,15 @@ class GroupCommitSqlStore(SqlStore):
             self._queue = []
             raise
         finally:  # free for the next append at once (not one loop turn later)
-            self._writers[asyncio.current_task()] = None  # type: ignore[index]
-            self._idle.append(log_)
+            if lane.held:
+                lane.held = False
+                self._idle.append(log_)
 
-    def _stopped(self, writer: asyncio.Task[None]) -> None:
+    def _stopped(self, writer: asyncio.Future[None]) -> None:
         lane = self._writers.pop(writer, None)
-        if lane is not None:  # cancelled before its first step: _drain never ran
-            self._idle.append(lane)
+        if lane is not None and lane.held:  # a task cancelled before its first step
+            lane.held = False
+            self._idle.append(lane.writer)
         # A writer cancelled before its first step never runs _drain's handler.
         if not writer.cancelled() and writer.exception() is not None:
             log.error("the action-log writer failed", exc_info=writer.exception())
@@ -157,6 +199,15 @@ def _refusal(item: _Append, refused: Refused) -> StoreError:
 
 
 def _settle(item: _Append, error: BaseException | None) -> None:
+    if error is None and item.then is not None:
+        # Here, as the commit's answer is read: the caller (the player's ack) wakes a
+        # loop turn later, behind whatever else is ready; in a batch, behind the callers
+        # before it. Called even when the caller went away: the row is in the log.
+        then, item.then = item.then, None
+        try:
+            then()
+        except Exception:  # the batch's other rows are settled all the same
+            log.exception("a committed action's follow-up failed")
     if item.done.done():
         return
     if error is None:

@@ -5,7 +5,7 @@ Timestamps are UTC datetimes in the database and POSIX seconds in the duel servi
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
@@ -115,13 +115,16 @@ class SqlStore:
             await repo.start_game(session, game=game, at=utc_from_seconds(at))
 
     async def append_action(
-        self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Progress
+        self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Progress,
+        *, then: Callable[[], None] | None = None,
     ) -> None:
         try:
             with _storage_errors():
                 await self._append_action(game_id, seq, action, at, progress)
         except repo.DuplicateActionError as error:
             raise SeqTaken(str(error)) from None
+        if then is not None:
+            then()
 
     async def _append_action(
         self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Progress

@@ -334,7 +334,9 @@ async def test_a_caller_that_goes_away_does_not_cancel_the_batch(
     results = await asyncio.gather(*waiting, return_exceptions=True)
     assert isinstance(results[0], asyncio.CancelledError)
     assert results[1:] == [None] * (len(ids) - 1)
-    # Its row was part of the batch: written all the same (the log, not the ack, decides).
+    # Its row was part of a batch: written all the same (the log, not the ack, decides),
+    # once that batch, which may not be the others' (a lone first row goes at once), ends.
+    await asyncio.wait_for(asyncio.gather(*store._writers), 5)
     async with session_factory() as session:
         assert await session.scalar(select(func.count()).select_from(GameAction)) == len(ids)
 
@@ -373,6 +375,9 @@ class HeldWriter:
     async def close(self) -> None:
         return None
 
+    def ready(self) -> bool:
+        return True
+
 
 async def test_an_append_does_not_wait_for_the_batch_in_flight(
     store: GroupCommitSqlStore,
@@ -384,11 +389,128 @@ async def test_an_append_does_not_wait_for_the_batch_in_flight(
     two = asyncio.create_task(store.append_action(2, 1, {"op": "deal"}, 1.0, Progress(0, 1, 0)))
     three = asyncio.create_task(store.append_action(3, 1, {"op": "deal"}, 1.0, Progress(0, 1, 0)))
     await asyncio.sleep(0.01)
-    # The second batch is on its way while the first still commits; the third waits for a
-    # writer and then goes with whatever queued meanwhile.
+    # The second batch is on its way while the first still commits. With a batch in
+    # flight it starts at the end of the turn: the third append, made in the same turn,
+    # goes with it.
     assert first.batches == [[1]] and second.batches == [[1, 1]]
     second.release.set()
     await asyncio.wait_for(asyncio.gather(two, three), 1)
     assert not one.done()
     first.release.set()
     await asyncio.wait_for(one, 1)
+
+
+async def test_a_lone_append_sends_its_row_in_its_own_turn(store: GroupCommitSqlStore) -> None:
+    # No batch in flight: the writer starts in the appending task's turn (app/ops/eager.py),
+    # so the row is on its way before the callbacks queued earlier in this turn run.
+    order: list[str] = []
+
+    class Noting(HeldWriter):
+        async def write(self, rows: list[log_writer.LogRow]) -> None:
+            order.append("row sent")
+            await super().write(rows)
+
+    noting = Noting()
+    store._logs, store._idle = [noting], [noting]
+    loop = asyncio.get_running_loop()
+    loop.call_soon(order.append, "queued earlier")
+    loop.call_soon(noting.release.set)
+    # Awaited right here (wait_for would start it in a task of its own, one turn later).
+    await store.append_action(1, 1, {"op": "deal"}, 1.0, Progress(0, 1, 0))
+    assert order == ["row sent", "queued earlier"]
+
+
+async def test_a_lone_caller_cancelled_mid_write_still_gets_its_row_logged(
+    session_factory: async_sessionmaker[AsyncSession], store: GroupCommitSqlStore
+) -> None:
+    (game, *_) = await games(session_factory, 1)
+    await store.append_action(game, 1, {"op": "deal"}, 1.0, Progress(-1, 1, 0))  # connected
+    waiting = asyncio.ensure_future(
+        store.append_action(game, 2, {"op": "deal"}, 2.0, Progress(-2, 2, 0)))
+    await asyncio.sleep(0)  # its statement is in flight: sent from its own first step
+    assert store._writers and not any(isinstance(w, asyncio.Task) for w in store._writers)
+    waiting.cancel()  # the player's task goes away (a closed socket, a shutdown)
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    await asyncio.wait_for(asyncio.gather(*store._writers), 5)  # the write is not cut
+    async with session_factory() as session:
+        assert await session.scalar(select(func.count()).select_from(GameAction)) == 2
+        row = await session.get(Game, game)
+    assert row is not None and row.actions_count == 2
+    await store.append_action(game, 3, {"op": "deal"}, 3.0, Progress(-3, 3, 0))
+
+
+async def test_then_runs_as_the_batch_commits_before_its_callers_wake(
+    store: GroupCommitSqlStore,
+) -> None:
+    # The player's ack goes out from `then`: for every row of a batch as the commit's
+    # answer is read, not as each caller's task gets its turn one after the other.
+    held = HeldWriter()
+    store._logs, store._idle = [held], [held]
+    order: list[str] = []
+
+    async def append(game: int) -> None:
+        await store.append_action(game, 1, {"op": "deal"}, 1.0, Progress(0, 1, 0),
+                                  then=lambda: order.append(f"then {game}"))
+        order.append(f"woke {game}")
+
+    first = asyncio.create_task(append(1))
+    await asyncio.sleep(0.01)
+    rest = [asyncio.create_task(append(game)) for game in (2, 3)]  # queued: one batch
+    await asyncio.sleep(0.01)
+    assert order == [] and held.batches == [[1]]
+    held.release.set()
+    await asyncio.wait_for(asyncio.gather(first, *rest), 1)
+    assert held.batches == [[1], [1, 1]]
+    assert order.index("then 1") < order.index("woke 1")
+    assert order.index("then 3") < order.index("woke 2")  # the batch's acks, then its callers
+
+
+async def test_then_runs_for_a_caller_gone_away_and_not_for_a_failed_write(
+    store: GroupCommitSqlStore,
+) -> None:
+    held = HeldWriter()
+    store._logs, store._idle = [held], [held]
+    called: list[int] = []
+    waiting = asyncio.create_task(store.append_action(
+        1, 1, {"op": "deal"}, 1.0, Progress(0, 1, 0), then=lambda: called.append(1)))
+    await asyncio.sleep(0.01)
+    waiting.cancel()  # its row is in flight: it commits, and memory must follow the log
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    held.release.set()
+    await asyncio.wait_for(asyncio.gather(*store._writers), 1)
+    assert called == [1]
+
+    class Failing(HeldWriter):
+        async def write(self, rows: list[log_writer.LogRow]) -> None:
+            raise log_writer.WriteFailed("disk full")
+
+    failing = Failing()
+    store._logs, store._idle = [failing], [failing]
+    with pytest.raises(StoreError):
+        await store.append_action(2, 1, {"op": "deal"}, 1.0, Progress(0, 1, 0),
+                                  then=lambda: called.append(2))
+    assert called == [1]
+
+
+async def test_a_writer_with_no_connection_yet_starts_in_a_task(
+    session_factory: async_sessionmaker[AsyncSession], store: GroupCommitSqlStore
+) -> None:
+    # Connecting may need a task of its own (asyncpg's connect runs under asyncio.timeout),
+    # so only a connected writer starts eagerly; an eager one that finds more rows queued
+    # after its batch hands them to a task.
+    (game, other, *_) = await games(session_factory, 1)
+    first = asyncio.ensure_future(
+        store.append_action(game, 1, {"op": "deal"}, 1.0, Progress(-1, 1, 0)))
+    await asyncio.sleep(0)
+    assert all(isinstance(w, asyncio.Task) for w in store._writers)
+    await first
+    lone = asyncio.ensure_future(
+        store.append_action(game, 2, {"op": "deal"}, 2.0, Progress(-2, 2, 0)))
+    await asyncio.sleep(0)
+    more = [asyncio.ensure_future(store.append_action(
+        other, seq, {"op": "deal"}, 2.0, Progress(-seq, seq, 0))) for seq in (1, 2)]
+    await asyncio.wait_for(asyncio.gather(lone, *more), 5)
+    async with session_factory() as session:
+        assert await session.scalar(select(func.count()).select_from(GameAction)) == 4
