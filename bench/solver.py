@@ -31,7 +31,7 @@ from app.engine.layout import state_from_layout
 from app.engine.rules import preset
 from app.engine.solver import difficulty_of, solvable_deal, solve
 from app.engine.solver.polish import SHORT_NODES
-from app.engine.solver.search import RESORT_AFTER
+from app.engine.solver.schedule import RESORT_AFTER
 from app.engine.solver.solvable import BUDGET_NODES
 
 ROOT = Path(__file__).resolve().parent.parent

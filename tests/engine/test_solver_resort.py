@@ -8,21 +8,23 @@ import pytest
 from app.engine.deal import deal
 from app.engine.layout import sketch_state
 from app.engine.rules import preset
-from app.engine.solver import search, solve
+from app.engine.solver import schedule, solve
 from app.engine.solver.board import Board, board_from_state
 from app.engine.solver.replay import verified_actions
-from app.engine.solver.search import (
+from app.engine.solver.schedule import (
     DFS_SHARE,
     FIRST_WIDTH,
     RESORT,
     RESORT_AFTER,
     Attempt,
+    doubling,
+    portfolio,
+)
+from app.engine.solver.search import (
     Limits,
     Outcome,
     beam,
     depth_first,
-    doubling,
-    portfolio,
 )
 from app.engine.state import GameState
 from app.services.deals import DUEL_SOLVE_NODES
@@ -79,7 +81,7 @@ def test_within_its_switch_a_budget_gets_the_doubling_alone(
     def never(*args: object, **kwargs: object) -> Outcome:
         raise AssertionError("the last resort within the switch")
 
-    monkeypatch.setattr(search, "_run_attempt", never)
+    monkeypatch.setattr(schedule, "_run_attempt", never)
     # a budget no larger than the switch: no resort even when the pruned moves run dry
     dry = doubling(board_from_state(off_suit_escape()), Limits(10_000), over_empty=False,
                    resort_after=10_000)
@@ -101,9 +103,9 @@ def test_the_resort_takes_the_turns_of_the_first_wide_split_and_plain_beams(
         given.append((attempt, limits.nodes))
         return Outcome(None, 100, False, 0.0)
 
-    monkeypatch.setattr(search, "_run_attempt", record)
-    monkeypatch.setattr(search, "RESORT_SPLIT_FROM", 80)
-    monkeypatch.setattr(search, "RESORT_PLAIN_FROM", 160)
+    monkeypatch.setattr(schedule, "_run_attempt", record)
+    monkeypatch.setattr(schedule, "RESORT_SPLIT_FROM", 80)
+    monkeypatch.setattr(schedule, "RESORT_PLAIN_FROM", 160)
     budget = 60_000
     outcome = doubling(board, Limits(budget), over_empty=False, resort_after=1)
     # what the doubling spends before the first turn, the split variant of width 80:
@@ -131,7 +133,7 @@ def test_the_portfolio_switches_past_resort_after(monkeypatch: pytest.MonkeyPatc
         calls.append(resort_after)
         return Outcome(None, limits.nodes, False, 0.0)
 
-    monkeypatch.setattr(search, "doubling", record)
+    monkeypatch.setattr(schedule, "doubling", record)
     portfolio(_board(1, 4), Limits(2_000_000), over_empty=False)
     assert calls == [RESORT_AFTER]
 

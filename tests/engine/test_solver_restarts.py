@@ -6,16 +6,11 @@ import pytest
 from app.engine.deal import deal
 from app.engine.game import replay
 from app.engine.rules import preset
-from app.engine.solver import search, solve
+from app.engine.solver import schedule, solve
 from app.engine.solver.board import Board, board_from_state
 from app.engine.solver.replay import verified_actions
-from app.engine.solver.search import (
-    Limits,
-    Outcome,
-    doubling,
-    portfolio,
-    restarts,
-)
+from app.engine.solver.schedule import doubling, portfolio, restarts
+from app.engine.solver.search import Limits, Outcome
 
 # 1-suit deal 689: the doubling beams need 40,714 nodes (the most of 1,000 random 1-suit
 # deals); noisy restarts of width 10 win it in a few thousand.
@@ -33,7 +28,7 @@ def given(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         budgets.append(limits.nodes)
         return Outcome(None, limits.nodes, False, 0.0)
 
-    monkeypatch.setattr(search, "restarts", record)
+    monkeypatch.setattr(schedule, "restarts", record)
     return budgets
 
 
@@ -47,7 +42,7 @@ def test_by_default_the_portfolio_is_the_doubling_search(
     def never(*args: object, **kwargs: object) -> Outcome:
         raise AssertionError("restarts without restart_after")
 
-    monkeypatch.setattr(search, "restarts", never)
+    monkeypatch.setattr(schedule, "restarts", never)
     board = _board(LONG_TWO_SUIT, 2)
     alone = doubling(board, Limits(8_000), over_empty=False)
     default = portfolio(board, Limits(8_000), over_empty=False)
@@ -60,7 +55,7 @@ def test_within_the_switch_the_portfolio_is_the_doubling_search(
     def never(*args: object, **kwargs: object) -> Outcome:
         raise AssertionError("restarts before the switch")
 
-    monkeypatch.setattr(search, "restarts", never)
+    monkeypatch.setattr(schedule, "restarts", never)
     board = _board(LONG_TWO_SUIT, 2)
     alone = doubling(board, Limits(3_000), over_empty=False)
     inside = portfolio(board, Limits(3_000), over_empty=False, restart_after=3_000)

@@ -12,7 +12,8 @@ from app.engine.solver.board import DEAL, Board, Step, board_from_state
 from app.engine.solver.moves import play
 from app.engine.solver.polish import polish
 from app.engine.solver.replay import verified_actions
-from app.engine.solver.search import Limits, portfolio
+from app.engine.solver.schedule import portfolio
+from app.engine.solver.search import Limits
 from app.engine.solver.shorten import shorten
 
 

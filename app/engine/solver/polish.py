@@ -1,6 +1,6 @@
 """Polish: after a first win, beams looking for a shorter one (lines a player watches).
 
-The first win of :func:`~app.engine.solver.search.portfolio` is found for speed: a
+The first win of :func:`~app.engine.solver.schedule.portfolio` is found for speed: a
 depth-first line wanders, and a narrow beam's line is long. A beam advances one action
 per level, so the win it finds at level ``d`` is ``d`` actions long; capping its depth
 one below the best line so far makes it look only for a shorter win. Two passes share

@@ -9,7 +9,7 @@ solved under, the budget or the solver's search order needs a new version):
 - Each candidate is solved under the ``classic`` rules (the strictest preset: a win
   there is also a win under ``relaxed`` and ``duel``) by :func:`solve` with a budget of
   :data:`BUDGET_NODES` nodes; the first one won is deal N's solvable deal. Only the
-  first-win search decides (:func:`~app.engine.solver.search.portfolio`: polishing and
+  first-win search decides (:func:`~app.engine.solver.schedule.portfolio`: polishing and
   shortening come after a win and do not change which candidate wins). That search is
   the one mapping v1 was published with, node for node (``tests/engine/
   test_solver_solvable.py`` pins numbers of every suit count): changing its move order,

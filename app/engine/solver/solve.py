@@ -13,7 +13,8 @@ from app.engine.actions import Action
 from app.engine.solver.board import board_from_state
 from app.engine.solver.polish import polish
 from app.engine.solver.replay import verified_actions
-from app.engine.solver.search import Limits, Progress, depth_first, portfolio
+from app.engine.solver.schedule import portfolio
+from app.engine.solver.search import Limits, Progress, depth_first
 from app.engine.solver.shorten import shorten
 from app.engine.state import GameState
 
@@ -82,12 +83,12 @@ def solve(
     for a shorter one (:func:`~app.engine.solver.polish.polish`), then runs every
     shortening pass.
 
-    A budget above :data:`~app.engine.solver.search.RESORT_AFTER` (400,000 nodes, more
+    A budget above :data:`~app.engine.solver.schedule.RESORT_AFTER` (400,000 nodes, more
     than the game ever gives) lets the first-win search fall back on its last resort
     (beams over every legal move, a noisy beam) once it has spent that many.
     ``restart_after`` (off by default: measurements only) switches to noisy restarts
     instead once the first-win search has spent that many nodes
-    (:func:`~app.engine.solver.search.portfolio`).
+    (:func:`~app.engine.solver.schedule.portfolio`).
 
     ``progress`` (if given) is called now and then with the nodes expanded so far and
     the depth of the line being explored, for a progress display.
