@@ -69,27 +69,39 @@ async def run(seconds: float) -> list[dict[str, Any]]:
     return results
 
 
+def report(command: str, title: str, modes: list[dict[str, Any]], out: Path,
+           *, counted: str | None = None) -> None:
+    """Print the modes' lags as a table (with the per-mode count ``counted``, if any) and
+    write them, with the machine, as JSON to ``out``."""
+    extra = () if counted is None else (counted,)
+    rows: list[tuple[str, ...]] = [("mode", "sleeps", "p50 ms", "p99 ms", "max ms", *extra)]
+    rows += [(m["mode"], str(m["sleeps"]), f"{m['p50_ms']:.2f}", f"{m['p99_ms']:.2f}",
+              f"{m['max_ms']:.2f}", *(str(m[key]) for key in extra)) for m in modes]
+    print(f"\n{title}, load {os.getloadavg()[0]:.2f}")
+    print(table(rows))
+    result = {
+        "command": command,
+        "python": platform.python_version(), "cpus": os.cpu_count(),
+        "load_average": [round(value, 2) for value in os.getloadavg()],
+        "modes": modes,
+    }
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=1) + "\n")
+    print(f"wrote {out}")
+
+
+def command_line(module: str, argv: list[str] | None) -> str:
+    return f"python -m {module} " + " ".join(sys.argv[1:] if argv is None else argv)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=15.0, help="measured per mode")
     parser.add_argument("--out", type=Path, default=RESULTS, help="where to write the JSON")
     args = parser.parse_args(argv)
     measured = asyncio.run(run(args.seconds))
-    rows: list[tuple[str, ...]] = [("mode", "sleeps", "p50 ms", "p99 ms", "max ms")]
-    rows += [(m["mode"], str(m["sleeps"]), f"{m['p50_ms']:.2f}", f"{m['p99_ms']:.2f}",
-              f"{m['max_ms']:.2f}") for m in measured]
-    print(f"\nEvent-loop lag (5 ms sleeps), load {os.getloadavg()[0]:.2f}")
-    print(table(rows))
-    result = {
-        "command": "python -m bench.deal_pool_lag " + " ".join(sys.argv[1:] if argv is None
-                                                              else argv),
-        "python": platform.python_version(), "cpus": os.cpu_count(),
-        "load_average": [round(value, 2) for value in os.getloadavg()],
-        "modes": measured,
-    }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=1) + "\n")
-    print(f"wrote {args.out}")
+    report(command_line("bench.deal_pool_lag", argv), "Event-loop lag (5 ms sleeps)",
+           measured, args.out)
 
 
 if __name__ == "__main__":

@@ -18,10 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import os
-import platform
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -29,8 +26,7 @@ from app.engine.deal import deal
 from app.engine.rules import preset
 from app.ops import solver_worker
 from app.rewards.assist import rescue_actions
-from bench.deal_pool_lag import lags, summary
-from bench.stats import table
+from bench.deal_pool_lag import command_line, lags, report, summary
 
 RESULTS = Path(__file__).resolve().parent / "results" / "solver_lag.json"
 RESCUE_NODES = 20_000
@@ -75,22 +71,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=RESULTS, help="where to write the JSON")
     args = parser.parse_args(argv)
     found = asyncio.run(run(args.seconds))
-    rows: list[tuple[str, ...]] = [("mode", "sleeps", "p50 ms", "p99 ms", "max ms", "calls")]
-    rows += [(m["mode"], str(m["sleeps"]), f"{m['p50_ms']:.2f}", f"{m['p99_ms']:.2f}",
-              f"{m['max_ms']:.2f}", str(m["calls"])) for m in found]
-    print(f"\nEvent-loop lag (5 ms sleeps) while rescues are asked, "
-          f"load {os.getloadavg()[0]:.2f}")
-    print(table(rows))
-    result = {
-        "command": "python -m bench.solver_lag " + " ".join(sys.argv[1:] if argv is None
-                                                           else argv),
-        "python": platform.python_version(), "cpus": os.cpu_count(),
-        "load_average": [round(value, 2) for value in os.getloadavg()],
-        "modes": found,
-    }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=1) + "\n")
-    print(f"wrote {args.out}")
+    report(command_line("bench.solver_lag", argv),
+           "Event-loop lag (5 ms sleeps) while rescues are asked", found, args.out,
+           counted="calls")
 
 
 if __name__ == "__main__":
