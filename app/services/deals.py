@@ -11,8 +11,9 @@
   solver's effort (``app.engine.solver.difficulty_of``) — docs/solo-and-daily.md §8.
 
 Deals solved ahead of need wait in the process's deal pool (``app/services/deal_pool.py``);
-``choose_deal`` takes one when it can and otherwise searches one itself in a worker
-thread (a rated search for at most the pool's ``wait_seconds``, then any solved deal).
+``choose_deal`` takes one when it can and otherwise searches one itself in a solver
+process (``app.ops.solver_worker``; a rated search for at most the pool's
+``wait_seconds``, then any solved deal).
 Storing the generator number keeps every record verifiable with ``spider replay``
 (``{"deal": {"number": ...}}``).
 
@@ -60,8 +61,9 @@ async def choose_deal(
     """The deal for a new match (solvable by default; see the module's docstring).
 
     Deals come from ``pool`` (default: the process's installed pool) when it has one
-    ready; otherwise the solver runs now, in a worker thread. ``wait_seconds`` (default:
-    the pool's, else ``deal_pool.WAIT_SECONDS``) bounds a search for one difficulty.
+    ready; otherwise the solver runs now, in a solver process (``off_loop``).
+    ``wait_seconds`` (default: the pool's, else ``deal_pool.WAIT_SECONDS``) bounds a
+    search for one difficulty.
     """
     pool = pool if pool is not None else deal_pool.installed()
     if difficulty != ANY or (suits == 4 and solvable_only is not False):
@@ -149,7 +151,7 @@ def rated_search(suits: int, difficulty: str, *, wait_seconds: float,
                  draw: Draw | None = None) -> RatedSearch:
     """Draw rated deals until one has ``difficulty`` (``"any"``: the first solved one),
     for at most ``wait_seconds``: each draw's solve is capped at the time left, so the
-    search ends near its deadline even on a busy machine. CPU-bound: a thread."""
+    search ends near its deadline even on a busy machine. CPU-bound: ``off_loop``."""
     draw = draw or rated_draw  # looked up now: tests replace it
     deadline = clock() + wait_seconds
     others: list[DealChoice] = []
@@ -173,7 +175,7 @@ def pooled_deal(bin_: Bin, *, cancelled: threading.Event | None = None) -> DealC
 
 def daily_choice(day: date) -> DealChoice:
     """The daily duel's deal: ``day``'s daily deal, the very cards of the daily solo game
-    (CPU-bound the first time of a day: a thread)."""
+    (CPU-bound the first time of a day: ``off_loop``)."""
     found = daily_deal(day)
     return DealChoice(deal_number=found.source, generator_version=GENERATOR_VERSION,
                       difficulty=found.difficulty, play_number=daily_deal_number(day),
@@ -181,7 +183,7 @@ def daily_choice(day: date) -> DealChoice:
 
 
 def solvable_choice(suits: int) -> DealChoice:
-    """A solvable deal for a new match from a fresh random number (CPU-bound: a thread)."""
+    """A solvable deal for a new match from a fresh random number (CPU-bound: ``off_loop``)."""
     number = random_duel_number()
     found = solvable_deal(number, suits)
     return DealChoice(deal_number=found.source, generator_version=GENERATOR_VERSION,
