@@ -119,6 +119,9 @@ class FakeSoloServer:
         self.queries: list[str] = []
         # The solver made to say "no way out" (a provably lost position is slow to find).
         self.lost = False
+        # Solo starts held unanswered until release(): the solver at work on a slow deal.
+        self.hold_starts = False
+        self.held: list[Route] = []
 
     # ---- wiring ---------------------------------------------------------------------
     def install(self, page: Page) -> None:
@@ -146,10 +149,19 @@ class FakeSoloServer:
         self.queries.append(url)
         params = dict(p.split("=", 1) for p in query.split("&") if "=" in p)
         method = route.request.method
+        if self.hold_starts and method == "POST" and path == "/solo/games":
+            self.held.append(route)
+            return
         status, body = self.answer(method, path, params, route.request.post_data_json
                                    if method == "POST" and route.request.post_data else None)
         # json=None would send no body at all: a JSON null must be spelled out.
         route.fulfill(status=status, body=json.dumps(body), content_type="application/json")
+
+    def release(self) -> None:
+        """Answer the held solo starts."""
+        self.hold_starts = False
+        while self.held:
+            self.rest(self.held.pop(0))
 
     def answer(self, method: str, path: str, params: dict[str, str],
                body: Any) -> tuple[int, Any]:

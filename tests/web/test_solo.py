@@ -113,6 +113,36 @@ def test_a_link_may_carry_a_duels_number_but_a_typed_one_stays_six_digits(
     assert (game.start.number, game.options.suits) == (duel, 4)
 
 
+def test_the_start_says_the_solver_is_at_work_while_it_deals(
+        page: Page, solo: FakeSoloServer, static_server: LiveServer) -> None:
+    """A solvable 4-suit start waits for the solver (seconds on a busy server): the screen
+    says so instead of only dimming the button (it looked as if nothing happened)."""
+    page.set_viewport_size(DESKTOP)
+    solo.hold_starts = True
+    page.goto(f"{static_server.url}/#/solo")
+    page.locator("input[name=suits][value='4']").check(force=True)
+    page.locator("#start-solo").click()
+    asked(page, solo, lambda query: bool(solo.held))
+    expect(page.locator("#dealing")).to_have_text(
+        "Dealing: the solver is checking this 4-suit deal's solution; it can take a few seconds…")
+    expect(page.locator("#dealing .spinner")).to_be_visible()
+    expect(page.locator("#start-solo")).to_be_disabled()
+    expect(page.locator("#live")).to_contain_text("4-suit deal")  # said to screen readers
+    solo.release()
+    expect(page.locator(".soloplayer .name")).to_have_text("Deal #424242")
+    # In French, and for the quick deals the shorter words.
+    page.evaluate("localStorage.setItem('spider.lang', 'fr')")
+    solo.hold_starts = True
+    page.goto(f"{static_server.url}/#/solo")
+    page.reload()
+    page.locator("input[name=suits][value='1']").check(force=True)
+    page.locator("#start-solo").click()
+    expect(page.locator("#dealing")).to_have_text(
+        "Distribution : le solveur vérifie la solution de cette donne…")
+    solo.release()
+    expect(page.locator(".soloplayer .name")).to_have_text("Donne n° 424242")
+
+
 def play_solo(page: Page, url: str, number: int = 31337) -> None:
     page.goto(f"{url}/#/solo")
     page.locator("input[name=suits][value='1']").check(force=True)

@@ -2,7 +2,7 @@
 // only" and the relaxed rule with what they do to the points; the game in progress, if any.
 // A "play this deal" link (#/solo?number=…&suits=…&solvable_only=1&relaxed=0) fills the form.
 // A player types 1–999,999; a link may carry a duel's number, up to 2**48 − 1 (docs/api.md).
-import { h, clear } from "./dom.js";
+import { h, clear, announce } from "./dom.js";
 import { t, problemText } from "./i18n.js";
 import { api } from "./api.js";
 import { icon } from "./face.js";
@@ -75,8 +75,15 @@ export function soloScreen(app, { query = "" }) {
         h("p.hint", {}, t("pointsHelp")),
         h("p.error", { id: "number-error", role: "alert" }, error),
         current ? h("p.hint", {}, t("abandonsCurrent")) : null,
-        h("button.primary.big", { type: "submit", id: "start-solo", disabled: starting }, icon("deal"), t("startSolo"))));
+        h("button.primary.big", { type: "submit", id: "start-solo", disabled: starting }, icon("deal"), t("startSolo")),
+        // The start waits for the solver (a solvable 4-suit deal: seconds on a busy server):
+        // say so, or the dimmed button looks like nothing happened.
+        starting ? h("p.banner.waiting", { id: "dealing" },
+          h("span.spinner", { "aria-hidden": "true" }), t(waitsLong() ? "dealingSlow" : "dealing")) : null));
   }
+
+  // A solvable 4-suit deal is the one the solver may need seconds for (docs/solo-and-daily.md).
+  const waitsLong = () => form.suits === 4 && form.solvable_only;
 
   function update(name, value) {
     if (name === "deal") {
@@ -104,6 +111,7 @@ export function soloScreen(app, { query = "" }) {
     }
     starting = true; // a 4-suit solvable deal may take the solver a few seconds
     render();
+    announce(t(waitsLong() ? "dealingSlow" : "dealing"));
     try {
       const answer = await api.startSolo(body);
       app.go(`#/solo/${answer.game.id}`);
