@@ -295,10 +295,20 @@ def test_daily_deal_board_and_streak(page: Page, solo: FakeSoloServer,
     page.locator("#play-daily").click()
     expect(page.locator(".soloplayer .name")).to_contain_text("Daily deal")
     expect(page.locator("#rescue")).to_contain_text("−500 pts")  # 2 suits
+    # The daily game is the Daily screen's: the header says so, not Solo (and after a reload).
+    daily_game = solo.my_daily()
+    assert daily_game is not None
+    assert page.evaluate("location.hash") == f"#/daily/{daily_game.id}"
+    current = page.locator("#nav a[aria-current=page]")
+    expect(current).to_have_attribute("href", "#/daily")
+    page.reload()
+    expect(page.locator(".soloplayer .name")).to_contain_text("Daily deal")
+    expect(current).to_have_attribute("href", "#/daily")
     # Giving it up spends the day's attempt and opens the board (a win: test_solo_e2e.py).
     page.locator("#give-up").click()
     page.locator("#confirm-giveup-yes").click()
     expect(page.locator("#winner")).to_have_text("Game given up")
+    expect(current).to_have_attribute("href", "#/daily")
     page.goto(f"{static_server.url}/#/daily")
     rows = page.locator("#daily-table tbody tr")
     expect(rows).to_have_count(3)  # the day's winners

@@ -132,7 +132,7 @@ export function dailyScreen(app) {
   async function play() {
     try {
       const game = info.my_game?.status === "playing" ? info.my_game : await api.startDaily();
-      app.go(`#/solo/${game.id}`);
+      app.go(`#/daily/${game.id}`);
     } catch (problem) {
       message = problemText(problem);
       load();

@@ -84,7 +84,8 @@ const ROUTES = [
   // Player info is not on the way to a game: its module loads when first needed.
   [/^#\/player\/(.+)$/, async (name) => (await import("./player.js")).playerScreen(app, { name: decodeURIComponent(name) })],
   // Solo, the daily deal and the leaderboards load on demand too (docs/web.md, "Budget").
-  [/^#\/solo\/(\d+)$/, async (id) => (await import("./soloplay.js")).soloPlayScreen(app, { gameId: Number(id) })],
+  // A daily game is played at #/daily/ID (so the header shows Daily), a solo one at #/solo/ID.
+  [/^#\/(?:solo|daily)\/(\d+)$/, async (id) => (await import("./soloplay.js")).soloPlayScreen(app, { gameId: Number(id) })],
   [/^#\/solo(?:\?(.*))?$/, async (query) => (await import("./solo.js")).soloScreen(app, { query })],
   [/^#\/daily$/, async () => (await import("./daily.js")).dailyScreen(app)],
   [/^#\/leaderboards(?:\/(\w+))?$/, async (kind) => (await import("./boards.js")).boardsScreen(app, { kind })],
