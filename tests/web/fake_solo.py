@@ -180,6 +180,11 @@ class FakeSoloServer:
             if found[2]:
                 self.end(game, "abandoned")
             return 200, game.rest()
+        if path == f"/players/{ME['id']}/solo/games":
+            mine = [g for g in reversed(self.games.values())
+                    if params.get("kind", g.kind) == g.kind
+                    and params.get("status", g.status) == g.status]
+            return 200, self.page([g.rest() for g in mine], params)
         if path == "/daily":
             return 200, self.daily()
         if path == "/daily/duel" and method == "POST":
@@ -239,7 +244,8 @@ class FakeSoloServer:
         return game
 
     def my_daily(self) -> Game | None:
-        return next((g for g in self.games.values() if g.kind == "daily"), None)
+        return next((g for g in self.games.values()
+                     if g.kind == "daily" and g.daily_date == TODAY), None)
 
     def daily(self) -> dict[str, Any]:
         mine = self.my_daily()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,8 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.web.axe import serious
 from tests.web.conftest import LiveServer
-from tests.web.fake_solo import FakeSoloServer
+from app.rewards.solo import daily_game
+from tests.web.fake_solo import TODAY, FakeSoloServer
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -322,6 +324,37 @@ def test_daily_deal_board_and_streak(page: Page, solo: FakeSoloServer,
     page.locator("#prev-day").click()
     expect(page.locator("#board-h")).to_contain_text("Nov 30, 2026")
     assert any(q.startswith("/daily/2026-11-30/board") for q in solo.queries)
+
+
+def test_yesterdays_daily_still_open_is_offered_back(
+        page: Page, solo: FakeSoloServer, static_server: LiveServer, artifacts: Path) -> None:
+    """A daily game may be won until the end of the next day (UTC); past midnight the Daily
+    screen showed only today's deal and gave no way back to yesterday's game in progress."""
+    yesterday, before = TODAY - timedelta(days=1), TODAY - timedelta(days=2)
+    solo.add("daily", daily_game(before), before)  # its window is over: not offered
+    open_game = solo.add("daily", daily_game(yesterday), yesterday)
+    page.set_viewport_size(PHONE)
+    page.goto(f"{static_server.url}/#/daily")
+    banner = page.locator("#open-daily")
+    expect(banner).to_contain_text("Your daily deal of Nov 30, 2026 is still open")
+    expect(page.locator("#play-daily")).to_have_text("Play today's deal")  # today's stays apart
+    look(page, artifacts, "daily-open-yesterday")
+    page.locator("#continue-open-daily").click()
+    expect(page.locator(".soloplayer .name")).to_have_text("Daily deal, Nov 30, 2026")
+    assert page.evaluate("location.hash") == f"#/daily/{open_game.id}"
+    # Once it is over, nothing is offered back.
+    page.locator("#give-up").click()
+    page.locator("#confirm-giveup-yes").click()
+    expect(page.locator("#winner")).to_have_text("Game given up")
+    page.goto(f"{static_server.url}/#/daily")
+    expect(page.locator("#play-daily")).to_be_visible()
+    expect(banner).to_have_count(0)
+    # In German too.
+    solo.add("daily", daily_game(yesterday), yesterday)
+    page.evaluate("localStorage.setItem('spider.lang', 'de')")
+    page.reload()
+    expect(banner).to_contain_text("Dein Tagesspiel vom 30.11.2026 ist noch offen")
+    expect(page.locator("#continue-open-daily")).to_have_text("Spiel vom 30.11.2026 fortsetzen")
 
 
 @pytest.mark.parametrize(("lang", "find", "go"), [

@@ -64,6 +64,7 @@ export const api = {
   currentSolo: () => call("GET", "/solo/games/current"),
   soloGame: (id) => call("GET", `/solo/games/${id}`),
   abandonSolo: (id) => call("POST", `/solo/games/${id}/abandon`),
+  playerSoloGames: (id, query) => call("GET", `/players/${id}/solo/games`, undefined, query),
   daily: () => call("GET", "/daily"),
   startDaily: () => call("POST", "/daily/start"),
   dailyDuel: () => call("POST", "/daily/duel"),

@@ -13,6 +13,7 @@ const PAGE_SIZE = 20;
 export function dailyScreen(app) {
   const el = h("section.screen.daily");
   let info = null; // GET /daily
+  let open = null; // my daily of yesterday, still in progress: it may be won until midnight UTC
   let shown = null; // the board's day ("YYYY-MM-DD")
   let board = null; // a page of the board, or null while locked
   let page = 1;
@@ -20,8 +21,13 @@ export function dailyScreen(app) {
 
   async function load() {
     try {
+      const mine = api.playerSoloGames(app.me.id, { kind: "daily", status: "playing", page_size: 5 }).catch(() => null);
       info = await api.daily();
       shown ??= info.day;
+      // A daily game's window runs to the end of the next day (docs/solo-and-daily.md):
+      // yesterday's game in progress can still be won today, so lead back to it.
+      const yesterday = shiftDay(info.day, -1);
+      open = (await mine)?.items.find((game) => game.daily_date === yesterday) ?? null;
     } catch (problem) {
       message = problemText(problem);
     }
@@ -54,6 +60,10 @@ export function dailyScreen(app) {
     const mine = info.my_game;
     const playing = mine?.status === "playing";
     return h("section.panel.today", { "aria-labelledby": "today-h" },
+      open ? h("div.banner.opendaily", { id: "open-daily" },
+        h("p", {}, t("dailyOpen", { date: day(open.daily_date) })),
+        h("a.button.primary", { href: `#/daily/${open.id}`, id: "continue-open-daily" },
+          icon("deal"), t("dailyOpenContinue", { date: day(open.daily_date) }))) : null,
       h("h2", { id: "today-h" }, day(info.day)),
       h("p.summary", {},
         h("span.badge", {}, glyphs(info.suits), suitsLabel(info.suits)),
