@@ -15,7 +15,8 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.web.axe import serious
 from tests.web.conftest import LiveServer
-from app.rewards.solo import daily_game
+from app.rewards.badges import BADGES
+from app.rewards.solo import SoloOptions, daily_game, solo_start
 from tests.web.fake_solo import TODAY, FakeSoloServer
 
 DESKTOP = {"width": 1280, "height": 800}
@@ -512,3 +513,20 @@ def test_day_counts_agree_with_their_number(page: Page, solo: FakeSoloServer,
     }""")
     assert said == ["0 days", "1 day", "2 days", "0 jour", "1 jour", "2 jours",
                     "0 Tage", "1 Tag", "2 Tage"]
+
+
+def test_badges_earned_together_are_toasted_in_the_order_they_came(
+        page: Page, solo: FakeSoloServer, static_server: LiveServer) -> None:
+    """A first daily win earns up to five badges at once, sent in the table's order; the
+    toasts (each waiting for toast.js to load) came up shuffled."""
+    page.set_viewport_size(DESKTOP)
+    page.goto(f"{static_server.url}/#/solo")
+    expect(page.locator("#start-solo")).to_be_visible()
+    game = solo.add("solo", solo_start(4242, SoloOptions(suits=2)))
+    codes = ["first_win", "two_suits", "no_undo", "quick", "lean"]
+    for code in codes:  # toast.js is not loaded yet: the first frame loads it
+        solo.award(code, game)
+    titles = [next(b.title for b in BADGES if b.code == code) for code in codes]
+    toasts = page.locator(".toast .medal")
+    expect(toasts).to_have_count(5)
+    assert [text.splitlines()[0] for text in toasts.all_inner_texts()] == titles

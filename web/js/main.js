@@ -10,6 +10,7 @@ import { icon } from "./face.js";
 const main = $("#main");
 const listeners = new Set();
 let screen = null;
+let toasts = Promise.resolve();
 
 // What every screen may use: the player, the socket, navigation, socket messages.
 export const app = {
@@ -32,8 +33,12 @@ function startSocket() {
     token: session.token,
     onMessage: (message, meta) => {
       listeners.forEach((listener) => listener(message, meta));
-      // A badge earned is announced wherever the player is (its module loads then).
-      if (message.type === "badge") import("./toast.js").then((m) => m.badgeToast(message.badge));
+      // A badge earned is announced wherever the player is (its module loads then). One
+      // chain: badges earned together toast in the order they came (separate import()s of
+      // a module still loading settle in any order).
+      if (message.type === "badge") {
+        toasts = toasts.then(() => import("./toast.js")).then((m) => m.badgeToast(message.badge)).catch(console.error);
+      }
       // A change at one of my tables (a match starts or ends there): the header follows.
       const mine = message.table?.seats?.some((seat) => seat.player_id === app.me?.id);
       if ((message.type === "lobby" && mine) || message.type === "match_result") showMyGame();
