@@ -441,6 +441,14 @@ def test_player_info_shows_solo_stats_and_badges(page: Page, solo: FakeSoloServe
     expect(medals.nth(1)).to_contain_text("obtenu le")
     page.set_viewport_size(PHONE)
     look(page, artifacts, "player-phone")
+    # Every column of the solo stats in sight on a phone (they were cut off in a scroll
+    # region); the suit count by its pips, its words kept for screen readers.
+    wrap = page.locator("#solo-stats").locator("xpath=..")
+    assert wrap.evaluate("(w) => w.scrollWidth - w.clientWidth") <= 0
+    expect(page.locator("#solo-stats tbody th").last).to_have_accessible_name(re.compile("4 couleurs"))
+    for lang in ("de", "en"):
+        page.locator("#lang").select_option(lang)
+        assert wrap.evaluate("(w) => w.scrollWidth - w.clientWidth") <= 0, lang
 
 
 def test_header_and_lobby_lead_to_the_new_screens(browser: Browser, static_server: LiveServer,

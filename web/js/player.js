@@ -92,7 +92,7 @@ function soloStats(rows) {
     h("div.tablewrap", { tabindex: 0, role: "region", "aria-labelledby": "solo-h" }, h("table.scoresheet.solostats", { id: "solo-stats" },
       h("thead", {}, h("tr", {}, heads.map((text) => h("th", { scope: "col" }, text)))),
       h("tbody", {}, rows.map((r) => h("tr", {},
-        h("th", { scope: "row" }, glyphs(r.suits), " ", suitsLabel(r.suits)),
+        h("th", { scope: "row" }, glyphs(r.suits), h("span.suitname", {}, " ", suitsLabel(r.suits))),
         h("td", {}, r.games), h("td", {}, r.wins), h("td", {}, duration(r.best_time_ms)),
         h("td", {}, number(r.best_points)), h("td", {}, number(r.points)), h("td", {}, number(r.points_week))))))));
 }
