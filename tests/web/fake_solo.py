@@ -121,6 +121,7 @@ class FakeSoloServer:
         self.lost = False
         # Solo starts held unanswered until release(): the solver at work on a slow deal.
         self.hold_starts = False
+        self.rescue_steps = 5  # the actions a rescue plays (the solver's line cut there)
         self.held: list[Route] = []
 
     # ---- wiring ---------------------------------------------------------------------
@@ -383,7 +384,7 @@ class FakeSoloServer:
         found = rescue_actions(game.game.state)
         if self.lost:
             found = replace(found, status="no_way_out", actions=(), message="no way out")
-        steps = [self.play(game, a, "rescue") for a in found.actions]
+        steps = [self.play(game, a, "rescue") for a in found.actions[:self.rescue_steps]]
         if steps:
             game.rescues += 1
         self.won_check(game)

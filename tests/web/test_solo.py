@@ -189,7 +189,7 @@ def test_one_suit_game_won_with_rescue_and_auto_complete(
         page.wait_for_timeout(100)
     assert {"3", "4", "5", "6"} & seen and "7" in seen, seen
     expect(page.locator(".statusline")).to_have_text(
-        "Rescue: 5 action(s) played for you (−250 points).")
+        "Rescue: 5 actions played for you (−250 points).")
 
     # Then more rescues, quickly, until the server offers the auto-complete.
     page.emulate_media(reduced_motion="reduce")
@@ -307,8 +307,12 @@ def test_daily_deal_board_and_streak(page: Page, solo: FakeSoloServer,
     page.reload()
     expect(page.locator(".soloplayer .name")).to_contain_text("Daily deal")
     expect(current).to_have_attribute("href", "#/daily")
-    # Giving it up spends the day's attempt and opens the board (a win: test_solo_e2e.py).
+    # Giving it up spends the day's attempt and opens the board (a win: test_solo_e2e.py);
+    # the question says what it costs.
     page.locator("#give-up").click()
+    expect(page.locator("#confirm-giveup-text")).to_have_text(
+        "Give up this daily deal? It is that day's one attempt: it earns no points and ends "
+        "your streak.")
     page.locator("#confirm-giveup-yes").click()
     expect(page.locator("#winner")).to_have_text("Game given up")
     expect(current).to_have_attribute("href", "#/daily")
@@ -538,3 +542,23 @@ def test_badges_earned_together_are_toasted_in_the_order_they_came(
     toasts = page.locator(".toast .medal")
     expect(toasts).to_have_count(5)
     assert [text.splitlines()[0] for text in toasts.all_inner_texts()] == titles
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "Rescue: 1 action played for you (−250 points)."),
+    ("fr", "Sauvetage : 1 coup joué pour vous (−250 points)."),
+    ("de", "Rettung: 1 Aktion für dich gespielt (−250 Punkte).")])
+def test_a_rescue_of_one_action_says_it_in_the_singular(
+        page: Page, solo: FakeSoloServer, static_server: LiveServer, lang: str, said: str) -> None:
+    """"1 action(s)": the rescue's words follow the count."""
+    page.add_init_script(f"localStorage.setItem('spider.lang', '{lang}')")
+    page.set_viewport_size(DESKTOP)
+    solo.rescue_steps = 1
+    page.goto(f"{static_server.url}/#/solo")
+    page.locator("#start-solo").click()
+    expect(page.locator(".tableau .column")).to_have_count(10)
+    page.keyboard.press("r")
+    expect(page.locator(".statusline")).to_have_text(said)
+    page.locator("#give-up").click()  # a solo game's question: no word of a streak
+    expect(page.locator("#confirm-giveup-text")).not_to_contain_text(
+        {"en": "streak", "fr": "série", "de": "Serie"}[lang])

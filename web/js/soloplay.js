@@ -191,7 +191,9 @@ export function soloPlayScreen(app, { gameId }) {
 
   async function giveUp() {
     if (!playable()) return;
-    const sure = await confirmBox(t("confirmGiveUp"), { yes: t("giveUp"), no: t("keepPlaying"), id: "confirm-giveup" });
+    // A daily's give-up spends that day's one attempt and ends the streak: say so.
+    const question = t(game.kind === "daily" ? "confirmGiveUpDaily" : "confirmGiveUp");
+    const sure = await confirmBox(question, { yes: t("giveUp"), no: t("keepPlaying"), id: "confirm-giveup" });
     if (!sure) return;
     try {
       over = await api.abandonSolo(gameId);
