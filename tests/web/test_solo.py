@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.web.axe import serious
-from tests.web.conftest import LiveServer
 from app.rewards.badges import BADGES
 from app.rewards.solo import SoloOptions, daily_game, solo_start
+from tests.web.axe import serious
+from tests.web.conftest import LiveServer
 from tests.web.fake_solo import TODAY, FakeSoloServer
 
 DESKTOP = {"width": 1280, "height": 800}
@@ -449,7 +449,8 @@ def test_player_info_shows_solo_stats_and_badges(page: Page, solo: FakeSoloServe
     # region); the suit count by its pips, its words kept for screen readers.
     wrap = page.locator("#solo-stats").locator("xpath=..")
     assert wrap.evaluate("(w) => w.scrollWidth - w.clientWidth") <= 0
-    expect(page.locator("#solo-stats tbody th").last).to_have_accessible_name(re.compile("4 couleurs"))
+    four = page.locator("#solo-stats tbody th").last
+    expect(four).to_have_accessible_name(re.compile("4 couleurs"))
     for lang in ("de", "en"):
         page.locator("#lang").select_option(lang)
         assert wrap.evaluate("(w) => w.scrollWidth - w.clientWidth") <= 0, lang
