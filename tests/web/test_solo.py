@@ -419,6 +419,38 @@ def test_leaderboards_are_paged(page: Page, solo: FakeSoloServer, static_server:
     look(page, artifacts, "boards-phone")
 
 
+def test_leaderboards_carry_todays_daily_board(page: Page, solo: FakeSoloServer,
+                                              static_server: LiveServer, artifacts: Path) -> None:
+    """The daily deal's board of today among the leaderboards (the issue's "the daily deal
+    (today, and streaks)"): locked until my daily of today is over, as on the Daily screen."""
+    page.set_viewport_size(PHONE)
+    page.goto(f"{static_server.url}/#/leaderboards/today")
+    expect(page.locator("#lb-h")).to_have_text("Board of Dec 1, 2026")
+    expect(page.locator("#lb-locked")).to_have_text(
+        "The board opens once you finish today's deal. Play today's deal")
+    look(page, artifacts, "boards-today-locked")
+    page.locator("#lb-to-daily").click()
+    page.locator("#play-daily").click()
+    page.locator("#give-up").click()
+    page.locator("#confirm-giveup-yes").click()
+    expect(page.locator("#winner")).to_have_text("Game given up")
+    page.goto(f"{static_server.url}/#/leaderboards")
+    page.locator("label:has(#lb-tab-today)").click()
+    expect(page).to_have_url(re.compile("#/leaderboards/today$"))
+    rows = page.locator("#lb-table tbody tr")
+    expect(rows).to_have_count(3)
+    expect(page.locator("#lb-table thead")).to_have_text(re.compile("Rank.*Player.*Time.*Actions.*Points", re.I))
+    expect(rows.first).to_contain_text("4:10")  # 250,000 ms
+    assert "/daily/2026-12-01/board?page=1&page_size=20" in solo.queries
+    look(page, artifacts, "boards-today-phone")
+    page.locator("#lang").select_option("fr")
+    expect(page.locator("label:has(#lb-tab-today)")).to_have_text("Donne du jour")
+    expect(page.locator("#lb-h")).to_have_text("Classement du 1 déc. 2026")
+    for lang in ("fr", "de"):  # four tabs, the longer words: still no sideways scroll
+        page.locator("#lang").select_option(lang)
+        no_sideways_scroll(page)
+
+
 def test_player_info_shows_solo_stats_and_badges(page: Page, solo: FakeSoloServer,
                                                  static_server: LiveServer,
                                                  artifacts: Path) -> None:

@@ -1,16 +1,17 @@
-// Leaderboards: solo points (all time or this week, per suit count), daily streaks
-// (current or best) and duel ratings (per suit count); each paged. Route
-// #/leaderboards/solo|daily|duel; the choices are kept while the player looks around.
+// Leaderboards: solo points (all time or this week, per suit count), today's daily deal
+// (times and points, once my own daily of today is over), daily streaks (current or best)
+// and duel ratings (per suit count); each paged. Route #/leaderboards/solo|today|daily|duel;
+// the choices are kept while the player looks around.
 import { h, clear } from "./dom.js";
 import { t, levelName, problemText } from "./i18n.js";
 import { api } from "./api.js";
 import { icon } from "./face.js";
-import { styled, glyphs, number, day, pager } from "./extra.js";
+import { styled, glyphs, number, day, duration, pager } from "./extra.js";
 
 await styled;
 
 const PAGE_SIZE = 20;
-const KINDS = ["solo", "daily", "duel"];
+const KINDS = ["solo", "today", "daily", "duel"];
 const choice = { suits: 2, period: "all", order: "current" }; // remembered across visits
 
 export function boardsScreen(app, { kind = "solo" }) {
@@ -20,14 +21,16 @@ export function boardsScreen(app, { kind = "solo" }) {
   let data = null;
   let message = "";
   let loads = 0;
+  let today = null; // the daily deal's day (UTC), as the server counts it
 
   async function load() {
     const mine = ++loads; // the newest choice wins over answers still on their way
     const query = { page, page_size: PAGE_SIZE };
     try {
       const answer = tab === "solo" ? await api.soloBoard({ ...query, suits: choice.suits, period: choice.period })
-        : tab === "daily" ? await api.streakBoard({ ...query, order: choice.order })
-          : await api.ratingBoard({ ...query, suits: choice.suits });
+        : tab === "today" ? await todayBoard(query)
+          : tab === "daily" ? await api.streakBoard({ ...query, order: choice.order })
+            : await api.ratingBoard({ ...query, suits: choice.suits });
       if (mine !== loads) return;
       data = answer;
       message = "";
@@ -37,6 +40,17 @@ export function boardsScreen(app, { kind = "solo" }) {
       message = problemText(problem);
     }
     render();
+  }
+
+  // Today's board opens once my daily of today is over (403 daily_not_finished before).
+  async function todayBoard(query) {
+    today ??= (await api.daily()).day;
+    try {
+      return await api.dailyBoard(today, query);
+    } catch (problem) {
+      if (problem.code === "daily_not_finished") return { locked: true, items: [], total: 0 };
+      throw problem;
+    }
   }
 
   function pick(name, value) {
@@ -60,10 +74,14 @@ export function boardsScreen(app, { kind = "solo" }) {
     const suitsSeg = seg("suits", t("suits"), [[1, t("oneSuit"), 1], [2, t("twoSuits"), 2], [4, t("fourSuits"), 4]], choice.suits);
     clear(el,
       h("h1", {}, icon("boards"), " ", t("boardsTitle")),
-      seg("tab", t("boardsTitle"), [["solo", t("soloPoints")], ["daily", t("dailyStreaks")], ["duel", t("duelRatings")]], tab),
+      seg("tab", t("boardsTitle"), [["solo", t("soloPoints")], ["today", t("daily")], ["daily", t("dailyStreaks")],
+        ["duel", t("duelRatings")]], tab),
       h("section.panel.board", { "aria-labelledby": "lb-h" },
-        h("h2", { id: "lb-h" }, { solo: t("soloPoints"), daily: t("dailyStreaks"), duel: t("duelRatings") }[tab]),
-        h("div.lbfilters",
+        h("h2", { id: "lb-h" }, {
+          solo: t("soloPoints"), today: today ? t("dailyBoard", { date: day(today) }) : t("daily"),
+          daily: t("dailyStreaks"), duel: t("duelRatings"),
+        }[tab]),
+        tab === "today" ? null : h("div.lbfilters",
           tab === "daily" ? seg("order", t("order"), [["current", t("current")], ["best", t("best")]], choice.order) : suitsSeg,
           tab === "solo" ? seg("period", t("period"), [["all", t("allTime")], ["week", t("thisWeek")]], choice.period) : null),
         message ? h("p.error", { role: "alert" }, message) : null,
@@ -74,9 +92,15 @@ export function boardsScreen(app, { kind = "solo" }) {
   }
 
   function table() {
+    if (data.locked) {
+      return h("p.muted", { id: "lb-locked" }, t("boardLocked"), " ",
+        h("a", { href: "#/daily", id: "lb-to-daily" }, t("dailyPlay")));
+    }
     if (!data.items.length) return h("p.muted", { id: "lb-empty" }, t("nobodyYet"));
     const columns = {
       solo: [[t("points"), (r) => number(r.points)], [t("wins"), (r) => r.wins]],
+      today: [[t("time"), (r) => duration(r.elapsed_ms)], [t("actions"), (r) => r.actions],
+        [t("points"), (r) => number(r.points)]],
       daily: [[t("current"), (r) => t("days", { n: r.current })], [t("best"), (r) => t("days", { n: r.best })],
         [t("lastWon"), (r) => day(r.last_won)]],
       duel: [[t("rating"), (r) => Math.round(r.rating)], [t("bandCol"), (r) => levelName(r.band)], [t("games"), (r) => r.games]],
