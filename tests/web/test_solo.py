@@ -439,7 +439,8 @@ def test_leaderboards_carry_todays_daily_board(page: Page, solo: FakeSoloServer,
     expect(page).to_have_url(re.compile("#/leaderboards/today$"))
     rows = page.locator("#lb-table tbody tr")
     expect(rows).to_have_count(3)
-    expect(page.locator("#lb-table thead")).to_have_text(re.compile("Rank.*Player.*Time.*Actions.*Points", re.I))
+    expect(page.locator("#lb-table thead")).to_have_text(
+        re.compile("Rank.*Player.*Time.*Actions.*Points", re.I))
     expect(rows.first).to_contain_text("4:10")  # 250,000 ms
     assert "/daily/2026-12-01/board?page=1&page_size=20" in solo.queries
     look(page, artifacts, "boards-today-phone")
