@@ -109,6 +109,16 @@ def test_help_of_any_kind_loses_on_my_own() -> None:
         assert "on_my_own" not in codes(solo(**{"hints": 0, **help_used}), ONE_SOLO_WIN)
 
 
+def test_a_rescue_takes_away_the_skill_badges_hints_and_auto_complete_do_not() -> None:
+    """Quick, lean and without undo: earned by the player, not by the solver's rescues."""
+    skilful = solo(undos=0, elapsed_ms=120_000, actions=130, hints=0)
+    assert codes(skilful, ONE_SOLO_WIN) == ["first_win", "no_undo", "quick", "lean",
+                                            "on_my_own"]
+    assert codes(replace(skilful, rescues=1), ONE_SOLO_WIN) == ["first_win"]
+    helped = replace(skilful, hints=3, auto_completed=True)
+    assert codes(helped, ONE_SOLO_WIN) == ["first_win", "no_undo", "quick", "lean"]
+
+
 def test_solo_badges_are_not_earned_by_duels_nor_duel_badges_by_solo_games() -> None:
     quick_duel = duel(undos=0, elapsed_ms=1_000, actions=100, suits=4)
     assert codes(quick_duel, ONE_DUEL_WIN) == ["first_duel"]

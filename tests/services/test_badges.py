@@ -115,6 +115,36 @@ async def test_near_misses_of_the_solo_win_badges(bench: Bench) -> None:
     assert await bench.codes() == {"first_win"}  # not quick, lean, no_undo nor on_my_own
 
 
+async def test_a_game_won_by_rescues_earns_a_win_but_not_the_skill_badges(
+        bench: Bench) -> None:
+    """Rescue after rescue to the end, in a minute: quick, lean and no undo were earned by
+    the solver (found on the running product); only the win counts now."""
+    start, _ = one_suit_line()
+    game_id = (await bench.play.create(player_id=bench.player, start=start)).game.id
+    await bench.play.open(player_id=bench.player, game_id=game_id)
+    seq, status = 1, "playing"
+    for _ in range(60):
+        bench.clock.advance(seconds=1.0)
+        [answer, *more] = await bench.play.rescue(player_id=bench.player, game_id=game_id,
+                                                  seq=seq)
+        bench.answered.extend(more)
+        if answer["type"] == "solo_reject" or not answer["steps"]:
+            break
+        seq, status = answer["seq"] + 1, answer["status"]
+        if status != "playing" or answer["auto_complete"]:
+            break
+    if status == "playing":
+        [answer, *more] = await bench.play.auto_complete(player_id=bench.player,
+                                                         game_id=game_id, seq=seq)
+        bench.answered.extend(more)
+    async with bench.sessions() as session:
+        game = await session.get(SoloGame, game_id)
+        assert game is not None and game.status == "won" and game.rescues >= 10
+        assert game.undos == 0 and game.actions_count <= 150 and game.elapsed_ms < 300_000
+    assert await bench.codes() == {"first_win"}
+    assert bench.announced() == ["first_win"]
+
+
 async def test_two_suits_from_the_daily_and_wild_deal_from_a_random_deal(bench: Bench) -> None:
     await bench.win(*one_suit_line())
     assert not {"two_suits", "wild_deal"} & await bench.codes()
