@@ -65,7 +65,11 @@ def test_start_screen_options_and_play_link(page: Page, solo: FakeSoloServer,
     page.locator("label.switch:has(#opt-relaxed)").click()
     expect(factor).to_have_text("Points × 0.96")
     expect(page.locator("#deal-number")).to_be_disabled()  # Random is the default
+    # ... and says so, rather than showing an empty box.
+    number = page.locator("#deal-number")
+    expect(number).to_have_attribute("placeholder", "Drawn for you when you deal")
     page.get_by_text("Deal number", exact=True).last.click()
+    expect(number).to_have_attribute("placeholder", "e.g. 123456")
     page.locator("#deal-number").fill("1000000")
     page.locator("#start-solo").click()
     expect(page.locator("#number-error")).to_contain_text("1 to 999,999")

@@ -46,6 +46,7 @@ export function soloScreen(app, { query = "" }) {
     const numberField = h("input", {
       id: "deal-number", name: "number", type: "text", inputmode: "numeric", autocomplete: "off",
       pattern: "[0-9]*", maxlength: 15, value: form.number, disabled: form.random, "aria-describedby": "number-hint number-error",
+      placeholder: t(form.random ? "numberDrawn" : "numberExample"), // not an empty box
       "aria-label": t("dealNumber"), oninput: (e) => { form.number = e.target.value.trim(); },
     });
     const toggle = (name, label, help) => h("div.option",
