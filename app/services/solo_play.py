@@ -142,6 +142,11 @@ class SoloPlay(SoloGames):
             refused = self._refuse(game, state, seq, live.last_assist)
             if refused is not None:
                 return [refused]
+            if await self._offer_finish(live, state, game):
+                # The free auto-complete finishes from here: a paid rescue would charge for
+                # what costs nothing (nothing is played, no seq used).
+                return [self._reject(game, state, seq, "auto_complete_ready",
+                                     "the auto-complete can finish this game, for free")]
             found = known_way_out(live, state)
             if found is None:
                 found = await off_loop(rescue_actions, state, nodes=RESCUE_NODES,

@@ -194,3 +194,29 @@ async def test_a_rescue_asked_again_where_the_last_stopped_continues_its_line(
     await play.act(player_id=ann, game_id=game_id, seq=seq, action=Undo().to_json())
     [answer] = await play.rescue(player_id=ann, game_id=game_id, seq=seq + 1)
     assert answer["verdict"] == "way_out" and searches == [0, seq]
+
+
+async def test_no_paid_rescue_where_the_free_auto_complete_is_offered(
+    session_factory: async_sessionmaker[AsyncSession],
+) -> None:
+    """Once the auto-complete is offered, a rescue is refused (nothing played, no cost):
+    the R key used to buy one action for 250 points that the auto-complete plays free."""
+    play = make_play(session_factory, FakeClock())
+    ann = await add_player(session_factory, "Ann")
+    start, line = one_suit(7)
+    game_id = (await play.create(player_id=ann, start=start)).game.id
+    await play.open(player_id=ann, game_id=game_id)
+    seq = 0
+    for seq, action in enumerate(line, start=1):
+        [ack, *_] = await play.act(player_id=ann, game_id=game_id, seq=seq, action=action.to_json())
+        if ack["auto_complete"]:
+            break
+    assert ack["auto_complete"] and ack["status"] == "playing"
+    [refused] = await play.rescue(player_id=ann, game_id=game_id, seq=seq + 1)
+    assert (refused["type"], refused["code"]) == ("solo_reject", "auto_complete_ready")
+    assert refused["next_seq"] == seq + 1  # no seq used
+    async with session_factory() as session:
+        game = await games.get_game(session=session, game_id=game_id)
+        assert (game.rescues, game.actions_count) == (0, seq)
+    [done, *_] = await play.auto_complete(player_id=ann, game_id=game_id, seq=seq + 1)
+    assert done["kind"] == "auto_complete" and done["status"] == "won"

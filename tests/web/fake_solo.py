@@ -381,6 +381,12 @@ class FakeSoloServer:
         self.over_check(game)
 
     def rescue(self, game: Game) -> None:
+        if self.offered(game):  # as the server: no paid rescue where the free finish is
+            self.push({"type": "solo_reject", "game_id": game.id, "seq": game.seq + 1,
+                       "code": "auto_complete_ready", "message": "use the auto-complete",
+                       "view": player_view(game.game.state), "score": game.game.points,
+                       "next_seq": game.seq + 1, "status": game.status})
+            return
         found = rescue_actions(game.game.state)
         if self.lost:
             found = replace(found, status="no_way_out", actions=(), message="no way out")

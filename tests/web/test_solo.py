@@ -204,6 +204,13 @@ def test_one_suit_game_won_with_rescue_and_auto_complete(
         expect(page.locator(".statusline")).to_contain_text("Rescue:")
         expect(page.locator("#rescue, #auto-complete").first).to_be_enabled()
     expect(page.locator("#auto-complete")).to_be_visible()
+    # R where the free auto-complete is offered buys no rescue: it points to the button.
+    rescues_sent = sum(1 for m in solo.received if m["type"] == "solo_rescue")
+    page.keyboard.press("r")
+    expect(page.locator(".statusline")).to_have_text(
+        "The rest is solvable: Auto-complete can finish it.")
+    expect(page.locator("#auto-complete")).to_have_class(re.compile("hinted"))
+    assert sum(1 for m in solo.received if m["type"] == "solo_rescue") == rescues_sent
     page.locator("#auto-complete").click()
 
     expect(page.locator("#winner")).to_have_text("You won!")

@@ -143,9 +143,19 @@ export function soloPlayScreen(app, { gameId }) {
   function refusedAssist(m) {
     busy = null;
     resync(m);
-    board?.say(t("rejected", { reason: problemText(m).replace(/\.$/, "") }), { kind: "refused" });
-    game.auto = false;
+    // A rescue asked where the free auto-complete can finish (another tab's, a stale view):
+    // nothing was played or charged; offer the auto-complete.
+    game.auto = m.code === "auto_complete_ready";
+    if (game.auto) pointToAutoComplete();
+    else board?.say(t("rejected", { reason: problemText(m).replace(/\.$/, "") }), { kind: "refused" });
     renderHud();
+  }
+
+  function pointToAutoComplete() {
+    board?.say(t("autoReady"), { kind: "hint" });
+    announce(t("autoReady"));
+    queueMicrotask(() => el.querySelector("#auto-complete")?.classList.add("hinted"));
+    setTimeout(() => el.querySelector("#auto-complete")?.classList.remove("hinted"), 2500);
   }
 
   async function assisted(m) {
@@ -216,6 +226,7 @@ export function soloPlayScreen(app, { gameId }) {
     else if ((event.ctrlKey || event.metaKey) && key === "z") board.undo();
     else if (event.ctrlKey || event.metaKey || event.altKey) return;
     else if (key === "i") hint();
+    else if (key === "r" && game.auto) pointToAutoComplete(); // no paid rescue: it is free
     else if (key === "r") rescue();
     else if (key === "a" && game.auto) autoComplete();
     else if (event.key === "Enter" && enterPlaysHint(event, board)) return;
