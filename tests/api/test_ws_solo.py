@@ -101,6 +101,10 @@ async def test_a_solo_game_with_a_rescue_and_the_auto_complete(live_server: Live
                 offered = True
                 break
         assert offered
+        # No paid rescue where the free auto-complete is offered: refused, nothing used.
+        refused = await client.request(
+            {"type": "solo_rescue", "game_id": game_id, "seq": seq + 1}, "solo_reject")
+        assert refused["code"] == "auto_complete_ready" and refused["next_seq"] == seq + 1
         finish = await client.request(
             {"type": "solo_auto_complete", "game_id": game_id, "seq": seq + 1}, "solo_assist")
         assert finish["verdict"] == "ready" and finish["status"] == "won"
