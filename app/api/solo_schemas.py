@@ -103,6 +103,8 @@ class DailyOut(BaseModel):
     streak: StreakOut
     duel_table_id: int | None = None
     """My daily-duel table of today (waiting, playing or played), if I took the duel."""
+    my_rank: int | None = Field(None, ge=1, description=(
+        "my rank on today's board once I won today's daily (as the board ranks), else null"))
 
 
 class DailyBoardEntryOut(BoardEntry):

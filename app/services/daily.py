@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from pydantic import BaseModel, ConfigDict
-from sqlalchemy import and_, case, func, select
+from sqlalchemy import and_, case, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Player
@@ -102,6 +102,19 @@ class BoardEntry(BaseModel):
     points: int
     rescues: int
     ended_at: datetime
+
+
+async def rank_of(*, session: AsyncSession, game: SoloGame) -> int | None:
+    """A won daily game's rank on its day's board (as ``board`` ranks: 1 + the wins strictly
+    better on time, then actions); None for a game not won."""
+    if game.status != "won" or game.daily_date is None or game.elapsed_ms is None:
+        return None
+    better = await session.scalar(select(func.count()).select_from(SoloGame).where(
+        SoloGame.daily_date == game.daily_date, SoloGame.status == "won",
+        or_(SoloGame.elapsed_ms < game.elapsed_ms,
+            and_(SoloGame.elapsed_ms == game.elapsed_ms,
+                 SoloGame.actions_count < game.actions_count))))
+    return 1 + (better or 0)
 
 
 async def board(*, session: AsyncSession, day: date, today: date, viewer_id: int | None,

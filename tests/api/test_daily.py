@@ -117,6 +117,12 @@ async def test_the_board_ranks_wins_and_streaks_follow_the_days(
     paged = (await client.get(f"/api/daily/{day}/board?page=2&page_size=2",
                               headers=cat.auth)).json()
     assert [(e["rank"], e["name"]) for e in paged["items"]] == [(3, ann.name)]
+    # Each winner's own rank comes with today's daily, the board's rank (the 3rd is on page 2).
+    ranks = [(await client.get("/api/daily", headers=u.auth)).json()["my_rank"]
+             for u in (ann, bob, cat)]
+    assert ranks == [3, 1, 1]
+    dan = await signup(client, "Dan")
+    assert (await client.get("/api/daily", headers=dan.auth)).json()["my_rank"] is None
     assert_problem(await client.get(f"/api/daily/{day + timedelta(days=1)}/board"), 404,
                    "no_such_day")
     assert_problem(await client.get("/api/daily/2026-02-30/board"), 422)

@@ -258,7 +258,11 @@ class FakeSoloServer:
                 "winners": len(self.daily_rows) + won,
                 "streak": {"current": 4 + won, "best": 9, "last_won": TODAY.isoformat()
                            if won else "2026-11-30"},
-                "duel_table_id": self.duel_table}
+                "duel_table_id": self.duel_table,
+                "my_rank": 1 + sum(1 for r in self.daily_rows
+                                   if (r["elapsed_ms"], r["actions"])
+                                   < (mine.elapsed_ms, mine.game.state.actions))
+                if mine and mine.status == "won" and mine.elapsed_ms is not None else None}
 
     def start_daily(self) -> tuple[int, Any]:
         mine = self.my_daily()

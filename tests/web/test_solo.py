@@ -342,6 +342,22 @@ def test_daily_deal_board_and_streak(page: Page, solo: FakeSoloServer,
     assert any(q.startswith("/daily/2026-11-30/board") for q in solo.queries)
 
 
+def test_a_won_daily_shows_my_rank_of_the_day(
+        page: Page, solo: FakeSoloServer, static_server: LiveServer, artifacts: Path) -> None:
+    """Once won, my rank among the day's winners beside my time (the board may hold it on a
+    later page)."""
+    mine = solo.add("daily", daily_game(TODAY), TODAY)
+    mine.status, mine.elapsed_ms, mine.points = "won", 255_000, 5_000  # 2nd of 4
+    page.set_viewport_size(DESKTOP)
+    page.goto(f"{static_server.url}/#/daily")
+    expect(page.locator("#my-rank")).to_have_text("2 of 4")
+    expect(page.locator("#my-daily dt").first).to_have_text("My rank")
+    page.set_viewport_size(PHONE)
+    look(page, artifacts, "daily-my-rank-phone")
+    page.locator("#lang").select_option("fr")
+    expect(page.locator("#my-rank")).to_have_text("2 sur 4")
+
+
 def test_yesterdays_daily_still_open_is_offered_back(
         page: Page, solo: FakeSoloServer, static_server: LiveServer, artifacts: Path) -> None:
     """A daily game may be won until the end of the next day (UTC); past midnight the Daily

@@ -113,6 +113,7 @@ def test_daily_deal_played_by_two_players_both_on_the_board(
         expect(page.locator("#daily-table tr.mine")).to_have_count(1)
         expect(page.locator("#daily-count")).to_have_text("2 played · 2 won")
         expect(page.locator("#streak-current")).to_have_text("1 day")
+        expect(page.locator("#my-rank")).to_have_text(re.compile(r"^[12] of 2$"))
     look(players[1], artifacts, "e2e-daily")
     # One attempt a day: the button is gone, and the server refuses a second start.
     expect(players[0].locator("#play-daily")).to_have_count(0)

@@ -72,6 +72,7 @@ export function dailyScreen(app) {
       mine && !playing ? h("div.mine", { id: "my-daily" },
         h("p.banner", { role: "status" }, t("dailyDone"), " ", t("dailyComeBack")),
         mine.status === "won" ? h("dl.stats.stats-grid", {},
+          info.my_rank ? tile(t("myRank"), t("rankOf", { rank: info.my_rank, n: info.winners }), "my-rank") : null,
           tile(t("time"), duration(mine.elapsed_ms)),
           tile(t("actions"), mine.actions),
           tile(t("points"), number(mine.points))) : h("p.muted", {}, t(mine.status === "expired" ? "expired" : "givenUp")))

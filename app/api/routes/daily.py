@@ -46,6 +46,7 @@ async def today_daily(me: Me, session: Session, play: Play) -> DailyOut:
         players=counts.players, winners=counts.winners,
         streak=StreakOut(current=streak.current, best=streak.best, last_won=streak.last_won),
         duel_table_id=await daily_duel.my_daily_duel(session=session, player=me, day=day),
+        my_rank=None if mine is None else await daily.rank_of(session=session, game=mine),
     )
 
 
