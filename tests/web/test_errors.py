@@ -100,3 +100,21 @@ def test_a_refused_request_is_told_in_the_page_language(page: Page,
     page.goto(f"{static_server.url}/#/player/bob")
     page.click("#add-friend")
     expect(page.get_by_role("status")).to_have_text("Déjà dans votre liste d'amis.")
+
+
+def test_a_name_refused_before_sending_is_told_in_the_page_language(
+        page: Page, static_server: LiveServer) -> None:
+    """Bug: the name field's pattern let the browser refuse "1x" with its own bubble, in
+    the browser's language ("Please match the requested format." on a German page)."""
+    page.add_init_script("localStorage.setItem('spider.lang', 'de')")
+    posted: list[str] = []
+    page.route("**/api/players", lambda route: (posted.append(route.request.method),
+                                                route.abort()))
+    page.goto(static_server.url)
+    page.get_by_label("Wähle deinen Namen").fill("1x")
+    page.get_by_role("button", name="Spielen").click()
+    expect(page.get_by_role("alert")).to_have_text(
+        "3 bis 20 Buchstaben, Ziffern, - oder _, zuerst ein Buchstabe.")
+    expect(page.get_by_label("Wähle deinen Namen")).to_have_value("1x")  # to correct it
+    assert page.evaluate("document.querySelector('#name').validationMessage") != ""
+    assert posted == []  # refused in the page, not sent

@@ -7,6 +7,7 @@ import { faceHtml, icon, loadSprite } from "./face.js";
 export function nameScreen(app, { then, inviteCode }) {
   const el = h("section.screen.narrow.welcome");
   let error = "";
+  let typed = ""; // kept across a redraw, so a refused name can be corrected, not retyped
   let invite = null; // a link's landing: who invites to what, before the name is chosen
   loadSprite();
   // Only the line under the title changes when it arrives: redrawing the form would drop
@@ -17,6 +18,7 @@ export function nameScreen(app, { then, inviteCode }) {
     const input = h("input", {
       id: "name", name: "name", required: true, minlength: 3, maxlength: 20,
       pattern: "[A-Za-z][A-Za-z0-9_\\-]{2,19}", autocomplete: "nickname", "aria-describedby": "name-hint name-error",
+      "aria-invalid": error ? "true" : "false", value: typed,
     });
     const fan = h("div.fan", { "aria-hidden": "true" }, ["Ks", "Qh", "As"].map((name) => {
       const card = h("div.card", { class: name[1] === "h" ? "red" : "black" });
@@ -27,7 +29,9 @@ export function nameScreen(app, { then, inviteCode }) {
       fan,
       h("h1", {}, t("app")),
       lead(),
-      h("form.panel", { onsubmit: submit },
+      // novalidate: the browser's own bubble would speak its language, not the page's
+      // ("Please match the requested format." on a German screen); submit says it instead.
+      h("form.panel", { onsubmit: submit, novalidate: true },
         h("label", { for: "name" }, t("chooseName")), input,
         h("p.hint", { id: "name-hint" }, t("nameHint")),
         h("p.error", { id: "name-error", role: "alert" }, error),
@@ -37,6 +41,11 @@ export function nameScreen(app, { then, inviteCode }) {
   async function submit(event) {
     event.preventDefault();
     const name = new FormData(event.target).get("name").trim();
+    typed = name;
+    if (!event.target.elements.name.checkValidity()) {
+      error = problemText({ code: "bad_name" });
+      return render();
+    }
     try {
       await app.signIn(await api.register(name));
       then();
