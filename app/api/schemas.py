@@ -291,9 +291,13 @@ class MatchResultOut(BaseModel):
         description="revealed once both games are over: the solo deal that deals these "
                     "cards again (null for a test layout)")
     ended_at: datetime | None
+    start_deadline: datetime | None = Field(
+        None, description="while a game of the match is not opened yet: when it ends as "
+        "did_not_start (the no-show rule); null otherwise")
 
     @classmethod
-    def of(cls, result: MatchResult) -> "MatchResultOut":
+    def of(cls, result: MatchResult, start_deadline: datetime | None = None
+           ) -> "MatchResultOut":
         match = result.match
         return cls(
             **_columns(match, "table_id", "ordinal", "status", "preset", "rated",
@@ -304,6 +308,7 @@ class MatchResultOut(BaseModel):
             generator_version=match.generator_version if result.over else None,
             difficulty=match.difficulty if result.over else None,
             play=None if result.play is None else PlayThisDealOut(**result.play),
+            start_deadline=start_deadline,
         )
 
 

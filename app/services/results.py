@@ -6,7 +6,7 @@ also decides matches played under ``classic`` rules, whose shown score is ``wind
 """
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict
@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from app.db import games as game_repo
-from app.db.models import Game, Match, Player, utcnow
+from app.db.models import DuelTable, Game, Match, Player, utcnow
 from app.engine.rules import with_options
 from app.errors import Conflict, InvalidInput, NotFound
 from app.rooms.winner import NO_SHOW, NOT_STARTED, GameStatus, PlayerOutcome, decide_winner
@@ -159,6 +159,21 @@ async def match_result(*, session: AsyncSession, match_id: int) -> MatchResult:
         for g, name in pairs
     ]
     return MatchResult(match, results, over([g for g, _ in pairs]))
+
+
+async def start_deadline(*, session: AsyncSession, result: MatchResult,
+                         window_s: float) -> datetime | None:
+    """While a game of the match is not opened yet: when it ends as "did not start" —
+    the start window's end (``window_s`` after the match was made; 0: no window) or the
+    table's expiry, whichever comes first, as the live layer counts it
+    (``Match.start_deadline``). A player at the ready screen is told it."""
+    if result.over or not any(game.status == NOT_STARTED for game in result.games):
+        return None
+    table = await session.get(DuelTable, result.match.table_id)
+    ends = [result.match.created_at + timedelta(seconds=window_s)] if window_s else []
+    if table is not None and table.expires_at is not None:
+        ends.append(table.expires_at)
+    return min(ends, default=None)
 
 
 class HistoryEntry(BaseModel):

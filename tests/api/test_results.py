@@ -1,15 +1,18 @@
 """Results over REST: match result, record download, history, leaderboard, bands."""
 
 import itertools
+from datetime import datetime, timedelta
 
 import httpx
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import games as repo
+from app.db.models import Match
 from app.engine.record import record_from_json
 from app.rewards.solo import SoloOptions, solo_start
 from app.rooms.store import Progress
 from app.services import results
+from app.settings import Settings
 from tests.api.test_tables import create_table
 from tests.support.api import assert_problem, signup
 from tests.support.play import play
@@ -105,3 +108,25 @@ async def test_game_statuses_use_the_websocket_words(client: httpx.AsyncClient,
     assert [g["status"] for g in shown["games"]] == ["finished", "did_not_start"]
     history = (await client.get(f"/api/players/{bob.id}/history")).json()
     assert [(h["status"], h["outcome"]) for h in history["items"]] == [("did_not_start", "lost")]
+
+
+async def test_a_game_not_opened_yet_says_until_when_it_may_be(
+        client: httpx.AsyncClient, session: AsyncSession) -> None:
+    """The ready screen's deadline: the start window's end (15 min by default) after the
+    match was made, sooner than the table's expiry; gone once every game is opened."""
+    ann, bob = await signup(client, "Ann"), await signup(client, "Bob")
+    table = await create_table(client, ann)
+    match_id = (await client.post(f"/api/tables/{table['id']}/join",
+                                  headers=bob.auth)).json()["match_id"]
+    waiting = (await client.get(f"/api/matches/{match_id}")).json()
+    deadline = datetime.fromisoformat(waiting["start_deadline"])
+    made = await session.get(Match, match_id)
+    assert made is not None
+    assert deadline - made.created_at == timedelta(seconds=Settings().start_window_seconds)
+    first, second = await repo.games_of_match(session, match_id=match_id)
+    await repo.start_game(session, game=first)
+    await session.commit()
+    assert (await client.get(f"/api/matches/{match_id}")).json()["start_deadline"] is not None
+    await repo.start_game(session, game=second)
+    await session.commit()
+    assert (await client.get(f"/api/matches/{match_id}")).json()["start_deadline"] is None

@@ -341,8 +341,16 @@ def test_a_player_who_does_not_start_loses_did_not_start(
     alice.click("#start")  # Bob never starts
     state = alice.locator("#their-state")
     expect(state).to_have_text(re.compile(r"^bob has not started yet; has until \d\d:\d\d"))
+    # Bug: Bob's own screen never said he had a deadline, nor that it had passed.
+    expect(bob.locator("#start-by")).to_have_text(
+        re.compile(r"^Open it before \d\d:\d\d.*, or it is lost as “did not start”\.$"))
     alice.screenshot(path=artifacts / "flows-no-show-waiting.png")
     expect(state).to_have_text("did not start", timeout=15_000)
+    expect(bob.locator("#start-by")).to_have_text(
+        "You did not start in time: your game is lost.", timeout=5_000)
+    bob.get_by_role("button", name="Watch alice").click()  # too late to play: he watches
+    expect(bob.locator("#watching")).to_have_text("Watching alice (read-only)")
+    expect(bob.locator(".player.me .state")).to_have_text("did not start")
     finish(alice)
     expect(alice.locator("#winner")).to_have_text("Winner: alice")
     row = alice.locator(".scoresheet tbody tr", has_text="bob")

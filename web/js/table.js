@@ -30,6 +30,9 @@ export function tableScreen(app, { tableId }) {
   let notice = "";
   let copied = "";
   let ready = false; // a match waits for me to open my game
+  let startBy = null; // ...until then (ms): after it, my game is lost as "did not start"
+  let late = false; // that moment has passed: opening the game now only watches the other
+  let lateTimer = null;
   let wantNew = false; // I asked for a new game; polling until the next match starts
   const seen = new Map(); // player id → name, of everyone seen seated here
 
@@ -67,7 +70,15 @@ export function tableScreen(app, { tableId }) {
     }
     const mine = info?.games.find((g) => g.player_id === me.id);
     ready = true;
-    if (mine?.started_at) openGame();
+    if (mine?.started_at) return openGame();
+    startBy = info?.start_deadline ? Date.parse(info.start_deadline) : null;
+    late = mine?.status === "did_not_start";
+    clearTimeout(lateTimer);
+    // The server ends the game at that moment (and says so only once the match is over):
+    // the ready screen turns by itself, a second later.
+    if (startBy && !late) {
+      lateTimer = setTimeout(() => { late = true; if (ready) render(); }, Math.max(0, startBy - Date.now()) + 1000);
+    }
   }
 
   function openGame() {
@@ -343,15 +354,21 @@ export function tableScreen(app, { tableId }) {
   // A daily-duel table says so: its one match deals today's daily deal.
   const heading = () => (table?.daily_date ? t("dailyDuel") : t("table"));
 
+  // Until when I may start is said (the no-show rule): a player who steps away from this
+  // screen would otherwise lose without a word. Once it has passed, opening my game
+  // shows it over and watches the other player's.
   function renderReady() {
     const other = nameOf(undefined) || t("opponent");
+    const until = late ? t("startedTooLate") : startBy ? t("startBefore", { time: clockTime(startBy) }) : null;
     clear(el, h("div.page.narrow",
       h("h1", {}, heading()),
       table ? h("p.lead", {}, tableSummary(table)) : null,
       h("section.panel.center",
         h("p.banner", { role: "status" }, t("readyText", { name: other })),
+        until ? h("p", { id: "start-by", class: late ? "error" : "note" }, until) : null,
         h("div.row.center",
-          h("button.primary.big", { type: "button", id: "start", onclick: openGame }, t("start")),
+          h("button.primary.big", { type: "button", id: "start", onclick: openGame },
+            late ? t("watchName", { name: other }) : t("start")),
           h("button", { type: "button", onclick: leave }, t("leave"))))));
   }
 
@@ -495,6 +512,7 @@ export function tableScreen(app, { tableId }) {
     destroy() {
       stop();
       clearTimeout(poll);
+      clearTimeout(lateTimer);
       clearInterval(tick);
       document.removeEventListener("keydown", onKey);
       board?.destroy();

@@ -3,7 +3,7 @@
 import math
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 
 from app.api.database import Session
 from app.api.routes.common import Id, PageNumber, PageSize, problems
@@ -21,9 +21,14 @@ router = APIRouter(prefix="/api", tags=["results"])
 
 
 @router.get("/matches/{match_id}", response_model=MatchResultOut, responses=problems(404))
-async def match_result(match_id: Id, session: Session) -> MatchResultOut:
-    """Both players' games; the deal number and suit count only once both games are over."""
-    return MatchResultOut.of(await results.match_result(session=session, match_id=match_id))
+async def match_result(match_id: Id, session: Session, request: Request) -> MatchResultOut:
+    """Both players' games; the deal number and suit count only once both games are over;
+    while a game is not opened yet, until when it may be (the no-show rule)."""
+    found = await results.match_result(session=session, match_id=match_id)
+    deadline = await results.start_deadline(
+        session=session, result=found,
+        window_s=request.app.state.settings.start_window_seconds)
+    return MatchResultOut.of(found, deadline)
 
 
 @router.get("/games/{game_id}/record", responses=problems(404, 409))
