@@ -326,6 +326,19 @@ def test_no_token_or_invitation_code_in_any_log_line(browser: Browser,
     assert sockets and all("token" not in url for url in sockets)
 
 
+def test_a_rated_duel_too_short_to_count_says_so(browser: Browser, app_server: LiveServer,
+                                                 artifacts: Path) -> None:
+    """Bug: a rated match ended in seconds moves no rating (docs/ratings.md), and the
+    result said only "—", as if the ratings had failed."""
+    alice, bob = invite_by_link(browser, app_server, artifacts)  # a rated table
+    start_both(alice, bob)
+    win(alice)  # a win counts; Bob's game of no action, in seconds, does not
+    finish(bob)
+    expect(alice.locator("#winner")).to_have_text("Winner: alice")
+    changes = alice.locator(".scoresheet tbody td:last-child")
+    expect(changes).to_have_text(["too short to rate", "too short to rate"])
+
+
 @pytest.fixture
 def short_window_server(tmp_path: Path) -> Iterator[LiveServer]:
     """A server whose start window is a few seconds: a no-show is seen in a test."""

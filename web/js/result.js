@@ -5,7 +5,7 @@ import { icon } from "./face.js";
 
 const HOW = { won: "won", finished: "finished_early", finished_early: "finished_early", timeout: "timed_out", timed_out: "timed_out", did_not_start: "did_not_start" };
 
-export function resultView({ result, me, nameOf, suits, onNewGame, onLeave, onReplay }) {
+export function resultView({ result, me, nameOf, suits, rated, onNewGame, onLeave, onReplay }) {
   const rows = [...result.results].sort((a, b) => b.score - a.score);
   const winner = result.winner_id === null || result.winner_id === undefined
     ? t("draw") : t("winner", { name: nameOf(result.winner_id) });
@@ -27,7 +27,7 @@ export function resultView({ result, me, nameOf, suits, onNewGame, onLeave, onRe
           h("td", {}, String(row.score)),
           h("td", {}, formatClock(row.elapsed_ms)),
           h("td", {}, t(HOW[row.reason] || row.reason)),
-          h("td", {}, ratingChange(row)))))),
+          h("td", {}, ratingChange(row, rated && !result.results.every((r) => r.reason === "did_not_start"))))))),
       h("div.row.center",
         h("button.primary", { type: "button", id: "new-game", onclick: onNewGame }, icon("plus"), t("newGame")),
         rows.map((row) => h("button", { type: "button", class: "replay", onclick: () => onReplay(row.player_id) },
@@ -44,8 +44,12 @@ export function resultView({ result, me, nameOf, suits, onNewGame, onLeave, onRe
       }, icon("copy"), t("copy")), copied)));
 }
 
-function ratingChange(row) {
-  if (row.rating_before === null || row.rating_before === undefined || row.rating_after === null) return "—";
+// A rated match whose ratings did not move was too short to count (docs/ratings.md: under
+// 10 actions and a minute): said, so that a bare "—" is not taken for a fault.
+function ratingChange(row, rated) {
+  if (row.rating_before === null || row.rating_before === undefined || row.rating_after === null) {
+    return rated ? t("tooShortToRate") : "—";
+  }
   const delta = Math.round(row.rating_after - row.rating_before);
   return `${delta >= 0 ? "+" : "−"}${Math.abs(delta)} (${Math.round(row.rating_after)})`;
 }

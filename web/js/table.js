@@ -453,7 +453,7 @@ export function tableScreen(app, { tableId }) {
       return clear(el, replayView({ record: replay, onClose: () => { replay = null; render(); } }));
     }
     clear(el, rematchNotice(), resultView({
-      result, me, nameOf, suits: table?.suits ?? game?.rules.suits,
+      result, me, nameOf, suits: table?.suits ?? game?.rules.suits, rated: table?.rated,
       onNewGame: newGame, onLeave: leave,
       onReplay: (playerId) => app.socket.send({ type: "get_replay", match_id: matchId, player_id: playerId }),
     }));
