@@ -7,6 +7,7 @@ from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.db.models import DuelTable
 from app.rooms.winner import GameStatus
 from app.services.friends import Contact
 from app.services.invites import InviteView
@@ -186,6 +187,20 @@ class ContactPage(PageMeta):
     items: list[ContactOut]
 
 
+class InviteTableOut(BaseModel):
+    """What an invitation's landing page may show a visitor: the game, not the table."""
+
+    preset: str
+    suits: Suits
+    time_limit_seconds: int
+    rated: bool
+
+    @classmethod
+    def of(cls, table: DuelTable) -> "InviteTableOut":
+        return cls(preset=table.preset, suits=table.suits,
+                   time_limit_seconds=table.time_limit_seconds, rated=table.rated)
+
+
 class InviteOut(BaseModel):
     code: str
     table_id: int
@@ -198,6 +213,8 @@ class InviteOut(BaseModel):
     created_at: datetime
     expires_at: datetime
     table: TableOut | None = None
+    game: InviteTableOut = Field(description="the game invited to (what a list of "
+                                 "invitations shows: who invites to what)")
 
     @classmethod
     def of(cls, view: InviteView, table: TableOut | None = None) -> "InviteOut":
@@ -209,16 +226,8 @@ class InviteOut(BaseModel):
             kind="direct" if invite.invitee_id is not None else "link",
             status=view.state,
             created_at=invite.created_at, expires_at=invite.expires_at, table=table,
+            game=InviteTableOut.of(view.table),
         )
-
-
-class InviteTableOut(BaseModel):
-    """What an invitation's landing page may show a visitor: the game, not the table."""
-
-    preset: str
-    suits: Suits
-    time_limit_seconds: int
-    rated: bool
 
 
 class InvitePage(PageMeta):
@@ -238,9 +247,7 @@ class PublicInviteOut(BaseModel):
         table = view.table
         return cls(inviter_name=view.inviter_name, status=view.state,
                    expires_at=view.invite.expires_at,
-                   table=InviteTableOut(preset=table.preset, suits=table.suits,
-                                        time_limit_seconds=table.time_limit_seconds,
-                                        rated=table.rated))
+                   table=InviteTableOut.of(table))
 
 
 class PlayerNameOut(BaseModel):

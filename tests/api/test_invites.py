@@ -33,6 +33,9 @@ async def test_direct_invite_to_a_friend_seats_them_on_accept(
     assert len(sent["code"]) >= 22  # ≥ 128 bits in URL-safe base64
     incoming = (await client.get("/api/me/invites", headers=bob.auth)).json()["items"]
     assert [i["code"] for i in incoming] == [sent["code"]]
+    assert incoming[0]["game"] == {"preset": table["preset"], "suits": table["suits"],
+                                   "time_limit_seconds": table["time_limit_seconds"],
+                                   "rated": table["rated"]}  # who invites to what
     # The private table is visible to its invitee, not to others.
     assert (await client.get(f"/api/tables/{table['id']}", headers=bob.auth)).status_code \
         == 200

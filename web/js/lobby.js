@@ -178,10 +178,13 @@ export function lobbyScreen(app, { inviteCode }) {
 
   function renderInvites() {
     if (!invites.length) return h("p.muted", {}, t("noInvites"));
-    return h("ul.list", {}, invites.map((invite) => h("li",
-      h("span.grow", {}, t("invitedBy", { name: invite.inviter_name })),
-      h("button.primary", { type: "button", onclick: () => accept(invite.code) }, t("accept")),
-      h("button", { type: "button", onclick: () => decline(invite.code) }, t("decline")))));
+    // Who invites to what ("bob invites you to a duel: 2 suits, 10 min."), the answers
+    // side by side under it.
+    return h("ul.list.invites", {}, invites.map((invite) => h("li",
+      h("span.grow", {}, inviteText(invite)),
+      h("span.answers",
+        h("button.primary", { type: "button", id: `accept-invite-${invite.table_id}`, onclick: () => accept(invite.code) }, t("accept")),
+        h("button", { type: "button", onclick: () => decline(invite.code) }, t("decline"))))));
   }
 
   function renderFriends() {
@@ -333,7 +336,7 @@ const glyphs = (text) => h("span.suits", { "aria-hidden": "true" },
 
 // "Alice invites you to a duel: 2 suits, 10 min." (a link's landing page, an invite panel)
 function inviteText(invite) {
-  const table = invite.table || {};
+  const table = invite.game || invite.table || {};
   return t("inviteTo", {
     name: invite.inviter_name,
     suits: [null, t("oneSuit"), t("twoSuits"), null, t("fourSuits")][table.suits] ?? "",
