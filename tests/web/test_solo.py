@@ -623,3 +623,17 @@ def test_a_rescue_of_one_action_says_it_in_the_singular(
     page.locator("#give-up").click()  # a solo game's question: no word of a streak
     expect(page.locator("#confirm-giveup-text")).not_to_contain_text(
         {"en": "streak", "fr": "série", "de": "Serie"}[lang])
+
+
+def test_the_solo_words_leave_the_new_game_dialog_its_own(page: Page, solo: FakeSoloServer,
+                                                          static_server: LiveServer) -> None:
+    """Bug: after a solo screen, the New game dialog's "Difficulty" label read
+    "[object Object]" (the solo words' table of difficulty names took its key)."""
+    page.goto(f"{static_server.url}/#/solo")
+    expect(page.locator("#start-solo")).to_be_visible()  # the solo words are merged now
+    page.goto(f"{static_server.url}/#/")
+    page.click("#new-game")
+    dialog = page.get_by_role("dialog")
+    expect(dialog.get_by_label("Difficulty")).to_have_value("any")
+    expect(dialog).not_to_contain_text("[object Object]")
+    assert page.evaluate("import('/js/extra.js').then((m) => m.difficultyName('hard'))") == "hard"

@@ -42,7 +42,7 @@ export function day(iso) {
   return new Date(Date.UTC(y, m - 1, d)).toLocaleDateString(lang(), { timeZone: "UTC", dateStyle: "medium" });
 }
 
-export const difficultyName = (code) => (code ? TABLE().difficulty?.[code] ?? code : "");
+export const difficultyName = (code) => (code ? TABLE().difficultyNames?.[code] ?? code : "");
 const TABLE = () => WORDS[lang()] ?? WORDS.en;
 
 // A badge's title and description in the page's language (the server's English for a code

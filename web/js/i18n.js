@@ -403,8 +403,13 @@ export const onLangChange = (listener) => listeners.add(listener);
 
 // Screens loaded on demand bring their own words (solo-words.js), merged in here so the
 // first page does not carry them: {en: {...}, fr: {...}, de: {...}}.
+// A word of the first page always wins over one of the same name loaded later: the solo
+// words once replaced "difficulty" (the New game dialog's label) with their table of
+// difficulty names, and the dialog said "[object Object]".
 export function addWords(tables) {
-  for (const [code, words] of Object.entries(tables)) Object.assign(TABLES[code], words);
+  for (const [code, words] of Object.entries(tables)) {
+    for (const [key, text] of Object.entries(words)) if (!(key in TABLES[code])) TABLES[code][key] = text;
+  }
 }
 
 // A count "n" picks the singular form `${key}_one` where the language has one for it

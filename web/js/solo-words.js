@@ -45,7 +45,7 @@ export const WORDS = {
     solo: "Solo", daily: "Daily deal", duels: "Duels", bestTime: "Best time", bestPoints: "Best points",
     pointsWeek: "This week", played: "Played", wonCount: "Won", badgesTitle: "Badges", noBadges: "No badge yet.",
     earnedOn: "earned {date}", badgeEarned: "Badge earned: {title}", badgeNew: "Badge earned", playSolo: "Play solo", playAlone: "Play alone",
-    difficulty: { easy: "easy", medium: "medium", hard: "hard" },
+    difficultyNames: { easy: "easy", medium: "medium", hard: "hard" },
     badges: {
       first_win: ["First win", "Win a solo or daily game."],
       two_suits: ["Two suits", "Win a 2-suit game."],
@@ -107,7 +107,7 @@ export const WORDS = {
     solo: "Solo", daily: "Donne du jour", duels: "Duels", bestTime: "Meilleur temps", bestPoints: "Meilleurs points",
     pointsWeek: "Cette semaine", played: "Jouées", wonCount: "Gagnées", badgesTitle: "Badges", noBadges: "Pas encore de badge.",
     earnedOn: "obtenu le {date}", badgeEarned: "Badge obtenu : {title}", badgeNew: "Badge obtenu", playSolo: "Jouer en solo", playAlone: "Jouer seul",
-    difficulty: { easy: "facile", medium: "moyenne", hard: "difficile" },
+    difficultyNames: { easy: "facile", medium: "moyenne", hard: "difficile" },
     badges: {
       first_win: ["Première victoire", "Gagner une partie solo ou une donne du jour."],
       two_suits: ["Deux couleurs", "Gagner une partie à 2 couleurs."],
@@ -169,7 +169,7 @@ export const WORDS = {
     solo: "Solo", daily: "Tagesspiel", duels: "Duelle", bestTime: "Bestzeit", bestPoints: "Beste Punkte",
     pointsWeek: "Diese Woche", played: "Gespielt", wonCount: "Gewonnen", badgesTitle: "Abzeichen", noBadges: "Noch kein Abzeichen.",
     earnedOn: "erhalten am {date}", badgeEarned: "Abzeichen erhalten: {title}", badgeNew: "Abzeichen erhalten", playSolo: "Solo spielen", playAlone: "Allein spielen",
-    difficulty: { easy: "leicht", medium: "mittel", hard: "schwer" },
+    difficultyNames: { easy: "leicht", medium: "mittel", hard: "schwer" },
     badges: {
       first_win: ["Erster Sieg", "Gewinne ein Solo- oder Tagesspiel."],
       two_suits: ["Zwei Farben", "Gewinne ein Spiel mit 2 Farben."],
