@@ -428,3 +428,19 @@ def test_the_result_names_a_player_who_left_the_table(page: Page, fake: FakeServ
     page.wait_for_timeout(500)
     expect(page.locator("#winner")).to_have_text("Winner: bob")
     expect(page.locator(".scoresheet tbody th").nth(0)).to_contain_text("bob")
+
+
+def test_a_hint_stays_lit_on_a_phone(browser: Browser, static_server: LiveServer) -> None:
+    """Bug: on a phone the hint's words, wrapping in the status line, resized the tableau;
+    its redraw dropped the hint's light a few milliseconds after it came on."""
+    context = browser.new_context(has_touch=True, is_mobile=True,
+                                  viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    open_table(page, static_server)
+    page.locator("#hint").tap()
+    expect(page.locator(".statusline")).to_have_text(re.compile(r"^Hint: turn up"))
+    page.wait_for_timeout(400)  # past any redraw the words caused
+    lit = page.locator('.column[data-col="2"] .card.back[role=button]')
+    assert "hinted" in (lit.get_attribute("class") or "").split()
+    expect(page.locator(".hinted")).to_have_count(0, timeout=5000)  # still only for a moment
+    context.close()

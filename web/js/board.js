@@ -23,6 +23,7 @@ export function createBoard({ root, rules, onAction, readOnly = false, title, tr
   let focus = { col: 0, index: 0 }; // index into up cards; -1 is the face-down or empty slot
   let picked = null; // keyboard pick: {col, count}
   let suggested = null; // the last hint's action: Enter plays it until anything else happens
+  let lit = null; // the last hint's action, lit up on the board until a new position
   let tapCycle = null; // the last tap: {card, order, at}
   let pending = false;
   let drag = null;
@@ -53,7 +54,7 @@ export function createBoard({ root, rules, onAction, readOnly = false, title, tr
   resizes.observe(tableau);
 
   function update(next, { action, animate = true } = {}) {
-    suggested = null; // a new position: the hint was for the old one
+    suggested = lit = null; // a new position: the hint was for the old one
     const before = animate && !reducedMotion() ? snapshot(action) : null;
     view = next;
     render();
@@ -74,8 +75,29 @@ export function createBoard({ root, rules, onAction, readOnly = false, title, tr
     tableau.replaceChildren(...view.columns.map(renderColumn));
     renderStock();
     renderRuns();
+    markHint();
     clampFocus();
     markFocus(hadFocus);
+  }
+
+  // A hint lights up its cards and target (or the card to turn, or the stock) for a
+  // moment. The board keeps what it lit and lights it again on every redraw: on a phone
+  // the hint's words resize the tableau, whose redraw dropped the light at once.
+  function light(action, ms = 2500) {
+    lit = action;
+    markHint();
+    setTimeout(() => { if (lit === action) { lit = null; markHint(); } }, ms);
+  }
+
+  function markHint() {
+    for (const el of [...tableau.querySelectorAll(".hinted"), ...stockEl.querySelectorAll(".hinted")]) el.classList.remove("hinted");
+    const a = lit;
+    if (!a) return;
+    const column = (c) => tableau.querySelector(`.column[data-col="${c}"]`);
+    const shown = a.op === "move" ? [...[...column(a.from)?.querySelectorAll(".card:not(.back)") ?? []].slice(-a.count), column(a.to)]
+      : a.op === "flip" ? [column(a.col)?.querySelector(".back[role=button]")]
+        : a.op === "deal" ? [stockEl.querySelector(".pilebox")] : [];
+    for (const el of shown) el?.classList.add("hinted");
   }
 
   function renderColumn(column, col) {
@@ -514,7 +536,7 @@ export function createBoard({ root, rules, onAction, readOnly = false, title, tr
   function setRules(next) { rules = next; }
 
   return {
-    update, refuse, deal, flip, say, suggest, playSuggested,
+    update, refuse, deal, flip, say, suggest, playSuggested, light,
     undo: () => act({ op: "undo" }),
     setRules,
     focus: () => markFocus(true),

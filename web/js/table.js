@@ -582,12 +582,11 @@ export function enterPlaysHint(event, board) {
 // itself; Enter right after it plays it (board.suggest). Shared with the solo table
 // (soloplay.js).
 export function showHintOn(el, board, view, { action: a, reason }) {
-  const q = (s) => [...el.querySelectorAll(s)];
-  const col = (c) => `.tableau .column[data-col="${c}"]`;
-  const lit = !a ? [] : a.op === "move" ? [...q(`${col(a.from)} .card:not(.back)`).slice(-a.count), ...q(col(a.to))]
-    : q(a.op === "flip" ? `${col(a.col)} .back[role=button]` : a.op === "deal" ? ".stock .pilebox" : "#undo");
-  lit.forEach((e) => e.classList.add("hinted"));
-  setTimeout(() => lit.forEach((e) => e.classList.remove("hinted")), 2500);
+  if (a?.op === "undo") {
+    const undo = el.querySelector("#undo");
+    undo?.classList.add("hinted");
+    setTimeout(() => undo?.classList.remove("hinted"), 2500);
+  } else if (a) board?.light(a); // the board lights it again if it redraws meanwhile
   const what = !a ? t("hintNone") : a.op === "move"
     ? t("hintMove", { card: cardName(view.columns[a.from].up.at(-a.count)), n: a.to + 1 })
     : a.op === "flip" ? t("hintFlip", { n: a.col + 1 }) : t(a.op === "deal" ? "hintDeal" : "hintUndo");
