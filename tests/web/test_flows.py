@@ -75,6 +75,31 @@ def test_a_rematch_is_asked_live_and_accepted(browser: Browser, app_server: Live
         expect(page.locator("#start")).to_be_visible()
 
 
+def test_a_rematch_asked_while_away_from_the_result_is_told_and_answered(
+        browser: Browser, app_server: LiveServer, artifacts: Path) -> None:
+    """Bug: the notice was on the result page only; Bob, gone to the lobby or elsewhere,
+    was never told that Alice asked for a rematch."""
+    alice, bob = invite_by_link(browser, app_server, artifacts)
+    start_both(alice, bob)
+    win(alice)
+    finish(bob)
+    expect(bob.locator("#winner")).to_have_text("Winner: alice")
+    bob.click("#brand")  # to the lobby, still seated at the table
+    mine = bob.get_by_role("region", name="My tables")
+    expect(mine).to_contain_text("Go to the table")
+    alice.click("#new-game")
+    expect(mine).to_contain_text("alice asks for a rematch.")  # live, in the lobby
+    pill = bob.locator("#mygame")
+    bob.goto(f"{app_server.url}/#/solo")  # and on any other screen, in the header
+    expect(pill).to_have_attribute("aria-label", "alice asks for a rematch.")
+    bob.screenshot(path=artifacts / "flows-rematch-header.png")
+    bob.click("#brand")
+    mine.get_by_role("button", name="Accept").click()
+    for page in (alice, bob):
+        expect(page.locator("#start")).to_be_visible()
+    expect(pill).to_be_hidden()
+
+
 def test_a_declined_rematch_gives_the_asker_a_real_invitation_link(
         browser: Browser, app_server: LiveServer, artifacts: Path) -> None:
     alice, bob = invite_by_link(browser, app_server, artifacts)

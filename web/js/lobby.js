@@ -124,12 +124,33 @@ export function lobbyScreen(app, { inviteCode }) {
       h("ul.list", {}, mine.map((table) => {
         const other = (table.seats || []).find((s) => s.player_id !== app.me?.id);
         const on = table.match_status === "playing";
+        if (asksRematch(table, app.me)) return rematchRow(table, other);
         return h("li",
           tableSummary(table),
           h("span.muted.grow", {}, on ? `${other?.name ?? ""} — ${t("gameOn")}` : other ? other.name : t("waiting")),
           h("button", { type: "button", class: on ? "primary" : "", id: `back-${table.id}`,
             onclick: () => app.go(`#/table/${table.id}`) }, on ? t("backToGame") : t("goToTable")));
       })));
+  }
+
+  // The other player asked for a rematch while I was away from the result: the answers
+  // here too (Accept: to the table, where the new match starts; Decline: leave it).
+  function rematchRow(table, other) {
+    return h("li.rematch", tableSummary(table),
+      h("span.grow", { role: "status" }, t("rematchAsked", { name: other.name })),
+      h("span.answers",
+        h("button.primary", { type: "button", id: `rematch-accept-${table.id}`, onclick: () => rematch(table.id, true) }, t("accept")),
+        h("button", { type: "button", id: `rematch-decline-${table.id}`, onclick: () => rematch(table.id, false) }, t("decline"))));
+  }
+
+  async function rematch(tableId, yes) {
+    try {
+      await (yes ? api.newGame(tableId) : api.leave(tableId));
+    } catch (problem) {
+      return showError(problem);
+    }
+    if (yes) app.go(`#/table/${tableId}`);
+    else load();
   }
 
   function renderSeatNews() {
@@ -333,6 +354,11 @@ const hostName = (table) => table.owner_name ?? "";
 const SUIT_GLYPHS = { 1: "♠", 2: "♠♥", 4: "♠♥♦♣" };
 const glyphs = (text) => h("span.suits", { "aria-hidden": "true" },
   [...text].map((g) => h("span", { class: "♥♦".includes(g) ? "rs" : "" }, g)));
+
+// At my table, the other player wants a new game and I have not said yes yet.
+export const asksRematch = (table, me) => table.match_status !== "playing"
+  && (table.seats || []).some((s) => s.player_id !== me?.id && s.wants_new_game)
+  && !(table.seats || []).some((s) => s.player_id === me?.id && s.wants_new_game);
 
 // "Alice invites you to a duel: 2 suits, 10 min." (a link's landing page, an invite panel)
 function inviteText(invite) {

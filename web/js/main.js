@@ -3,7 +3,7 @@ import { h, $, clear } from "./dom.js";
 import { t, lang, setLang, onLangChange, LANGUAGES, problemText } from "./i18n.js";
 import { api, session } from "./api.js";
 import { createSocket } from "./socket.js";
-import { lobbyScreen, nameScreen } from "./lobby.js";
+import { lobbyScreen, nameScreen, asksRematch } from "./lobby.js";
 import { tableScreen } from "./table.js";
 import { icon } from "./face.js";
 
@@ -127,26 +127,33 @@ async function route() {
   if (known) showMyGame();
 }
 
-// The header's way back to a game in progress at one of my tables, from any other screen.
+// The header's way back to a game in progress at one of my tables, from any other screen;
+// or, when none is, to a table whose other player asks me for a rematch (its result page
+// has Accept / Decline).
 let myGame = null;
+let asking = null;
 async function showMyGame() {
   const tables = (await api.myTables().catch(() => null))?.items ?? [];
   myGame = tables.find((table) => table.match_status === "playing") ?? null;
+  asking = myGame ? null : tables.find((table) => asksRematch(table, app.me)) ?? null;
+  const target = myGame || asking;
   let link = $("#mygame");
   if (!link) {
     link = h("a.mygame", { id: "mygame" });
     $("#who").before(link);
   }
-  const here = myGame && location.hash === `#/table/${myGame.id}`;
-  link.hidden = !myGame || here;
-  link.href = myGame ? `#/table/${myGame.id}` : "#/";
+  const here = target && location.hash === `#/table/${target.id}`;
+  link.hidden = !target || here;
+  link.href = target ? `#/table/${target.id}` : "#/";
   fillMyGame(link);
 }
 
 // The full words on a wide screen, two words on a phone (CSS picks), one name for both.
 function fillMyGame(link) {
-  link.setAttribute("aria-label", t("backToGame"));
-  clear(link, h("span.long", { "aria-hidden": "true" }, t("backToGame")), h("span.short", { "aria-hidden": "true" }, t("myGame")));
+  const name = asking?.seats.find((s) => s.player_id !== app.me?.id)?.name;
+  const long = asking ? t("rematchAsked", { name }) : t("backToGame");
+  link.setAttribute("aria-label", long);
+  clear(link, h("span.long", { "aria-hidden": "true" }, long), h("span.short", { "aria-hidden": "true" }, t(asking ? "rematchShort" : "myGame")));
 }
 
 function renderHeader() {
