@@ -172,7 +172,7 @@ def test_duel_watch_and_result(browser: Browser, app_server: LiveServer,
         expect(sheet).to_contain_text("finished early")
         # Bob gave up after a few seconds and two moves: an aborted game for ratings
         # (docs/ratings.md: 10 actions or a minute, or a win), so nobody's rating moves.
-        expect(sheet.locator("tbody tr").first.locator("td").last).to_have_text("—")
+        expect(sheet.locator("tbody tr").first.locator("td").last).to_have_text("too short to rate")
     share = bob.locator("#share-text").input_value()
     assert "I lost" in share
     assert serious(bob) == []
