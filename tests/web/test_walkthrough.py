@@ -42,7 +42,8 @@ def measure(page: Page) -> dict[str, float]:
       const widest = Math.max(...cards.map((c) => c.getBoundingClientRect().width));
       const tab = document.querySelector('.tableau');
       return { overflow: document.documentElement.scrollWidth - innerWidth,
-               card: widest, scroll: tab.scrollHeight - tab.clientHeight };
+               card: widest, scroll: tab.scrollHeight - tab.clientHeight,
+               page: document.documentElement.scrollHeight - innerHeight };
     }""")
 
 
@@ -66,6 +67,7 @@ def test_a_random_two_suit_duel_walked_through(browser: Browser, app_server: Liv
         alice.wait_for_timeout(300)  # the board's resize observer
         size = measure(alice)
         assert size["overflow"] <= 0, (width, height, size)
+        assert size["page"] <= 0, (width, height, size)  # the table fills, never scrolls
         if width < 600:
             assert size["card"] >= 36, size
         alice.screenshot(path=artifacts / f"walk-table-{width}x{height}.png")
