@@ -147,6 +147,8 @@ def test_duel_watch_and_result(browser: Browser, app_server: LiveServer,
     tap(card(alice, "2s", 3))
     tap(card(alice, "As", 4))
     expect(alice.locator("#watching")).to_have_text("Watching bob (read-only)")
+    # Bug: the win was told only by the panel's state word, which a phone hides.
+    expect(alice.locator("#my-win")).to_have_text("All 8 runs done: your game is won!")
     expect(bob.locator(".player.them .state")).to_contain_text("won")
 
     # Bob plays with the keyboard only; Alice watches his board live.

@@ -282,6 +282,8 @@ export function tableScreen(app, { tableId }) {
       trayHost,
       h("div.controls", { id: "actions" }),
       h("div.statusbar",
+        // Eight runs done: said plainly (a phone's panels hide the state words).
+        game.status === "won" ? h("p.banner.badge.won", { id: "my-win", role: "status" }, icon("trophy"), t("allRunsDone")) : null,
         watching ? h("h2.watching.badge", { id: "watching" }, icon("eye"),
           `${t("spectating", { name: opponentName })} (${t("readOnly")})`) : null,
         over && !watching ? h("p.banner.badge", { role: "status" }, t("youFinished", { name: opponentName })) : null,
