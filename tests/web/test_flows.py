@@ -377,13 +377,17 @@ def test_a_player_who_does_not_start_loses_did_not_start(
     alice, bob = invite_by_link(browser, short_window_server, artifacts)
     set_test_layout(alice, LAST_RUN)
     alice.click("#start")  # Bob never starts
-    state = alice.locator("#their-state")
+    alice.set_viewport_size({"width": 390, "height": 844})  # on a phone, whose panels
+    state = alice.locator("#their-state")  # hide the state words: but not this news
     expect(state).to_have_text(re.compile(r"^bob has not started yet; has until \d\d:\d\d"))
+    expect(state).to_be_visible()
     # Bug: Bob's own screen never said he had a deadline, nor that it had passed.
     expect(bob.locator("#start-by")).to_have_text(
         re.compile(r"^Open it before \d\d:\d\d.*, or it is lost as “did not start”\.$"))
     alice.screenshot(path=artifacts / "flows-no-show-waiting.png")
     expect(state).to_have_text("did not start", timeout=15_000)
+    expect(state).to_be_visible()
+    alice.screenshot(path=artifacts / "flows-no-show-phone.png")
     expect(bob.locator("#start-by")).to_have_text(
         "You did not start in time: your game is lost.", timeout=5_000)
     bob.get_by_role("button", name="Watch alice").click()  # too late to play: he watches

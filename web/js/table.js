@@ -342,7 +342,8 @@ export function tableScreen(app, { tableId }) {
       clock(o ? leftNow(o, o.time_left_ms) : null, "their-clock"),
       h("div.stats", stat(t("score"), watch ? watch.score : o?.score ?? 0, "their-score"),
         stat(t("runs"), runsOf(watch ? watch.view.removed.length : o?.runs ?? 0))),
-      h("span.state", { id: "their-state" }, o?.status === "not_started" && o.start_deadline
+      h("span.state", { id: "their-state", class: o?.status === "not_started" || theirStatus === "did_not_start" ? "news" : "" },
+        o?.status === "not_started" && o.start_deadline
         ? t("notStartedUntil", { name: theirName, time: clockTime(o.start_deadline) })
         : stateText(theirStatus, o?.status === "not_started")));
     clear(host, mine, h("span.vs", { "aria-hidden": "true" }, "vs"), theirs);
