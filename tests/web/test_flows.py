@@ -293,6 +293,19 @@ def test_an_invitation_says_who_invites_to_what_before_the_name(
     visitor.screenshot(path=artifacts / "flows-invite-landing.png", full_page=True)
     assert serious(visitor) == []
 
+    # Bug: once Bob had taken the seat, the same link still invited the next visitor, and
+    # the lobby offered an Accept that could only be refused.
+    new_player(browser, app_server, "bob", link.removeprefix(app_server.url)).click(
+        "#accept-invite")
+    expect(alice.locator("#start")).to_be_visible()
+    late = browser.new_context(base_url=app_server.url).new_page()
+    late.goto(link.removeprefix(app_server.url))
+    expect(late.locator("#invite-from")).to_have_text("That invitation was already answered.")
+    late.get_by_label("Choose your name").fill("carol")
+    late.get_by_role("button", name="Play").click()
+    expect(late.locator("#invite-closed")).to_have_text("That invitation was already answered.")
+    expect(late.locator("#accept-invite")).to_have_count(0)
+
 
 class Captured(logging.Handler):
     """Every log line the server writes, formatted as production writes it (JSON)."""

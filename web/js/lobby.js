@@ -12,7 +12,8 @@ export function nameScreen(app, { then, inviteCode }) {
   loadSprite();
   // Only the line under the title changes when it arrives: redrawing the form would drop
   // a name being typed.
-  const lead = () => (invite ? h("p.banner.invite-from", { id: "invite-from" }, inviteText(invite)) : h("p.lead", {}, t("tagline")));
+  const lead = () => (invite ? h("p.banner.invite-from", { id: "invite-from" }, closed(invite) ? closedText(invite) : inviteText(invite))
+    : h("p.lead", {}, t("tagline")));
   if (inviteCode) api.invite(inviteCode).then((info) => { invite = info; el.querySelector(".lead")?.replaceWith(lead()); }, () => null);
   function render() {
     const input = h("input", {
@@ -161,6 +162,10 @@ export function lobbyScreen(app, { inviteCode }) {
 
   function renderInvite() {
     const from = inviteInfo?.inviter_name ?? "";
+    if (inviteInfo && closed(inviteInfo)) {
+      return h("section.panel.invite", { "aria-labelledby": "invite-h" },
+        h("h2", { id: "invite-h" }, t("invitedBy", { name: from })), h("p", { id: "invite-closed" }, closedText(inviteInfo)));
+    }
     return h("section.panel.invite", { "aria-labelledby": "invite-h" },
       h("h2", { id: "invite-h" }, t("invitedBy", { name: from })),
       inviteInfo ? h("p", {}, inviteText(inviteInfo)) : null,
@@ -359,6 +364,11 @@ const glyphs = (text) => h("span.suits", { "aria-hidden": "true" },
 export const asksRematch = (table, me) => table.match_status !== "playing"
   && (table.seats || []).some((s) => s.player_id !== me?.id && s.wants_new_game)
   && !(table.seats || []).some((s) => s.player_id === me?.id && s.wants_new_game);
+
+// A link already used, cancelled or expired says so before the name is chosen, and the
+// lobby offers no Accept that could only be refused.
+const closed = (invite) => invite.status && invite.status !== "pending";
+const closedText = (invite) => problemText({ code: invite.status === "expired" ? "invite_expired" : "invite_closed" });
 
 // "Alice invites you to a duel: 2 suits, 10 min." (a link's landing page, an invite panel)
 function inviteText(invite) {
