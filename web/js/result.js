@@ -11,8 +11,15 @@ export function resultView({ result, me, nameOf, suits, rated, onNewGame, onLeav
     ? t("draw") : t("winner", { name: nameOf(result.winner_id) });
   const share = shareText(result, me, suits);
   const shareBox = h("textarea", { id: "share-text", readonly: true, rows: 4, "aria-labelledby": "share-h" }, share);
-  // As tall as its text once laid out: on a phone the link wraps over several lines.
-  requestAnimationFrame(() => { shareBox.style.height = `${shareBox.scrollHeight + 2}px`; });
+  // As tall as its text once laid out, and again when its width changes (a phone turned):
+  // on a phone the link wraps over several lines.
+  const fit = () => {
+    shareBox.style.height = "auto";
+    shareBox.style.height = `${shareBox.scrollHeight + 2}px`;
+  };
+  requestAnimationFrame(fit);
+  let wide = 0;
+  new ResizeObserver(() => { if (shareBox.clientWidth !== wide) { wide = shareBox.clientWidth; fit(); } }).observe(shareBox);
   const copied = h("span", { role: "status" });
   return h("section.result", { "aria-labelledby": "result-h" },
     h("h1", { id: "result-h" }, t("result")),
