@@ -12,7 +12,9 @@ export function createSocket({ token, onMessage, onStatus, url = defaultUrl() })
   let closed = false;
   let timer = null;
   const queue = [];
-  const waiting = new Map(); // "match:seq" or "solo game:seq" → { resolve, frame }
+  // "match:seq" or "solo game:seq" → { resolve, frame, sentOn }: sentOn is the connection
+  // the frame left on (null while it waits in the queue for one).
+  const waiting = new Map();
   const subscriptions = new Map(); // key → message to send again on a fresh stream
 
   function connect() {
@@ -40,8 +42,10 @@ export function createSocket({ token, onMessage, onStatus, url = defaultUrl() })
       stream = message.stream;
       if (lastEvent === null || fresh) lastEvent = message.last_event;
       onStatus?.("online");
+      if (fresh) settleSentBefore();
       if (fresh) subscriptions.forEach((frame) => raw(frame));
       while (queue.length) raw(queue.shift());
+      waiting.forEach((entry) => { entry.sentOn ??= ws; });
       return;
     }
     if (message.type === "error" && message.code === "not_authenticated") {
@@ -84,21 +88,29 @@ export function createSocket({ token, onMessage, onStatus, url = defaultUrl() })
   // An action or finish: resolves with the server's ack or reject for this seq.
   function request(frame) {
     return new Promise((resolve) => {
-      waiting.set(keyOf(frame), { resolve, frame });
+      const open = ws && ws.readyState === WebSocket.OPEN;
+      waiting.set(keyOf(frame), { resolve, frame, sentOn: open ? ws : null });
       raw(frame);
     });
   }
 
-  // A fresh snapshot makes every action still in flight moot: the caller resyncs.
-  function settleAll(answer) {
-    waiting.forEach(({ resolve }) => resolve(answer));
-    waiting.clear();
+  // A fresh stream (the server no longer knows ours) will never answer what was sent on
+  // an older connection: those requests settle as "resync", and the snapshot that the
+  // resent subscriptions bring shows the game as it is. A snapshot on the live connection
+  // settles nothing: the server still answers every request it got there (a refusal
+  // included, which the player must be told; a table reloading itself asks for one).
+  function settleSentBefore() {
+    waiting.forEach((entry, key) => {
+      if (entry.sentOn === null || entry.sentOn === ws) return;
+      waiting.delete(key);
+      entry.resolve({ type: "resync" });
+    });
   }
 
   connect();
   const keepAlive = setInterval(() => ws?.readyState === WebSocket.OPEN && raw({ type: "ping" }), 25_000);
   return {
-    send, request, settleAll,
+    send, request,
     forget: (key) => subscriptions.delete(key),
     close() { closed = true; clearTimeout(timer); clearInterval(keepAlive); ws?.close(); },
     // For tests and the "reconnecting" state: drop the connection as a network would.

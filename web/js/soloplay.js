@@ -60,7 +60,6 @@ export function soloPlayScreen(app, { gameId }) {
   }
 
   function snapshot(m) {
-    app.socket.settleAll({ type: "resync" });
     game = {
       kind: m.kind, number: m.number, dailyDate: m.daily_date, options: m.options,
       rules: resolveRules(m.rules), view: m.view, score: m.score, seq: m.seq, status: m.status,

@@ -106,7 +106,6 @@ export function tableScreen(app, { tableId }) {
       watchBoard = null;
       return render();
     }
-    app.socket.settleAll({ type: "resync" });
     game = {
       rules: resolveRules(m.rules), view: m.view, score: m.score, seq: m.seq,
       status: m.status, left: m.time_left_ms, at: Date.now(), limit: m.time_limit_ms,
