@@ -118,12 +118,18 @@ async def append_action(
     seq: int,
     action: dict[str, Any],
     at: datetime | None = None,
+    progress: Progress | None = None,
 ) -> GameAction:
     """Append one legal action; raises :class:`DuplicateActionError` if ``seq`` is taken.
 
-    Uses a savepoint so a duplicate leaves the caller's transaction usable.
+    ``progress``: the game's totals after it, kept on the row (what :func:`live_totals`
+    reads while the game is played). Uses a savepoint so a duplicate leaves the caller's
+    transaction usable.
     """
     row = GameAction(game_id=game_id, seq=seq, action=action, at=at or utcnow())
+    if progress is not None:
+        row.score, row.actions_count = progress.score, progress.actions
+        row.time_used_ms = progress.time_used_ms
     try:
         async with session.begin_nested():
             session.add(row)
@@ -147,6 +153,23 @@ async def load_game(session: AsyncSession, *, game_id: int) -> LoadedGame | None
     match = await session.get(Match, game.match_id)
     assert match is not None  # foreign key
     return LoadedGame(game, match, await actions_of_game(session, game_id=game_id))
+
+
+async def live_totals(session: AsyncSession, game: Game) -> Progress:
+    """The game's totals now: while it is played, those of its last logged action (the
+    action log's writers leave the games row alone, revision 0009); once it has ended,
+    or before its first action with totals (none logged yet, or logged before 0009), the
+    games row's."""
+    if game.status == "playing":
+        last = (await session.execute(
+            select(GameAction.score, GameAction.actions_count, GameAction.time_used_ms)
+            .where(GameAction.game_id == game.id).order_by(GameAction.seq.desc()).limit(1)
+        )).first()
+        if last is not None:
+            score, actions, time_used_ms = last
+            if score is not None and actions is not None and time_used_ms is not None:
+                return Progress(score, actions, time_used_ms)
+    return Progress(game.score, game.actions_count, game.time_used_ms)
 
 
 async def update_progress(session: AsyncSession, *, game: Game, progress: Progress) -> Game:

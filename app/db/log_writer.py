@@ -6,11 +6,11 @@ checkout with its pre-ping round trip, ORM bulk persistence, BEGIN and COMMIT ro
 Here the writer checks one connection out of the engine's pool (same URL, same connect
 hooks: SQLite's foreign keys and WAL) and keeps it:
 
-- PostgreSQL: one prepared statement inserts the batch's rows and sets the games' totals
-  (a data-modifying CTE over ``unnest`` arrays; a batch of one row, a lighter one of its
-  own). asyncpg runs it outside any explicit transaction, so it is its own transaction:
-  one round trip per batch, commit included.
-- SQLite: ``BEGIN IMMEDIATE``, two ``executemany``, ``COMMIT``, all in one hop to the
+- PostgreSQL: one prepared INSERT of the batch's rows, each with its game's totals after
+  it (over ``unnest`` arrays; a batch of one row, a plain ``VALUES`` of its own). asyncpg
+  runs it outside any explicit transaction, so it is its own transaction: one round trip
+  per batch, commit included. The games rows are not touched (revision 0009).
+- SQLite: ``BEGIN IMMEDIATE``, one ``executemany``, ``COMMIT``, all in one hop to the
   driver's thread.
 
 Per row, the cheapest encoding that reads back through the ORM exactly as if the ORM had
@@ -67,7 +67,7 @@ class WriteFailed(Exception):
 
 class LogWriter(Protocol):
     async def write(self, rows: Sequence[LogRow]) -> None:
-        """All rows and their games' totals in one transaction, or none of them."""
+        """All rows, each with its game's totals after it, in one transaction, or none."""
         ...
 
     def ready(self) -> bool:
@@ -140,33 +140,26 @@ class _KeptConnection:
 
 
 # One statement, one round trip, its own transaction: the rows go in (in batch order,
-# so ids follow the order of arrival) and each game gets the totals of its last row.
+# so ids follow the order of arrival), each with its game's totals after it. The games
+# row is not touched while a game is played (revision 0009): its totals are those of its
+# last logged action (app/db/games.py ``live_totals``), and the end of the game writes
+# them to the row.
 POSTGRES_BATCH = """
-WITH batch AS (
-    SELECT *
-    FROM unnest($1::integer[], $2::integer[], $3::text[], $4::timestamptz[],
-                $5::integer[], $6::integer[], $7::integer[])
-         WITH ORDINALITY AS b(game_id, seq, action, at, score, actions_count, time_used_ms, n)
-), logged AS (
-    INSERT INTO game_actions (game_id, seq, action, at)
-    SELECT game_id, seq, action::json, at FROM batch ORDER BY n
-)
-UPDATE games AS g
-SET score = t.score, actions_count = t.actions_count, time_used_ms = t.time_used_ms
-FROM (SELECT DISTINCT ON (game_id) game_id, score, actions_count, time_used_ms
-      FROM batch ORDER BY game_id, n DESC) AS t
-WHERE g.id = t.game_id
+INSERT INTO game_actions (game_id, seq, action, at, score, actions_count, time_used_ms)
+SELECT game_id, seq, action::json, at, score, actions_count, time_used_ms
+FROM unnest($1::integer[], $2::integer[], $3::text[], $4::timestamptz[],
+            $5::integer[], $6::integer[], $7::integer[])
+     WITH ORDINALITY AS b(game_id, seq, action, at, score, actions_count, time_used_ms, n)
+ORDER BY n
 """
 
 
 # A batch of one row (a lone action: the usual case below a few hundred actions per
-# second) without the arrays, the ordering and the DISTINCT ON: ~0.06 ms less per commit
-# on the database's side (0.17 against 0.23 ms, synchronous_commit off, same machine).
+# second) without the arrays and the ordering: one plain INSERT, the shape of the load
+# harness's lone-commit floor (bench/load.py).
 POSTGRES_ONE = """
-WITH logged AS (
-    INSERT INTO game_actions (game_id, seq, action, at) VALUES ($1, $2, $3::json, $4)
-)
-UPDATE games SET score = $5, actions_count = $6, time_used_ms = $7 WHERE id = $1
+INSERT INTO game_actions (game_id, seq, action, at, score, actions_count, time_used_ms)
+VALUES ($1, $2, $3::json, $4, $5, $6, $7)
 """
 
 
@@ -246,8 +239,8 @@ class PostgresLogWriter:
         await self._kept.close()
 
 
-SQLITE_INSERT = "INSERT INTO game_actions (game_id, seq, action, at) VALUES (?, ?, ?, ?)"
-SQLITE_TOTALS = "UPDATE games SET score = ?, actions_count = ?, time_used_ms = ? WHERE id = ?"
+SQLITE_INSERT = ("INSERT INTO game_actions (game_id, seq, action, at, score, actions_count, "
+                 "time_used_ms) VALUES (?, ?, ?, ?, ?, ?, ?)")
 
 
 class SqliteLogWriter:
@@ -260,9 +253,8 @@ class SqliteLogWriter:
 
     async def write(self, rows: Sequence[LogRow]) -> None:
         when = self._when
-        logged = [(r.game_id, r.seq, _json_text(r.action), when(utc_from_seconds(r.at)))
-                  for r in rows]
-        totals = [(r.score, r.actions_count, r.time_used_ms, r.game_id) for r in rows]
+        logged = [(r.game_id, r.seq, _json_text(r.action), when(utc_from_seconds(r.at)),
+                   r.score, r.actions_count, r.time_used_ms) for r in rows]
         try:
             driver: aiosqlite.Connection = await self._kept.driver()
             # IMMEDIATE takes the write lock up front, so a busy database is waited for
@@ -270,7 +262,6 @@ class SqliteLogWriter:
             await driver.execute("BEGIN IMMEDIATE")
             try:
                 await driver.executemany(SQLITE_INSERT, logged)
-                await driver.executemany(SQLITE_TOTALS, totals)
                 await driver.commit()
             except BaseException:
                 await driver.rollback()

@@ -270,6 +270,11 @@ class GameAction(Base):
     seq: Mapped[int] = mapped_column(Integer)
     action: Mapped[dict[str, Any]] = mapped_column(JSON)  # the rule book's JSON form
     at: Mapped[datetime] = mapped_column(default=utcnow)
+    # The game's totals after this action (the games row gets them when the game ends;
+    # NULL on rows logged before revision 0009, whose games row kept them instead).
+    score: Mapped[int | None] = mapped_column(Integer, default=None)
+    actions_count: Mapped[int | None] = mapped_column(Integer, default=None)
+    time_used_ms: Mapped[int | None] = mapped_column(Integer, default=None)
     __table_args__ = (
         UniqueConstraint("game_id", "seq", name="uq_game_actions_game_seq"),
         CheckConstraint("seq >= 1", name="seq"),

@@ -62,8 +62,9 @@ class StoredMatch:
 
 
 class Progress(msgspec.Struct, frozen=True, gc=False):
-    """A game's running totals, kept on its row for the REST views (a struct: one is
-    made per action, and built in C)."""
+    """A game's running totals for the REST views: on each logged action while the game
+    is played, on its games row once it has ended (a struct: one is made per action, and
+    built in C)."""
 
     score: int
     actions: int

@@ -151,12 +151,15 @@ async def match_result(*, session: AsyncSession, match_id: int) -> MatchResult:
         .where(Game.match_id == match.id).order_by(Game.seat)
     )
     pairs = list(rows)
+    # A game being played has its totals on its last logged action, not on its row.
+    totals = [await game_repo.live_totals(session, g) for g, _ in pairs]
     results = [
         GameResult(game_id=g.id, player_id=g.player_id, name=name, seat=g.seat,
-                   status=shown_status(g), score=g.score, actions=g.actions_count,
-                   time_used_ms=g.time_used_ms, started_at=g.started_at, ended_at=g.ended_at,
-                   rating_before=g.rating_before, rating_after=g.rating_after)
-        for g, name in pairs
+                   status=shown_status(g), score=now.score, actions=now.actions,
+                   time_used_ms=now.time_used_ms, started_at=g.started_at,
+                   ended_at=g.ended_at, rating_before=g.rating_before,
+                   rating_after=g.rating_after)
+        for (g, name), now in zip(pairs, totals, strict=True)
     ]
     return MatchResult(match, results, over([g for g, _ in pairs]))
 

@@ -130,12 +130,9 @@ class SqlStore:
         self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Progress
     ) -> None:
         async with self._sessions() as session, session.begin():
-            await repo.append_action(
-                session, game_id=game_id, seq=seq, action=action, at=utc_from_seconds(at)
-            )
-            game = await session.get(Game, game_id)
-            assert game is not None  # the action's foreign key
-            await repo.update_progress(session, game=game, progress=progress)
+            # The totals go on the row; the games row gets them when the game ends.
+            await repo.append_action(session, game_id=game_id, seq=seq, action=action,
+                                     at=utc_from_seconds(at), progress=progress)
 
     async def end_game(self, game_id: int, reason: str, at: float, progress: Progress) -> None:
         with _storage_errors():

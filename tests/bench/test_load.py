@@ -20,3 +20,78 @@ def test_the_share_of_actions_the_server_answered_slowly_comes_from_its_histogra
     phase = Phase("duels human", server_latency=buckets)
     assert phase.server_over_ms() == {"2.5": 10.0, "5.0": 2.0, "10.0": 0.5}
     assert Phase("echo human").server_over_ms() == {}
+
+
+def test_the_floor_is_the_servers_lone_insert_into_a_table_of_the_logs_shape() -> None:
+    # A lone INSERT + COMMIT, as the issue defines the floor, of the server's own row:
+    # its unique (game, seq) and foreign key checked on every row; nothing left behind.
+    import asyncio
+
+    import asyncpg  # type: ignore[import-untyped]
+
+    from bench.load import FLOOR_PARENT, FLOOR_TABLE, commit_phase, floor_ratios
+    from tests.support.database import create_pg_database, drop_pg_database, pg_url, upgrade
+
+    name = create_pg_database()
+    try:
+        upgrade(pg_url(name))
+        tight = asyncio.run(commit_phase(pg_url(name), 5.0, samples=40))
+        paced = asyncio.run(commit_phase(pg_url(name), 5.0, samples=10, pause_s=0.002))
+
+        async def tables() -> list[str]:
+            connection = await asyncpg.connect(pg_url(name).replace("+asyncpg", ""))
+            try:
+                return [r[0] for r in await connection.fetch(
+                    "SELECT tablename FROM pg_tables WHERE tablename LIKE 'bench_%'")]
+            finally:
+                await connection.close()
+
+        left = asyncio.run(tables())
+    finally:
+        drop_pg_database(name)
+    assert (tight.name, len(tight.rtts), tight.acks) == ("commit floor", 40, 40)
+    assert (paced.name, len(paced.rtts)) == ("commit floor paced", 10)
+    assert left == [] and FLOOR_TABLE != FLOOR_PARENT
+    by_name = {p.name: p.report() for p in (tight, paced)}
+    by_name["echo human"] = {"p50_ms": 0.25, "p99_ms": 0.75}
+    by_name["duels human"] = {"p50_ms": 1.0, "p99_ms": 3.0}
+    floor = tight.report()
+    ratios = floor_ratios(by_name, "human")
+    assert ratios is not None and ratios["p50"] == round(1.0 / (0.25 + floor["p50_ms"]), 2)
+    assert floor_ratios(by_name, "human", "commit floor paced") is not None
+
+
+def test_the_floors_statement_and_table_are_the_servers() -> None:
+    import asyncio
+
+    import asyncpg  # type: ignore[import-untyped]
+
+    from app.db.log_writer import POSTGRES_ONE
+    from bench.load import FLOOR_DDL, FLOOR_INSERT, FLOOR_TABLE
+    from tests.support.database import create_pg_database, drop_pg_database, pg_url, upgrade
+
+    assert POSTGRES_ONE.replace("game_actions", FLOOR_TABLE) == FLOOR_INSERT
+    name = create_pg_database()
+    columns = """SELECT column_name, data_type, is_nullable FROM information_schema.columns
+                 WHERE table_name = $1 ORDER BY ordinal_position"""
+    indexes = """SELECT count(*) FROM pg_indexes WHERE tablename = $1"""
+    checks = """SELECT contype, count(*) FROM pg_constraint WHERE conrelid = $1::regclass
+                GROUP BY contype ORDER BY contype"""
+
+    async def shapes() -> list[list[tuple[object, ...]]]:
+        connection = await asyncpg.connect(pg_url(name).replace("+asyncpg", ""))
+        try:
+            for ddl in FLOOR_DDL:
+                await connection.execute(ddl)
+            return [[tuple(r) for r in await connection.fetch(query, table)]
+                    for table in ("game_actions", FLOOR_TABLE)
+                    for query in (columns, indexes, checks)]
+        finally:
+            await connection.close()
+
+    try:
+        upgrade(pg_url(name))
+        log, floor = (lambda found: (found[:3], found[3:]))(asyncio.run(shapes()))
+    finally:
+        drop_pg_database(name)
+    assert floor == log  # columns and types, two indexes, check + foreign key + pk + unique

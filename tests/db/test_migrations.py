@@ -151,3 +151,25 @@ def test_0008_keeps_duel_numbers_up_to_2_48_and_refuses_beyond(empty_url: str) -
     assert _sql(empty_url, "SELECT play_number FROM matches") == [7]
     with pytest.raises(IntegrityError):
         _sql(empty_url, "UPDATE solo_games SET number = 1000000")
+
+
+def test_0009_logs_totals_and_downgrading_puts_them_back_on_playing_games(
+    empty_url: str,
+) -> None:
+    upgrade(empty_url, "0008")
+    _sql(empty_url, *A_GAME,
+         "INSERT INTO games (id, match_id, player_id, seat, status, score, actions_count, "
+         "time_used_ms) VALUES (1, 1, 1, 0, 'playing', -1, 1, 100), "
+         "(2, 1, 2, 1, 'finished', 9, 9, 9000)",
+         "INSERT INTO game_actions (game_id, seq, action, at) VALUES "
+         "(1, 1, '{\"op\": \"deal\"}', CURRENT_TIMESTAMP)")
+    upgrade(empty_url)
+    assert _sql(empty_url, "SELECT score FROM game_actions") == [None]  # logged before
+    _sql(empty_url,
+         "INSERT INTO game_actions (game_id, seq, action, at, score, actions_count, "
+         "time_used_ms) VALUES (1, 2, '{\"op\": \"undo\"}', CURRENT_TIMESTAMP, -3, 2, 250), "
+         "(2, 1, '{\"op\": \"deal\"}', CURRENT_TIMESTAMP, -1, 1, 50)")
+    downgrade(empty_url, "0008")
+    # The game being played gets its last logged totals; the ended one keeps its own.
+    assert _sql(empty_url, "SELECT score || ',' || actions_count || ',' || time_used_ms "
+                "FROM games ORDER BY id") == ["-3,2,250", "9,9,9000"]

@@ -56,6 +56,10 @@ async def games(sessions: async_sessionmaker[AsyncSession], count: int) -> list[
         return ids
 
 
+def _triple(progress: Progress) -> tuple[int, int, int]:
+    return progress.score, progress.actions, progress.time_used_ms
+
+
 async def test_concurrent_appends_of_many_games_are_all_committed(
     session_factory: async_sessionmaker[AsyncSession], store: GroupCommitSqlStore
 ) -> None:
@@ -70,8 +74,33 @@ async def test_concurrent_appends_of_many_games_are_all_committed(
     async with session_factory() as session:
         count = await session.scalar(select(func.count()).select_from(GameAction))
         rows = (await session.scalars(select(Game).where(Game.id.in_(ids)))).all()
+        totals = [await repo.live_totals(session, g) for g in rows]
     assert count == 5 * len(ids)
-    assert all((g.score, g.actions_count, g.time_used_ms) == (-5, 5, 50) for g in rows)
+    assert totals == [Progress(-5, 5, 50)] * len(ids)
+
+
+async def test_each_row_carries_its_totals_and_the_games_row_is_left_alone(
+    session_factory: async_sessionmaker[AsyncSession], store: GroupCommitSqlStore
+) -> None:
+    # One statement per batch, an INSERT only: the totals go on the logged row (revision
+    # 0009), read back by live_totals while the game is played; its row keeps its zeros.
+    first, second = await games(session_factory, 1)
+    await store.append_action(first, 1, {"op": "deal"}, 1.0, Progress(-1, 1, 10))  # lone
+    await asyncio.gather(*(  # a batch: the second and third go together
+        store.append_action(game, seq, {"op": "deal"}, 2.0, Progress(-seq, seq, 20 * seq))
+        for game, seq in ((first, 2), (second, 1), (first, 3))))
+    async with session_factory() as session:
+        logged = (await session.execute(
+            select(GameAction.game_id, GameAction.seq, GameAction.score,
+                   GameAction.actions_count, GameAction.time_used_ms)
+            .order_by(GameAction.game_id, GameAction.seq))).all()
+        rows = {g.id: g for g in await session.scalars(select(Game))}
+        live = {g: await repo.live_totals(session, rows[g]) for g in (first, second)}
+    assert [tuple(r) for r in logged] == [
+        (first, 1, -1, 1, 10), (first, 2, -2, 2, 40), (first, 3, -3, 3, 60),
+        (second, 1, -1, 1, 20)]
+    assert all((g.score, g.actions_count, g.time_used_ms) == (0, 0, 0) for g in rows.values())
+    assert live == {first: Progress(-3, 3, 60), second: Progress(-1, 1, 20)}
 
 
 async def test_logged_rows_read_back_as_the_orm_would_have_written_them(
@@ -144,7 +173,7 @@ async def test_a_batch_with_one_duplicate_commits_all_the_others(
         logged = (await session.execute(
             select(GameAction.game_id, GameAction.seq, GameAction.action, GameAction.at)
             .order_by(GameAction.game_id, GameAction.seq))).all()
-        totals = {g.id: (g.score, g.actions_count, g.time_used_ms)
+        totals = {g.id: _triple(await repo.live_totals(session, g))
                   for g in await session.scalars(select(Game).where(Game.id.in_(ids)))}
     assert [tuple(r[:3]) for r in logged] == sorted(
         [(g, s, {"op": "deal", "n": s}) for g, s in appends if g != ids[3]]
@@ -281,7 +310,8 @@ async def test_postgres_writer_killed_mid_batch_fails_that_batch_and_recovers(
     (game, *_) = await games(pg_sessions, 1)
     await store.append_action(game, 1, {"op": "deal"}, 1.0, Progress(-1, 1, 0))
     async with pg_sessions() as blocker, blocker.begin():
-        # Hold the game's row: the writer's statement waits on it, then is terminated.
+        # Hold the game's row: the writer's statement (its foreign key's check) waits on
+        # it, then is terminated.
         await blocker.execute(select(Game).where(Game.id == game).with_for_update())
         pending = asyncio.ensure_future(
             store.append_action(game, 2, {"op": "deal"}, 2.0, Progress(-2, 2, 0)))
@@ -297,7 +327,8 @@ async def test_postgres_writer_killed_mid_batch_fails_that_batch_and_recovers(
     async with pg_sessions() as session:
         assert list(await session.scalars(
             select(GameAction.seq).where(GameAction.game_id == game))) == [1, 2]
-        assert (await session.get(Game, game)).actions_count == 2  # type: ignore[union-attr]
+        row = await session.get(Game, game)
+        assert row is not None and (await repo.live_totals(session, row)).actions == 2
 
 
 async def test_postgres_writer_without_synchronous_commit_changes_only_its_own_session(
@@ -357,8 +388,10 @@ async def test_the_writer_commits_a_batch_and_refuses_a_taken_seq(
         rows = (await session.execute(
             select(GameAction.game_id, GameAction.seq).order_by(GameAction.id))).all()
         game = await session.get(Game, ids[0])
+        assert game is not None
+        totals = await repo.live_totals(session, game)
     assert [tuple(r) for r in rows] == [(ids[0], 1), (ids[0], 2), (ids[1], 1)]
-    assert game is not None and (game.actions_count, game.time_used_ms) == (2, 6)
+    assert (totals.actions, totals.time_used_ms) == (2, 6)
 
 
 class HeldWriter:
@@ -436,7 +469,7 @@ async def test_a_lone_caller_cancelled_mid_write_still_gets_its_row_logged(
     async with session_factory() as session:
         assert await session.scalar(select(func.count()).select_from(GameAction)) == 2
         row = await session.get(Game, game)
-    assert row is not None and row.actions_count == 2
+        assert row is not None and (await repo.live_totals(session, row)).actions == 2
     await store.append_action(game, 3, {"op": "deal"}, 3.0, Progress(-3, 3, 0))
 
 

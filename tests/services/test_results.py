@@ -49,6 +49,42 @@ async def test_a_match_is_not_finished_while_a_game_is_playing(session: AsyncSes
     assert result.deal_number is None and result.suits is None and not result.over
 
 
+async def test_a_game_in_play_shows_the_totals_of_its_last_logged_action(
+    session: AsyncSession,
+) -> None:
+    # The action log's writers leave the games row alone while a game is played
+    # (revision 0009): the result reads the totals off the last logged action instead.
+    _, _, match = await seated_match(session)
+    first, second = await games(session, match)
+    score = await play(session, game_id=first, steps=4, end=None, time_used_ms=4_321)
+    row = await session.get(Game, first)
+    assert row is not None and (row.score, row.actions_count, row.time_used_ms) == (0, 0, 0)
+    shown = {g.game_id: g for g in (await results.match_result(
+        session=session, match_id=match.id)).games}
+    assert (shown[first].score, shown[first].actions, shown[first].time_used_ms) == (
+        score, 4, 4_321)
+    assert (shown[second].score, shown[second].actions) == (0, 0)  # nothing logged yet
+    # Once ended, the row's totals (the end writes them), whatever the log says.
+    await session.execute(update(Game).where(Game.id == first).values(
+        status="finished", score=score - 1, actions_count=4, time_used_ms=5_000))
+    await session.commit()
+    shown = {g.game_id: g for g in (await results.match_result(
+        session=session, match_id=match.id)).games}
+    assert (shown[first].score, shown[first].time_used_ms) == (score - 1, 5_000)
+
+
+async def test_a_game_logged_before_0009_shows_its_rows_totals(session: AsyncSession) -> None:
+    # Rows logged before the revision carry no totals: the games row kept them then.
+    _, _, match = await seated_match(session)
+    first, _ = await games(session, match)
+    await repo.append_action(session, game_id=first, seq=1, action={"op": "deal"})
+    row = await session.get(Game, first)
+    assert row is not None
+    await repo.update_progress(session, game=row, progress=Progress(-1, 1, 900))
+    await session.commit()
+    assert await repo.live_totals(session, row) == Progress(-1, 1, 900)
+
+
 async def test_higher_duel_score_wins_and_ratings_move_once(session: AsyncSession) -> None:
     ann, bob, match = await seated_match(session, suits=2)
     first, second = await games(session, match)

@@ -27,11 +27,13 @@ async def play(
         action = options[min(pick, len(options) - 1)]
         scored, _ = scored.play(action)
         seq += 1
-        await repo.append_action(session, game_id=game_id, seq=seq, action=action.to_json())
+        # Each row with the game's totals after it, as the live layer logs them; the games
+        # row gets them when the game ends.
+        await repo.append_action(
+            session, game_id=game_id, seq=seq, action=action.to_json(),
+            progress=Progress(scored.points, scored.state.actions, time_used_ms))
     progress = Progress(scored.points, scored.state.actions, time_used_ms)
-    if end is None:
-        await repo.update_progress(session, game=loaded.game, progress=progress)
-    else:
+    if end is not None:
         await repo.start_game(session, game=loaded.game)
         await repo.finish_game(session, game=loaded.game, status=end, progress=progress)
     await session.commit()
