@@ -98,8 +98,9 @@ class DailyOut(BaseModel):
     difficulty: Difficulty | None
     my_game: SoloGameOut | None
     board_visible: bool
-    players: int
-    winners: int
+    players: int = Field(ge=0, description="players who finished today's daily (won or not)")
+    winners: int = Field(ge=0, description="players who won today's daily")
+    playing: int = Field(0, ge=0, description="players whose daily is still in progress")
     streak: StreakOut
     duel_table_id: int | None = None
     """My daily-duel table of today (waiting, playing or played), if I took the duel."""

@@ -77,16 +77,21 @@ def current_from_cache(row: DailyStreak, *, today: date, lost_today: bool) -> in
 
 @dataclass(frozen=True, slots=True)
 class DayCounts:
+    """A day's attempts: ``players`` finished theirs (won, lost or given up), ``winners``
+    won it, ``playing`` are still at it (not counted as played: they may yet win)."""
+
     players: int
     winners: int
+    playing: int
 
 
 async def day_counts(*, session: AsyncSession, day: date) -> DayCounts:
-    players = await session.scalar(select(func.count()).select_from(SoloGame).where(
-        SoloGame.daily_date == day))
-    winners = await session.scalar(select(func.count()).select_from(SoloGame).where(
-        SoloGame.daily_date == day, SoloGame.status == "won"))
-    return DayCounts(players or 0, winners or 0)
+    rows = (await session.execute(
+        select(SoloGame.status, func.count()).where(SoloGame.daily_date == day)
+        .group_by(SoloGame.status))).all()
+    by_status = {status: count for status, count in rows}
+    playing = by_status.pop("playing", 0)
+    return DayCounts(sum(by_status.values()), by_status.get("won", 0), playing)
 
 
 class BoardEntry(BaseModel):

@@ -53,7 +53,8 @@ async def test_one_attempt_a_day_and_the_number_hidden_until_over(
     assert again.status_code == 200 and again.json()["id"] == game["id"]
     today = (await client.get("/api/daily", headers=ann.auth)).json()
     assert today["my_game"]["id"] == game["id"] and today["board_visible"] is False
-    assert (today["players"], today["winners"]) == (1, 0)
+    # In progress: playing, not yet played.
+    assert (today["players"], today["winners"], today["playing"]) == (0, 0, 1)
     assert str(daily_deal_number(T0.date())) not in str(today)
     assert_problem(await client.get(f"/api/daily/{T0.date()}/board", headers=ann.auth), 403,
                    "daily_not_finished")
@@ -121,6 +122,8 @@ async def test_the_board_ranks_wins_and_streaks_follow_the_days(
     ranks = [(await client.get("/api/daily", headers=u.auth)).json()["my_rank"]
              for u in (ann, bob, cat)]
     assert ranks == [3, 1, 1]
+    today = (await client.get("/api/daily", headers=ann.auth)).json()
+    assert (today["players"], today["winners"], today["playing"]) == (3, 3, 0)
     dan = await signup(client, "Dan")
     assert (await client.get("/api/daily", headers=dan.auth)).json()["my_rank"] is None
     assert_problem(await client.get(f"/api/daily/{day + timedelta(days=1)}/board"), 404,
@@ -196,9 +199,16 @@ async def test_a_daily_in_progress_counts_in_no_stats_until_over(
     mine = (await client.get("/api/players/me", headers=ann.auth)).json()
     assert two_suits(mine) == (1, 0, 0)  # to its player neither
 
+    def day_counts(today: dict[str, Any]) -> tuple[int, int, int]:
+        return today["players"], today["winners"], today["playing"]
+
+    today = (await client.get("/api/daily", headers=ann.auth)).json()
+    assert day_counts(today) == (0, 0, 1)  # the day's counts agree: playing, not played
     await client.post(f"/api/solo/games/{game['id']}/abandon", headers=ann.auth)
     info = (await client.get(f"/api/players/{ann.id}")).json()
     assert two_suits(info) == (2, 0, 1)  # over: now an attempt, in both counts
+    today = (await client.get("/api/daily", headers=ann.auth)).json()
+    assert day_counts(today) == (1, 0, 0)  # given up: played, not won
     assert solo["status"] == "playing"
 
 

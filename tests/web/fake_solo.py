@@ -254,7 +254,8 @@ class FakeSoloServer:
         return {"day": TODAY.isoformat(), "suits": 2, "rules": {"preset": "classic", "suits": 2},
                 "difficulty": "medium", "my_game": mine.rest() if mine else None,
                 "board_visible": bool(mine and mine.status != "playing"),
-                "players": len(self.daily_rows) + (1 if mine else 0),
+                "players": len(self.daily_rows) + (1 if mine and mine.status != "playing" else 0),
+                "playing": 1 if mine and mine.status == "playing" else 0,
                 "winners": len(self.daily_rows) + won,
                 "streak": {"current": 4 + won, "best": 9, "last_won": TODAY.isoformat()
                            if won else "2026-11-30"},

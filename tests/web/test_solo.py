@@ -322,6 +322,11 @@ def test_daily_deal_board_and_streak(page: Page, solo: FakeSoloServer,
     page.reload()
     expect(page.locator(".soloplayer .name")).to_contain_text("Daily deal")
     expect(current).to_have_attribute("href", "#/daily")
+    # A game in progress is not yet "played": the day's counts say it apart.
+    page.goto(f"{static_server.url}/#/daily")
+    expect(page.locator("#daily-count")).to_have_text("3 played · 3 won · 1 playing now")
+    page.locator("#play-daily").click()
+    expect(page.locator(".soloplayer .name")).to_contain_text("Daily deal")
     # Giving it up spends the day's attempt and opens the board (a win: test_solo_e2e.py);
     # the question says what it costs.
     page.locator("#give-up").click()
@@ -337,6 +342,7 @@ def test_daily_deal_board_and_streak(page: Page, solo: FakeSoloServer,
     expect(page.locator("#my-daily")).to_contain_text("You have played today's deal.")
     expect(page.locator("#my-daily")).to_contain_text("Game given up")
     expect(page.locator("#play-daily")).to_have_count(0)  # one attempt a day
+    expect(page.locator("#daily-count")).to_have_text("4 played · 3 won")
     look(page, artifacts, "daily-desktop")
     page.set_viewport_size(PHONE)
     look(page, artifacts, "daily-phone")

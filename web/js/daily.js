@@ -68,7 +68,9 @@ export function dailyScreen(app) {
       h("p.summary", {},
         h("span.badge", {}, glyphs(info.suits), suitsLabel(info.suits)),
         info.difficulty ? h("span.badge", {}, difficultyName(info.difficulty)) : null,
-        h("span.muted", { id: "daily-count" }, t("dailyPlayers", { players: info.players, winners: info.winners }))),
+        h("span.muted", { id: "daily-count" }, t("dailyPlayers", { players: info.players, winners: info.winners }),
+          // Games still in progress are not "played" yet (they may still be won): said apart.
+          info.playing ? ` · ${t("dailyPlaying", { n: info.playing })}` : "")),
       mine && !playing ? h("div.mine", { id: "my-daily" },
         h("p.banner", { role: "status" }, t("dailyDone"), " ", t("dailyComeBack")),
         mine.status === "won" ? h("dl.stats.stats-grid", {},

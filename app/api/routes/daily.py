@@ -43,7 +43,7 @@ async def today_daily(me: Me, session: Session, play: Play) -> DailyOut:
         difficulty=start.difficulty,
         my_game=None if mine is None else await game_out(session, mine),
         board_visible=mine is not None and mine.status != "playing",
-        players=counts.players, winners=counts.winners,
+        players=counts.players, winners=counts.winners, playing=counts.playing,
         streak=StreakOut(current=streak.current, best=streak.best, last_won=streak.last_won),
         duel_table_id=await daily_duel.my_daily_duel(session=session, player=me, day=day),
         my_rank=None if mine is None else await daily.rank_of(session=session, game=mine),
