@@ -618,7 +618,7 @@ def test_badges_earned_together_are_toasted_in_the_order_they_came(
 @pytest.mark.parametrize(("lang", "said"), [
     ("en", "Rescue: 1 action played for you (−250 points)."),
     ("fr", "Sauvetage : 1 coup joué pour vous (−250 points)."),
-    ("de", "Rettung: 1 Aktion für dich gespielt (−250 Punkte).")])
+    ("de", "Rettung: 1 Zug für dich gespielt (−250 Punkte).")])
 def test_a_rescue_of_one_action_says_it_in_the_singular(
         page: Page, solo: FakeSoloServer, static_server: LiveServer, lang: str, said: str) -> None:
     """"1 action(s)": the rescue's words follow the count."""

@@ -142,7 +142,7 @@ const FR = {
   inviteLink: "Lien d'invitation", send: "Inviter", waiting: "En attente d'un adversaire…", first: "Début", prev: "Précédent", next: "Suivant", last: "Fin", friendName: "Nom de l'ami", inviteSent: "Invitation envoyée.", levels: { any: "Tous", beginner: "Débutant", intermediate: "Intermédiaire", advanced: "Avancé", expert: "Expert" },
   start: "Commencer ma partie", readyText: "{name} est à la table. Votre temps démarre à l'ouverture de votre partie.", startBefore: "Ouvrez-la avant {time}, sinon elle est perdue (« pas venu »).", startedTooLate: "Vous n'avez pas commencé à temps : votre partie est perdue.", watchName: "Regarder {name}", tooShortToRate: "trop courte pour le classement",
   table: "Table", you: "Vous", opponent: "Adversaire", score: "Score", clock: "Temps restant",
-  time: "Temps", runs: "Suites", actions: "Actions", finished: "terminé", playing: "en jeu",
+  time: "Temps", runs: "Suites", actions: "Coups", finished: "terminé", playing: "en jeu",
   deal: "Distribuer", undo: "Annuler le coup", finish: "Terminer", help: "Aide",
   confirmFinish: "Terminer votre partie maintenant ? Votre score est conservé.",
   stock: "Talon, {n} distributions restantes", stock_one: "Talon, {n} distribution restante", stockEmpty: "Talon vide", removedRuns: "Suites complètes",
