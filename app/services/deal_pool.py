@@ -34,8 +34,10 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import gc
 import logging
 import multiprocessing
+import multiprocessing.pool
 import threading
 from collections import deque
 from collections.abc import Callable, Mapping
@@ -202,7 +204,8 @@ class ChildProcess:
     """One spawned child process running calls one at a time, awaited on the event loop."""
 
     def __init__(self) -> None:
-        self._pool = multiprocessing.get_context("spawn").Pool(1)
+        self._pool: multiprocessing.pool.Pool | None = multiprocessing.get_context(
+            "spawn").Pool(1)
 
     def run(self, make: MakeDeal, bin_: Bin) -> asyncio.Future[DealChoice | None]:
         loop = asyncio.get_running_loop()
@@ -218,6 +221,7 @@ class ChildProcess:
                 future.set_result(result)
 
         # The pool's result thread calls these: hand the answer over to the loop.
+        assert self._pool is not None, "the child process was terminated"
         self._pool.apply_async(
             make, (bin_,), callback=lambda result: loop.call_soon_threadsafe(settle, result),
             error_callback=lambda error: loop.call_soon_threadsafe(settle, None, error))
@@ -225,8 +229,17 @@ class ChildProcess:
 
     def terminate(self) -> None:
         """Kill the child (a solve in progress included) and wait for it (blocking)."""
-        self._pool.terminate()
-        self._pool.join()
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        pool.terminate()
+        pool.join()
+        # The pool's queues hold named semaphores, unlinked when the queues are collected.
+        # A pool is cyclic garbage (its pending results point back at it), which only a
+        # full collection frees, and the server's collector seldom runs one
+        # (app/ops/serve.py): `spider serve` ended with "6 leaked semaphore objects".
+        del pool
+        gc.collect()
 
 
 def landing_bin(asked: Bin, choice: DealChoice) -> Bin:

@@ -93,3 +93,32 @@ def test_sigterm_closes_open_sockets_with_1012_and_logs_a_clean_stop(
     assert stopped["drained"] is True
     access = [line for line in lines if line["logger"] == "spider.access"]
     assert access == []  # probes and /metrics are not access-logged
+
+
+def test_spider_serve_stops_its_deal_pool_child_without_leaking_semaphores(
+    tmp_path: Path,
+) -> None:
+    """The deal pool's child process (a solve in progress is killed at stop) left the
+    semaphores of its queues to the interpreter's exit: "resource_tracker: There appear
+    to be 6 leaked semaphore objects to clean up at shutdown"."""
+    port = free_port()
+    database = sqlite_url(tmp_path / "serve.db")
+    upgrade(database)
+    env = {**os.environ, "SPIDER_DATABASE_URL": database, "SPIDER_PORT": str(port),
+           "SPIDER_DEAL_POOL_SIZE": "1", "SPIDER_DEAL_POOL_RATED_SIZE": "1",
+           "SPIDER_DEAL_POOL_WORKER": "process"}
+    process = subprocess.Popen([sys.executable, "-m", "app.ops.serve"], cwd=ROOT, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        wait_ready(port, process)
+        time.sleep(1)  # the child is up and solving
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=30) in (0, -signal.SIGTERM)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+    assert process.stderr is not None
+    said = process.stderr.read().decode()
+    assert '"msg":"stopped"' in said  # the app's stop ran: the pool was stopped there
+    assert "leaked" not in said, said[-2000:]
