@@ -6,11 +6,12 @@ elsewhere they skip with a message saying what to start.
 """
 
 import asyncio
+import concurrent.futures
 import contextlib
 import os
 import shutil
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import asyncpg
@@ -38,12 +39,27 @@ def alembic_config(url: str) -> Config:
     return config
 
 
+def off_the_running_loop(work: Callable[[], None]) -> None:
+    """Run ``work`` (alembic's env.py calls ``asyncio.run``) where no event loop runs: in
+    this thread, or in a fresh one when the thread has a loop running. Playwright's sync
+    API keeps one running in the main thread once a browser test has started, so a
+    database test that came after one in the same session failed with "asyncio.run()
+    cannot be called from a running event loop"."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        work()
+        return
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as thread:
+        thread.submit(work).result()
+
+
 def upgrade(url: str, revision: str = "head") -> None:
-    command.upgrade(alembic_config(url), revision)
+    off_the_running_loop(lambda: command.upgrade(alembic_config(url), revision))
 
 
 def downgrade(url: str, revision: str = "base") -> None:
-    command.downgrade(alembic_config(url), revision)
+    off_the_running_loop(lambda: command.downgrade(alembic_config(url), revision))
 
 
 def sqlite_url(path: Path) -> str:
