@@ -8,7 +8,7 @@ from logging.config import fileConfig
 from sqlalchemy.engine import Connection
 
 from alembic import context
-from app.db import solo_models  # noqa: F401  (its tables join Base.metadata)
+from app.db import pool_models, solo_models  # noqa: F401  (their tables join Base.metadata)
 from app.db.engine import make_engine
 from app.db.models import Base, UTCDateTime
 from app.settings import get_settings

@@ -22,8 +22,9 @@ bin of its own difficulty, or is dropped if that bin is full.
 
 ``take`` never waits: it hands out a ready deal or ``None`` (then the caller searches one
 itself, ``app.services.deals``). A deal leaves the pool when taken, so no deal is handed
-out twice. The contents live in memory only: a restart just refills. A bin of size 0 is
-left out; with every size 0 the pool is off.
+out twice. The contents live in memory; what a pool holds at stop is kept in the
+database for the next start (``app/services/deal_pool_store.py``: :meth:`holding`, then
+:meth:`offer` at start). A bin of size 0 is left out; with every size 0 the pool is off.
 
 The process's pool is installed by the rooms wiring (``app/services/live_rooms.py``) and read
 by ``app.services.deals.choose_deal`` through :func:`installed`.
@@ -128,6 +129,10 @@ class DealPool:
             return False  # two numbers may map to one deal: keep it once
         ready.append(choice)
         return True
+
+    def holding(self) -> list[tuple[Bin, DealChoice]]:
+        """Every ready deal with its bin, oldest first within a bin (to keep at stop)."""
+        return [(bin_, choice) for bin_, ready in self._ready.items() for choice in ready]
 
     def start(self) -> None:
         """Start filling in the background (needs a running event loop); no-op if off."""

@@ -3,6 +3,7 @@ the deal pool. ``app/main.py`` builds it in the app's lifespan."""
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Awaitable, Callable
 from functools import partial
@@ -18,7 +19,7 @@ from app.rooms.pubsub import PubSub
 from app.rooms.pubsub_backends import make_pubsub
 from app.rooms.runtime import Rooms, build_rooms
 from app.rooms.streams import StreamHub
-from app.services import deal_pool
+from app.services import deal_pool, deal_pool_store
 from app.services.auth import verify_token
 from app.services.deals import pooled_deal
 from app.services.group_commit import GroupCommitSqlStore
@@ -26,6 +27,7 @@ from app.services.sql_store import SqlStore
 from app.settings import Settings
 
 DEFAULT_SWEEP_SECONDS = 5.0
+log = logging.getLogger(__name__)
 
 
 async def build_live_rooms(*, settings: Settings, engine: AsyncEngine,
@@ -68,15 +70,18 @@ async def build_live_rooms(*, settings: Settings, engine: AsyncEngine,
         streams=await shared_streams(settings, pubsub) if several else None,
         sweep_every=sweep_period(settings),
     )
-    rooms.on_close.append(start_deal_pool(settings))
+    rooms.on_close.append(await start_deal_pool(settings, sessions))
     rooms.on_close.append(use_solver_processes(settings))
     if isinstance(store, GroupCommitSqlStore):
         rooms.on_close.append(store.close)
     return rooms
 
 
-def start_deal_pool(settings: Settings) -> Callable[[], Awaitable[None]]:
-    """Start this process's deal pool (app/services/deal_pool.py); returns its closer."""
+async def start_deal_pool(settings: Settings, sessions: async_sessionmaker[AsyncSession]
+                          ) -> Callable[[], Awaitable[None]]:
+    """Start this process's deal pool (app/services/deal_pool.py) with the deals an
+    earlier process kept (app/services/deal_pool_store.py); returns its closer, which
+    keeps what the pool still holds."""
     sizes = deal_pool.bin_sizes(solvable=settings.deal_pool_size,
                                 rated=settings.deal_pool_rated_size)
     if settings.deal_pool_worker == "process":  # killed at stop: no cancel event needed
@@ -86,6 +91,15 @@ def start_deal_pool(settings: Settings) -> Callable[[], Awaitable[None]]:
         cancel = threading.Event()  # set at stop: a 4-suit solve in progress gives up
         pool = deal_pool.DealPool(sizes=sizes, make=partial(pooled_deal, cancelled=cancel),
                                   wait_seconds=settings.deal_pool_wait_seconds, cancel=cancel)
+    if pool.enabled:
+        try:
+            async with sessions() as session:
+                kept = await deal_pool_store.claim_saved(session=session, sizes=pool.sizes)
+        except Exception:  # the pool refills anyway: never keep the server from starting
+            log.exception("the deal pool could not claim the deals kept at the last stop")
+            kept = []
+        for bin_, choice in kept:
+            pool.offer(bin_, choice)
     pool.start()
     deal_pool.install(pool)
 
@@ -93,6 +107,13 @@ def start_deal_pool(settings: Settings) -> Callable[[], Awaitable[None]]:
         if deal_pool.installed() is pool:
             deal_pool.install(None)
         await pool.stop()
+        if not pool.enabled:
+            return
+        try:
+            async with sessions() as session:
+                await deal_pool_store.save_ready(session=session, ready=pool.holding())
+        except Exception:  # lost, not harmful: the next start refills
+            log.exception("the deal pool could not keep its deals for the next start")
 
     return stop
 

@@ -12,7 +12,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from app.db import solo_models  # noqa: F401  (its tables join Base.metadata)
+from app.db import pool_models, solo_models  # noqa: F401  (their tables join Base.metadata)
 from app.db.models import Base
 from tests.support.database import (
     BACKENDS,
@@ -26,7 +26,7 @@ from tests.support.database import (
 
 EXPECTED_TABLES = {
     "players", "friendships", "ignores", "duel_tables", "seats", "invites",
-    "matches", "games", "game_actions", "ratings",
+    "matches", "games", "game_actions", "ratings", "pooled_deals",
 }
 
 

@@ -105,7 +105,7 @@ def drop_pg_database(name: str) -> None:
 TABLES = (
     "player_badges", "daily_streaks", "solo_actions", "solo_games",
     "game_actions", "games", "matches", "invites", "seats", "duel_tables",
-    "ratings", "ignores", "friendships", "players",
+    "ratings", "ignores", "friendships", "players", "pooled_deals",
 )
 
 
