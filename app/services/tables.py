@@ -20,6 +20,7 @@ from app.services.bands import check_level, level_allows
 from app.services.deals import choose_deal, daily_choice
 from app.services.friends import ignored_by_any
 from app.services.ratings import check_suits, rating_of
+from app.services.settled import MatchSettled, match_settled
 
 PRESETS = ("duel", "classic")
 TIME_LIMIT_MIN = 60
@@ -182,6 +183,10 @@ async def _check_joinable(session: AsyncSession, table: DuelTable, player: Playe
         raise Conflict("you already sit at this table", code="already_seated")
     if len(seats) >= len(SEATS):
         raise Conflict("both seats are taken", code="table_full")
+    current = await game_repo.current_match(session, table_id=table.id)
+    if current is not None and current.status == "playing":  # someone left during it
+        raise Conflict("a match is still being played at this table: join when it ends",
+                       code="match_in_progress")
     if await ignored_by_any(session=session, player_id=player.id,
                             of=[seat.player_id for seat in seats]):
         raise Forbidden("a player at this table does not accept you", code="ignored")
@@ -268,13 +273,17 @@ async def _my_seat(session: AsyncSession, table: DuelTable, player: Player) -> S
 
 
 async def leave_table(*, session: AsyncSession, table_id: int, player: Player) -> TableView:
-    """Free my seat; refused while my game of the current match is still being played."""
+    """Free my seat; refused while my game of the current match is still to be played (or
+    being played). A player whose game is over may leave while the other still plays
+    (docs/api.md): the table then stays out of the lobby until that match is settled
+    (:func:`reopen_after_match`), so nobody sits down at a table whose match is not over."""
     table = await get_table(session=session, table_id=table_id, viewer=player)
     await lock_table(session, table.id)
     seat = await _my_seat(session, table, player)
     match = await game_repo.current_match(session, table_id=table.id)
-    if match is not None and match.status == "playing":
-        raise Conflict("a match is being played at this table: finish it first",
+    playing = match is not None and match.status == "playing"
+    if playing and await _my_game_goes_on(session, match, player):
+        raise Conflict("your game of this match is not over: finish it first",
                        code="match_in_progress")
     await session.delete(seat)
     await session.flush()
@@ -282,12 +291,34 @@ async def leave_table(*, session: AsyncSession, table_id: int, player: Player) -
     for other in remaining:
         other.wants_new_game = False
     if remaining:
-        table.status = "open"
+        table.status = "full" if playing else "open"
     else:
         table.status = "closed"
         table.closed_at = utcnow()
     await session.commit()
     return await table_view(session=session, table=table)
+
+
+async def _my_game_goes_on(session: AsyncSession, match: Match | None, player: Player) -> bool:
+    """Whether my game of ``match`` is still to be played or being played."""
+    if match is None:
+        return False
+    games = await game_repo.games_of_match(session, match_id=match.id)
+    return any(game.player_id == player.id and game.status == "playing" for game in games)
+
+
+async def reopen_after_match(event: MatchSettled, session: AsyncSession) -> None:
+    """A match is settled at a table someone left during it: the table waits in the
+    lobby for a new opponent again (a table nobody sits at stays closed)."""
+    match = await session.get(Match, event.match_id)
+    table = None if match is None else await session.get(DuelTable, match.table_id)
+    if table is None or table.status != "full":
+        return
+    if len(await seats_of(session, table.id)) < len(SEATS):
+        table.status = "open"
+
+
+match_settled.subscribe(reopen_after_match)
 
 
 async def agree_new_game(*, session: AsyncSession, table_id: int, player: Player) -> TableView:

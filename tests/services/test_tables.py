@@ -13,10 +13,13 @@ import asyncio
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db import games as repo
 from app.db.games import DealChoice
 from app.db.models import DuelTable, Player
-from app.services import invites, players, tables
+from app.errors import Conflict
+from app.services import invites, players, results, tables
 from app.services.tables import TableSettings, TableView
+from tests.support.play import play
 
 # Long enough for a free database, far below SQLite's 5 s busy timeout.
 OTHER_WRITER_WITHIN_S = 2.0
@@ -102,3 +105,36 @@ async def test_a_new_game_chooses_the_deal_before_writing(
 
     assert agreed.match is not None and agreed.match.id != first.id
     assert [c.deal_number for c in chosen] == [agreed.match.deal_number]
+
+
+async def test_a_player_whose_game_is_over_may_leave_while_the_other_still_plays(
+    session: AsyncSession,
+) -> None:
+    """The brief: a player who has finished may watch, leave, or start a new game. The
+    table then stays out of the lobby until its match is settled, and nobody sits down
+    at it in between (a second match would start beside the first)."""
+    ann, bob, created = await ann_bob_and_a_table(session)
+    view = await tables.seat_player(session=session, table=created.table, player=bob)
+    assert view.match is not None
+    first, second = await repo.games_of_match(session, match_id=view.match.id)
+    table_id = view.table.id
+    with pytest.raises(Conflict) as refused:  # Bob's game is still to be played
+        await tables.leave_table(session=session, table_id=table_id, player=bob)
+    assert refused.value.code == "match_in_progress"
+    await play(session, game_id=second.id, steps=2, end="finished", time_used_ms=30_000)
+    left = await tables.leave_table(session=session, table_id=table_id, player=bob)
+    assert [seat.player_id for seat in left.seats] == [ann.id]
+    assert left.table.status == "full"  # not in the lobby while Ann plays
+    cid = await player(session, "Cid")
+    with pytest.raises(Conflict) as wait:  # not even by an invitation
+        await tables.seat_player(session=session, table=left.table, player=cid, invited=True)
+    assert wait.value.code == "match_in_progress"
+    with pytest.raises(Conflict):  # Ann is playing: she cannot leave yet
+        await tables.leave_table(session=session, table_id=table_id, player=ann)
+
+    await play(session, game_id=first.id, steps=3, end="finished", time_used_ms=60_000)
+    await results.finish_match(session=session, match_id=view.match.id)
+    reopened = await session.get(DuelTable, table_id, populate_existing=True)
+    assert reopened is not None and reopened.status == "open"  # in the lobby again
+    joined = await tables.seat_player(session=session, table=reopened, player=cid)
+    assert joined.match is not None and joined.match.id != view.match.id

@@ -110,6 +110,8 @@ def test_a_declined_rematch_gives_the_asker_a_real_invitation_link(
     alice.click("#new-game")
     bob.click("#rematch-decline")  # leaves the table
     expect(bob.get_by_role("heading", name="Lobby")).to_be_visible()
+    # Bug: the asker dropped back to "Waiting for an opponent…" without a word.
+    expect(alice.get_by_role("alert")).to_have_text("bob declined the rematch and left the table.")
     expect(alice.locator("#invite-link")).to_have_value(re.compile(r"/#/invite/[\w-]{20,}$"))
     alice.click("#copy-link")
     assert alice.evaluate("navigator.clipboard.readText()") == alice.locator(
@@ -389,6 +391,62 @@ def test_a_rated_duel_too_short_to_count_says_so(browser: Browser, app_server: L
 
 
 @pytest.fixture
+def test_an_opponent_who_leaves_after_the_match_is_told_and_new_game_invites_anew(
+        browser: Browser, app_server: LiveServer, artifacts: Path) -> None:
+    """Bug: Bob left; Alice, on the result page, was told nothing, and New game did
+    nothing (the server refused it: the table is not full)."""
+    alice, bob = invite_by_link(browser, app_server, artifacts)
+    start_both(alice, bob)
+    win(alice)
+    finish(bob)
+    expect(alice.locator("#winner")).to_have_text("Winner: alice")
+    expect(bob.locator("#winner")).to_have_text("Winner: alice")
+    bob.click("#leave")
+    expect(bob.get_by_role("heading", name="Lobby")).to_be_visible()
+    expect(alice.locator("#table-news")).to_have_text("bob left the table.")  # live
+    expect(alice.locator(".scoresheet")).to_contain_text("bob")  # the result keeps his name
+    alice.click("#new-game")  # alone at the table: a new opponent is invited
+    expect(alice.locator("#invite-link")).to_have_value(re.compile(r"/#/invite/[\w-]{20,}$"))
+    # Back at the table he left, Bob is told it plainly: no spinner, no invitation box.
+    table = alice.evaluate("location.hash")
+    bob.goto(f"{app_server.url}/{table}")
+    expect(bob.locator("#table-gone")).to_be_visible()
+    expect(bob.locator("#invite-link, .spinner")).to_have_count(0)
+    bob.click("#to-lobby")
+    expect(bob.get_by_role("heading", name="Lobby")).to_be_visible()
+
+
+def test_a_player_whose_game_is_over_leaves_while_the_other_plays(
+        browser: Browser, app_server: LiveServer, artifacts: Path) -> None:
+    """The brief: a player who has finished may watch, leave, or start a new game. Bug:
+    Leave was refused by the server (match in progress) and the page went to the lobby
+    without a word, the player still seated."""
+    alice, bob = invite_by_link(browser, app_server, artifacts)
+    start_both(alice, bob)
+    finish(bob)
+    expect(bob.locator("#leave")).to_be_visible()  # Finish became Leave
+    bob.click("#leave")
+    expect(bob.get_by_role("heading", name="Lobby")).to_be_visible()
+    expect(bob.get_by_role("region", name="My tables")).to_have_count(0)  # really left
+    expect(alice.locator("#finish")).to_be_enabled()  # Alice plays on
+    win(alice)
+    expect(alice.locator("#winner")).to_have_text("Winner: alice")
+    expect(alice.locator("#table-news")).to_have_text("bob left the table.")
+
+
+def test_the_ready_screen_leads_to_the_lobby_not_to_a_refused_leave(
+        browser: Browser, app_server: LiveServer, artifacts: Path) -> None:
+    """Bug: Leave before starting was refused (the game is still to be played) and the
+    page went to the lobby anyway, as if the seat were given up: the clock ran on."""
+    alice, bob = invite_by_link(browser, app_server, artifacts)
+    expect(bob.locator("#start")).to_be_visible()
+    expect(bob.get_by_role("button", name="Leave")).to_have_count(0)
+    bob.click("#to-lobby")
+    mine = bob.get_by_role("region", name="My tables")
+    mine.get_by_role("button").first.click()  # still seated: the way back is there
+    expect(bob.locator("#start")).to_be_visible()
+
+
 def short_window_server(tmp_path: Path) -> Iterator[LiveServer]:
     """A server whose start window is a few seconds: a no-show is seen in a test."""
     settings = conftest.test_settings(tmp_path).model_copy(update={"start_window_seconds": 6})

@@ -7,7 +7,6 @@ import { createBoard } from "./board.js";
 import { icon } from "./face.js";
 import { resolveRules } from "./rules.js";
 import { tableSummary } from "./lobby.js";
-import { resultView } from "./result.js";
 
 let replayView = null;
 const OVER = new Set(["won", "finished", "timeout", "timed_out", "did_not_start"]);
@@ -34,19 +33,27 @@ export function tableScreen(app, { tableId }) {
   let late = false; // that moment has passed: opening the game now only watches the other
   let lateTimer = null;
   let wantNew = false; // I asked for a new game; polling until the next match starts
+  let gone = false; // the table is not there (any more) for me: said, with the way out
+  let resultView = null; // result.js, loaded with the first result (not a first-page need)
   const seen = new Map(); // player id → name, of everyone seen seated here
 
   // ---- loading the table and the match
   async function load() {
     clearTimeout(poll);
     const before = JSON.stringify(table);
+    const was = (table?.seats || []).map((s) => s.player_id);
     try {
       table = { ...(await api.table(tableId)), invite_code: table?.invite_code };
     } catch (problem) {
       notice = problemText(problem);
+      gone = problem?.status === 404;
       return render();
     }
     for (const seat of table.seats || []) if (seat.player_id && seat.name) seen.set(seat.player_id, seat.name);
+    // The other player got up: said (after a rematch asked for, as a "no"), instead of a
+    // New game that the server refuses without a word on screen.
+    const left = was.find((id) => id !== me.id && !(table.seats || []).some((s) => s.player_id === id));
+    if (left) notice = t(wantNew ? "rematchDeclined" : "opponentLeft", { name: seen.get(left) || t("opponent") });
     if (wantNew && (table.seats || []).length < 2) wantNew = false; // declined: the table waits
     const current = table.match_id;
     const arrived = current && current !== matchId;
@@ -264,6 +271,7 @@ export function tableScreen(app, { tableId }) {
   // players, the stock and completed runs, the game buttons), a status line, the board.
   function render() {
     el.classList.remove("game");
+    if (gone) return renderGone();
     if (result) return renderResult();
     if (ready) return renderReady();
     if (wantNew && !game) return renderRematchWait();
@@ -371,7 +379,16 @@ export function tableScreen(app, { tableId }) {
         h("div.row.center",
           h("button.primary.big", { type: "button", id: "start", onclick: openGame },
             late ? t("watchName", { name: other }) : t("start")),
-          h("button", { type: "button", onclick: leave }, t("leave"))))));
+          // Not "Leave": the seat cannot be given up while this game is still to be
+          // played (the server refuses); the lobby's My tables leads back here.
+          h("button", { type: "button", id: "to-lobby", onclick: () => app.go("#/") }, icon("leave"), t("backToLobby"))))));
+  }
+
+  function renderGone() {
+    clear(el, h("div.page.narrow",
+      h("h1", {}, t("table")),
+      h("p.banner", { role: "alert", id: "table-gone" }, notice),
+      h("div.row", h("a.button.primary", { href: "#/", id: "to-lobby" }, t("backToLobby")))));
   }
 
   function renderWaiting() {
@@ -454,9 +471,17 @@ export function tableScreen(app, { tableId }) {
     if (replay) {
       return clear(el, replayView({ record: replay, onClose: () => { replay = null; render(); } }));
     }
-    clear(el, rematchNotice(), resultView({
+    if (!resultView) {
+      import("./result.js").then((m) => { resultView = m.resultView; if (result) render(); }).catch(console.error);
+      return;
+    }
+    const alone = (table?.seats || []).length < 2;
+    clear(el, rematchNotice(),
+      notice ? h("p.banner.news", { role: "status", id: "table-news" }, notice) : null,
+      resultView({
       result, me, nameOf, suits: table?.suits ?? game?.rules.suits, rated: table?.rated,
-      onNewGame: newGame, onLeave: leave,
+      // Alone at the table: a new game needs a new opponent, invited from the waiting screen.
+      onNewGame: alone ? inviteNew : newGame, onLeave: leave,
       onReplay: (playerId) => app.socket.send({ type: "get_replay", match_id: matchId, player_id: playerId }),
     }));
   }
@@ -475,8 +500,23 @@ export function tableScreen(app, { tableId }) {
     load();
   }
 
+  function inviteNew() {
+    result = game = watch = null;
+    notice = "";
+    render();
+  }
+
+  // Refused (my game of a match in progress): said where I am, never a silent trip to the
+  // lobby that leaves me seated and my clock running.
   async function leave() {
-    await api.leave(tableId).catch(() => null);
+    try {
+      await api.leave(tableId);
+    } catch (problem) {
+      if (problem?.status !== 404) {
+        notice = problemText(problem);
+        return render();
+      }
+    }
     app.go("#/");
   }
 
