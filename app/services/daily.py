@@ -15,7 +15,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Player
 from app.db.solo_models import DailyStreak, SoloGame
+from app.engine.daily import DAILY_SUITS, daily_deal_number
 from app.errors import Conflict, Forbidden, NotFound
+from app.rewards.solo import SoloOptions
 from app.rewards.streaks import NO_STREAK, Streak, daily_streak
 from app.services.paging import Page
 
@@ -73,6 +75,17 @@ def current_from_cache(row: DailyStreak, *, today: date, lost_today: bool) -> in
     """The current streak from the cache: the read-time rule of section 3."""
     alive = row.last_won == today or (row.last_won == today - ONE_DAY and not lost_today)
     return row.run if alive else 0
+
+
+def check_not_todays_daily(*, number: int, options: SoloOptions, today: date) -> None:
+    """Refuse a solo game on the cards of today's daily deal (its number, 2 suits, solvable
+    deals only, either rule) while that day lasts: it would let a player practise the one
+    attempt that counts. From tomorrow (UTC) it is a deal like any other. 409
+    ``daily_deal_today``."""
+    if (options.suits == DAILY_SUITS and options.solvable_only
+            and number == daily_deal_number(today)):
+        raise Conflict("that is today's daily deal: play it on the Daily screen (as a solo "
+                       "game from tomorrow, UTC)", code="daily_deal_today")
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ import httpx
 from fastapi import FastAPI
 
 from app.db.models import Match
+from app.engine.daily import daily_deal_number
 from app.engine.record import load_record
 from app.engine.solver.solvable import solvable_deal
 from app.scoring.replay import replay_record
@@ -13,6 +14,7 @@ from app.services import deals
 from app.services.deal_pool import DealPool
 from app.services.solo_play import SoloPlay
 from tests.support.api import User, assert_problem, signup
+from tests.support.solo import T0, FakeClock
 
 
 async def start(client: httpx.AsyncClient, user: User, body: dict) -> dict:  # type: ignore[type-arg]
@@ -167,3 +169,24 @@ async def test_a_solo_game_on_a_duels_play_number_deals_the_duels_cards(
         record = load_record((await client.get(f"/api/solo/games/{game['id']}/record")).text)
         duel = deals.start_state(match)
         assert (record.start.columns, record.start.stock) == (duel.columns, duel.stock)
+
+
+async def test_todays_daily_deal_cannot_be_practised_as_a_solo_game_until_tomorrow(
+    client: httpx.AsyncClient, app: FastAPI,
+) -> None:
+    """Its cards are the day's one counted attempt: a solo game on them (a shared link of
+    the daily's result, the number typed in) would be a rehearsal of it."""
+    clock = FakeClock()
+    app.state.solo.clock = clock
+    ann = await signup(client, "Ann")
+    today = daily_deal_number(T0.date())
+    for options in ({"suits": 2}, {"suits": 2, "relaxed": True}):
+        assert_problem(await client.post("/api/solo/games", headers=ann.auth, json={
+            "number": today, "options": options}), 409, "daily_deal_today")
+    assert (await client.get("/api/solo/games/current", headers=ann.auth)).json() is None
+    # Other cards on that number: 1 suit, or the generator deal (not the solvable one).
+    await start(client, ann, {"number": today, "options": {"suits": 1}})
+    await start(client, ann, {"number": today, "options": {"suits": 2, "solvable_only": False}})
+    clock.advance(days=1)  # tomorrow it is a deal like any other
+    game = (await start(client, ann, {"number": today, "options": {"suits": 2}}))["game"]
+    assert game["number"] == today

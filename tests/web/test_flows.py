@@ -438,7 +438,7 @@ def test_the_ready_screen_leads_to_the_lobby_not_to_a_refused_leave(
         browser: Browser, app_server: LiveServer, artifacts: Path) -> None:
     """Bug: Leave before starting was refused (the game is still to be played) and the
     page went to the lobby anyway, as if the seat were given up: the clock ran on."""
-    alice, bob = invite_by_link(browser, app_server, artifacts)
+    _alice, bob = invite_by_link(browser, app_server, artifacts)
     expect(bob.locator("#start")).to_be_visible()
     expect(bob.get_by_role("button", name="Leave")).to_have_count(0)
     bob.click("#to-lobby")

@@ -102,6 +102,9 @@ def test_daily_deal_played_by_two_players_both_on_the_board(
         page.locator("#play-daily").click()
         expect(page.locator(".soloplayer .name")).to_contain_text("Daily deal")
         rescue_until_auto_complete(page)
+        # No link to rehearse today's daily (the server refuses it as a solo game today).
+        expect(page.locator("#play-link-tomorrow")).to_contain_text("From tomorrow (UTC)")
+        expect(page.locator("#play-link")).to_have_count(0)
         page.locator("#to-daily").click()
         expect(page.locator("#my-daily")).to_contain_text("You have played today's deal.")
     for page in players:

@@ -19,7 +19,10 @@ export function soloResultView({ game, badges = [], onNewDeal }) {
   const daily = game.kind === "daily";
   const options = game.options ?? { suits: 2, solvable_only: true, relaxed: false };
   const heading = won ? t("youWon") : game.status === "expired" ? t("expired") : t("givenUp");
-  const link = game.number ? playLink(game.number, options) : null;
+  // Today's daily is everyone's one attempt of the day: no link to rehearse it until
+  // tomorrow (the server refuses such a solo game, daily_deal_today).
+  const todays = daily && game.daily_date === new Date().toISOString().slice(0, 10);
+  const link = game.number && !todays ? playLink(game.number, options) : null;
   const linkBox = link ? h("input", { id: "play-link", readonly: true, value: link, "aria-label": t("playLink") }) : null;
   const copied = h("span.note", { role: "status" });
   return h("section.result.soloresult", { "aria-labelledby": "result-h" },
@@ -47,7 +50,8 @@ export function soloResultView({ game, badges = [], onNewDeal }) {
             copied.textContent = (await copyText(link)) ? t("copied") : "";
             announce(copied.textContent);
           },
-        }, icon("copy"), t("copyLink")), copied)) : null);
+        }, icon("copy"), t("copyLink")), copied))
+      : todays ? h("section.panel", {}, h("p.muted", { id: "play-link-tomorrow" }, t("playLinkTomorrow"))) : null);
 }
 
 // Base, bonuses, the options' multiplier, rescues and the total, as docs/points.md adds them.

@@ -23,9 +23,11 @@ from app.api.solo_schemas import (
     SoloStatus,
 )
 from app.db.solo_models import SoloGame
+from app.engine.daily import daily_deal_number
 from app.engine.deal_numbers import random_deal_number
 from app.ops.solver_worker import off_loop
 from app.rewards.solo import SoloOptions, solo_start
+from app.services import daily
 from app.services import solo_games as games
 from app.services.solo_play import SoloPlay
 from app.services.solo_views import game_json
@@ -40,12 +42,18 @@ async def game_out(session: Session, game: SoloGame) -> SoloGameOut:
 
 
 @router.post("/solo/games", status_code=201, response_model=NewSoloGameOut,
-             responses=problems(401))
+             responses=problems(401, 409))
 async def start_solo_game(body: NewSoloGameIn, me: Me, session: Session, play: Play
                           ) -> NewSoloGameOut:
     """A new solo game (my solo game in progress, if any, is abandoned)."""
     options = SoloOptions(body.options.suits, body.options.solvable_only, body.options.relaxed)
-    number = body.number if body.number is not None else random_deal_number()
+    today = play.today()
+    number = body.number
+    while number is None:  # a random number is never today's daily deal
+        number = random_deal_number()
+        if number == daily_deal_number(today):
+            number = None
+    daily.check_not_todays_daily(number=number, options=options, today=today)
     start = await off_loop(solo_start, number, options)  # the solver may run
     created = await play.create(player_id=me.id, start=start)
     return NewSoloGameOut(game=await game_out(session, created.game),
