@@ -38,6 +38,7 @@ from app.rewards.badges import (
 from app.scoring.play import ScoredGame
 from app.services import daily
 from app.services.deals import match_rules, start_state
+from app.services.ratings import match_counts, too_short
 from app.services.settled import (
     MatchSettled,
     SoloSettled,
@@ -145,6 +146,9 @@ async def duel_facts(session: AsyncSession, event: MatchSettled, player_id: int
     their_game = await session.get(Game, theirs.game_id)
     if my_game is None or their_game is None:
         return None
+    games = {game.id: game for game in (my_game, their_game)}
+    if not match_counts(event, [games[seat.game_id] for seat in event.seats]):
+        return None  # too short to count: no badge from a Finish in the first seconds
     behind = False
     if (their_game.ended_at is not None and my_game.ended_at is not None
             and their_game.ended_at < my_game.ended_at):
@@ -182,8 +186,11 @@ async def player_record(session: AsyncSession, player_id: int, now: datetime) ->
                func.count().filter(SoloGame.kind == "daily", SoloGame.status == "won"),
                func.count().filter(SoloGame.kind == "daily", SoloGame.status != "playing"))
         .where(SoloGame.player_id == player_id))).one()
+    # Won duels that count (docs/ratings.md): wins by a Finish in the first seconds would
+    # farm "Duelist" between two friends.
+    short = select(Game.id).where(Game.match_id == Match.id, too_short()).exists()
     duel_wins = await session.scalar(select(func.count()).select_from(Match).where(
-        Match.winner_id == player_id, Match.status == "finished"))
+        Match.winner_id == player_id, Match.status == "finished", ~short))
     streak = await daily.streak_of(session=session, player_id=player_id,
                                    today=max(now.astimezone(UTC).date(),
                                              await _last_daily(session, player_id)))

@@ -3,7 +3,7 @@
 from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, and_, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Game, Player, Rating, utcnow
@@ -92,12 +92,25 @@ def played_enough(game: Game, status: str) -> bool:
             or game.time_used_ms >= MIN_RATED_MS)
 
 
-def moves_ratings(event: MatchSettled, games: list[Game]) -> bool:
-    """A rated match moves ratings when someone started and every game that was started
-    played enough; a player who did not start is rated as a loss against one who did."""
+def too_short() -> ColumnElement[bool]:
+    """SQL: a game of ``games`` that was started and did not play enough (the negation of
+    :func:`played_enough` for a started game; a game never opened has no ``started_at``)."""
+    return and_(Game.started_at.is_not(None), Game.status != "won",
+                Game.actions_count < MIN_RATED_ACTIONS, Game.time_used_ms < MIN_RATED_MS)
+
+
+def match_counts(event: MatchSettled, games: list[Game]) -> bool:
+    """A match counts (for ratings if rated, for duel badges either way) when someone
+    started and every game that was started played enough; a player who did not start
+    counts as a loss against one who did."""
     started = [(game, seat.status) for game, seat in zip(games, event.seats, strict=True)
                if seat.status != NO_SHOW]
-    return event.rated and bool(started) and all(played_enough(g, s) for g, s in started)
+    return bool(started) and all(played_enough(g, s) for g, s in started)
+
+
+def moves_ratings(event: MatchSettled, games: list[Game]) -> bool:
+    """A rated match moves ratings when it counts (:func:`match_counts`)."""
+    return event.rated and match_counts(event, games)
 
 
 async def rate_settled_match(event: MatchSettled, session: AsyncSession) -> None:

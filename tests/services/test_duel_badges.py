@@ -20,6 +20,7 @@ from app.rewards.badges import DUEL_WINS_GOAL
 from app.rooms.store import Progress
 from app.scoring.play import ScoredGame
 from app.services import results, tables
+from app.services.badges import player_record
 from app.services.deals import rebuild
 from tests.services.test_results import games, seated_match
 from tests.support.duel_layouts import WINNING_LINE, near_finished_layout
@@ -65,12 +66,38 @@ async def test_the_faster_of_two_equal_scores_earns_first_duel_the_loser_nothing
 ) -> None:
     ann, bob, match = await seated_match(session)
     first, second = await games(session, match)
-    await play(session, game_id=first, steps=3, time_used_ms=10_000)
-    await play(session, game_id=second, steps=3, time_used_ms=20_000)
+    await play(session, game_id=first, steps=3, time_used_ms=70_000)
+    await play(session, game_id=second, steps=3, time_used_ms=80_000)
     settled = await results.finish_match(session=session, match_id=match.id)
     assert settled.match.winner_id == ann.id
     assert await badges_of(session, ann.id) == {"first_duel": match.id}
     assert await badges_of(session, bob.id) == {}
+
+
+async def test_a_duel_too_short_to_count_earns_no_badge_and_no_win_toward_duelist(
+    session: AsyncSession,
+) -> None:
+    """Two friends farming: a Finish after three actions and ten seconds wins a duel that
+    counts for nothing (docs/badges.md, docs/ratings.md)."""
+    ann, bob, match = await seated_match(session, rated=False)
+    first, second = await games(session, match)
+    await play(session, game_id=first, steps=3, time_used_ms=9_000)
+    await play(session, game_id=second, steps=3, time_used_ms=10_000)
+    settled = await results.finish_match(session=session, match_id=match.id)
+    assert settled.match.winner_id == ann.id  # the result stands
+    assert await badges_of(session, ann.id) == {}
+    # A later duel that counts is her first win for the badges: "first_duel", and the
+    # short one is not among the wins that "duelist" counts.
+    await tables.agree_new_game(session=session, table_id=match.table_id, player=ann)
+    again = await tables.agree_new_game(session=session, table_id=match.table_id, player=bob)
+    assert again.match is not None
+    first, second = await games(session, again.match)
+    await play(session, game_id=first, steps=3, time_used_ms=70_000)
+    await play(session, game_id=second, steps=3, time_used_ms=80_000)
+    await results.finish_match(session=session, match_id=again.match.id)
+    assert await badges_of(session, ann.id) == {"first_duel": again.match.id}
+    record = await player_record(session, ann.id, settled.match.ended_at or again.match.created_at)
+    assert record.duel_wins == 1
 
 
 async def test_comeback_needs_being_behind_when_the_opponent_finished(
@@ -113,8 +140,8 @@ async def test_duelist_at_the_tenth_duel_won(session: AsyncSession) -> None:
                     for n in range(1, DUEL_WINS_GOAL - 1))  # 8 stored wins
     await session.commit()
     first, second = await games(session, match)
-    await play(session, game_id=first, steps=3, time_used_ms=10_000)
-    await play(session, game_id=second, steps=3, time_used_ms=20_000)
+    await play(session, game_id=first, steps=3, time_used_ms=70_000)
+    await play(session, game_id=second, steps=3, time_used_ms=80_000)
     await results.finish_match(session=session, match_id=match.id)  # the 9th
     assert "duelist" not in await badges_of(session, ann.id)
 
@@ -123,7 +150,7 @@ async def test_duelist_at_the_tenth_duel_won(session: AsyncSession) -> None:
     next_match = again.match
     assert next_match is not None
     first, second = await games(session, next_match)
-    await play(session, game_id=first, steps=3, time_used_ms=10_000)
-    await play(session, game_id=second, steps=3, time_used_ms=20_000)
+    await play(session, game_id=first, steps=3, time_used_ms=70_000)
+    await play(session, game_id=second, steps=3, time_used_ms=80_000)
     await results.finish_match(session=session, match_id=next_match.id)  # the 10th
     assert (await badges_of(session, ann.id))["duelist"] == next_match.id
