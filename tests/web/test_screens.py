@@ -224,3 +224,28 @@ def test_new_game_dialog_offers_four_suits_and_a_difficulty(
     dialog.get_by_role("button", name="Create").click()
     page.wait_for_function("() => !document.querySelector('dialog[open]')")
     assert created and created[0]["suits"] == 4 and created[0]["difficulty"] == "hard"
+
+
+def test_the_help_closes_when_the_address_changes(page: Page, static_server: LiveServer) -> None:
+    """Bug: the help dialog stayed open over the next screen after a new address."""
+    fake = FakeServer()
+    fake.install(page)
+    page.goto(f"{static_server.url}/#/table/{TABLE_ID}")
+    expect(page.locator(".tableau .column")).to_have_count(10)
+    page.locator("#help-open").click()
+    expect(page.locator("#help")).to_be_visible()
+    page.evaluate("location.hash = '#/'")
+    expect(page.get_by_role("heading", name="Lobby")).to_be_visible()
+    expect(page.locator("#help")).to_be_hidden()
+
+
+def test_german_undo_is_not_back_and_its_key_is_strg(page: Page,
+                                                     static_server: LiveServer) -> None:
+    """"Zurück" named both Undo and Back; the key hint said "Ctrl Z" on German keyboards."""
+    page.add_init_script("localStorage.setItem('spider.lang', 'de')")
+    fake = FakeServer()
+    fake.install(page)
+    page.goto(f"{static_server.url}/#/table/{TABLE_ID}")
+    undo = page.locator("#undo")
+    expect(undo).to_have_text("Rückgängig")
+    expect(undo).to_have_attribute("data-key", "Strg Z")

@@ -101,6 +101,8 @@ let routing = 0;
 
 async function route() {
   const turn = ++routing; // a newer route() wins over one still waiting
+  // A dialog belongs to the screen it was opened on (the help stayed over the next one).
+  for (const open of document.querySelectorAll("dialog[open]")) open.close();
   screen?.destroy?.();
   screen = null;
   clear(main);

@@ -95,7 +95,7 @@ export const WORDS = {
     dailyComeBack: "Une nouvelle donne arrive à minuit UTC.",
     dailyOpen: "Votre donne du jour du {date} est encore ouverte : elle compte pour ce jour-là si vous la gagnez avant minuit UTC ce soir.",
     dailyOpenContinue: "Reprendre la donne du {date}", dailyPlayers: "joué : {players} · gagné : {winners}", dailyPlaying: "en cours : {n}",
-    dailyDuel: "Duel du jour", dailyDuelLead: "La donne du jour contre un autre joueur de votre niveau. Non classé, et ce n'est pas votre essai du jour : le classement et votre série ne comptent que la partie du jour.",
+    dailyDuel: "Duel du jour", dailyDuelLead: "La donne du jour contre un autre joueur de votre niveau. Sans effet sur la cote, et ce n'est pas votre essai du jour : le classement et votre série ne comptent que la partie du jour.",
     dailyDuelFind: "Trouver un adversaire", dailyDuelOpen: "Aller à mon duel du jour",
     streakNow: "Série en cours", streakBest: "Meilleure série", days: "{n} jours", days_one: "{n} jour", dailyBoard: "Classement du {date}",
     boardLocked: "Le classement s'ouvre une fois la donne du jour terminée.", noWinners: "Personne n'a encore gagné cette donne.",
