@@ -390,7 +390,6 @@ def test_a_rated_duel_too_short_to_count_says_so(browser: Browser, app_server: L
     expect(changes).to_have_text(["too short to rate", "too short to rate"])
 
 
-@pytest.fixture
 def test_an_opponent_who_leaves_after_the_match_is_told_and_new_game_invites_anew(
         browser: Browser, app_server: LiveServer, artifacts: Path) -> None:
     """Bug: Bob left; Alice, on the result page, was told nothing, and New game did
@@ -447,6 +446,7 @@ def test_the_ready_screen_leads_to_the_lobby_not_to_a_refused_leave(
     expect(bob.locator("#start")).to_be_visible()
 
 
+@pytest.fixture
 def short_window_server(tmp_path: Path) -> Iterator[LiveServer]:
     """A server whose start window is a few seconds: a no-show is seen in a test."""
     settings = conftest.test_settings(tmp_path).model_copy(update={"start_window_seconds": 6})
@@ -479,6 +479,9 @@ def test_a_player_who_does_not_start_loses_did_not_start(
     expect(alice.locator("#winner")).to_have_text("Winner: alice")
     row = alice.locator(".scoresheet tbody tr", has_text="bob")
     expect(row).to_contain_text("did not start")
+    # A game never opened has no replay to offer; Alice's has.
+    expect(alice.locator("button.replay")).to_have_count(1)
+    expect(alice.locator("button.replay")).to_have_text("Watch replay — alice")
     expect(bob.locator("#winner")).to_have_text("Winner: alice")  # Bob's page learns it too
     alice.screenshot(path=artifacts / "flows-no-show-result.png", full_page=True)
 

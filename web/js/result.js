@@ -37,8 +37,10 @@ export function resultView({ result, me, nameOf, suits, rated, onNewGame, onLeav
           h("td", {}, ratingChange(row, rated && !result.results.every((r) => r.reason === "did_not_start"))))))),
       h("div.row.center",
         h("button.primary", { type: "button", id: "new-game", onclick: onNewGame }, icon("plus"), t("newGame")),
-        rows.map((row) => h("button", { type: "button", class: "replay", onclick: () => onReplay(row.player_id) },
-          icon("replay"), `${t("replay")} — ${nameOf(row.player_id)}`)),
+        // A game never opened has nothing to replay.
+        rows.filter((row) => row.reason !== "did_not_start").map((row) => h("button", {
+          type: "button", class: "replay", onclick: () => onReplay(row.player_id),
+        }, icon("replay"), `${t("replay")} — ${nameOf(row.player_id)}`)),
         h("button.quit", { type: "button", id: "leave", onclick: onLeave }, icon("leave"), t("leave")))),
     h("section.panel", {},
       h("h2", { id: "share-h" }, t("share")), shareBox,
