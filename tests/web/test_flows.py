@@ -463,3 +463,51 @@ def test_the_share_text_links_to_a_solo_game_on_the_same_deal(
     friend.click("#start-solo")
     expect(friend.get_by_text(f"Deal #{found[1]}", exact=True).first).to_be_visible()
     assert opening_row(friend) == opening  # the very cards of the duel
+
+
+def test_the_player_page_shows_and_changes_friend_and_ignore_state(
+        browser: Browser, app_server: LiveServer, artifacts: Path) -> None:
+    """Bug: Add friend added Bob but the page went on saying "Add friend" (and said it on
+    load when he already was a friend); my own page and a name nobody has offered Add
+    friend and Ignore too."""
+    new_player(browser, app_server, "bob")
+    alice = new_player(browser, app_server, "alice")
+    alice.goto("/#/player/bob")
+    alice.click("#add-friend")
+    expect(alice.locator("#friend-state")).to_have_text("Friends ✓")
+    expect(alice.locator("#add-friend")).to_have_count(0)
+    expect(alice.locator("#remove-friend")).to_be_focused()  # the way back, under the finger
+    alice.reload()  # known on load: the friend list says so
+    expect(alice.locator("#friend-state")).to_have_text("Friends ✓")
+    expect(alice.get_by_role("button", name="Remove friend")).to_be_visible()
+    alice.screenshot(path=artifacts / "flows-player-friend.png", full_page=True)
+    assert serious(alice) == []
+    alice.get_by_role("button", name="Remove friend").click()
+    expect(alice.get_by_role("main").get_by_role("status")).to_have_text("Friend removed.")
+    expect(alice.get_by_role("button", name="Add friend")).to_be_visible()
+    expect(alice.locator("#friend-state")).to_have_count(0)
+
+    alice.click("#ignore")
+    expect(alice.locator("#ignore-state")).to_have_text("Ignored")
+    alice.reload()
+    expect(alice.locator("#ignore-state")).to_have_text("Ignored")
+    alice.get_by_role("button", name="Unignore").click()
+    expect(alice.get_by_role("button", name="Ignore", exact=True)).to_be_visible()
+    expect(alice.locator("#ignore-state")).to_have_count(0)
+    alice.goto("/#/")
+    expect(alice.get_by_text("No friend yet.")).to_be_visible()  # removed for real
+
+    alice.goto("/#/player/alice")  # my own page: nothing to add or ignore
+    expect(alice.locator("dl.stats:not(#daily-stats)")).to_contain_text("Games")
+    expect(alice.locator("#add-friend, #remove-friend, #ignore, #unignore")).to_have_count(0)
+
+    for lang, said in [("en", "There is no player called “Nobody123”."),
+                       ("fr", "Aucun joueur ne s'appelle « Nobody123 »."),
+                       ("de", "Es gibt keinen Spieler namens „Nobody123“.")]:
+        alice.evaluate(f"localStorage.setItem('spider.lang', '{lang}')")
+        alice.goto("/#/player/Nobody123")
+        alice.reload()
+        expect(alice.get_by_role("main").get_by_role("status")).to_have_text(said)
+        expect(alice.locator("dl.stats")).to_have_count(0)
+        expect(alice.locator("#add-friend, #ignore")).to_have_count(0)
+    alice.screenshot(path=artifacts / "flows-player-nobody-de.png")
