@@ -282,7 +282,7 @@ const DE = {
   youFinished: "Dein Spiel ist vorbei. Warte auf {name}…", watch: "Zuschauen",
   result: "Ergebnis", winner: "Sieger: {name}", draw: "Unentschieden", howEnded: "Spielende",
   won: "gewonnen", finished_early: "vorzeitig beendet", timed_out: "Zeit abgelaufen",
-  rating: "Wertung", ratingChange: "Wertungsänderung", leave: "Verlassen", replay: "Wiederholung ansehen",
+  rating: "Wertung", ratingChange: "Wertungs\u00adänderung", leave: "Verlassen", replay: "Wiederholung ansehen",
   share: "Teilen", shareText: "Spider Duel, {suits}: {outcome}, {mine} zu {theirs}. Schaffst du mehr mit demselben Blatt?", shareLink: "Jetzt spielen: {url}",
   shareWon: "ich habe gewonnen", shareLost: "ich habe verloren", shareDraw: "unentschieden",
   player: "Spieler", since: "Seit", games: "Spiele", wins: "Gewonnen", losses: "Verloren",
