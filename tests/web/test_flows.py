@@ -124,7 +124,7 @@ def test_the_way_back_to_my_game_and_news_of_my_table(browser: Browser,
     tap(card(alice, "6s", 1))
     alice.click("#brand")  # walks to the lobby, clock running
     mine = alice.get_by_role("region", name="My tables")
-    expect(mine).to_contain_text("bob — game in progress")
+    expect(mine).to_contain_text("You are playing")
     expect(alice.locator("#mygame")).to_be_visible()
     alice.screenshot(path=artifacts / "flows-my-tables.png", full_page=True)
     assert serious(alice) == []
@@ -511,3 +511,55 @@ def test_the_player_page_shows_and_changes_friend_and_ignore_state(
         expect(alice.locator("dl.stats")).to_have_count(0)
         expect(alice.locator("#add-friend, #ignore")).to_have_count(0)
     alice.screenshot(path=artifacts / "flows-player-nobody-de.png")
+
+
+def test_my_tables_say_who_is_at_the_table_and_how_my_game_stands(
+        browser: Browser, app_server: LiveServer, artifacts: Path) -> None:
+    """Bug: a line said "alice — game in progress" before anyone started and after a
+    game was over, a finished table just a bare name, and the host's name stayed after
+    the host left."""
+    alice, bob = invite_by_link(browser, app_server, artifacts)
+    lobby = alice.context.new_page()  # Alice's lobby in a second tab, her table in the first
+    lobby.goto("/")
+    line = lobby.locator(".mine li")  # the region "My tables" ("Mes tables", "Meine Tische")
+    button = line.get_by_role("button")
+    expect(line).to_contain_text(re.compile(
+        r"Your game has not started yet: start it before \d{1,2}:\d\d"))
+    expect(line.locator("a.host")).to_have_text("bob")  # who is at the table with me
+    expect(button).to_have_text("Back to my game")
+    lobby.screenshot(path=artifacts / "flows-mine-not-started.png")
+
+    start_both(alice, bob)
+    lobby.reload()
+    expect(line).to_contain_text("You are playing")
+    expect(button).to_have_text("Back to my game")
+
+    win(alice)
+    expect(alice.locator("#watching")).to_be_visible()
+    lobby.reload()
+    expect(line).to_contain_text("Your game is over; bob is still playing")
+    expect(button).to_have_text("Go to the table")
+
+    finish(bob)
+    expect(bob.locator("#winner")).to_have_text("Winner: alice")
+    lobby.reload()
+    expect(line).to_contain_text("Match over: you won")
+    expect(line.locator("a.host")).to_have_text("bob")
+    bob.click("#brand")
+    bob_line = bob.get_by_role("region", name="My tables").locator("li")
+    expect(bob_line).to_contain_text("Match over: you lost")
+    expect(bob_line.locator("a.host")).to_have_text("alice")
+    lobby.screenshot(path=artifacts / "flows-mine-over.png")
+    assert serious(lobby) == []
+
+    bob.get_by_role("button", name="Go to the table").click()
+    bob.click("#leave")
+    expect(bob.get_by_role("heading", name="Lobby")).to_be_visible()
+    lobby.reload()
+    expect(line).to_contain_text("Match over: you won · bob left the table")
+    expect(line.locator("a.host")).to_have_count(0)  # nobody else at the table now
+    for lang, said in [("fr", "Match terminé : vous avez gagné · bob a quitté la table"),
+                       ("de", "Match vorbei: du hast gewonnen · bob hat den Tisch verlassen")]:
+        lobby.evaluate(f"localStorage.setItem('spider.lang', '{lang}')")
+        lobby.reload()
+        expect(line).to_contain_text(said)
