@@ -96,12 +96,12 @@ export function playerScreen(app, { name }) {
       h("div.row.contact",
         known && info && app.me && !isSelf() ? [
           friend
-            ? [h("span.badge.friend", { id: "friend-state" }, t("isFriend")),
-              h("button", { type: "button", id: "remove-friend", onclick: () => act(() => api.removeFriend(info.id), "friendRemoved", "not_friend", false, "add-friend") }, t("removeFriend"))]
+            ? h("span.row", h("span.badge.friend", { id: "friend-state" }, t("isFriend")), // kept together when the row wraps
+              h("button", { type: "button", id: "remove-friend", onclick: () => act(() => api.removeFriend(info.id), "friendRemoved", "not_friend", false, "add-friend") }, t("removeFriend")))
             : h("button.primary", { type: "button", id: "add-friend", onclick: () => act(() => api.addFriend(name), "friendAdded", "already_friend", true, "remove-friend") }, icon("friend"), t("addFriend")),
           ignoring
-            ? [h("span.badge", { id: "ignore-state" }, icon("block"), t("isIgnored")),
-              h("button", { type: "button", id: "unignore", onclick: () => act(() => api.unignore(info.id), "unignored", "not_ignored", false, "ignore") }, t("unignore"))]
+            ? h("span.row", h("span.badge", { id: "ignore-state" }, icon("block"), t("isIgnored")),
+              h("button", { type: "button", id: "unignore", onclick: () => act(() => api.unignore(info.id), "unignored", "not_ignored", false, "ignore") }, t("unignore")))
             : h("button", { type: "button", id: "ignore", onclick: () => act(() => api.ignore(name), "ignored", "already_ignored", true, "unignore") }, icon("block"), t("ignore"))] : null,
         h("a.button", { href: "#/" }, icon("back"), t("back"))));
   }
