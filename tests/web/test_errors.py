@@ -89,17 +89,18 @@ def test_a_refused_request_is_told_in_the_page_language(page: Page,
         "won": 1, "lost": 2, "drawn": 0, "streak": 0, "ratings": []}))
 
     def already(route: Route) -> None:
-        if route.request.method != "POST":
-            route.fallback()
+        if route.request.method != "POST":  # a list read before bob was added elsewhere
+            route.fulfill(json={"items": [], "total": 0, "page": 1, "page_size": 100})
             return
         route.fulfill(status=409, json={
             "type": "/problems/already_friend", "title": "Conflict", "status": 409,
             "detail": "bob is already in your friend list", "code": "already_friend"})
 
-    page.route("**/api/me/friends", already)
+    page.route("**/api/me/friends*", already)
     page.goto(f"{static_server.url}/#/player/bob")
     page.click("#add-friend")
     expect(page.get_by_role("status")).to_have_text("Déjà dans votre liste d'amis.")
+    expect(page.locator("#friend-state")).to_have_text("Amis ✓")  # the answer tells the state
 
 
 def test_a_name_refused_before_sending_is_told_in_the_page_language(

@@ -126,7 +126,7 @@ def test_the_way_back_to_my_game_and_news_of_my_table(browser: Browser,
     tap(card(alice, "6s", 1))
     alice.click("#brand")  # walks to the lobby, clock running
     mine = alice.get_by_role("region", name="My tables")
-    expect(mine).to_contain_text("bob — game in progress")
+    expect(mine).to_contain_text("You are playing")
     expect(alice.locator("#mygame")).to_be_visible()
     alice.screenshot(path=artifacts / "flows-my-tables.png", full_page=True)
     assert serious(alice) == []
@@ -524,3 +524,103 @@ def test_the_share_text_links_to_a_solo_game_on_the_same_deal(
     friend.click("#start-solo")
     expect(friend.get_by_text(f"Deal #{found[1]}", exact=True).first).to_be_visible()
     assert opening_row(friend) == opening  # the very cards of the duel
+
+
+def test_the_player_page_shows_and_changes_friend_and_ignore_state(
+        browser: Browser, app_server: LiveServer, artifacts: Path) -> None:
+    """Bug: Add friend added Bob but the page went on saying "Add friend" (and said it on
+    load when he already was a friend); my own page and a name nobody has offered Add
+    friend and Ignore too."""
+    new_player(browser, app_server, "bob")
+    alice = new_player(browser, app_server, "alice")
+    alice.goto("/#/player/bob")
+    alice.click("#add-friend")
+    expect(alice.locator("#friend-state")).to_have_text("Friends ✓")
+    expect(alice.locator("#add-friend")).to_have_count(0)
+    expect(alice.locator("#remove-friend")).to_be_focused()  # the way back, under the finger
+    alice.reload()  # known on load: the friend list says so
+    expect(alice.locator("#friend-state")).to_have_text("Friends ✓")
+    expect(alice.get_by_role("button", name="Remove friend")).to_be_visible()
+    alice.screenshot(path=artifacts / "flows-player-friend.png", full_page=True)
+    assert serious(alice) == []
+    alice.get_by_role("button", name="Remove friend").click()
+    expect(alice.get_by_role("main").get_by_role("status")).to_have_text("Friend removed.")
+    expect(alice.get_by_role("button", name="Add friend")).to_be_visible()
+    expect(alice.locator("#friend-state")).to_have_count(0)
+
+    alice.click("#ignore")
+    expect(alice.locator("#ignore-state")).to_have_text("Ignored")
+    alice.reload()
+    expect(alice.locator("#ignore-state")).to_have_text("Ignored")
+    alice.get_by_role("button", name="Unignore").click()
+    expect(alice.get_by_role("button", name="Ignore", exact=True)).to_be_visible()
+    expect(alice.locator("#ignore-state")).to_have_count(0)
+    alice.goto("/#/")
+    expect(alice.get_by_text("No friend yet.")).to_be_visible()  # removed for real
+
+    alice.goto("/#/player/alice")  # my own page: nothing to add or ignore
+    expect(alice.locator("dl.stats:not(#daily-stats)")).to_contain_text("Games")
+    expect(alice.locator("#add-friend, #remove-friend, #ignore, #unignore")).to_have_count(0)
+
+    for lang, said in [("en", "There is no player called “Nobody123”."),
+                       ("fr", "Aucun joueur ne s'appelle « Nobody123 »."),
+                       ("de", "Es gibt keinen Spieler namens „Nobody123“.")]:
+        alice.evaluate(f"localStorage.setItem('spider.lang', '{lang}')")
+        alice.goto("/#/player/Nobody123")
+        alice.reload()
+        expect(alice.get_by_role("main").get_by_role("status")).to_have_text(said)
+        expect(alice.locator("dl.stats")).to_have_count(0)
+        expect(alice.locator("#add-friend, #ignore")).to_have_count(0)
+    alice.screenshot(path=artifacts / "flows-player-nobody-de.png")
+
+
+def test_my_tables_say_who_is_at_the_table_and_how_my_game_stands(
+        browser: Browser, app_server: LiveServer, artifacts: Path) -> None:
+    """Bug: a line said "alice — game in progress" before anyone started and after a
+    game was over, a finished table just a bare name, and the host's name stayed after
+    the host left."""
+    alice, bob = invite_by_link(browser, app_server, artifacts)
+    lobby = alice.context.new_page()  # Alice's lobby in a second tab, her table in the first
+    lobby.goto("/")
+    line = lobby.locator(".mine li")  # the region "My tables" ("Mes tables", "Meine Tische")
+    button = line.get_by_role("button")
+    expect(line).to_contain_text(re.compile(
+        r"Your game has not started yet: start it before \d{1,2}:\d\d"))
+    expect(line.locator("a.host")).to_have_text("bob")  # who is at the table with me
+    expect(button).to_have_text("Back to my game")
+    lobby.screenshot(path=artifacts / "flows-mine-not-started.png")
+
+    start_both(alice, bob)
+    lobby.reload()
+    expect(line).to_contain_text("You are playing")
+    expect(button).to_have_text("Back to my game")
+
+    win(alice)
+    expect(alice.locator("#watching")).to_be_visible()
+    lobby.reload()
+    expect(line).to_contain_text("Your game is over; bob is still playing")
+    expect(button).to_have_text("Go to the table")
+
+    finish(bob)
+    expect(bob.locator("#winner")).to_have_text("Winner: alice")
+    lobby.reload()
+    expect(line).to_contain_text("Match over: you won")
+    expect(line.locator("a.host")).to_have_text("bob")
+    bob.click("#brand")
+    bob_line = bob.get_by_role("region", name="My tables").locator("li")
+    expect(bob_line).to_contain_text("Match over: you lost")
+    expect(bob_line.locator("a.host")).to_have_text("alice")
+    lobby.screenshot(path=artifacts / "flows-mine-over.png")
+    assert serious(lobby) == []
+
+    bob.get_by_role("button", name="Go to the table").click()
+    bob.click("#leave")
+    expect(bob.get_by_role("heading", name="Lobby")).to_be_visible()
+    lobby.reload()
+    expect(line).to_contain_text("Match over: you won · bob left the table")
+    expect(line.locator("a.host")).to_have_count(0)  # nobody else at the table now
+    for lang, said in [("fr", "Match terminé : vous avez gagné · bob a quitté la table"),
+                       ("de", "Match vorbei: du hast gewonnen · bob hat den Tisch verlassen")]:
+        lobby.evaluate(f"localStorage.setItem('spider.lang', '{lang}')")
+        lobby.reload()
+        expect(line).to_contain_text(said)

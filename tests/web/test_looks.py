@@ -6,6 +6,7 @@ enough for a finger on a phone."""
 from __future__ import annotations
 
 import contextlib
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.web.axe import serious
 from tests.web.conftest import LiveServer
-from tests.web.fake import TABLE_ID, FakeServer, midgame
+from tests.web.fake import MATCH_ID, TABLE_ID, FakeServer, midgame
 
 SCREENS = {
     "1280x800": {"viewport": {"width": 1280, "height": 800}},
@@ -181,4 +182,57 @@ def test_other_screens_fit_a_phone(browser: Browser, static_server: LiveServer,
         no_sideways_overflow(page)
         shot(page, artifacts, "new-game", size)
         assert serious(page) == []
+        context.close()
+
+
+@pytest.mark.parametrize("lang", ["de", "fr", "en"])
+def test_result_table_fits_a_phone_in_every_language(browser: Browser, static_server: LiveServer,
+                                                     artifacts: Path, lang: str) -> None:
+    """Bug: in German on a 390 px phone the result's headers ran together
+    ("SPIELENDEWERTUNGSÄNDERUNG"), were clipped, and the page scrolled sideways (431 px)."""
+    for size in PHONES:
+        context = browser.new_context(**SCREENS[size])
+        page = context.new_page()
+        page.add_init_script(f"localStorage.setItem('spider.lang', '{lang}')")
+        fake = FakeServer()
+        fake.seats[1]["name"] = "Maximilian_Schmidt"  # a long name (20 is the most)
+        fake.install(page)
+        page.goto(f"{static_server.url}/#/table/{TABLE_ID}")
+        expect(page.locator(".tableau .column")).to_have_count(10)
+        page.click("#finish")
+        page.click("#confirm-finish-yes")
+        expect(page.locator("#watching")).to_be_visible()
+        # The longest words of each column: "did not start", "too short to rate".
+        fake.push(fake.socket, {
+            "type": "match_result", "match_id": MATCH_ID, "winner_id": 1, "deal": None,
+            "results": [
+                {"player_id": 1, "score": 187, "elapsed_ms": 65_000, "reason": "timed_out",
+                 "rating_before": None, "rating_after": None},
+                {"player_id": 2, "score": -4, "elapsed_ms": 600_000,
+                 "reason": "did_not_start", "rating_before": None, "rating_after": None},
+            ],
+        })
+        expect(page.locator("#winner")).to_be_visible()
+        page.wait_for_timeout(200)
+        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), (
+            size, page.evaluate("document.documentElement.scrollWidth"))
+        no_sideways_overflow(page)
+        cells = page.evaluate("""() => [...document.querySelectorAll('.result .scoresheet tr')]
+          .map((row) => [...row.children].map((c) => {
+            const b = c.getBoundingClientRect();
+            return {text: c.textContent, left: b.left, right: b.right,
+                    fits: c.scrollWidth <= c.clientWidth + 1};
+          }))""")
+        heads = cells[0]
+        assert len(heads) == 5
+        for row in cells:
+            assert all(c["fits"] for c in row), (size, [c["text"] for c in row if not c["fits"]])
+        # Each header inside its own column: none runs into the next.
+        assert all(a["right"] <= b["left"] + 0.5 for a, b in itertools.pairwise(heads)), heads
+        heads_text = page.evaluate("""() => [...document.querySelectorAll('.result thead th')]
+          .map((th) => { const r = document.createRange(); r.selectNodeContents(th);
+            const box = r.getBoundingClientRect(), cell = th.getBoundingClientRect();
+            return box.left >= cell.left - 0.5 && box.right <= cell.right + 0.5; })""")
+        assert all(heads_text), heads_text  # the words themselves stay inside their cell
+        shot(page, artifacts, f"result-{lang}", size)
         context.close()

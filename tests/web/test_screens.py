@@ -131,13 +131,16 @@ def test_player_info(page: Page, static_server: LiveServer, artifacts: Path) -> 
         "ratings": [{"suits": 1, "rating": 1612.4, "rd": 80.0, "band": "intermediate",
                      "games": 12}],
     }))
-    page.route("**/api/me/friends", lambda route: route.fulfill(status=201, json={
+    none = {"items": [], "total": 0, "page": 1, "page_size": 100}  # bob is no friend yet
+    page.route("**/api/me/friends*", lambda route: route.fulfill(status=201, json={
         "id": 2, "name": "bob", "since": "2026-11-29T10:00:00Z", "online": True,
-    }) if route.request.method == "POST" else route.fallback())
+    }) if route.request.method == "POST" else route.fulfill(json=none))
+    page.route("**/api/me/ignores*", lambda route: route.fulfill(json=none))
     page.goto(f"{static_server.url}/#/player/bob")
     expect(page.locator("dl.stats")).to_contain_text("1612 · Intermediate")
     page.click("#add-friend")
     expect(page.get_by_role("status")).to_have_text("Friend added.")
+    expect(page.locator("#friend-state")).to_have_text("Friends ✓")
     page.screenshot(path=artifacts / "player.png")
     assert serious(page) == []
 

@@ -76,7 +76,7 @@ def test_a_random_two_suit_duel_walked_through(browser: Browser, app_server: Liv
 
     alice.click("#brand")  # to the lobby with the clock running, and back
     mine = alice.get_by_role("region", name="My tables")
-    expect(mine).to_contain_text("bob — game in progress")
+    expect(mine).to_contain_text("You are playing")
     tops = alice.locator(".tableau .column .card:not(.back)")
     mine.get_by_role("button", name="Back to my game").click()
     expect(alice.locator(".tableau .column")).to_have_count(10)

@@ -55,9 +55,11 @@ export const api = {
   myTables: () => call("GET", "/tables/mine", undefined, { page_size: 100 }),
   searchPlayers: (prefix) => call("GET", "/players", undefined, { search: prefix, page_size: 8 }),
   removeFriend: (id) => call("DELETE", `/me/friends/${id}`),
-  friends: () => call("GET", "/me/friends", undefined, { page_size: 100 }),
+  friends: (page) => call("GET", "/me/friends", undefined, { page_size: 100, page }),
   addFriend: (name) => call("POST", "/me/friends", { name }),
+  ignores: (page) => call("GET", "/me/ignores", undefined, { page_size: 100, page }),
   ignore: (name) => call("POST", "/me/ignores", { name }),
+  unignore: (id) => call("DELETE", `/me/ignores/${id}`),
   match: (id) => call("GET", `/matches/${id}`),
   // Solo games, the daily deal, leaderboards and badges (docs/solo-and-daily.md, section 4).
   startSolo: (body) => call("POST", "/solo/games", body),

@@ -71,6 +71,8 @@ export function lobbyScreen(app, { inviteCode }) {
   let invites = [];
   let friends = [];
   let mine = [];
+  const matches = new Map(); // match id → GET /matches/{id}, for My tables
+  let says = null; // mytables.js: My tables' words, loaded with the first table of mine
   let found = null; // players found by name: null before a search
   let seatNews = null; // a table of mine someone just sat down at
   let inviteInfo = null;
@@ -95,6 +97,12 @@ export function lobbyScreen(app, { inviteCode }) {
     if (failed && inviteCode && results[3].status === "rejected") message = problemText(failed.reason);
     app.socket?.send({ type: "watch_presence", player_ids: friends.map((f) => f.id) }, "presence");
     render();
+    // Who finished, who won: in the match, not the table (a finished match is kept).
+    if (!mine.length) return;
+    const open = mine.filter((m) => m.match_id && matches.get(m.match_id)?.status !== "finished");
+    [says] = await Promise.all([import("./mytables.js").catch(() => null),
+      ...open.map((m) => api.match(m.match_id).then((x) => matches.set(m.match_id, x), () => null))]);
+    if (turn === loads) render();
   }
 
   function render() {
@@ -124,11 +132,12 @@ export function lobbyScreen(app, { inviteCode }) {
       h("h2", { id: "mine-h" }, t("myTables")),
       h("ul.list", {}, mine.map((table) => {
         const other = (table.seats || []).find((s) => s.player_id !== app.me?.id);
-        const on = table.match_status === "playing";
+        const [state, on] = says?.mineState(table, other, matches.get(table.match_id), app.me?.id) ?? ["", table.match_status === "playing"];
         if (asksRematch(table, app.me)) return rematchRow(table, other);
+        // The name shown is the player at the table with me now, not its host.
         return h("li",
-          tableSummary(table),
-          h("span.muted.grow", {}, on ? `${other?.name ?? ""} — ${t("gameOn")}` : other ? other.name : t("waiting")),
+          tableSummary(table, other?.name ?? ""),
+          h("span.muted.grow", { id: `mine-state-${table.id}` }, state),
           h("button", { type: "button", class: on ? "primary" : "", id: `back-${table.id}`,
             onclick: () => app.go(`#/table/${table.id}`) }, on ? t("backToGame") : t("goToTable")));
       })));
@@ -137,7 +146,7 @@ export function lobbyScreen(app, { inviteCode }) {
   // The other player asked for a rematch while I was away from the result: the answers
   // here too (Accept: to the table, where the new match starts; Decline: leave it).
   function rematchRow(table, other) {
-    return h("li.rematch", tableSummary(table),
+    return h("li.rematch", tableSummary(table, other.name),
       h("span.grow", { role: "status" }, t("rematchAsked", { name: other.name })),
       h("span.answers",
         h("button.primary", { type: "button", id: `rematch-accept-${table.id}`, onclick: () => rematch(table.id, true) }, t("accept")),
@@ -380,12 +389,13 @@ function inviteText(invite) {
   });
 }
 
-// A table in one line: host, suits, time, level, rated; as badges.
-export function tableSummary(table) {
+// A table in one line: host (or, in My tables, the other player: none while alone), suits,
+// time, level, rated; as badges.
+export function tableSummary(table, host = hostName(table)) {
   const suits = [null, t("oneSuit"), t("twoSuits"), null, t("fourSuits")][table.suits] ?? "";
   const limit = table.time_limit_seconds;
   return h("span.summary", {},
-    h("a.host", { href: `#/player/${encodeURIComponent(hostName(table))}` }, hostName(table)),
+    host ? h("a.host", { href: `#/player/${encodeURIComponent(host)}` }, host) : null,
     h("span.badge", {}, glyphs(SUIT_GLYPHS[table.suits] ?? ""), suits),
     h("span.badge", {}, limit ? t("minutes", { n: Math.round(limit / 60) }) : t("unlimited")),
     table.level && table.level !== "any" ? h("span.badge", {}, levelName(table.level)) : null,

@@ -1,8 +1,9 @@
 // Player info from any name: duel stats and ratings, solo stats per suit count, the daily
 // deal's streak, badges with the date earned (all fifteen, those not earned yet dimmed),
-// Add friend, Ignore.
+// and whether they are in my friend and ignore lists, with Add / Remove friend and
+// Ignore / Unignore (none on my own page, nor for a name nobody has).
 import { h, clear, announce } from "./dom.js";
-import { t, levelName, problemText } from "./i18n.js";
+import { t, levelName, problemText, addWords } from "./i18n.js";
 
 import { api } from "./api.js";
 import { icon } from "./face.js";
@@ -10,29 +11,68 @@ import { styled, suitsLabel, glyphs, duration, number, day, medal } from "./extr
 
 await styled;
 
+// This page's own words (loaded with it, not with the first page).
+addWords({
+  en: {
+    removeFriend: "Remove friend", friendRemoved: "Friend removed.", isIgnored: "Ignored",
+    unignore: "Unignore", unignored: "No longer ignored.", noSuchPlayer: "There is no player called “{name}”.",
+  },
+  fr: {
+    removeFriend: "Retirer des amis", friendRemoved: "Ami retiré.", isIgnored: "Ignoré",
+    unignore: "Ne plus ignorer", unignored: "Vous n'ignorez plus ce joueur.", noSuchPlayer: "Aucun joueur ne s'appelle « {name} ».",
+  },
+  de: {
+    removeFriend: "Freund entfernen", friendRemoved: "Freund entfernt.", isIgnored: "Ignoriert",
+    unignore: "Nicht mehr ignorieren", unignored: "Nicht mehr ignoriert.", noSuchPlayer: "Es gibt keinen Spieler namens „{name}“.",
+  },
+});
+
+// Every item of one of my lists (friends, ignores), page after page.
+async function everyone(list) {
+  const all = [];
+  for (let page = 1; ; page++) {
+    const answer = await list(page);
+    all.push(...(answer?.items ?? []));
+    if (!answer?.items?.length || all.length >= answer.total) return all;
+  }
+}
+
 export function playerScreen(app, { name }) {
   const el = h("section.screen.narrow.player-info");
   let info = null;
   let earned = []; // the player's badges, earliest first
   let table = []; // every badge there is
   let message = "";
+  // Is this player in my friend list, my ignore list? null while not known (the lists did
+  // not load): then both offers are shown, and the server's answer tells.
+  let friend = null;
+  let ignoring = null;
+  let known = false; // the buttons wait for the lists, so that the first one shown is right
 
   async function load() {
     try {
       info = await api.player(name);
     } catch (problem) {
-      message = problemText(problem);
+      message = problem.code === "player_not_found" ? t("noSuchPlayer", { name }) : problemText(problem);
     }
     render();
     if (!info) return;
     // Solo stats and badges come with the solo layer; a server without it shows duels only.
-    [earned, table] = await Promise.all([api.playerBadges(info.id).catch(() => []), api.badges().catch(() => [])]);
+    const badges = Promise.all([api.playerBadges(info.id).catch(() => []), api.badges().catch(() => [])]);
+    if (app.me && !isSelf()) {
+      const [friends, ignores] = await Promise.all([everyone(api.friends).catch(() => null),
+        everyone(api.ignores).catch(() => null)]);
+      friend = friends && friends.some((p) => p.id === info.id);
+      ignoring = ignores && ignores.some((p) => p.id === info.id);
+      known = true;
+      render();
+    }
+    [earned, table] = await badges;
     render();
   }
 
   function render() {
     const tile = (label, value, wide) => h("div", { class: wide ? "wide" : "" }, h("dt", {}, label), h("dd", {}, value ?? "—"));
-    const self = app.me?.name?.toLowerCase() === name.toLowerCase();
     clear(el,
       h("div.profile", h("span.avatar", { "aria-hidden": "true", "data-initial": name[0] }), h("h1", {}, name)),
       message ? h("p.banner", { role: "status" }, message) : null,
@@ -53,12 +93,20 @@ export function playerScreen(app, { name }) {
           tile(t("streakBest"), t("days", { n: info.daily.best_streak })),
           tile(t("lastWon"), day(info.daily.last_won), true))) : null,
       info && (earned.length || table.length) ? badgeList() : null,
-      h("div.row",
-        self ? null : [
-          h("button.primary", { type: "button", id: "add-friend", onclick: () => act(api.addFriend, "friendAdded") }, icon("friend"), t("addFriend")),
-          h("button", { type: "button", id: "ignore", onclick: () => act(api.ignore, "ignored") }, icon("block"), t("ignore"))],
+      h("div.row.contact",
+        known && info && app.me && !isSelf() ? [
+          friend
+            ? h("span.row", h("span.badge.friend", { id: "friend-state" }, t("isFriend")), // kept together when the row wraps
+              h("button", { type: "button", id: "remove-friend", onclick: () => act(() => api.removeFriend(info.id), "friendRemoved", "not_friend", false, "add-friend") }, t("removeFriend")))
+            : h("button.primary", { type: "button", id: "add-friend", onclick: () => act(() => api.addFriend(name), "friendAdded", "already_friend", true, "remove-friend") }, icon("friend"), t("addFriend")),
+          ignoring
+            ? h("span.row", h("span.badge", { id: "ignore-state" }, icon("block"), t("isIgnored")),
+              h("button", { type: "button", id: "unignore", onclick: () => act(() => api.unignore(info.id), "unignored", "not_ignored", false, "ignore") }, t("unignore")))
+            : h("button", { type: "button", id: "ignore", onclick: () => act(() => api.ignore(name), "ignored", "already_ignored", true, "unignore") }, icon("block"), t("ignore"))] : null,
         h("a.button", { href: "#/" }, icon("back"), t("back"))));
   }
+
+  const isSelf = () => app.me && (info ? info.id === app.me.id : app.me.name?.toLowerCase() === name.toLowerCase());
 
   function badgeList() {
     const held = new Map(earned.map((b) => [b.code, b]));
@@ -69,15 +117,23 @@ export function playerScreen(app, { name }) {
       h("div.medals", { id: "badges" }, earned.map((b) => medal(b)), rest.map((b) => medal(b, { earned: false }))));
   }
 
-  async function act(call, done) {
+  // Add or remove, in either list: the page then shows the new state, and the button that
+  // undoes it takes the focus. An answer that says it was so already ("already_friend")
+  // still tells the state.
+  async function act(call, done, already, now, next) {
+    let changed = true;
     try {
-      await call(name);
+      await call();
       message = t(done);
     } catch (problem) {
       message = problemText(problem);
+      changed = problem.code === already;
     }
+    if (changed && (done === "friendAdded" || done === "friendRemoved")) friend = now;
+    else if (changed) ignoring = now;
     announce(message);
     render();
+    if (changed) el.querySelector(`#${next}`)?.focus();
   }
 
   render();

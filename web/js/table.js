@@ -569,8 +569,8 @@ export function tableScreen(app, { tableId }) {
   };
 }
 
-// "14:35": a moment (ISO 8601) as the player's own clock shows it.
-function clockTime(iso) {
+// "14:35": a moment (ISO 8601) as the player's own clock shows it (also My tables').
+export function clockTime(iso) {
   return new Date(iso).toLocaleTimeString(document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" });
 }
 
