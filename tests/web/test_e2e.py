@@ -300,7 +300,7 @@ def test_friend_presence_and_direct_invite(browser: Browser, app_server: LiveSer
     erin.get_by_label("Friend's name").fill("frank")
     erin.get_by_role("button", name="Invite", exact=True).click()
     expect(erin.get_by_role("region", name="Invite a friend").get_by_role("status")).to_have_text(
-        "Invitation sent.")
+        "Invitation sent to frank.")
 
     invite = frank.locator(".list li", has_text="erin invites you")  # arrives live
     # Bug: the line said who, not to what, and Decline fell on a line of its own.

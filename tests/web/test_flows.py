@@ -269,11 +269,14 @@ def test_find_a_player_by_name_add_and_invite(browser: Browser, app_server: Live
     assert serious(erin) == []
 
     friend.get_by_role("button", name="Invite — frank").click()
-    dialog = erin.get_by_role("dialog")
+    dialog = erin.get_by_role("dialog", name="A duel with frank")  # the dialog names him
     expect(dialog.get_by_label("Private")).to_be_checked()
     expect(dialog).to_contain_text("New players start at 1500")  # the level bands explained
     dialog.get_by_role("button", name="Create").click()
     expect(erin.get_by_role("status").filter(has_text="Waiting for an opponent")).to_be_visible()
+    # The table says the invitation went out, and that it is private.
+    expect(erin.get_by_text("Invitation sent to frank.")).to_be_visible()
+    expect(erin.locator(".lead .summary")).to_contain_text("Private")
     invite = frank.locator(".list li", has_text="erin invites you")
     expect(invite).to_be_visible()
     invite.get_by_role("button", name="Accept").click()

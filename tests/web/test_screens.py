@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import random
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from playwright.sync_api import Page, Route, expect
@@ -138,6 +139,8 @@ def test_player_info(page: Page, static_server: LiveServer, artifacts: Path) -> 
     page.route("**/api/me/ignores*", lambda route: route.fulfill(json=none))
     page.goto(f"{static_server.url}/#/player/bob")
     expect(page.locator("dl.stats")).to_contain_text("1612 · Intermediate")
+    expect(page.locator("#duel-streak")).to_have_text("2 wins in a row")  # not a bare "2"
+    expect(page.locator("dl.stats")).to_contain_text("Nov 1, 2026")  # the dates' one style
     page.click("#add-friend")
     expect(page.get_by_role("status")).to_have_text("Friend added.")
     expect(page.locator("#friend-state")).to_have_text("Friends ✓")
@@ -252,3 +255,24 @@ def test_german_undo_is_not_back_and_its_key_is_strg(page: Page,
     undo = page.locator("#undo")
     expect(undo).to_have_text("Rückgängig")
     expect(undo).to_have_attribute("data-key", "Strg Z")
+
+
+def test_a_losing_streak_is_said_in_words(page: Page, static_server: LiveServer) -> None:
+    """The tester saw "SÉRIE -1" on a French player page."""
+    page.add_init_script("localStorage.setItem('spider.lang', 'fr')")
+    fake = FakeServer()
+    fake.install(page)
+    none = {"items": [], "total": 0, "page": 1, "page_size": 100}
+    page.route("**/api/me/friends*", lambda route: route.fulfill(json=none))
+    page.route("**/api/me/ignores*", lambda route: route.fulfill(json=none))
+    def bob(streak: int) -> Callable[[Route], None]:
+        return lambda route: route.fulfill(json={
+            "id": 2, "name": "bob", "since": "2026-11-01T09:00:00Z", "games_played": 3,
+            "won": 0, "lost": 3, "drawn": 0, "streak": streak, "ratings": []})
+
+    for streak, said in ((-1, "1 défaite"), (-3, "3 défaites de suite"), (0, "—")):
+        page.route("**/api/players/by-name/bob", bob(streak))
+        page.goto(f"{static_server.url}/#/player/bob")
+        page.reload()
+        expect(page.locator("#duel-streak")).to_have_text(said)
+        page.unroute("**/api/players/by-name/bob")

@@ -283,8 +283,9 @@ export function lobbyScreen(app, { inviteCode }) {
     const dialog = newGameDialog(false, async (settings) => {
       const table = await api.createTable(settings);
       await api.inviteFriend(table.id, name);
+      app.sent = { tableId: table.id, name }; // the table's waiting screen says it
       app.go(`#/table/${table.id}`);
-    });
+    }, t("duelWith", { name }));
     document.body.append(dialog);
     dialog.showModal();
   }
@@ -400,16 +401,17 @@ export function tableSummary(table, host = hostName(table)) {
     h("span.badge", {}, limit ? t("minutes", { n: Math.round(limit / 60) }) : t("unlimited")),
     table.level && table.level !== "any" ? h("span.badge", {}, levelName(table.level)) : null,
     table.difficulty && table.difficulty !== "any" ? h("span.badge", {}, difficultyLabel(table.difficulty)) : null,
-    table.rated ? h("span.badge.rated", {}, t("rated")) : null);
+    table.rated ? h("span.badge.rated", {}, t("rated")) : null,
+    table.public === false ? h("span.badge", {}, t("private")) : null);
 }
 
-function newGameDialog(isPublic, create) {
+function newGameDialog(isPublic, create, title = t("newGame")) {
   const error = h("p.error", { role: "alert" });
   const choice = (name, value, text, checked, glyph) => h("label", {},
     h("input", { type: "radio", name, value, checked }),
     glyph ? glyphs(glyph) : null, text);
   const form = h("form", { method: "dialog", onsubmit: submit },
-    h("h2", { id: "ng-title" }, t("newGame")),
+    h("h2", { id: "ng-title" }, title),
     h("fieldset", {}, h("legend", {}, t("suits")),
       h("div.seg", choice("suits", "1", t("oneSuit"), true, "♠"), choice("suits", "2", t("twoSuits"), false, "♠♥"),
         choice("suits", "4", t("fourSuits"), false, "♠♥♦♣"))),

@@ -16,16 +16,25 @@ addWords({
   en: {
     removeFriend: "Remove friend", friendRemoved: "Friend removed.", isIgnored: "Ignored",
     unignore: "Unignore", unignored: "No longer ignored.", noSuchPlayer: "There is no player called “{name}”.",
+    winsInRow: "{n} wins in a row", winsInRow_one: "1 win", lossesInRow: "{n} losses in a row", lossesInRow_one: "1 loss",
   },
   fr: {
     removeFriend: "Retirer des amis", friendRemoved: "Ami retiré.", isIgnored: "Ignoré",
     unignore: "Ne plus ignorer", unignored: "Vous n'ignorez plus ce joueur.", noSuchPlayer: "Aucun joueur ne s'appelle « {name} ».",
+    winsInRow: "{n} victoires de suite", winsInRow_one: "1 victoire", lossesInRow: "{n} défaites de suite", lossesInRow_one: "1 défaite",
   },
   de: {
     removeFriend: "Freund entfernen", friendRemoved: "Freund entfernt.", isIgnored: "Ignoriert",
     unignore: "Nicht mehr ignorieren", unignored: "Nicht mehr ignoriert.", noSuchPlayer: "Es gibt keinen Spieler namens „{name}“.",
+    winsInRow: "{n} Siege in Folge", winsInRow_one: "1 Sieg", lossesInRow: "{n} Niederlagen in Folge", lossesInRow_one: "1 Niederlage",
   },
 });
+
+// The duel streak comes signed (wins > 0, losses < 0): said in words, not as "-1".
+function streakText(streak) {
+  if (!streak) return "—";
+  return streak > 0 ? t("winsInRow", { n: streak }) : t("lossesInRow", { n: -streak });
+}
 
 // Every item of one of my lists (friends, ignores), page after page.
 async function everyone(list) {
@@ -72,7 +81,7 @@ export function playerScreen(app, { name }) {
   }
 
   function render() {
-    const tile = (label, value, wide) => h("div", { class: wide ? "wide" : "" }, h("dt", {}, label), h("dd", {}, value ?? "—"));
+    const tile = (label, value, wide, id) => h("div", { class: wide ? "wide" : "" }, h("dt", {}, label), h("dd", { id }, value ?? "—"));
     clear(el,
       h("div.profile", h("span.avatar", { "aria-hidden": "true", "data-initial": name[0] }), h("h1", {}, name)),
       message ? h("p.banner", { role: "status" }, message) : null,
@@ -81,8 +90,8 @@ export function playerScreen(app, { name }) {
         tile(t("games"), info.games_played),
         tile(t("wins"), info.won),
         tile(t("losses"), info.lost),
-        tile(t("streak"), info.streak),
-        tile(t("since"), info.since ? new Date(info.since).toLocaleDateString(document.documentElement.lang) : null, true),
+        tile(t("streak"), streakText(info.streak), false, "duel-streak"),
+        tile(t("since"), info.since ? new Date(info.since).toLocaleDateString(document.documentElement.lang, { dateStyle: "medium" }) : null, true),
         (info.ratings || []).map((r) => tile(`${t("rating")} (${suitsLabel(r.suits)})`,
           `${Math.round(r.rating)} · ${levelName(r.band)}`, true))) : null,
       info?.solo ? soloStats(info.solo) : null,

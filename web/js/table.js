@@ -27,7 +27,9 @@ export function tableScreen(app, { tableId }) {
   let poll = null;
   let tick = null;
   let notice = "";
-  let copied = "";
+  // An invitation sent from the lobby's friend list on the way here: said on arrival.
+  let copied = app.sent?.tableId === tableId ? t("inviteSentTo", { name: app.sent.name }) : "";
+  app.sent = null;
   let ready = false; // a match waits for me to open my game
   let startBy = null; // ...until then (ms): after it, my game is lost as "did not start"
   let late = false; // that moment has passed: opening the game now only watches the other
@@ -458,7 +460,7 @@ export function tableScreen(app, { tableId }) {
     event.preventDefault();
     try {
       await api.inviteFriend(tableId, input.value.trim());
-      copied = t("inviteSent");
+      copied = t("inviteSentTo", { name: input.value.trim() });
       announce(copied);
       renderWaiting();
     } catch (problem) {
