@@ -170,7 +170,9 @@ def test_hint_points_at_the_move_and_says_why(page: Page, fake: FakeServer,
 
 
 def test_language_switch(page: Page, fake: FakeServer) -> None:
+    page.evaluate("document.querySelector('#live').textContent = 'Winner: alice'")
     page.select_option("#lang", "fr")
+    expect(page.locator("#live")).to_have_text("")  # no English left for a screen reader
     expect(page.locator("#deal")).to_have_text("Distribuer")
     expect(card(page, "7s", 0)).to_have_attribute("aria-label", "sept de pique, colonne 1")
     expect(page.locator("html")).to_have_attribute("lang", "fr")

@@ -111,7 +111,9 @@ def test_a_declined_rematch_gives_the_asker_a_real_invitation_link(
     bob.click("#rematch-decline")  # leaves the table
     expect(bob.get_by_role("heading", name="Lobby")).to_be_visible()
     # Bug: the asker dropped back to "Waiting for an opponent…" without a word.
-    expect(alice.get_by_role("alert")).to_have_text("bob declined the rematch and left the table.")
+    expect(alice.locator("#table-news")).to_have_text(
+        "bob declined the rematch and left the table.")
+    alice.screenshot(path=artifacts / "flows-rematch-declined.png")
     expect(alice.locator("#invite-link")).to_have_value(re.compile(r"/#/invite/[\w-]{20,}$"))
     alice.click("#copy-link")
     assert alice.evaluate("navigator.clipboard.readText()") == alice.locator(
@@ -407,6 +409,7 @@ def test_an_opponent_who_leaves_after_the_match_is_told_and_new_game_invites_ane
     expect(bob.get_by_role("heading", name="Lobby")).to_be_visible()
     expect(alice.locator("#table-news")).to_have_text("bob left the table.")  # live
     expect(alice.locator(".scoresheet")).to_contain_text("bob")  # the result keeps his name
+    alice.screenshot(path=artifacts / "flows-opponent-left.png")
     alice.click("#new-game")  # alone at the table: a new opponent is invited
     expect(alice.locator("#invite-link")).to_have_value(re.compile(r"/#/invite/[\w-]{20,}$"))
     # Back at the table he left, Bob is told it plainly: no spinner, no invitation box.
@@ -414,6 +417,7 @@ def test_an_opponent_who_leaves_after_the_match_is_told_and_new_game_invites_ane
     bob.goto(f"{app_server.url}/{table}")
     expect(bob.locator("#table-gone")).to_be_visible()
     expect(bob.locator("#invite-link, .spinner")).to_have_count(0)
+    bob.screenshot(path=artifacts / "flows-table-gone.png")
     bob.click("#to-lobby")
     expect(bob.get_by_role("heading", name="Lobby")).to_be_visible()
 

@@ -218,6 +218,9 @@ function boot() {
     }
   });
   onLangChange(() => {
+    // What the live region last said is in the old language: a screen reader reading it
+    // again ("Winner: alice" on a French page) would mix the two.
+    $("#live").textContent = "";
     renderHeader();
     if ($("#mygame")) fillMyGame($("#mygame"));
     if ($("#help").open) renderHelp();

@@ -26,7 +26,8 @@ export function tableScreen(app, { tableId }) {
   let watchBoard = null;
   let poll = null;
   let tick = null;
-  let notice = "";
+  let notice = ""; // a refusal or a failure, said as an error
+  let news = ""; // what happened at the table ("bob left the table."), said as news
   // An invitation sent from the lobby's friend list on the way here: said on arrival.
   let copied = app.sent?.tableId === tableId ? t("inviteSentTo", { name: app.sent.name }) : "";
   app.sent = null;
@@ -55,7 +56,7 @@ export function tableScreen(app, { tableId }) {
     // The other player got up: said (after a rematch asked for, as a "no"), instead of a
     // New game that the server refuses without a word on screen.
     const left = was.find((id) => id !== me.id && !(table.seats || []).some((s) => s.player_id === id));
-    if (left) notice = t(wantNew ? "rematchDeclined" : "opponentLeft", { name: seen.get(left) || t("opponent") });
+    if (left) news = t(wantNew ? "rematchDeclined" : "opponentLeft", { name: seen.get(left) || t("opponent") });
     if (wantNew && (table.seats || []).length < 2) wantNew = false; // declined: the table waits
     const current = table.match_id;
     const arrived = current && current !== matchId;
@@ -72,6 +73,7 @@ export function tableScreen(app, { tableId }) {
     game = watch = result = replay = opponent = null;
     board = watchBoard = null;
     wantNew = false;
+    news = ""; // a new match: the news of the last one is old
     const info = await api.match(id).catch(() => null);
     if (info && info.status !== "playing" && info.games.every((g) => OVER.has(g.status))) {
       result = resultFromRest(info);
@@ -404,6 +406,7 @@ export function tableScreen(app, { tableId }) {
       h("h1", {}, heading()),
       table ? h("p.lead", {}, tableSummary(table)) : null,
       notice ? h("p.error", { role: "alert" }, notice) : null,
+      newsLine(),
       h("p.banner.waiting", { role: "status" }, h("span.spinner", { "aria-hidden": "true" }), t("waiting")),
       h("section.panel", { "aria-labelledby": "inv-h" },
         h("h2", { id: "inv-h" }, t("inviteFriend")),
@@ -479,7 +482,7 @@ export function tableScreen(app, { tableId }) {
     }
     const alone = (table?.seats || []).length < 2;
     clear(el, rematchNotice(),
-      notice ? h("p.banner.news", { role: "status", id: "table-news" }, notice) : null,
+      newsLine(),
       resultView({
       result, me, nameOf, suits: table?.suits ?? game?.rules.suits, rated: table?.rated,
       // Alone at the table: a new game needs a new opponent, invited from the waiting screen.
@@ -504,9 +507,10 @@ export function tableScreen(app, { tableId }) {
 
   function inviteNew() {
     result = game = watch = null;
-    notice = "";
     render();
   }
+
+  const newsLine = () => (news ? h("p.banner.news", { role: "status", id: "table-news" }, news) : null);
 
   // Refused (my game of a match in progress): said where I am, never a silent trip to the
   // lobby that leaves me seated and my clock running.
