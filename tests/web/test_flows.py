@@ -431,6 +431,12 @@ def test_a_player_whose_game_is_over_leaves_while_the_other_plays(
     start_both(alice, bob)
     finish(bob)
     expect(bob.locator("#leave")).to_be_visible()  # Finish became Leave
+    # Away from the table, the header leads back to it, not "to my game" (it is over).
+    bob.goto(f"{app_server.url}/#/solo")
+    pill = bob.locator("#mygame")
+    expect(pill).to_have_attribute("aria-label", "Go to the table")
+    pill.click()
+    expect(bob.locator("#leave")).to_be_visible()
     bob.click("#leave")
     expect(bob.get_by_role("heading", name="Lobby")).to_be_visible()
     expect(bob.get_by_role("region", name="My tables")).to_have_count(0)  # really left

@@ -134,10 +134,13 @@ async function route() {
 // has Accept / Decline).
 let myGame = null;
 let asking = null;
+let mineOver = false; // my game of that match is over; the other still plays (I watch)
 async function showMyGame() {
   const tables = (await api.myTables().catch(() => null))?.items ?? [];
   myGame = tables.find((table) => table.match_status === "playing") ?? null;
   asking = myGame ? null : tables.find((table) => asksRematch(table, app.me)) ?? null;
+  const games = myGame?.match_id ? (await api.match(myGame.match_id).catch(() => null))?.games : null;
+  mineOver = ["won", "finished", "timed_out", "did_not_start"].includes(games?.find((g) => g.player_id === app.me?.id)?.status);
   const target = myGame || asking;
   let link = $("#mygame");
   if (!link) {
@@ -153,9 +156,11 @@ async function showMyGame() {
 // The full words on a wide screen, two words on a phone (CSS picks), one name for both.
 function fillMyGame(link) {
   const name = asking?.seats.find((s) => s.player_id !== app.me?.id)?.name;
-  const long = asking ? t("rematchAsked", { name }) : t("backToGame");
+  // Not "Back to my game" once mine is over: the table shows the other's game then.
+  const long = asking ? t("rematchAsked", { name }) : t(mineOver ? "goToTable" : "backToGame");
   link.setAttribute("aria-label", long);
-  clear(link, h("span.long", { "aria-hidden": "true" }, long), h("span.short", { "aria-hidden": "true" }, t(asking ? "rematchShort" : "myGame")));
+  clear(link, h("span.long", { "aria-hidden": "true" }, long),
+    h("span.short", { "aria-hidden": "true" }, t(asking ? "rematchShort" : mineOver ? "table" : "myGame")));
 }
 
 function renderHeader() {
