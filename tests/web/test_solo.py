@@ -647,3 +647,20 @@ def test_the_solo_words_leave_the_new_game_dialog_its_own(page: Page, solo: Fake
     expect(dialog.get_by_label("Difficulty")).to_have_value("any")
     expect(dialog).not_to_contain_text("[object Object]")
     assert page.evaluate("import('/js/extra.js').then((m) => m.difficultyName('hard'))") == "hard"
+
+
+def test_the_suit_count_stays_on_a_phone_as_pips(page: Page, solo: FakeSoloServer,
+                                                 static_server: LiveServer,
+                                                 artifacts: Path) -> None:
+    """The tester: a phone in portrait dropped the solo game's suit count altogether."""
+    page.set_viewport_size(DESKTOP)
+    play_solo(page, static_server.url)
+    tag = page.locator(".soloplayer .tag")
+    expect(tag.locator(".words")).to_have_text("1 suit")
+    expect(tag.locator(".pips")).to_be_hidden()
+    page.set_viewport_size(PHONE)
+    expect(tag.locator(".pips")).to_be_visible()
+    expect(tag.locator(".pips")).to_have_text("♠")
+    expect(tag.locator(".words")).to_be_hidden()
+    expect(tag.locator(".sr")).to_have_text("1 suit")  # still said to a screen reader
+    look(page, artifacts, "table-phone-pips")

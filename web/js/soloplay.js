@@ -9,7 +9,7 @@ import { createBoard } from "./board.js";
 import { icon } from "./face.js";
 import { resolveRules } from "./rules.js";
 import { showHintOn, sayEvents, enterPlaysHint } from "./table.js";
-import { styled, suitsLabel, duration, day, badgeWords } from "./extra.js";
+import { styled, suitsLabel, glyphs, duration, day, badgeWords } from "./extra.js";
 import { soloResultView } from "./soloresult.js";
 import { playLink } from "./result.js";
 
@@ -274,7 +274,10 @@ export function soloPlayScreen(app, { gameId }) {
     if (!host || !game) return;
     const link = game.kind === "solo" ? playLink(game.number, game.options) : null;
     clear(host, h("div.player.me.soloplayer", { role: "group", "aria-label": t("you") },
-      h("div.who", h("span.name", {}, title()), h("span.tag", {}, suitsLabel(game.options.suits)),
+      // The suit count: in words, and as pips alone where a phone has no room for them.
+      h("div.who", h("span.name", {}, title()), h("span.tag", {}, h("span.sr", {}, suitsLabel(game.options.suits)),
+        h("span.pips", { "aria-hidden": "true" }, glyphs(game.options.suits)),
+        h("span.words", { "aria-hidden": "true" }, suitsLabel(game.options.suits))),
         link ? h("button.roundbtn.copylink", {
           type: "button", id: "copy-deal-link", title: t("playLink"), "aria-label": t("playLink"),
           onclick: async () => announce((await copyText(link)) ? t("copied") : link),
