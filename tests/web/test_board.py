@@ -12,6 +12,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from app.engine.layout import state_from_layout
 from app.engine.rules import preset
+from tests.web.boxes import settled_box
 from tests.web.conftest import LiveServer
 from tests.web.fake import MATCH_ID, TABLE_ID, FakeServer
 
@@ -112,9 +113,8 @@ def test_tap_goes_to_the_best_place_then_the_next(page: Page, fake: FakeServer) 
 
 
 def drag(page: Page, source: Locator, target: Locator) -> None:
-    start = source.bounding_box()
-    end = target.bounding_box()
-    assert start and end
+    start = settled_box(source)
+    end = settled_box(target)
     page.mouse.move(start["x"] + 10, start["y"] + 10)
     page.mouse.down()
     page.mouse.move(start["x"] + 14, start["y"] + 16)  # past the drag threshold
@@ -250,13 +250,11 @@ def test_touch_tap_and_drag(browser: Browser, static_server: LiveServer,
     page = context.new_page()
     fake = open_table(page, static_server)
     page.screenshot(path=artifacts / "table-phone.png", full_page=True)
-    box = card(page, "6s", 1).bounding_box()
-    assert box
+    box = settled_box(card(page, "6s", 1))
     page.touchscreen.tap(box["x"] + 4, box["y"] + 4)
     expect(top(page, 0)).to_have_attribute("data-card", "4s")
-    source = card(page, "As", 4).bounding_box()
-    target = card(page, "2s", 6).bounding_box()
-    assert source and target
+    source = settled_box(card(page, "As", 4))
+    target = settled_box(card(page, "2s", 6))
     touch_drag(page, (source["x"] + 5, source["y"] + 5),
                (target["x"] + target["width"] / 2, target["y"] + target["height"] / 2))
     expect(top(page, 6)).to_have_attribute("data-card", "As")
@@ -295,8 +293,7 @@ def test_an_unknown_token_leads_back_to_the_name_screen(page: Page,
 
 def point_below_strip(page: Page, target: Locator) -> tuple[float, float]:
     """A point inside ``target``'s box that the next card of its column covers."""
-    box = target.bounding_box()
-    assert box
+    box = settled_box(target)
     return box["x"] + box["width"] / 2, box["y"] + box["height"] - 6
 
 
