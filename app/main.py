@@ -20,7 +20,7 @@ from starlette.middleware import Middleware
 from starlette.types import ASGIApp
 
 from app import web
-from app.api import problems
+from app.api import live_news, problems
 from app.api import ws as ws_routes
 from app.api.ratelimit import TokenBuckets
 from app.api.routes import badges as badges_routes
@@ -119,9 +119,11 @@ async def live_layer(state: State) -> AsyncIterator[None]:
     state.rooms = rooms
     state.presence = rooms.streams  # the REST friend list asks who is online
     rooms.start_restoring()  # in the background: a database not ready yet delays, not kills
+    forget_reopened = live_news.announce_reopened_tables(rooms=rooms, sessions=state.sessions)
     try:
         yield
     finally:
+        forget_reopened()
         await rooms.close()
 
 

@@ -2,17 +2,25 @@
 
 One call per route, after the service has committed. Public tables go to lobby
 subscribers; every change of a table also reaches the players seated at it (e.g. the
-owner learns at once that the seat was taken and which match to open).
+owner learns at once that the seat was taken and which match to open). One change is no
+route's: a table left during its match waits in the lobby again once the match is
+settled, wherever that happens (a last action, a clock, the sweeper); a listener on the
+settlement tells the lobby (:func:`announce_reopened_tables`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from fastapi import Request
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.api.schemas import InviteOut, TableOut
 from app.rooms import channels, frames
 from app.rooms.live_lobby import LobbyChange, publish_invite, publish_table_change
 from app.rooms.runtime import Rooms
+from app.services import tables
+from app.services.settled import MatchSettled, match_settled
 
 
 def _rooms(request: Request) -> Rooms | None:
@@ -21,8 +29,11 @@ def _rooms(request: Request) -> Rooms | None:
 
 async def table_changed(request: Request, change: LobbyChange, table: TableOut) -> None:
     rooms = _rooms(request)
-    if rooms is None:
-        return
+    if rooms is not None:
+        await _tell(rooms, change, table)
+
+
+async def _tell(rooms: Rooms, change: LobbyChange, table: TableOut) -> None:
     summary = table.model_dump(mode="json")
     if table.public:
         await publish_table_change(pubsub=rooms.pubsub, change=change, table=summary)
@@ -41,3 +52,19 @@ async def invite_sent(request: Request, invite: InviteOut) -> None:
     if rooms is not None and invite.invitee_id is not None:
         await publish_invite(pubsub=rooms.pubsub, invitee_id=invite.invitee_id,
                              invite=invite.model_dump(mode="json"))
+
+
+def announce_reopened_tables(
+    *, rooms: Rooms, sessions: async_sessionmaker[AsyncSession]
+) -> Callable[[], None]:
+    """From now on, a table reopened by a settlement is announced as ``table_updated``
+    (after the commit: at most once, as the lobby's other news). Returns the unsubscriber,
+    for the live layer's shutdown."""
+
+    async def reopened(event: MatchSettled) -> None:
+        async with sessions() as session:
+            view = await tables.reopened_table(session=session, match_id=event.match_id)
+        if view is not None:
+            await _tell(rooms, "table_updated", TableOut.of(view))
+
+    return match_settled.subscribe_after_commit(reopened)

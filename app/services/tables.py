@@ -321,6 +321,16 @@ async def reopen_after_match(event: MatchSettled, session: AsyncSession) -> None
 match_settled.subscribe(reopen_after_match)
 
 
+async def reopened_table(*, session: AsyncSession, match_id: int) -> TableView | None:
+    """The table of ``match_id`` if it waits in the lobby again now that the match is
+    settled (see :func:`reopen_after_match`); the live layer tells the lobby."""
+    match = await session.get(Match, match_id)
+    table = None if match is None else await session.get(DuelTable, match.table_id)
+    if table is None or table.status != "open":
+        return None
+    return await table_view(session=session, table=table)
+
+
 async def agree_new_game(*, session: AsyncSession, table_id: int, player: Player) -> TableView:
     """Ask for a new game; when both seated players have asked, a new match starts."""
     table = await get_table(session=session, table_id=table_id, viewer=player)

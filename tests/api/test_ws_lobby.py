@@ -4,7 +4,7 @@ from typing import Any
 
 import httpx
 
-from tests.support.live import Account, Client, FrameLog, LiveServer, signup
+from tests.support.live import Account, Client, FrameLog, LiveServer, make_duel, signup
 
 
 async def create_table(
@@ -102,3 +102,43 @@ async def test_an_online_friend_gets_the_invite_at_once_and_presence_is_live(
         assert friends[0]["online"] is False
         await ann_ws.close()
         await zed_ws.close()
+
+
+async def test_a_table_left_during_its_match_is_back_in_the_lobby_once_the_match_is_settled(
+    live_server: LiveServer,
+) -> None:
+    """Bob finishes and leaves while Ann plays: the table stays out of the lobby ("full")
+    until Ann's game ends too; then lobby watchers and Ann learn at once that it is open."""
+    async with make_duel(live_server) as duel:
+        eve = await signup(duel.http, "Eve")
+        watcher = duel.client(eve)
+        ann, bob = duel.client(duel.ann), duel.client(duel.bob)
+        for client in (watcher, ann, bob):
+            await client.connect()
+        await watcher.send({"type": "subscribe_lobby"})
+        await watcher.send({"type": "ping"})
+        await watcher.until("pong")
+        match = duel.match_id
+        for client in (ann, bob):
+            await client.request({"type": "open_game", "match_id": match}, "snapshot")
+        await bob.request({"type": "finish", "match_id": match, "seq": 1}, "ack")
+        mine = await duel.http.get("/api/tables/mine", headers=duel.bob.auth)
+        table_id = mine.json()["items"][0]["id"]
+        left = await duel.http.post(f"/api/tables/{table_id}/leave", headers=duel.bob.auth)
+        assert left.status_code == 200, left.text
+        still_full = await watcher.until("lobby", change="table_updated")
+        assert still_full["table"]["status"] == "full"
+
+        await ann.request({"type": "finish", "match_id": match, "seq": 1}, "ack")
+        await ann.until("match_result")
+        reopened = await watcher.until("lobby", change="table_updated")
+        assert reopened["table"]["id"] == table_id
+        assert reopened["table"]["status"] == "open"
+        assert [seat["player_id"] for seat in reopened["table"]["seats"]] == [duel.ann.id]
+        assert (await ann.until("lobby", change="table_updated"))["table"]["status"] == "full"
+        told = await ann.until("lobby", change="table_updated")  # Bob's leave, then this
+        assert told["table"]["status"] == "open"
+        listed = await duel.http.get("/api/tables", headers=eve.auth)
+        assert table_id in [table["id"] for table in listed.json()["items"]]
+        for client in (watcher, ann, bob):
+            await client.close()
