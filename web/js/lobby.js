@@ -335,7 +335,9 @@ export function lobbyScreen(app, { inviteCode }) {
       seatNews = m.table; // someone sat down at my table: say so, with the way there
       announce(t("satDown", { name: (m.table.seats.find((s) => s.player_id !== app.me.id) || {}).name ?? "" }));
     }
-    if (m.type === "lobby" || m.type === "invite") load();
+    // A match of mine settled (its result comes to every connection of mine): My tables
+    // says how it ended without a reload.
+    if (m.type === "lobby" || m.type === "invite" || m.type === "match_result") load();
     if (m.type === "presence") {
       const friend = friends.find((f) => f.id === m.player_id);
       if (friend) { friend.online = m.online; render(); }
