@@ -115,9 +115,19 @@ def test_a_declined_rematch_gives_the_asker_a_real_invitation_link(
         "bob declined the rematch and left the table.")
     alice.screenshot(path=artifacts / "flows-rematch-declined.png")
     expect(alice.locator("#invite-link")).to_have_value(re.compile(r"/#/invite/[\w-]{20,}$"))
+    expect_a_fresh_link(alice)
     alice.click("#copy-link")
     assert alice.evaluate("navigator.clipboard.readText()") == alice.locator(
         "#invite-link").input_value()
+
+
+def expect_a_fresh_link(page: Page) -> None:
+    """Bug: once the table waited again, the screen showed the link Bob had used (it
+    only says "already answered" now) and still "Copied." from that copy."""
+    code = page.locator("#invite-link").input_value().rsplit("/", 1)[-1]
+    invite = page.request.get(f"/api/invites/{code}")
+    assert invite.ok and invite.json()["status"] == "pending", invite.text()
+    expect(page.locator("#copy-link ~ .note")).to_have_text("")
 
 
 def test_the_way_back_to_my_game_and_news_of_my_table(browser: Browser,
@@ -412,6 +422,7 @@ def test_an_opponent_who_leaves_after_the_match_is_told_and_new_game_invites_ane
     alice.screenshot(path=artifacts / "flows-opponent-left.png")
     alice.click("#new-game")  # alone at the table: a new opponent is invited
     expect(alice.locator("#invite-link")).to_have_value(re.compile(r"/#/invite/[\w-]{20,}$"))
+    expect_a_fresh_link(alice)
     # Back at the table he left, Bob is told it plainly: no spinner, no invitation box.
     table = alice.evaluate("location.hash")
     bob.goto(f"{app_server.url}/{table}")

@@ -57,6 +57,12 @@ export function tableScreen(app, { tableId }) {
     // New game that the server refuses without a word on screen.
     const left = was.find((id) => id !== me.id && !(table.seats || []).some((s) => s.player_id === id));
     if (left) news = t(wantNew ? "rematchDeclined" : "opponentLeft", { name: seen.get(left) || t("opponent") });
+    // The link was used by whoever sat down: once the table waits again it needs a new one
+    // (the old one only says "already answered"), and nothing of the old copy is said.
+    if (left || (was.length < 2 && (table.seats || []).length >= 2)) {
+      table.invite_code = undefined;
+      copied = "";
+    }
     if (wantNew && (table.seats || []).length < 2) wantNew = false; // declined: the table waits
     const current = table.match_id;
     const arrived = current && current !== matchId;
