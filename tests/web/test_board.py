@@ -191,6 +191,29 @@ def test_language_comes_from_the_browser(browser: Browser, static_server: LiveSe
     context.close()
 
 
+@pytest.mark.parametrize(("locale", "short"), [("fr-FR", "Annuler"), ("de-DE", "Zurück")])
+@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, {"width": 844, "height": 390}])
+def test_phone_buttons_show_whole_words(browser: Browser, static_server: LiveServer,
+                                        artifacts: Path, locale: str, short: str,
+                                        viewport: dict[str, int]) -> None:
+    """Bug: on a phone "Annuler le coup" wrapped onto two lines (a taller button) and
+    "Rückgängig" ended in "…": a narrow button shows its short word instead."""
+    context = browser.new_context(locale=locale, viewport=viewport, has_touch=True,
+                                  is_mobile=True)
+    page = context.new_page()
+    open_table(page, static_server)
+    expect(page.get_by_role("button", name=short, exact=True)).to_have_id("undo")
+    buttons = page.locator(".controls button.game")
+    heights = {round(box["height"]) for box in (settled_box(b) for b in buttons.all())}
+    assert len(heights) == 1, heights  # one row of equal buttons (two rows in landscape)
+    cut = page.evaluate("""[...document.querySelectorAll('.controls button.game')].filter((b) =>
+        [...b.querySelectorAll('.label'), b].some((e) => e.scrollWidth > e.clientWidth + 1)
+        ).map((b) => b.id)""")
+    assert cut == []
+    page.screenshot(path=artifacts / f"table-phone-{locale}-{viewport['width']}.png")
+    context.close()
+
+
 def test_reconnect_resumes_the_stream(page: Page, fake: FakeServer, artifacts: Path) -> None:
     tap(card(page, "6s", 1))
     expect(top(page, 0)).to_have_attribute("data-card", "4s")

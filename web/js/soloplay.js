@@ -298,7 +298,7 @@ export function soloPlayScreen(app, { gameId }) {
       icon(name), h("span.label", {}, text), extra);
     clear(host,
       button("deal", "deal", t("deal"), { disabled: off || !game.view.stock, onclick: () => board.deal(), "aria-keyshortcuts": "Space", "data-key": t("keySpaceName") }),
-      button("undo", "undo", t("undo"), { disabled: off || !game.view.can_undo, onclick: () => board.undo(), "aria-keyshortcuts": "Control+Z", "data-key": t("keyUndoName") }),
+      button("undo", "undo", t("undo"), { disabled: off || !game.view.can_undo, onclick: () => board.undo(), "aria-keyshortcuts": "Control+Z", "data-key": t("keyUndoName"), "data-short": t("undoShort") }),
       button("hint", "hint", t("hint"), { disabled: off, onclick: hint, "aria-keyshortcuts": "I", "data-key": "I" }),
       game.auto && !busy
         ? button("auto-complete", "auto", t("autoComplete"), { class: "primary", onclick: autoComplete, "aria-keyshortcuts": "A", "data-key": "A" })
@@ -306,7 +306,7 @@ export function soloPlayScreen(app, { gameId }) {
           disabled: off, onclick: rescue, "aria-keyshortcuts": "R", "data-key": "R",
           "aria-label": `${t("rescue")} (${t("rescueCost", { n: cost })})`,
         }, h("span.cost", { "aria-hidden": "true" }, t("rescueCost", { n: cost }))),
-      button("give-up", "leave", t("giveUp"), { class: "quit", disabled: off, onclick: giveUp }));
+      button("give-up", "leave", t("giveUp"), { class: "quit", disabled: off, onclick: giveUp, "data-short": t("giveUpShort") }));
   }
 
   // The clock counts up from the server's figure, between frames.

@@ -327,6 +327,7 @@ export function tableScreen(app, { tableId }) {
 
   // Game buttons: an icon, a label and the key that does the same (drawn by CSS from
   // data-key, so the button's name stays its label); after my game, Finish becomes Leave.
+  // data-short: the word a phone's narrow button shows instead of a long label (CSS).
   function renderButtons() {
     const host = el.querySelector("#actions");
     if (!host || !game) return;
@@ -334,7 +335,7 @@ export function tableScreen(app, { tableId }) {
     const button = (id, name, text, props) => h("button.game", { type: "button", id, ...props }, icon(name), h("span.label", {}, text));
     clear(host,
       button("deal", "deal", t("deal"), { disabled: over || !game.view.stock, onclick: () => board.deal(), "aria-keyshortcuts": "Space", "data-key": t("keySpaceName") }),
-      button("undo", "undo", t("undo"), { disabled: over || !game.view.can_undo, onclick: () => board.undo(), "aria-keyshortcuts": "Control+Z", "data-key": t("keyUndoName") }),
+      button("undo", "undo", t("undo"), { disabled: over || !game.view.can_undo, onclick: () => board.undo(), "aria-keyshortcuts": "Control+Z", "data-key": t("keyUndoName"), "data-short": t("undoShort") }),
       button("hint", "hint", t("hint"), { disabled: over, onclick: hint, "aria-keyshortcuts": "I", "data-key": "I" }),
       over ? button("leave", "leave", t("leave"), { class: "quit", onclick: leave })
         : button("finish", "finish", t("finish"), { class: "quit", onclick: finish }));
