@@ -577,6 +577,20 @@ def test_choices_fit_a_phone_in_every_language(page: Page, solo: FakeSoloServer,
               return box.right > group.right + 0.5 || label.scrollWidth > label.clientWidth + 1;
             }).map((label) => label.textContent.trim())""")
         assert outside == [], f"{route}: {outside} do not fit"
+        # Bug: "Tagesspie|l", "Classeme|nt", "Fortgeschritte|n", "player0|1": a word
+        # broken across two lines of a tab or of a leaderboard's cell.
+        expect(page.locator("#lb-table, #start-solo").first).to_be_visible()
+        broken = page.evaluate("""() => [...document.querySelectorAll(
+              '.seg label, #lb-table th, #lb-table td, #lb-table th a')]
+            .flatMap((label) => [...label.childNodes].filter((n) => n.nodeType === 3))
+            .flatMap((text) => [...text.data.matchAll(/\\S+/g)].filter((word) => {
+              const range = document.createRange();
+              range.setStart(text, word.index);
+              range.setEnd(text, word.index + word[0].length);
+              const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+              return lines.size > 1;
+            }).map((word) => word[0]))""")
+        assert broken == [], f"{route}: {broken} broken inside the word"
         page.screenshot(path=artifacts / f"solo-{language}-{route[2:].replace('/', '-')}-phone.png")
 
 
