@@ -186,6 +186,11 @@ def test_one_suit_game_won_with_rescue_and_auto_complete(
     # The first rescue plays its 5 actions one by one: the counter is seen between 3 and 7.
     seen: set[str] = set()
     page.locator("#rescue").click()
+    # The first rescue of a game asks, saying what it costs (and that none found is free).
+    expect(page.locator("#confirm-rescue-text")).to_have_text(
+        "Rescue? If the solver finds a way out, it plays the next 5 actions for you, and a "
+        "win earns 250 points less. If it finds none, it costs nothing.")
+    page.locator("#confirm-rescue-yes").click()
     for _ in range(60):
         # The status line first: the last step and the "Rescue:" line are drawn in one
         # task, so a counter read after that line is seen always holds the final count
@@ -197,7 +202,7 @@ def test_one_suit_game_won_with_rescue_and_auto_complete(
         page.wait_for_timeout(100)
     assert {"3", "4", "5", "6"} & seen and "7" in seen, seen
     expect(page.locator(".statusline")).to_have_text(
-        "Rescue: 5 actions played for you (−250 points).")
+        "Rescue: 5 actions played for you; a win now earns 250 points less.")
 
     # Then more rescues, quickly, until the server offers the auto-complete.
     page.emulate_media(reduced_motion="reduce")
@@ -289,6 +294,10 @@ def test_solo_table_on_phones(page: Page, solo: FakeSoloServer, static_server: L
     # No way out: nothing is played or charged, and the advice is to undo (Undo lit).
     solo.lost = True
     page.locator("#rescue").click()
+    page.locator("#confirm-rescue-no").click()  # kept playing: nothing asked of the server
+    assert not any(m["type"] == "solo_rescue" for m in solo.received)
+    page.locator("#rescue").click()
+    page.locator("#confirm-rescue-yes").click()
     expect(page.locator(".statusline")).to_have_text(
         "No way out from here: undo a few moves and try another way.")
     expect(page.locator("#undo")).to_have_class(re.compile("hinted"))
@@ -630,9 +639,9 @@ def test_badges_earned_together_are_toasted_in_the_order_they_came(
 
 
 @pytest.mark.parametrize(("lang", "said"), [
-    ("en", "Rescue: 1 action played for you (−250 points)."),
-    ("fr", "Sauvetage : 1 coup joué pour vous (−250 points)."),
-    ("de", "Rettung: 1 Zug für dich gespielt (−250 Punkte).")])
+    ("en", "Rescue: 1 action played for you; a win now earns 250 points less."),
+    ("fr", "Sauvetage : 1 coup joué pour vous ; une victoire rapporte désormais 250 points de moins."),
+    ("de", "Rettung: 1 Zug für dich gespielt; ein Sieg bringt jetzt 250 Punkte weniger.")])
 def test_a_rescue_of_one_action_says_it_in_the_singular(
         page: Page, solo: FakeSoloServer, static_server: LiveServer, lang: str, said: str) -> None:
     """"1 action(s)": the rescue's words follow the count."""
@@ -643,6 +652,7 @@ def test_a_rescue_of_one_action_says_it_in_the_singular(
     page.locator("#start-solo").click()
     expect(page.locator(".tableau .column")).to_have_count(10)
     page.keyboard.press("r")
+    page.locator("#confirm-rescue-yes").click()
     expect(page.locator(".statusline")).to_have_text(said)
     page.locator("#give-up").click()  # a solo game's question: no word of a streak
     expect(page.locator("#confirm-giveup-text")).not_to_contain_text(

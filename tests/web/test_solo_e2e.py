@@ -26,6 +26,8 @@ def rescue_until_auto_complete(page: Page, most: int = 150) -> None:
             break
         before = page.locator("#solo-actions").inner_text()
         page.keyboard.press("r")
+        if page.locator("#confirm-rescue").count():  # the game's first rescue asks
+            page.locator("#confirm-rescue-yes").click()
         page.wait_for_function(
             """(before) => document.querySelector('#winner, #auto-complete')
                 || (document.querySelector('#solo-actions')?.textContent !== before
@@ -58,10 +60,11 @@ def test_solo_one_suit_won_with_rescue_and_auto_complete(
     page.keyboard.press("Enter")
     expect(page.locator("#solo-actions")).to_have_text("1")
 
-    # The first rescue is shown step by step, then says what it played and cost.
+    # The first rescue asks, is shown step by step, then says what it played and cost.
     page.locator("#rescue").click()
+    page.locator("#confirm-rescue-yes").click()
     expect(page.locator(".statusline")).to_have_text(
-        re.compile(r"Rescue: ([2-5] actions|1 action) played for you \(−250 points\)\."),
+        re.compile(r"Rescue: ([2-5] actions|1 action) played for you; a win now earns 250 points less\."),
         timeout=20_000)
     rescue_until_auto_complete(page)
     # The badge listener's frame: a toast (for 6 s), and the badge on the sheet.

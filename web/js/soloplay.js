@@ -123,9 +123,17 @@ export function soloPlayScreen(app, { gameId }) {
   }
 
   // Rescue: the server's solver looks from the real position; the actions it plays come
-  // back as steps, shown one by one before the final view is taken as the truth.
-  function rescue() {
+  // back as steps, shown one by one before the final view is taken as the truth. The
+  // first of a game asks first: it costs a quarter of the win's base, and "points" (of a
+  // win) are not the Score on the panel.
+  async function rescue() {
     if (!playable()) return;
+    if (!game.rescues) {
+      const cost = COST_PER_SUIT * game.options.suits;
+      const sure = await confirmBox(t("confirmRescue", { n: cost }),
+        { yes: t("rescue"), no: t("keepPlaying"), id: "confirm-rescue" });
+      if (!sure || !playable()) return;
+    }
     busy = "rescue";
     board?.say(t("rescuing"), { kind: "hint" });
     renderButtons();
