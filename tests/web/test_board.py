@@ -457,6 +457,18 @@ def test_the_result_names_a_player_who_left_the_table(page: Page, fake: FakeServ
     expect(page.locator(".scoresheet tbody th").nth(0)).to_contain_text("bob")
 
 
+def test_a_tie_says_that_the_faster_game_won(page: Page, fake: FakeServer) -> None:
+    """Bug: 6 to 6 and a star on one player, "I lost, 6 to 6": nothing said why."""
+    page.click("#finish")
+    page.click("#confirm-finish-yes")
+    expect(page.locator("#watching")).to_be_visible()
+    fake.match_over(my_score=6, their_score=6)
+    expect(page.locator("#winner")).to_have_text("Winner: alice")
+    expect(page.locator("#tie-break")).to_have_text("Same score: the faster game wins.")
+    expect(page.locator(".scoresheet tbody tr").first).to_have_class(re.compile(r"\bwin\b"))  # first, tied
+    expect(page.locator("#share-text")).to_have_value(re.compile(r"I won on time, 6 to 6\."))
+
+
 def test_a_hint_stays_lit_on_a_phone(browser: Browser, static_server: LiveServer) -> None:
     """Bug: on a phone the hint's words, wrapping in the status line, resized the tableau;
     its redraw dropped the hint's light a few milliseconds after it came on."""

@@ -530,7 +530,7 @@ def test_the_share_text_links_to_a_solo_game_on_the_same_deal(
     share = alice.locator("#share-text").input_value()
     lines = share.splitlines()
     assert len(lines) == 2, share
-    assert re.fullmatch(r"Spider Duel, 1 suit: (I won|I lost|a draw), 0 to 0\. "
+    assert re.fullmatch(r"Spider Duel, 1 suit: (I won on time|I lost on time|a draw), 0 to 0\. "
                         r"Can you do better on the same deal\?", lines[0]), share
     found = re.fullmatch(re.escape(app_server.url) + r"/#/solo\?number=(\d+)&suits=1"
                          r"&solvable_only=1&relaxed=0", lines[1].removeprefix("Play it: "))

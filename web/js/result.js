@@ -1,14 +1,31 @@
 // The result of a match: both games, the winner, ratings, what next, a text to share.
 import { h, formatClock, copyText, announce } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, addWords } from "./i18n.js";
 import { icon } from "./face.js";
+
+// A tie on score goes to the faster game (rules.md): said, or a star beside "6 to 6" looks
+// like a mistake. Loaded with this module, not by the first page.
+addWords({
+  en: { tieOnTime: "Same score: the faster game wins.", shareWonOnTime: "I won on time", shareLostOnTime: "I lost on time" },
+  fr: { tieOnTime: "Même score : la partie la plus rapide l'emporte.", shareWonOnTime: "j'ai gagné au temps", shareLostOnTime: "j'ai perdu au temps" },
+  de: { tieOnTime: "Gleich viele Punkte: das schnellere Spiel gewinnt.", shareWonOnTime: "ich habe nach Zeit gewonnen", shareLostOnTime: "ich habe nach Zeit verloren" },
+});
+
+const hasWinner = (result) => result.winner_id !== null && result.winner_id !== undefined;
+
+// Won on time: a winner, both games on the same score, and no no-show (that rule comes first).
+function wonOnTime(result) {
+  const [a, b] = result.results;
+  return hasWinner(result) && result.results.length === 2 && a.score === b.score
+    && a.reason !== "did_not_start" && b.reason !== "did_not_start";
+}
 
 const HOW = { won: "won", finished: "finished_early", finished_early: "finished_early", timeout: "timed_out", timed_out: "timed_out", did_not_start: "did_not_start" };
 
 export function resultView({ result, me, nameOf, suits, rated, onNewGame, onLeave, onReplay }) {
-  const rows = [...result.results].sort((a, b) => b.score - a.score);
-  const winner = result.winner_id === null || result.winner_id === undefined
-    ? t("draw") : t("winner", { name: nameOf(result.winner_id) });
+  const first = (row) => (row.player_id === result.winner_id ? 1 : 0);
+  const rows = [...result.results].sort((a, b) => first(b) - first(a) || b.score - a.score);
+  const winner = hasWinner(result) ? t("winner", { name: nameOf(result.winner_id) }) : t("draw");
   const share = shareText(result, me, suits);
   const shareBox = h("textarea", { id: "share-text", readonly: true, rows: 4, "aria-labelledby": "share-h" }, share);
   // As tall as its text once laid out, and again when its width changes (a phone turned):
@@ -25,6 +42,7 @@ export function resultView({ result, me, nameOf, suits, rated, onNewGame, onLeav
     h("h1", { id: "result-h" }, t("result")),
     h("section.panel",
       h("p.winner", {}, icon("trophy"), h("span", { id: "winner" }, winner)),
+      wonOnTime(result) ? h("p.tiebreak", { id: "tie-break" }, t("tieOnTime")) : null,
       h("table.scoresheet", {},
         h("thead", {}, h("tr", {}, [t("player"), t("score"), t("time"), t("howEnded"), t("ratingChange")]
           .map((text) => h("th", { scope: "col" }, text)))),
@@ -67,8 +85,9 @@ function ratingChange(row, rated) {
 // game (the match's `deal.play`, sent only once both games are over). No card and no move
 // is named, so it spoils nothing for the reader; the number in the link is only a seed.
 export function shareText(result, me, suits) {
-  const outcome = result.winner_id === null || result.winner_id === undefined
-    ? t("shareDraw") : result.winner_id === me.id ? t("shareWon") : t("shareLost");
+  const onTime = wonOnTime(result);
+  const outcome = !hasWinner(result) ? t("shareDraw")
+    : result.winner_id === me.id ? t(onTime ? "shareWonOnTime" : "shareWon") : t(onTime ? "shareLostOnTime" : "shareLost");
   const suitText = [null, t("oneSuit"), t("twoSuits"), null, t("fourSuits")][suits] || "";
   const mine = result.results.find((row) => row.player_id === me.id);
   const theirs = result.results.find((row) => row.player_id !== me.id);
