@@ -166,7 +166,7 @@ def test_hint_points_at_the_move_and_says_why(page: Page, fake: FakeServer,
     assert [m["type"] for m in fake.received].count("hint") == 2
     page.select_option("#lang", "fr")
     page.locator("#hint").click()
-    expect(live).to_have_text("Indice: déplacez six de pique en colonne 1 — vide une colonne")
+    expect(live).to_have_text("Indice : déplacez le six de pique en colonne 1 — vide une colonne")
 
 
 def test_language_switch(page: Page, fake: FakeServer) -> None:

@@ -48,7 +48,7 @@ const EN = {
   keys: "Keys", keySpace: "Space: deal", keyUndo: "Ctrl+Z: undo", keyArrows: "Arrows: move between columns and cards",
   keyEnter: "Enter: pick up the cards, then drop them on a column (right after a hint: play it)", keyEsc: "Escape: cancel",
   keyFlip: "F: turn up a face-down card", keyHelp: "H: this help",
-  hint: "Hint", keyHint: "I: a hint", hintMove: "move the {card} to column {n}", hintFlip: "turn up the card in column {n}", hintDeal: "deal a row", hintUndo: "undo", hintNone: "none",
+  hint: "Hint", hintSays: "Hint: {what}", keyHint: "I: a hint", hintMove: "move the {card} to column {n}", hintFlip: "turn up the card in column {n}", hintDeal: "deal a row", hintUndo: "undo", hintNone: "none",
   rejected: "Not allowed: {reason}", error: "Something went wrong: {detail}",
   lang_en: "English", lang_fr: "Français", lang_de: "Deutsch",
   errors: {
@@ -168,7 +168,7 @@ const FR = {
   keys: "Touches", keySpace: "Espace : distribuer", keyUndo: "Ctrl+Z : annuler", keyArrows: "Flèches : se déplacer entre colonnes et cartes",
   keyEnter: "Entrée : prendre les cartes, puis les poser sur une colonne (juste après un indice : le jouer)", keyEsc: "Échap : annuler",
   keyFlip: "F : retourner une carte face cachée", keyHelp: "H : cette aide",
-  hint: "Indice", keyHint: "I : un indice", hintMove: "déplacez {card} en colonne {n}", hintFlip: "retournez la carte de la colonne {n}", hintDeal: "distribuez une rangée", hintUndo: "annulez le coup", hintNone: "aucun",
+  hint: "Indice", keyHint: "I : un indice", hintMove: "déplacez {card} en colonne {n}", hintSays: "Indice : {what}", hintFlip: "retournez la carte de la colonne {n}", hintDeal: "distribuez une rangée", hintUndo: "annulez le coup", hintNone: "aucun",
   tips: { "completes a {s} run": "complète une suite {s}", "uncovers a card": "découvre une carte", "empties a column": "vide une colonne", "joins {s} run": "rejoint la suite {s}", "uses the empty column": "utilise la colonne vide", "makes room": "fait de la place", "turns a card face up": "retourne une carte", "fills the empty column so you can deal": "remplit la colonne vide pour distribuer", "no useful move: undo": "aucun coup utile : annulez", "no useful move left": "plus aucun coup utile", "the game is won": "la partie est gagnée" },
   rejected: "Refusé : {reason}", error: "Un problème est survenu : {detail}",
   lang_en: "English", lang_fr: "Français", lang_de: "Deutsch",
@@ -244,6 +244,8 @@ const FR = {
     not_invitee: "cette invitation est pour quelqu'un d'autre",
   },
   rank: ["as", "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix", "valet", "dame", "roi"],
+  // "déplacez l'as de pique", "la dame", "le huit" (h aspiré): where a sentence wants one.
+  article: ["l'", "le ", "le ", "le ", "le ", "le ", "le ", "le ", "le ", "le ", "le ", "la ", "le "],
   suit: { s: "pique", h: "cœur", d: "carreau", c: "trèfle" },
   card: "{rank} de {suit}",
 };
@@ -295,7 +297,7 @@ const DE = {
   keys: "Tasten", keySpace: "Leertaste: geben", keyUndo: "Strg+Z: zurück", keyArrows: "Pfeile: zwischen Spalten und Karten wechseln",
   keyEnter: "Enter: Karten aufnehmen, dann auf eine Spalte legen (direkt nach einem Tipp: ihn spielen)", keyEsc: "Esc: abbrechen",
   keyFlip: "F: verdeckte Karte aufdecken", keyHelp: "H: diese Hilfe",
-  hint: "Tipp", keyHint: "I: ein Tipp", hintMove: "{card} auf Spalte {n} legen", hintFlip: "Karte in Spalte {n} aufdecken", hintDeal: "eine Reihe geben", hintUndo: "zurücknehmen", hintNone: "keiner",
+  hint: "Tipp", hintSays: "Tipp: {what}", keyHint: "I: ein Tipp", hintMove: "{card} auf Spalte {n} legen", hintFlip: "Karte in Spalte {n} aufdecken", hintDeal: "eine Reihe geben", hintUndo: "zurücknehmen", hintNone: "keiner",
   tips: { "completes a {s} run": "vervollständigt eine {s}-Reihe", "uncovers a card": "legt eine Karte frei", "empties a column": "leert eine Spalte", "joins {s} run": "schließt an die {s}-Reihe an", "uses the empty column": "nutzt die leere Spalte", "makes room": "schafft Platz", "turns a card face up": "deckt eine Karte auf", "fills the empty column so you can deal": "füllt die leere Spalte, damit du geben kannst", "no useful move: undo": "kein sinnvoller Zug: zurücknehmen", "no useful move left": "kein sinnvoller Zug mehr", "the game is won": "das Spiel ist gewonnen" },
   rejected: "Nicht erlaubt: {reason}", error: "Etwas ist schiefgegangen: {detail}",
   lang_en: "English", lang_fr: "Français", lang_de: "Deutsch",
@@ -424,10 +426,11 @@ export function t(key, params = {}) {
 }
 
 // "seven of hearts", "sept de cœur", "Herz Sieben".
-export function cardName(name) {
+export function cardName(name, { article = false } = {}) {
   const table = TABLES[current];
   const rankIndex = "A23456789TJQK".indexOf(name[0]);
-  return t("card", { rank: table.rank[rankIndex], suit: table.suit[name[1]] });
+  const named = t("card", { rank: table.rank[rankIndex], suit: table.suit[name[1]] });
+  return article && table.article ? table.article[rankIndex] + named : named;
 }
 
 export const suitName = (code) => TABLES[current].suit[code];

@@ -643,9 +643,9 @@ export function showHintOn(el, board, view, { action: a, reason }) {
     setTimeout(() => undo?.classList.remove("hinted"), 2500);
   } else if (a) board?.light(a); // the board lights it again if it redraws meanwhile
   const what = !a ? t("hintNone") : a.op === "move"
-    ? t("hintMove", { card: cardName(view.columns[a.from].up.at(-a.count)), n: a.to + 1 })
+    ? t("hintMove", { card: cardName(view.columns[a.from].up.at(-a.count), { article: true }), n: a.to + 1 })
     : a.op === "flip" ? t("hintFlip", { n: a.col + 1 }) : t(a.op === "deal" ? "hintDeal" : "hintUndo");
-  const text = `${t("hint")}: ${what}${reason === "deal" ? "" : ` — ${tip(reason)}`}`;
+  const text = t("hintSays", { what: `${what}${reason === "deal" ? "" : ` — ${tip(reason)}`}` });
   board?.say(text, { kind: "hint" });
   announce(text);
   board?.suggest(a); // Enter next plays it
