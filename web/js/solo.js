@@ -17,16 +17,30 @@ const LINK_MAX = 2 ** 48 - 1; // a duel's "play this deal" number: exact (JS is,
 // under the relaxed rule, both × 0.96.
 export const optionsFactor = ({ solvable_only: solvable, relaxed }) => (solvable ? 1 : 1.2) * (relaxed ? 0.8 : 1);
 
+// The options of my last deal (suits, solvable only, relaxed), kept in this browser: the
+// form opens on them, unless a "play this deal" link says otherwise.
+const LAST_OPTIONS = "spider.soloOptions";
+
+function lastOptions() {
+  try {
+    return JSON.parse(localStorage.getItem(LAST_OPTIONS)) || {};
+  } catch {
+    return {}; // none yet, or not readable: the defaults
+  }
+}
+
 export function soloScreen(app, { query = "" }) {
   const el = h("section.screen.narrow.solostart");
   const asked = new URLSearchParams(query);
   const linked = asked.get("number") ?? "";
+  const last = linked ? {} : lastOptions();
+  const suits = Number(asked.get("suits") ?? last.suits);
   const form = {
     random: !linked,
     number: linked,
-    suits: [1, 2, 4].includes(Number(asked.get("suits"))) ? Number(asked.get("suits")) : 1,
-    solvable_only: asked.get("solvable_only") !== "0",
-    relaxed: asked.get("relaxed") === "1",
+    suits: [1, 2, 4].includes(suits) ? suits : 1,
+    solvable_only: linked ? asked.get("solvable_only") !== "0" : last.solvable_only !== false,
+    relaxed: linked ? asked.get("relaxed") === "1" : last.relaxed === true,
   };
   let current = null;
   let error = "";
@@ -110,6 +124,7 @@ export function soloScreen(app, { query = "" }) {
       }
       body.number = n;
     }
+    localStorage.setItem(LAST_OPTIONS, JSON.stringify(body.options));
     starting = true; // a 4-suit solvable deal may take the solver a few seconds
     render();
     announce(t(waitsLong() ? "dealingSlow" : "dealing"));
