@@ -537,7 +537,10 @@ export function createBoard({ root, rules, onAction, readOnly = false, title, tr
 
   return {
     update, refuse, deal, flip, say, suggest, playSuggested, light,
-    undo: () => act({ op: "undo" }),
+    // Nothing to undo is said on the spot, with the duel's reason when a deal, a flip or
+    // an uncovered card stands in the way (its Undo looks disabled but answers a click).
+    undo: () => (view.can_undo ? act({ op: "undo" })
+      : refuse(rules?.undo === "moves" && view.actions ? "undo_barrier" : "nothing_to_undo")),
     setRules,
     focus: () => markFocus(true),
     get view() { return view; },

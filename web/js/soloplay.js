@@ -306,7 +306,7 @@ export function soloPlayScreen(app, { gameId }) {
       icon(name), h("span.label", {}, text), extra);
     clear(host,
       button("deal", "deal", t("deal"), { disabled: off || !game.view.stock, onclick: () => board.deal(), "aria-keyshortcuts": "Space", "data-key": t("keySpaceName") }),
-      button("undo", "undo", t("undo"), { disabled: off || !game.view.can_undo, onclick: () => board.undo(), "aria-keyshortcuts": "Control+Z", "data-key": t("keyUndoName"), "data-short": t("undoShort") }),
+      button("undo", "undo", t("undo"), { disabled: off, "aria-disabled": !off && !game.view.can_undo ? "true" : null, onclick: () => board.undo(), "aria-keyshortcuts": "Control+Z", "data-key": t("keyUndoName"), "data-short": t("undoShort") }),
       button("hint", "hint", t("hint"), { disabled: off, onclick: hint, "aria-keyshortcuts": "I", "data-key": "I" }),
       game.auto && !busy
         ? button("auto-complete", "auto", t("autoComplete"), { class: "primary", onclick: autoComplete, "aria-keyshortcuts": "A", "data-key": "A" })

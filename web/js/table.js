@@ -335,7 +335,7 @@ export function tableScreen(app, { tableId }) {
     const button = (id, name, text, props) => h("button.game", { type: "button", id, ...props }, icon(name), h("span.label", {}, text));
     clear(host,
       button("deal", "deal", t("deal"), { disabled: over || !game.view.stock, onclick: () => board.deal(), "aria-keyshortcuts": "Space", "data-key": t("keySpaceName") }),
-      button("undo", "undo", t("undo"), { disabled: over || !game.view.can_undo, onclick: () => board.undo(), "aria-keyshortcuts": "Control+Z", "data-key": t("keyUndoName"), "data-short": t("undoShort") }),
+      button("undo", "undo", t("undo"), { disabled: over, "aria-disabled": !over && !game.view.can_undo ? "true" : null, onclick: () => board.undo(), "aria-keyshortcuts": "Control+Z", "data-key": t("keyUndoName"), "data-short": t("undoShort") }),
       button("hint", "hint", t("hint"), { disabled: over, onclick: hint, "aria-keyshortcuts": "I", "data-key": "I" }),
       over ? button("leave", "leave", t("leave"), { class: "quit", onclick: leave })
         : button("finish", "finish", t("finish"), { class: "quit", onclick: finish }));
