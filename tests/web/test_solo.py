@@ -16,6 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 from app.rewards.badges import BADGES
 from app.rewards.solo import SoloOptions, daily_game, solo_start
 from tests.web.axe import serious
+from tests.web.boxes import settled_box
 from tests.web.conftest import LiveServer
 from tests.web.fake_solo import TODAY, FakeSoloServer
 
@@ -606,6 +607,21 @@ def test_choices_fit_a_phone_in_every_language(page: Page, solo: FakeSoloServer,
             }).map((word) => word[0]))""")
         assert broken == [], f"{route}: {broken} broken inside the word"
         page.screenshot(path=artifacts / f"solo-{language}-{route[2:].replace('/', '-')}-phone.png")
+
+
+@pytest.mark.parametrize("language", ["fr", "de"])
+def test_the_days_arrows_stay_together_on_a_phone(page: Page, solo: FakeSoloServer,
+                                                  static_server: LiveServer, artifacts: Path,
+                                                  language: str) -> None:
+    """Bug: "CLASSEMENT DU 2 DÉC. 2026" pushed "›" onto a line of its own, away from "‹"."""
+    page.add_init_script(f"localStorage.setItem('spider.lang', '{language}')")
+    page.set_viewport_size(PHONE)
+    page.goto(f"{static_server.url}/#/daily")
+    boxes = [settled_box(page.locator(f"#{name}-day")) for name in ("prev", "next")]
+    assert abs(boxes[0]["y"] - boxes[1]["y"]) < 1, boxes
+    assert boxes[1]["x"] > boxes[0]["x"]
+    no_sideways_scroll(page)
+    page.screenshot(path=artifacts / f"solo-daily-{language}-phone.png", full_page=True)
 
 
 def test_day_counts_agree_with_their_number(page: Page, solo: FakeSoloServer,
