@@ -445,8 +445,9 @@ export function tableScreen(app, { tableId }) {
     const other = (table?.seats || []).find((s) => s.player_id !== me.id);
     if (!other?.wants_new_game || wantNew) return null;
     return h("p.banner.rematch", { role: "status", id: "rematch-asked" }, t("rematchAsked", { name: other.name }),
-      h("button.primary", { type: "button", id: "rematch-accept", onclick: newGame }, t("accept")),
-      h("button", { type: "button", id: "rematch-decline", onclick: leave }, t("decline")));
+      h("span.answers", {}, // the two answers wrap together on a phone, never apart
+        h("button.primary", { type: "button", id: "rematch-accept", onclick: newGame }, t("accept")),
+        h("button", { type: "button", id: "rematch-decline", onclick: leave }, t("decline"))));
   }
 
   async function makeLink() {
