@@ -646,3 +646,39 @@ def test_my_tables_say_who_is_at_the_table_and_how_my_game_stands(
         lobby.evaluate(f"localStorage.setItem('spider.lang', '{lang}')")
         lobby.reload()
         expect(line).to_contain_text(said)
+
+
+def test_my_account_follows_me_to_another_device(browser: Browser, app_server: LiveServer,
+                                                 artifacts: Path) -> None:
+    """Bug: on another device (or after clearing the browser) my own name was "taken":
+    ratings, badges and friends out of reach. My page gives a link that signs another
+    device in as me; the key travels after the "#", which no request carries."""
+    alice = new_player(browser, app_server, "alice")
+    alice.goto("/#/player/alice")
+    expect(alice.locator("#device-h")).to_have_text("On another device")
+    expect(alice.locator("#device-link")).to_have_count(0)  # a key: shown on request only
+    alice.click("#show-device-link")
+    link = alice.locator("#device-link").input_value()
+    assert re.fullmatch(re.escape(app_server.url) + r"/#/key/[\w.-]{20,}", link), link
+    alice.click("#copy-device-link")
+    assert alice.evaluate("navigator.clipboard.readText()") == link
+    alice.screenshot(path=artifacts / "flows-device-link.png")
+
+    phone = browser.new_context(base_url=app_server.url, viewport={"width": 390, "height": 844},
+                                has_touch=True, is_mobile=True).new_page()
+    phone.goto(link)
+    expect(phone.get_by_role("heading", name="Lobby")).to_be_visible()
+    expect(phone.locator("#who")).to_have_text("alice")
+    assert phone.evaluate("location.hash") == "#/"  # the key left the address bar
+    phone.goto("/#/player/alice")
+    expect(phone.locator("#show-device-link")).to_be_visible()  # the same account
+
+    bob = new_player(browser, app_server, "bob")
+    bob.goto("/#/player/alice")
+    expect(bob.locator("dl.stats").first).to_be_visible()
+    expect(bob.locator("#show-device-link, #device-h")).to_have_count(0)  # only on my own page
+
+    stranger = browser.new_context(base_url=app_server.url).new_page()
+    stranger.goto("/#/key/not-a-real-token")
+    expect(stranger.get_by_label("Choose your name")).to_be_visible()
+    assert stranger.evaluate("localStorage.getItem('spider.token')") is None

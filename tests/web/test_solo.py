@@ -661,7 +661,8 @@ def test_badges_earned_together_are_toasted_in_the_order_they_came(
 
 @pytest.mark.parametrize(("lang", "said"), [
     ("en", "Rescue: 1 action played for you; a win now earns 250 points less."),
-    ("fr", "Sauvetage : 1 coup joué pour vous ; une victoire rapporte désormais 250 points de moins."),
+    ("fr", "Sauvetage : 1 coup joué pour vous ; "
+           "une victoire rapporte désormais 250 points de moins."),
     ("de", "Rettung: 1 Zug für dich gespielt; ein Sieg bringt jetzt 250 Punkte weniger.")])
 def test_a_rescue_of_one_action_says_it_in_the_singular(
         page: Page, solo: FakeSoloServer, static_server: LiveServer, lang: str, said: str) -> None:

@@ -64,7 +64,8 @@ def test_solo_one_suit_won_with_rescue_and_auto_complete(
     page.locator("#rescue").click()
     page.locator("#confirm-rescue-yes").click()
     expect(page.locator(".statusline")).to_have_text(
-        re.compile(r"Rescue: ([2-5] actions|1 action) played for you; a win now earns 250 points less\."),
+        re.compile(r"Rescue: ([2-5] actions|1 action) played for you; "
+                   r"a win now earns 250 points less\."),
         timeout=20_000)
     rescue_until_auto_complete(page)
     # The badge listener's frame: a toast (for 6 s), and the badge on the sheet.

@@ -100,6 +100,14 @@ const ROUTES = [
 let routing = 0;
 
 async function route() {
+  // A link from my other device (my player page): its token becomes this browser's, the
+  // address forgets it, and the page starts afresh as that player.
+  const key = location.hash.match(/^#\/key\/([\w.-]+)$/)?.[1];
+  if (key) {
+    session.token = key;
+    history.replaceState(null, "", "#/");
+    return location.reload();
+  }
   const turn = ++routing; // a newer route() wins over one still waiting
   // A dialog belongs to the screen it was opened on (the help stayed over the next one).
   for (const open of document.querySelectorAll("dialog[open]")) open.close();

@@ -2,10 +2,10 @@
 // deal's streak, badges with the date earned (all fifteen, those not earned yet dimmed),
 // and whether they are in my friend and ignore lists, with Add / Remove friend and
 // Ignore / Unignore (none on my own page, nor for a name nobody has).
-import { h, clear, announce } from "./dom.js";
+import { h, clear, announce, copyText } from "./dom.js";
 import { t, levelName, problemText, addWords } from "./i18n.js";
 
-import { api } from "./api.js";
+import { api, session } from "./api.js";
 import { icon } from "./face.js";
 import { styled, suitsLabel, glyphs, duration, number, day, medal } from "./extra.js";
 
@@ -17,16 +17,22 @@ addWords({
     removeFriend: "Remove friend", friendRemoved: "Friend removed.", isIgnored: "Ignored",
     unignore: "Unignore", unignored: "No longer ignored.", noSuchPlayer: "There is no player called “{name}”.",
     winsInRow: "{n} wins in a row", winsInRow_one: "1 win", lossesInRow: "{n} losses in a row", lossesInRow_one: "1 loss",
+    otherDevice: "On another device", showLink: "Show the link", deviceLink: "Link for another device",
+    otherDeviceLead: "Open this link on your phone or another computer to play there as {name}, with your ratings, badges and friends. Keep it to yourself: whoever opens it plays as you.",
   },
   fr: {
     removeFriend: "Retirer des amis", friendRemoved: "Ami retiré.", isIgnored: "Ignoré",
     unignore: "Ne plus ignorer", unignored: "Vous n'ignorez plus ce joueur.", noSuchPlayer: "Aucun joueur ne s'appelle « {name} ».",
     winsInRow: "{n} victoires de suite", winsInRow_one: "1 victoire", lossesInRow: "{n} défaites de suite", lossesInRow_one: "1 défaite",
+    otherDevice: "Sur un autre appareil", showLink: "Afficher le lien", deviceLink: "Lien pour un autre appareil",
+    otherDeviceLead: "Ouvrez ce lien sur votre téléphone ou un autre ordinateur pour y jouer en tant que {name}, avec vos cotes, badges et amis. Gardez-le pour vous : qui l'ouvre joue à votre place.",
   },
   de: {
     removeFriend: "Freund entfernen", friendRemoved: "Freund entfernt.", isIgnored: "Ignoriert",
     unignore: "Nicht mehr ignorieren", unignored: "Nicht mehr ignoriert.", noSuchPlayer: "Es gibt keinen Spieler namens „{name}“.",
     winsInRow: "{n} Siege in Folge", winsInRow_one: "1 Sieg", lossesInRow: "{n} Niederlagen in Folge", lossesInRow_one: "1 Niederlage",
+    otherDevice: "Auf einem anderen Gerät", showLink: "Link anzeigen", deviceLink: "Link für ein anderes Gerät",
+    otherDeviceLead: "Öffne diesen Link auf deinem Handy oder einem anderen Computer, um dort als {name} zu spielen, mit deinen Wertungen, Abzeichen und Freunden. Behalte ihn für dich: Wer ihn öffnet, spielt als du.",
   },
 });
 
@@ -57,6 +63,7 @@ export function playerScreen(app, { name }) {
   let friend = null;
   let ignoring = null;
   let known = false; // the buttons wait for the lists, so that the first one shown is right
+  let showKey = false; // my link for another device, shown on request only (it is a key)
 
   async function load() {
     try {
@@ -102,6 +109,7 @@ export function playerScreen(app, { name }) {
           tile(t("streakBest"), t("days", { n: info.daily.best_streak })),
           tile(t("lastWon"), day(info.daily.last_won), true))) : null,
       info && (earned.length || table.length) ? badgeList() : null,
+      info && isSelf() ? deviceLink() : null,
       h("div.row.contact",
         known && info && app.me && !isSelf() ? [
           friend
@@ -116,6 +124,20 @@ export function playerScreen(app, { name }) {
   }
 
   const isSelf = () => app.me && (info ? info.id === app.me.id : app.me.name?.toLowerCase() === name.toLowerCase());
+
+  // My account on another device (a name cannot be taken twice): a link carrying my token
+  // after the "#", which the browser never sends, so no server log sees it.
+  function deviceLink() {
+    const link = `${location.origin}/#/key/${session.token}`;
+    const copy = async () => announce((await copyText(link)) ? t("copied") : "");
+    return h("section", { "aria-labelledby": "device-h" },
+      h("h2", { id: "device-h" }, t("otherDevice")),
+      h("p", {}, t("otherDeviceLead", { name: info.name })),
+      showKey
+        ? h("div.row.field", h("input", { id: "device-link", readonly: true, value: link, "aria-label": t("deviceLink") }),
+          h("button", { type: "button", id: "copy-device-link", onclick: copy }, icon("copy"), t("copy")))
+        : h("button", { type: "button", id: "show-device-link", onclick: () => { showKey = true; render(); } }, t("showLink")));
+  }
 
   function badgeList() {
     const held = new Map(earned.map((b) => [b.code, b]));
