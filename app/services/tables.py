@@ -307,11 +307,15 @@ async def _my_game_goes_on(session: AsyncSession, match: Match | None, player: P
     return any(game.player_id == player.id and game.status == "playing" for game in games)
 
 
+async def _table_of_match(session: AsyncSession, match_id: int) -> DuelTable | None:
+    match = await session.get(Match, match_id)
+    return None if match is None else await session.get(DuelTable, match.table_id)
+
+
 async def reopen_after_match(event: MatchSettled, session: AsyncSession) -> None:
     """A match is settled at a table someone left during it: the table waits in the
     lobby for a new opponent again (a table nobody sits at stays closed)."""
-    match = await session.get(Match, event.match_id)
-    table = None if match is None else await session.get(DuelTable, match.table_id)
+    table = await _table_of_match(session, event.match_id)
     if table is None or table.status != "full":
         return
     if len(await seats_of(session, table.id)) < len(SEATS):
@@ -324,8 +328,7 @@ match_settled.subscribe(reopen_after_match)
 async def reopened_table(*, session: AsyncSession, match_id: int) -> TableView | None:
     """The table of ``match_id`` if it waits in the lobby again now that the match is
     settled (see :func:`reopen_after_match`); the live layer tells the lobby."""
-    match = await session.get(Match, match_id)
-    table = None if match is None else await session.get(DuelTable, match.table_id)
+    table = await _table_of_match(session, match_id)
     if table is None or table.status != "open":
         return None
     return await table_view(session=session, table=table)
