@@ -49,13 +49,15 @@ lint: $(STAMP)
 test: $(STAMP) browser haproxy lint
 	$(BIN)/pytest
 
-bench: $(STAMP)
+bench: $(STAMP) haproxy
 	$(BIN)/python -m bench.engine
 	$(BIN)/python -m bench.engine_gc
 	$(BIN)/python -m bench.rest
 	$(BIN)/python -m bench.live
 	$(BIN)/python -m bench.rooms
 	$(BIN)/python -m bench.hint
+	$(BIN)/python -m bench.hintbot
+	$(BIN)/python -m bench.failover
 
 # The solver's targets (issue 3); the full sets take minutes: SOLVER_BENCH='--one 50 --two 20 --four 5'
 bench-solver: $(STAMP)

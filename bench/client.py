@@ -150,6 +150,11 @@ class DuelClient:
             {"type": "action", "match_id": match_id, "seq": seq, "action": action}
         )
 
+    async def closed(self) -> None:
+        """Returns once the server or the network has ended the connection."""
+        if self._reader is not None:
+            await asyncio.shield(self._reader)
+
     async def close(self) -> None:
         await self.ws.close()
         if self._reader is not None:

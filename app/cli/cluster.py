@@ -11,6 +11,8 @@ from app.cli.typer_app import cli
 def cluster_command(
     workers: int = typer.Option(2, "--workers", min=1, help="worker processes"),
     port: int = typer.Option(8000, "--port", help="where HAProxy listens"),
+    host: str = typer.Option("127.0.0.1", "--host",
+                             help="HAProxy's address (0.0.0.0: every interface)"),
     first_port: int = typer.Option(8001, "--first-port", help="the first worker's port"),
     workdir: str = typer.Option("", "--workdir", help="configs and logs (default: a temp dir)"),
 ) -> None:
@@ -18,7 +20,7 @@ def cluster_command(
     from app.ops.cluster import ClusterError, run
 
     try:
-        run(workers=workers, port=port, first_port=first_port,
+        run(workers=workers, port=port, first_port=first_port, host=host,
             workdir=Path(workdir) if workdir else None)
     except ClusterError as error:
         typer.echo(f"spider: {error}", err=True)

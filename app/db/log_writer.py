@@ -32,7 +32,6 @@ from typing import Any, NamedTuple, Protocol
 import aiosqlite
 import asyncpg  # type: ignore[import-untyped]
 from pydantic_core import to_json
-from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.db.models import GameAction, utc_from_seconds
@@ -213,8 +212,12 @@ class PostgresLogWriter:
         except asyncpg.IntegrityConstraintViolationError as error:
             # The statement failed as a whole; the connection is fine.
             raise Refused(isinstance(error, asyncpg.UniqueViolationError)) from error
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, SQLAlchemyError, OSError,
-                TimeoutError) as error:
+        except Exception as error:
+            # Any other failure, the driver's own included (asyncpg's InternalClientError,
+            # "another operation is in progress", after backends were terminated): the
+            # connection's state is unknown, so it is replaced; the batch is not written
+            # (its callers are told: nothing unwritten is acknowledged), and the writer
+            # goes on with the next one.
             log.warning("action log write failed (%s); reconnecting for the next batch",
                         type(error).__name__)
             await self._discard()
@@ -269,7 +272,7 @@ class SqliteLogWriter:
         except sqlite3.IntegrityError as error:
             raise Refused(getattr(error, "sqlite_errorname", "") in (
                 "SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY")) from error
-        except (sqlite3.Error, SQLAlchemyError, ValueError, OSError) as error:
+        except Exception as error:  # the connection's state is unknown: replaced
             log.warning("action log write failed (%s); reconnecting for the next batch",
                         type(error).__name__)
             await self._kept.discard()

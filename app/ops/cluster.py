@@ -131,6 +131,7 @@ class LocalCluster:
     first_port: int
     workdir: Path
     env: dict[str, str] = field(default_factory=lambda: dict(os.environ))
+    host: str = "127.0.0.1"  # where HAProxy listens: this machine only, unless told
     _workers: list[Worker] = field(default_factory=list)
     _balancer: subprocess.Popen[bytes] | None = None
 
@@ -143,10 +144,21 @@ class LocalCluster:
                          for n in range(self.workers)]
         for worker in self._workers:
             worker.start()
+        self.wait_ready()
+        self._balancer = start_haproxy(workers=[w.address for w in self._workers],
+                                       bind=f"{self.host}:{self.port}", workdir=self.workdir)
+
+    def worker_process(self, index: int) -> subprocess.Popen[bytes]:
+        """The running process of worker ``index`` (from 0): a failover bench kills it."""
+        process = self._workers[index].process
+        if process is None:
+            raise ClusterError(f"worker {index + 1} is not running")
+        return process
+
+    def wait_ready(self) -> None:
+        """Every worker answers ``/readyz`` (HAProxy's checks see it within ~2 s: rise 2)."""
         for worker in self._workers:
             _wait_ready(worker)
-        self._balancer = start_haproxy(workers=[w.address for w in self._workers],
-                                       bind=f"0.0.0.0:{self.port}", workdir=self.workdir)
 
     def restart_dead(self) -> list[int]:
         """Start again every worker that exited; returns their ports."""
@@ -192,16 +204,18 @@ def _stop_signals() -> Iterator[list[int]]:
             signal.signal(sig, handler)
 
 
-def run(*, workers: int, port: int, first_port: int, workdir: Path | None = None) -> None:
-    """Start the cluster, keep its workers running, stop everything on SIGINT/SIGTERM."""
+def run(*, workers: int, port: int, first_port: int, workdir: Path | None = None,
+        host: str = "127.0.0.1") -> None:
+    """Start the cluster, keep its workers running, stop everything on SIGINT/SIGTERM.
+    HAProxy listens on ``host`` (loopback unless told: ``0.0.0.0`` for every address)."""
     workdir = workdir or Path(tempfile.mkdtemp(prefix="spider-cluster-"))
     workdir.mkdir(parents=True, exist_ok=True)
-    cluster = LocalCluster(workers, port, first_port, workdir)
+    cluster = LocalCluster(workers, port, first_port, workdir, host=host)
     with _stop_signals() as received:
         try:
             cluster.start()
             print(f"spider cluster: {workers} workers (ports {first_port}-"
-                  f"{first_port + workers - 1}) behind HAProxy on :{port}; logs in {workdir}",
+                  f"{first_port + workers - 1}) behind HAProxy on {host}:{port}; logs in {workdir}",
                   flush=True)
             while True:
                 time.sleep(RESTART_AFTER_SECONDS)

@@ -2,7 +2,10 @@
 
 `/healthz` answers as long as the event loop runs: a failing one means restart me.
 `/readyz` checks what a request needs (the database, the pub/sub bus): a failing one means
-send me no traffic for now, and it also fails while the process drains at shutdown.
+send me no traffic for now, and it also fails while the process drains at shutdown. A
+check added as not required (Redis) only degrades it: the process still serves what it
+can (its own sockets), and a balancer that took every worker out for a Redis blip would
+turn it into a full outage.
 """
 
 import asyncio
@@ -22,14 +25,18 @@ class Readiness:
     timeout: float = 2.0
     checks: dict[str, Check] = field(default_factory=dict)
     draining: bool = False
+    optional: set[str] = field(default_factory=set)  # failing: "degraded: <reason>"
 
-    def add(self, name: str, check: Check) -> None:
+    def add(self, name: str, check: Check, *, required: bool = True) -> None:
         self.checks[name] = check
+        if not required:
+            self.optional.add(name)
 
     async def run(self) -> dict[str, str]:
         names = list(self.checks)
         results = await asyncio.gather(*(self._one(self.checks[n]) for n in names))
-        outcome = dict(zip(names, results, strict=True))
+        outcome = {name: result if result == "ok" or name not in self.optional
+                   else f"degraded: {result}" for name, result in zip(names, results, strict=True)}
         if self.draining:
             outcome["shutdown"] = "draining"
         return outcome
@@ -42,6 +49,16 @@ class Readiness:
         except Exception as exc:  # a probe reports failures, it never raises them
             return f"{type(exc).__name__}: {exc}"[:200]
         return "ok"
+
+    @staticmethod
+    def status(outcome: dict[str, str]) -> str:
+        """``ok``, ``degraded`` (only optional checks failed) or ``unavailable``."""
+        if all(result == "ok" for result in outcome.values()):
+            return "ok"
+        if all(result == "ok" or result.startswith("degraded: ")
+               for result in outcome.values()):
+            return "degraded"
+        return "unavailable"
 
 
 def database_check(engine: Callable[[], AsyncEngine]) -> Check:

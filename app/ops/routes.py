@@ -19,14 +19,13 @@ async def healthz() -> dict[str, str]:
 # server error) that API clients and schema fuzzers have no business with.
 @router.get("/readyz", include_in_schema=False)
 async def readyz(request: Request) -> JSONResponse:
-    """Readiness: every dependency check passes and the process is not shutting down."""
+    """Readiness: every required check passes and the process is not shutting down
+    (200, ``degraded`` when an optional one, Redis, fails)."""
     readiness: Readiness = request.app.state.readiness
     checks = await readiness.run()
-    ready = all(result == "ok" for result in checks.values())
-    return JSONResponse(
-        {"status": "ok" if ready else "unavailable", "checks": checks},
-        status_code=200 if ready else 503,
-    )
+    status = Readiness.status(checks)
+    return JSONResponse({"status": status, "checks": checks},
+                        status_code=503 if status == "unavailable" else 200)
 
 
 @router.get("/metrics", include_in_schema=False)

@@ -86,12 +86,13 @@ def settle_memory(app_module: str, thresholds: tuple[int, int, int]) -> None:
     gc.set_threshold(*thresholds)
 
 
-def main() -> None:
+def main(app: str = "app.main:app") -> None:
+    """``app``: the module and attribute uvicorn serves (the tests serve their own)."""
     settings = get_settings()
     # Before uvicorn starts, so its first lines are JSON too (the app does it again at
     # start, for servers started otherwise).
     configure_logging(level=settings.log_level, fmt=settings.log_format)
-    config = uvicorn_config(settings)
+    config = uvicorn_config(settings, app=app)
     assert isinstance(config.app, str)
     settle_memory(config.app.partition(":")[0], settings.gc_thresholds)
     uvicorn.Server(config).run()

@@ -32,16 +32,19 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import functools
+import io
 import logging
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
-from typing import ParamSpec, TypeVar
+from typing import ParamSpec, TextIO, TypeVar
 
 log = logging.getLogger(__name__)
 
@@ -52,10 +55,39 @@ R = TypeVar("R")
 PARENT_CHECK_SECONDS = 1.0
 
 
+class _QuietOrphan(io.TextIOBase):
+    """A child's stderr that says nothing once its server is gone: what a child writes
+    then (a pipe to the dead server broken mid-answer) is noise in the server's log."""
+
+    def __init__(self, stream: TextIO, parent: int) -> None:
+        self._stream, self._parent = stream, parent
+
+    def write(self, text: str) -> int:
+        if os.getppid() != self._parent:
+            return len(text)
+        return self._stream.write(text)
+
+    def flush(self) -> None:
+        if os.getppid() == self._parent:
+            self._stream.flush()
+
+
+def _quiet_resource_tracker() -> None:
+    """The semaphores of a pool whose server was SIGKILLed are unlinked by
+    multiprocessing's resource tracker all the same; its warning that it did ("There
+    appear to be N leaked semaphore objects") is noise in the log, one per crash. The
+    tracker takes this process's -W options when it is spawned (the first pool)."""
+    option = "ignore:resource_tracker:UserWarning"
+    if option not in sys.warnoptions:
+        sys.warnoptions.append(option)
+
+
 def _exit_with_parent(parent: int) -> None:
     """In a child: exit once the server process is gone. A parent killed with SIGKILL
     cannot stop its children, and they would wait forever on a queue they hold both
-    ends of: every crash of a server would leave its solver processes behind."""
+    ends of: every crash of a server would leave its solver processes behind. Quiet
+    meanwhile (``_QuietOrphan``)."""
+    sys.stderr = _QuietOrphan(sys.stderr, parent)
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -78,6 +110,7 @@ class SolverProcesses:
     def _current(self) -> concurrent.futures.ProcessPoolExecutor:
         with self._lock:
             if self._executor is None:
+                _quiet_resource_tracker()
                 self._executor = concurrent.futures.ProcessPoolExecutor(
                     max_workers=self.size, mp_context=multiprocessing.get_context("spawn"),
                     initializer=_exit_with_parent, initargs=(os.getpid(),))
@@ -154,3 +187,36 @@ async def off_loop(call: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -
     if processes is None:
         return await asyncio.to_thread(call, *args, **kwargs)
     return await processes.run(call, *args, **kwargs)
+
+
+_FLAGS: str | None = None
+
+
+class StopFlag:
+    """A cancel flag a solver call checks now and then, in a child process or a thread:
+    a file's existence (a child is spawned, it shares no memory with the server, and a
+    path pickles by value). ``set`` creates the file, ``clear`` removes it once the
+    call is over; calling the flag says whether it is set (cheap: one ``stat``)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    @classmethod
+    def new(cls) -> StopFlag:
+        global _FLAGS
+        if _FLAGS is None:
+            import tempfile
+
+            _FLAGS = tempfile.mkdtemp(prefix="spider-stop-")
+        return cls(os.path.join(_FLAGS, os.urandom(8).hex()))
+
+    def __call__(self) -> bool:
+        return os.path.exists(self.path)
+
+    def set(self) -> None:
+        with open(self.path, "w"):
+            pass
+
+    def clear(self) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.path)

@@ -2,13 +2,9 @@
 
 With one process, presence is the process's own connection count (`StreamHub`). With
 several, a player connected to process B must look online on process A, and the cap on
-connections per player must hold across processes. Redis keeps, under the deployment's
-prefix:
-
-- ``presence:procs``: a sorted set, process id → its last heartbeat (Redis server time);
-- ``presence:proc:{proc}``: a hash, player id → that process's connections of the player;
-- ``presence:player:{id}``: a hash, process id → connections (the same numbers, by player);
-- ``presence:version``: a counter, one step per change of anybody's global presence.
+connections per player must hold across processes. Redis keeps, per process, its
+heartbeat and its connections of each player, and a version counter
+(app/rooms/presence_scripts.py has the keys and the scripts).
 
 A process counts only while its heartbeat is younger than ``ttl``: a process that
 crashed stops counting ``ttl`` seconds after its last heartbeat at most, so its players
@@ -50,155 +46,18 @@ from redis.exceptions import RedisError
 
 from app.ops import metrics
 from app.ops.connections import TooManyConnections
+from app.rooms import presence_scripts as scripts
 from app.rooms.clock import SYSTEM_CLOCK, Clock
 from app.rooms.event_streams import RedisEventStreams
 from app.rooms.pubsub import PubSub, Subscription
+from app.rooms.redis_healing import healing_options
 from app.rooms.streams import EventStream, Outbox, Payload, StreamHub
 
 log = logging.getLogger("spider.presence")
 
-CHANGES = "presence-changes"
-"""The pub/sub channel every process's local view follows (player_id, online, v)."""
-
 REDIS_TIMEOUT = 2.0  # a connect must not hang on an unreachable Redis
 
 Listener = Callable[[int], Awaitable[None]]
-
-_COMMON = """
-local prefix = ARGV[1]
-local ttl = tonumber(ARGV[2])
-local procs = prefix .. 'presence:procs'
-local function now()
-  local t = redis.call('TIME')
-  return tonumber(t[1]) + tonumber(t[2]) / 1000000
-end
-local function total(pid, floor)
-  local fields = redis.call('HGETALL', prefix .. 'presence:player:' .. pid)
-  local sum = 0
-  for i = 1, #fields, 2 do
-    local beat = redis.call('ZSCORE', procs, fields[i])
-    if beat and tonumber(beat) >= floor then sum = sum + tonumber(fields[i + 1]) end
-  end
-  return sum
-end
-local function announce(pid, online)
-  local v = redis.call('INCR', prefix .. 'presence:version')
-  local flag = online and 'true' or 'false'
-  redis.call('PUBLISH', prefix .. 'presence:' .. pid,
-    '{"type":"presence","player_id":' .. pid .. ',"online":' .. flag .. '}')
-  redis.call('PUBLISH', prefix .. 'presence-changes',
-    '{"player_id":' .. pid .. ',"online":' .. flag .. ',"v":' .. v .. '}')
-  return v
-end
-"""
-
-# ARGV: prefix, ttl, proc, player, delta (+1 / -1), limit (0: none).
-# Returns {connections anywhere after, version of the announced change or 0};
-# {-1, n} when the cap refuses.
-_CHANGE = _COMMON + """
-local proc, pid = ARGV[3], ARGV[4]
-local delta, limit = tonumber(ARGV[5]), tonumber(ARGV[6])
-local floor = now() - ttl
-local before = total(pid, floor)
-if delta > 0 and limit > 0 and before >= limit then return {-1, before} end
-local pkey = prefix .. 'presence:player:' .. pid
-local qkey = prefix .. 'presence:proc:' .. proc
-if redis.call('HINCRBY', pkey, proc, delta) <= 0 then redis.call('HDEL', pkey, proc) end
-if redis.call('HINCRBY', qkey, pid, delta) <= 0 then redis.call('HDEL', qkey, pid) end
-local after = total(pid, floor)
-local v = 0
-if before == 0 and after > 0 then v = announce(pid, true)
-elseif before > 0 and after == 0 then v = announce(pid, false) end
-return {after, v}
-"""
-
-# ARGV: prefix, ttl, proc. 1 = heartbeat recorded; 0 = this process was stale or reaped:
-# it must rewrite its numbers (sync) before it counts again.
-_BEAT = _COMMON + """
-local t = now()
-local beat = redis.call('ZSCORE', procs, ARGV[3])
-if beat and tonumber(beat) >= t - ttl then
-  redis.call('ZADD', procs, t, ARGV[3])
-  return 1
-end
-return 0
-"""
-
-# ARGV: prefix, ttl, proc, then player, connections, player, connections, ...
-# Rewrites this process's numbers from its own counts and records a heartbeat.
-_SYNC = _COMMON + """
-local proc = ARGV[3]
-local t = now()
-local floor = t - ttl
-local qkey = prefix .. 'presence:proc:' .. proc
-local wanted, affected, before = {}, {}, {}
-for i = 4, #ARGV, 2 do wanted[ARGV[i]] = tonumber(ARGV[i + 1]) end
-for _, pid in ipairs(redis.call('HKEYS', qkey)) do affected[pid] = true end
-for pid, _ in pairs(wanted) do affected[pid] = true end
-for pid, _ in pairs(affected) do before[pid] = total(pid, floor) end
-redis.call('ZADD', procs, t, proc)
-redis.call('DEL', qkey)
-for pid, _ in pairs(affected) do
-  local pkey = prefix .. 'presence:player:' .. pid
-  local n = wanted[pid]
-  if n and n > 0 then
-    redis.call('HSET', pkey, proc, n)
-    redis.call('HSET', qkey, pid, n)
-  else
-    redis.call('HDEL', pkey, proc)
-  end
-end
-for pid, _ in pairs(affected) do
-  local after = total(pid, floor)
-  if before[pid] == 0 and after > 0 then announce(pid, true)
-  elseif before[pid] > 0 and after == 0 then announce(pid, false) end
-end
-return 1
-"""
-
-# ARGV: prefix, ttl[, proc]. Without proc: removes every process whose heartbeat is
-# older than ttl; with proc: that one (a process leaving). Announces offline for the
-# players left with no connection. Returns how many processes were removed.
-_REAP = _COMMON + """
-local t = now()
-local floor = t - ttl
-local gone
-if ARGV[3] then gone = {ARGV[3]} else
-  gone = redis.call('ZRANGEBYSCORE', procs, '-inf', '(' .. floor)
-end
-local removed = 0
-for _, proc in ipairs(gone) do
-  local won = redis.call('ZREM', procs, proc) == 1
-  if won or ARGV[3] then
-    removed = removed + 1
-    local qkey = prefix .. 'presence:proc:' .. proc
-    local players = redis.call('HKEYS', qkey)
-    redis.call('DEL', qkey)
-    for _, pid in ipairs(players) do
-      redis.call('HDEL', prefix .. 'presence:player:' .. pid, proc)
-      if total(pid, floor) == 0 then announce(pid, false) end
-    end
-  end
-end
-return removed
-"""
-
-# ARGV: prefix, ttl. Returns {version, player, player, ...}: everybody online anywhere.
-_SNAPSHOT = _COMMON + """
-local floor = now() - ttl
-local out = {tonumber(redis.call('GET', prefix .. 'presence:version') or '0')}
-local seen = {}
-for _, proc in ipairs(redis.call('ZRANGEBYSCORE', procs, floor, '+inf')) do
-  for _, pid in ipairs(redis.call('HKEYS', prefix .. 'presence:proc:' .. proc)) do
-    if not seen[pid] then
-      seen[pid] = true
-      out[#out + 1] = tonumber(pid)
-    end
-  end
-end
-return out
-"""
-
 
 class SharedPresence:
     """This process's side of the shared presence registry (see the module's doc)."""
@@ -227,12 +86,13 @@ class SharedPresence:
         self._redis = redis.Redis.from_url(
             url, client_name=f"spider-presence-{self.proc}",
             socket_timeout=REDIS_TIMEOUT, socket_connect_timeout=REDIS_TIMEOUT,
+            **healing_options(),
         )
-        self._change = self._redis.register_script(_CHANGE)
-        self._beat = self._redis.register_script(_BEAT)
-        self._sync_script = self._redis.register_script(_SYNC)
-        self._reap = self._redis.register_script(_REAP)
-        self._snapshot = self._redis.register_script(_SNAPSHOT)
+        self._change = self._redis.register_script(scripts.CHANGE)
+        self._beat = self._redis.register_script(scripts.BEAT)
+        self._sync_script = self._redis.register_script(scripts.SYNC)
+        self._reap = self._redis.register_script(scripts.REAP)
+        self._snapshot = self._redis.register_script(scripts.SNAPSHOT)
         self._local: dict[int, int] = {}  # this process's connections per player
         self._view: dict[int, tuple[bool, int]] = {}  # elsewhere: player → (online, version)
         self._view_version = 0  # the version of the last snapshot applied
@@ -369,7 +229,7 @@ class SharedPresence:
 
     async def _follow_changes(self) -> None:
         self._tasks = [task for task in self._tasks if not task.done()]
-        subscription = await self._pubsub.subscribe(CHANGES)
+        subscription = await self._pubsub.subscribe(scripts.CHANGES)
         self._subscription = subscription
         self._tasks.append(asyncio.create_task(self._listen(subscription),
                                                name="presence-changes"))

@@ -193,6 +193,21 @@ def crosses_processes(pubsub: PubSub) -> bool:
 
 
 @runtime_checkable
+class AnnouncesGaps(Protocol):
+    """A backend that can lose messages (Redis away) and tell the channel's subscribers
+    so afterwards, with a ``{"type": "gap"}`` message."""
+
+    def missed(self, channel: str) -> None: ...
+
+
+def lost_on(pubsub: PubSub, channel: str) -> None:
+    """Something meant for ``channel`` could not be sent: its subscribers are told once
+    the backend can (a gap marker), where the backend may lose messages at all."""
+    if isinstance(pubsub, AnnouncesGaps):
+        pubsub.missed(channel)
+
+
+@runtime_checkable
 class CountsListeners(Protocol):
     """A backend that can say how many processes subscribe to a channel (Redis)."""
 

@@ -16,6 +16,12 @@ in order, before anything newer; a message seen twice is dropped by its id. Thos
 also let players' event streams (`app.rooms.event_streams`) catch up on a channel after
 moving to another process. ``sync:`` channels (cache invalidation, idempotent) are not
 kept; nor are the presence scripts' own messages (`app.rooms.presence_redis`).
+
+Publishing is `app.rooms.redis_publisher`'s: a publish that Redis did not take (Redis
+away, restarting) is not sent again, its channel gets a gap marker, ``{"type": "gap"}``,
+once Redis answers: subscribers learn that they missed something (a player's event stream
+sends its client a ``resync``; a peer drops its cached match). ``publish`` itself does not
+fail then: the caller's work is done, and the loss is announced where it matters.
 """
 
 from __future__ import annotations
@@ -32,29 +38,18 @@ from typing import Any
 import redis.asyncio as redis
 
 from app.ops import metrics
-from app.rooms.batching import Batches
 from app.rooms.clock import SYSTEM_CLOCK, Clock
 from app.rooms.event_streams import StreamId, kept_after, newest_kept, parse_id
 from app.rooms.pubsub import Message, QueuedSubscription
+from app.rooms.redis_healing import healing_options
+from app.rooms.redis_publisher import GAP, RETRY_DELAY, UNKEPT, KeptPublisher
+
+__all__ = ["GAP", "RETRY_DELAY", "UNKEPT", "RedisPubSub", "StreamMessage"]
 
 POOL_SIZE = 100
 POOL_WAIT_SECONDS = 10.0
 READ_TIMEOUT = 1.0
-RETRY_DELAY = 0.5
 CONFIRM_TIMEOUT = 5.0
-UNKEPT = ("sync:",)  # channels whose messages are not kept in a stream
-
-# KEYS: the channel's stream. ARGV: the channel's pub/sub name, the message, seconds kept.
-# Trimmed by age (MINID: ids are the Redis server's milliseconds).
-_PUBLISH = """
-local now = redis.call('TIME')
-local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
-local keep = tonumber(ARGV[3]) * 1000
-local id = redis.call('XADD', KEYS[1], 'MINID', '~', ms - keep, '*', 'd', ARGV[2])
-redis.call('PEXPIRE', KEYS[1], keep)
-redis.call('PUBLISH', ARGV[1], id .. ' ' .. ARGV[2])
-return id
-"""
 
 
 class StreamMessage(dict[str, Any]):
@@ -82,21 +77,24 @@ class RedisPubSub:
         # MaxConnectionsError past 100 at once (10,000 sockets connecting, each reading a
         # channel's newest id, did).
         pool = redis.BlockingConnectionPool.from_url(
-            url, client_name=name, max_connections=POOL_SIZE, timeout=POOL_WAIT_SECONDS)
+            url, client_name=name, max_connections=POOL_SIZE, timeout=POOL_WAIT_SECONDS,
+            **healing_options())
         self._redis = redis.Redis(connection_pool=pool)
-        self._pubsub = self._redis.pubsub()
+        # The subscriber connection on a client of its own, without the retries: its
+        # reader must see a lost connection (and catch up on what it missed), which a
+        # silent reconnection would hide.
+        self._subscriber = redis.Redis.from_url(url, client_name=name)
+        self._pubsub = self._subscriber.pubsub()
         self._local: dict[str, set[QueuedSubscription]] = defaultdict(set)
         self._confirmed: dict[str, asyncio.Future[None]] = {}
         self._lock = asyncio.Lock()
         self._reader: asyncio.Task[None] | None = None
         self.keep_seconds = keep_seconds
         self._clock = clock  # paces the reader's retries after a lost connection
-        self._publish = self._redis.register_script(_PUBLISH)
         self._delivered: dict[str, StreamId] = {}  # per channel: the newest id delivered
         self._reconnected = False
-        # Messages to publish, sent in order as one pipeline per batch (one connection and
-        # one round trip for everything published meanwhile, whoever published it).
-        self._outgoing: Batches[tuple[str, str, asyncio.Future[None]]] = Batches(self._send)
+        self._outgoing = KeptPublisher(self._redis, prefix=prefix, stream_key=self.stream_key,
+                                       keep_seconds=keep_seconds, clock=clock)
 
     @property
     def client(self) -> redis.Redis:
@@ -107,30 +105,18 @@ class RedisPubSub:
         return f"{self.prefix}cs:{channel}"
 
     async def publish(self, channel: str, message: Message) -> None:
-        """Returns once Redis has the message (raises if it could not be sent)."""
-        done = asyncio.get_running_loop().create_future()
-        self._outgoing.add((channel, json.dumps(message, separators=(",", ":")), done))
-        await done
+        """Returns once Redis has the message, or once it is known lost (Redis away): its
+        channel then gets a gap marker when Redis is back."""
+        await self._outgoing.publish(channel, message)
 
-    async def _send(self, batch: list[tuple[str, str, asyncio.Future[None]]]) -> None:
-        pipe = self._redis.pipeline(transaction=False)
-        for channel, payload, _ in batch:
-            if channel.startswith(UNKEPT):
-                pipe.publish(self.prefix + channel, payload)
-            else:
-                await self._publish(keys=[self.stream_key(channel)],
-                                    args=[self.prefix + channel, payload, self.keep_seconds],
-                                    client=pipe)
-        try:
-            await pipe.execute()
-        except Exception as error:
-            for _, _, done in batch:
-                if not done.done():
-                    done.set_exception(error)
-            return
-        for _, _, done in batch:
-            if not done.done():
-                done.set_result(None)
+    def missed(self, channel: str) -> None:
+        """Something meant for ``channel`` could not be sent: mark it for a gap marker."""
+        self._outgoing.missed(channel)
+
+    @property
+    def gapped(self) -> list[str]:
+        """The channels owed a gap marker (Redis has been away since they lost one)."""
+        return self._outgoing.gapped
 
     async def subscribe(self, channel: str) -> QueuedSubscription:
         """Returns once Redis confirmed the channel: a publish after this is delivered."""
@@ -169,8 +155,7 @@ class RedisPubSub:
         await self._redis.ping()
 
     async def close(self) -> None:
-        while (sending := self._outgoing.running) is not None:  # published goes out first
-            await asyncio.wait([sending])
+        await self._outgoing.close()  # what is published goes out first
         for subscribers in list(self._local.values()):
             for subscription in list(subscribers):
                 await subscription.close()
@@ -180,6 +165,7 @@ class RedisPubSub:
                 await self._reader
             self._reader = None
         await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+        await self._subscriber.aclose()
         await self._redis.aclose()
 
     async def _forget(self, subscription: QueuedSubscription) -> None:

@@ -74,7 +74,6 @@ def build_rooms(
     store: DuelStore,
     authenticate: Authenticate,
     friends_of: FriendsOf,
-    allow_test_layouts: bool,
     clock: Clock | None = None,
     peers: bool = False,
     streams: StreamHub | None = None,
@@ -88,7 +87,6 @@ def build_rooms(
         store=store,
         pubsub=pubsub,
         is_online=streams.is_online,
-        allow_test_layouts=allow_test_layouts,
         peers=peers,
         **({"clock": clock} if clock is not None else {}),
     )

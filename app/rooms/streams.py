@@ -29,6 +29,7 @@ from app.rooms.pubsub import (
     Subscription,
     crosses_processes,
     heard_elsewhere,
+    lost_on,
 )
 
 __all__ = ["EventStream", "Outbox", "Payload", "StreamHub"]
@@ -137,9 +138,10 @@ class EventStream:
         try:
             if await heard_elsewhere(self._pubsub, channel):
                 await self._pubsub.publish(channel, {**answer, FROM_STREAM: self.stream})
-        except Exception:  # the other tabs then catch up on their next action or resume
+        except Exception:  # the other tabs are told to resync once Redis is back
             log.warning("could not echo an ack to player %d's other processes",
                         self.player_id, exc_info=True)
+            lost_on(self._pubsub, channel)
 
     def _later(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)
@@ -244,6 +246,8 @@ class EventStream:
         if kind == "progress":  # twice per action: the mover's own line is dropped
             if _own_progress(message, self.player_id):
                 return
+        elif kind == "gap":  # the channel lost messages (app/rooms/redis_pubsub.py)
+            message = frames.resync()
         elif FROM_STREAM in message:  # my own answer, from the process where a tab of mine acted
             if message[FROM_STREAM] == self.stream:
                 return  # made here: every tab here has it already
@@ -261,8 +265,7 @@ class EventStream:
 
 
 def _sender(outboxes: list[Outbox], frame: Payload, encoded: bytes) -> Callable[[], None]:
-    """Send to the connections open when the event was made: one attached since got it
-    in its prelude (from the buffer)."""
+    """Send to the connections open when the event was made (later: in their prelude)."""
 
     def send() -> None:
         for outbox in outboxes:
@@ -279,8 +282,7 @@ def _kept(payload: Payload, channel: str, stream_id: StreamId) -> Payload:
 
 def _own_progress(message: Payload, player_id: int) -> bool:
     """A progress line (``message``) about this very player: their acks and snapshots
-    already say it (score, status, time left), so it would be a third frame per action
-    for nothing."""
+    already say it (score, status, time left): a third frame per action for nothing."""
     progress = message.get("progress")
     return isinstance(progress, dict) and progress.get("player_id") == player_id
 

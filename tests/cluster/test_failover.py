@@ -25,7 +25,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from app.engine.deal import deal
 from app.engine.layout import state_to_layout
 from app.engine.rules import preset
-from app.services.ratings import MIN_RATED_ACTIONS, MIN_RATED_MS
+from app.services.ratings import MIN_RATED_ACTIONS, MIN_RATED_MS, rated_enough
 from bench.bot import choose
 from bench.client import DuelClient, Player, seat_pair, signup
 from tests.support.cluster import Cluster
@@ -284,10 +284,14 @@ def check_stream(seat: Seat) -> None:
     assert numbers == list(range(1, len(numbers) + 1)), numbers
 
 
-def rated(games: Iterable[dict[str, Any]]) -> bool:
-    """Whether a settled match of started games moved ratings: each played enough."""
-    return all(g["status"] == "won" or g["actions"] >= MIN_RATED_ACTIONS
-               or g["time_used_ms"] >= MIN_RATED_MS for g in games)
+def rated(games: Iterable[dict[str, Any]], limit_ms: int) -> bool:
+    """Whether a settled match of started games moved ratings: each played enough, and
+    was rated enough (docs/ratings.md)."""
+    return all((g["status"] == "won" or g["actions"] >= MIN_RATED_ACTIONS
+                or g["time_used_ms"] >= MIN_RATED_MS)
+               and rated_enough(status=g["status"], actions=g["actions"],
+                                time_used_ms=g["time_used_ms"],
+                                time_limit_seconds=limit_ms // 1000) for g in games)
 
 
 async def connections_of(http: httpx.AsyncClient, server: str) -> int:
@@ -331,7 +335,7 @@ async def check_duel(http: httpx.AsyncClient, duel: Duel, killed_at: float) -> N
         # shows; none when a game was too short to count (app/services/ratings.py).
         me = (await http.get(f"/api/players/{seat.player.id}")).json()
         rating = next(r for r in me["ratings"] if r["suits"] == 1)
-        if rated(games.values()):
+        if rated(games.values(), seat.limit_ms):
             assert rating["games"] == 1, me
             assert abs(rating["rating"] - game["rating_after"]) < 1e-6, (me, game)
         else:

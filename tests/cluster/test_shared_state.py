@@ -59,8 +59,9 @@ async def test_presence_and_the_connection_cap_are_shared_and_survive_a_crash(
     one, two = quick_pg_cluster.servers
     async with httpx.AsyncClient(base_url=one.http, timeout=10) as http:
         ann, bob = await signup(http, "Ann"), await signup(http, "Bob")
-        added = await http.post("/api/me/friends", json={"name": "Bob"}, headers=auth(ann))
-        assert added.status_code == 201, added.text
+        for me, other in ((ann, "Bob"), (bob, "Ann")):  # asked, then asked back: friends
+            added = await http.post("/api/me/friends", json={"name": other}, headers=auth(me))
+            assert added.status_code == 201, added.text
         ann_ws = await DuelClient.open(one.ws, ann)
         await ann_ws.ws.send(json.dumps({"type": "watch_presence", "player_ids": [bob.id]}))
         await until(ann_ws, "presence", player_id=bob.id, online=False)

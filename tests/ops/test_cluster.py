@@ -42,3 +42,42 @@ def test_haproxy_accepts_the_rendered_configuration(tmp_path: Path) -> None:
     checked = subprocess.run([str(haproxy), "-c", "-f", str(config)], capture_output=True,
                              env={"SPIDER_LB_BIND": "127.0.0.1:9000"}, text=True)
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def _started_cluster(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, **options: str
+                     ) -> list[str]:
+    """Start a LocalCluster whose processes are stand-ins; returns HAProxy's bind."""
+    from app.ops import cluster
+
+    binds: list[str] = []
+    monkeypatch.setattr(cluster.Worker, "start", lambda self: None)
+    monkeypatch.setattr(cluster, "_wait_ready", lambda worker: None)
+    monkeypatch.setattr(cluster, "start_haproxy",
+                        lambda *, workers, bind, workdir: binds.append(bind))
+    env = {"SPIDER_DATABASE_URL": "postgresql+asyncpg://u@h/db"}
+    cluster.LocalCluster(2, 8000, 8001, tmp_path, env, **options).start()
+    return binds
+
+
+def test_the_balancer_listens_on_loopback_unless_told(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    assert _started_cluster(monkeypatch, tmp_path) == ["127.0.0.1:8000"]
+    assert _started_cluster(monkeypatch, tmp_path, host="0.0.0.0") == ["0.0.0.0:8000"]
+
+
+def test_spider_cluster_takes_the_balancer_address_as_an_option(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from typer.testing import CliRunner
+
+    import app.cli.cluster  # registers `spider cluster`
+    import app.cli.commands  # noqa: F401  (and the others, as `spider` has them)
+    from app.cli import cli
+    from app.ops import cluster
+
+    calls: list[dict[str, object]] = []
+    monkeypatch.setattr(cluster, "run", lambda **options: calls.append(options))
+    assert CliRunner().invoke(cli, ["cluster"]).exit_code == 0
+    assert CliRunner().invoke(cli, ["cluster", "--host", "0.0.0.0"]).exit_code == 0
+    assert [call["host"] for call in calls] == ["127.0.0.1", "0.0.0.0"]

@@ -55,7 +55,9 @@ async def test_readyz_fails_while_draining(app: FastAPI) -> None:
     assert response.json()["checks"]["shutdown"] == "draining"
 
 
-async def test_readyz_probes_a_networked_pubsub(app: FastAPI) -> None:
+async def test_readyz_says_degraded_without_failing_when_redis_is_away(app: FastAPI) -> None:
+    # A worker that lost Redis still serves its own sockets (docs/operations.md): the
+    # balancer must not take every worker out for a Redis blip, so 200, said degraded.
     class Unreachable:
         async def ping(self) -> None:
             raise ConnectionError("redis is gone")
@@ -63,8 +65,12 @@ async def test_readyz_probes_a_networked_pubsub(app: FastAPI) -> None:
     app.state.pubsub = Unreachable()
     async with client_for(app) as client:
         response = await client.get("/readyz")
-    assert response.status_code == 503
-    assert "redis is gone" in response.json()["checks"]["pubsub"]
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "degraded"
+    assert body["checks"]["database"] == "ok"
+    assert body["checks"]["pubsub"].startswith("degraded: ")
+    assert "redis is gone" in body["checks"]["pubsub"]
 
 
 async def test_metrics_exposes_every_server_metric(app: FastAPI) -> None:

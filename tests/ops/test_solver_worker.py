@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import multiprocessing
 import os
 import signal
@@ -162,7 +163,8 @@ def test_a_solver_process_exits_when_its_server_is_killed(tmp_path: Path) -> Non
     script = tmp_path / "parent.py"
     script.write_text(PARENT)
     parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
-                              text=True, cwd=Path(__file__).resolve().parents[2])
+                              stderr=subprocess.PIPE, text=True,
+                              cwd=Path(__file__).resolve().parents[2])
     try:
         assert parent.stdout is not None
         child = int(parent.stdout.readline())
@@ -174,3 +176,18 @@ def test_a_solver_process_exits_when_its_server_is_killed(tmp_path: Path) -> Non
     while alive(child) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not alive(child)
+    # Quietly: the children and multiprocessing's resource tracker share the server's
+    # stderr (its log), and hold it open until they have exited.
+    assert parent.stderr is not None
+    said = parent.stderr.read()
+    assert "leaked semaphore" not in said and "Traceback" not in said, said
+
+
+def test_a_child_whose_server_is_gone_writes_nothing_to_stderr() -> None:
+    written = io.StringIO()
+    quiet = solver_worker._QuietOrphan(written, os.getppid())
+    quiet.write("while my server lives\n")
+    orphan = solver_worker._QuietOrphan(written, os.getppid() + 1)  # another parent
+    assert orphan.write("BrokenPipeError: [Errno 32] Broken pipe\n") == 40
+    orphan.flush()
+    assert written.getvalue() == "while my server lives\n"

@@ -31,7 +31,7 @@ async def no_friends(player_id: int) -> list[int]:
 async def test_restoring_retries_on_its_clock_until_the_store_answers() -> None:
     clock, store = FakeClock(), AwayTwice()
     rooms = build_rooms(pubsub=MemoryPubSub(), store=store, authenticate=no_player,
-                        friends_of=no_friends, allow_test_layouts=False, clock=clock)
+                        friends_of=no_friends, clock=clock)
     rooms.start_restoring(retry_seconds=5)
     await settle()
     assert store.asked == 1

@@ -259,3 +259,19 @@ async def test_an_answer_is_written_at_once_other_events_with_the_loop_turn() ->
     session.emit_answer({"type": "ack", "seq": 1})
     session.emit_answer({"type": "reject", "seq": 2, "code": "bad_seq"})
     assert handed == [("progress", False), ("ack", True), ("reject", True)]
+
+
+async def test_a_channel_that_lost_messages_tells_the_client_to_resync() -> None:
+    # The Redis bus sends {"type": "gap"} on a channel once Redis is back from losing
+    # some of its messages (app/rooms/redis_pubsub.py): the client hears `resync`, a
+    # numbered event like any other (a resume replays it too).
+    pubsub = MemoryPubSub()
+    hub = StreamHub(pubsub)
+    session, outbox = await hub.connect(7, lambda s: [{"type": "welcome", "n": 0}])
+    await session.follow(channels.match(3))
+    await pubsub.publish(channels.match(3), {"type": "gap"})
+    await settle()
+    _, told = outbox.pending
+    assert told == {"type": "resync", "reason": "events_lost", "n": 1}
+    assert session.missed_since(session.stream, 0) == [told]
+    await hub.close()

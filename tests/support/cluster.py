@@ -24,6 +24,8 @@ from tests.support.database import (
 from tests.support.servers import require_redis, unavailable
 
 SECRET = "scale-test-secret"
+# `spider serve` serving the testing app: test layouts (short clocks) for the crash tests.
+SERVE = "tests.support.testing_serve"
 
 
 def server_env(database_url: str, **extra: str) -> dict[str, str]:
@@ -72,7 +74,8 @@ class Cluster:
     def start(self, *, port: int | None = None) -> Server:
         index = len(self.servers)
         server = start_server(
-            env=self.env, log_path=self.workdir / f"server-{index}.log", port=port
+            env=self.env, log_path=self.workdir / f"server-{index}.log", port=port,
+            module=SERVE,
         )
         self.servers.append(server)
         return server
@@ -82,7 +85,8 @@ class Cluster:
         old = self.servers[index]
         old.stop(sig)
         new = start_server(
-            env=self.env, log_path=self.workdir / f"server-{index}-again.log", port=old.port
+            env=self.env, log_path=self.workdir / f"server-{index}-again.log", port=old.port,
+            module=SERVE,
         )
         self.servers[index] = new
         return new
@@ -128,7 +132,6 @@ QUICK = {
     "SPIDER_PRESENCE_TTL_SECONDS": "1.5",
     "SPIDER_PRESENCE_HEARTBEAT_SECONDS": "0.3",
     "SPIDER_OVERDUE_SWEEP_SECONDS": "0.5",
-    "SPIDER_ALLOW_TEST_LAYOUTS": "true",
 }
 
 

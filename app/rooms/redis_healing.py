@@ -1,0 +1,32 @@
+"""How this server's Redis clients heal after Redis restarts.
+
+A pooled connection to a Redis that restarted (or a balancer that dropped it) is a closed
+socket: without a retry, the first command on it fails with ``Connection closed by
+server`` and its work is lost (a stream entry, an ack echo), although the new Redis
+answers. So every client retries a command that failed on a connection error, at once on
+a fresh connection, then after a short backoff; and a connection idle for a while is
+pinged before use. The retries stay short: a publish waits for them, and behind it the
+game's next step (a real outage is announced by a gap marker instead:
+app/rooms/redis_pubsub.py).
+"""
+
+from typing import Any
+
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError, TimeoutError
+
+RETRIES = 2
+BACKOFF_BASE_SECONDS = 0.01
+BACKOFF_CAP_SECONDS = 0.05
+HEALTH_CHECK_SECONDS = 10
+
+
+def healing_options() -> dict[str, Any]:
+    """Keyword arguments for a redis-py client or connection pool."""
+    return {
+        "retry": Retry(ExponentialBackoff(cap=BACKOFF_CAP_SECONDS, base=BACKOFF_BASE_SECONDS),
+                       RETRIES),
+        "retry_on_error": [ConnectionError, TimeoutError],
+        "health_check_interval": HEALTH_CHECK_SECONDS,
+    }

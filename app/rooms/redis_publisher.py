@@ -1,0 +1,146 @@
+"""Publishing on the Redis bus (`app.rooms.redis_pubsub`): messages kept in a stream per
+channel, sent in batches, and gap markers for what Redis did not take.
+
+Every message published meanwhile, whoever published it, goes out in order as one
+pipeline per batch: one connection and one round trip. A kept message is written by one
+script, ``XADD`` to the channel's stream ``cs:<channel>`` then ``PUBLISH`` of
+``"<stream id> <json>"``; a ``sync:`` message is a plain ``PUBLISH``.
+
+A batch that Redis did not take (Redis away, restarting) is not sent again: a message
+sent twice cannot be told from two messages. Its channels are marked instead, and once
+Redis answers again (the next batch, or a retry every ``RETRY_DELAY``) a gap marker,
+``{"type": "gap"}``, goes out on each ahead of anything newer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import redis.asyncio as redis
+from redis.exceptions import RedisError
+
+from app.ops import metrics
+from app.rooms.batching import Batches
+from app.rooms.clock import Clock
+from app.rooms.pubsub import Message
+
+RETRY_DELAY = 0.5
+UNKEPT = ("sync:",)  # channels whose messages are not kept in a stream
+GAP = {"type": "gap"}  # on a channel that lost messages, once Redis is back
+_GAP_JSON = json.dumps(GAP)
+
+Outgoing = tuple[str, str, asyncio.Future[None]] | None  # None: only the gap markers
+
+# KEYS: the channel's stream. ARGV: the channel's pub/sub name, the message, seconds kept.
+# Trimmed by age (MINID: ids are the Redis server's milliseconds).
+_PUBLISH = """
+local now = redis.call('TIME')
+local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+local keep = tonumber(ARGV[3]) * 1000
+local id = redis.call('XADD', KEYS[1], 'MINID', '~', ms - keep, '*', 'd', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], keep)
+redis.call('PUBLISH', ARGV[1], id .. ' ' .. ARGV[2])
+return id
+"""
+
+log = logging.getLogger("spider.pubsub")
+
+
+class KeptPublisher:
+    def __init__(self, client: redis.Redis, *, prefix: str, stream_key: Callable[[str], str],
+                 keep_seconds: float, clock: Clock) -> None:
+        self._redis = client
+        self.prefix = prefix
+        self._stream_key = stream_key
+        self.keep_seconds = keep_seconds
+        self._clock = clock  # paces the retries of gap markers
+        self._publish = client.register_script(_PUBLISH)
+        self._outgoing: Batches[Outgoing] = Batches(self._send)
+        self._gapped: dict[str, None] = {}  # channels owed a gap marker, in order
+        self._healer: asyncio.Task[None] | None = None
+
+    async def publish(self, channel: str, message: Message) -> None:
+        done = asyncio.get_running_loop().create_future()
+        self._outgoing.add((channel, json.dumps(message, separators=(",", ":")), done))
+        await done
+
+    def missed(self, channel: str) -> None:
+        self._gapped[channel] = None
+        self._heal_later()
+
+    @property
+    def gapped(self) -> list[str]:
+        return list(self._gapped)
+
+    async def close(self) -> None:
+        while (sending := self._outgoing.running) is not None:
+            await asyncio.wait([sending])
+        if self._healer is not None:
+            self._healer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._healer
+
+    def _add_to(self, pipe: Any, channel: str, payload: str) -> Any:
+        if channel.startswith(UNKEPT):
+            return pipe.publish(self.prefix + channel, payload)
+        return self._publish(keys=[self._stream_key(channel)],
+                             args=[self.prefix + channel, payload, self.keep_seconds],
+                             client=pipe)
+
+    async def _send(self, batch: list[Outgoing]) -> None:
+        pipe = self._redis.pipeline(transaction=False)
+        gaps = list(self._gapped)  # first: ahead of anything newer on their channels
+        for channel in gaps:
+            await self._add_to(pipe, channel, _GAP_JSON)
+        messages = [item for item in batch if item is not None]
+        for channel, payload, _ in messages:
+            await self._add_to(pipe, channel, payload)
+        try:
+            await pipe.execute()
+        except RedisError:
+            metrics.ERRORS.labels(where="pubsub").inc()
+            log.warning("could not publish %d messages; their channels get a gap marker",
+                        len(messages), exc_info=True)
+            for channel, _, _ in messages:
+                self._gapped[channel] = None
+            self._heal_later()
+            self._settle(messages, None)
+            return
+        except Exception as error:
+            self._settle(messages, error)
+            return
+        for channel in gaps:
+            self._gapped.pop(channel, None)
+        if gaps:
+            log.info("sent gap markers", extra={"channels": len(gaps)})
+        self._settle(messages, None)
+
+    @staticmethod
+    def _settle(messages: list[tuple[str, str, asyncio.Future[None]]],
+                error: Exception | None) -> None:
+        for _, _, done in messages:
+            if done.done():
+                continue
+            if error is None:
+                done.set_result(None)
+            else:
+                done.set_exception(error)
+
+    def _heal_later(self) -> None:
+        if self._healer is None or self._healer.done():
+            self._healer = asyncio.create_task(self._heal(), name="redis-pubsub-gaps")
+
+    async def _heal(self) -> None:
+        """Until every gap marker is out: try again every ``RETRY_DELAY`` (a publish
+        meanwhile sends them too)."""
+        while self._gapped:
+            await self._clock.sleep(RETRY_DELAY)
+            if self._gapped:
+                self._outgoing.add(None)
+                while (sending := self._outgoing.running) is not None:
+                    await asyncio.wait([sending])
