@@ -62,11 +62,28 @@ class SoloAutoComplete(Request):
     seq: Seq
 
 
+class SoloUndoToWinnable(Request):
+    """Undo back to the most recent position of my game from which a win exists (the
+    server's solver finds how far); ``seq`` = the next seq. The undos are mine, logged
+    as ordinary undos; answered by ``solo_assist`` of kind ``undo_to_winnable``."""
+
+    type: Literal["solo_undo_to_winnable"]
+    game_id: Id
+    seq: Seq
+
+
+class SoloCancel(Request):
+    """Stop the search running for my game (hint, rescue, undo-to-winnable): the command
+    that waits for it answers at once (verdict ``cancelled``). No answer of its own."""
+
+    type: Literal["solo_cancel"]
+    game_id: Id
+
 
 SoloStatus = Literal["playing", "won", "abandoned", "expired"]
 
 
-class SoloOptionsOut(Message):
+class SoloGameOptions(Message):
     suits: Literal[1, 2, 4]
     solvable_only: bool
     relaxed: bool
@@ -100,7 +117,7 @@ class SoloSnapshot(SoloState):
     kind: Literal["solo", "daily"]
     number: int | None = Field(description="None for a daily game in progress.")
     daily_date: str | None
-    options: SoloOptionsOut
+    options: SoloGameOptions
     rules: dict[str, Any]
     difficulty: Literal["easy", "medium", "hard"] | None
     hints: int
@@ -128,7 +145,8 @@ class SoloStep(Message):
 
     seq: int
     action: ActionJson
-    by: Literal["rescue", "auto_complete"]
+    by: Literal["rescue", "auto_complete", "player"] = Field(
+        description="player: an undo of undo_to_winnable, logged as the player's own.")
     events: list[dict[str, Any]]
 
 
@@ -136,8 +154,10 @@ class SoloAssist(SoloState):
     """The answer to a rescue or a served auto-complete: the steps played, then the truth."""
 
     type: Literal["solo_assist"] = "solo_assist"
-    kind: Literal["rescue", "auto_complete"]
-    verdict: Literal["way_out", "no_way_out", "unknown", "ready"]
+    kind: Literal["rescue", "auto_complete", "undo_to_winnable"]
+    verdict: Literal["way_out", "no_way_out", "unknown", "ready", "cancelled"] = Field(
+        description="cancelled: the player's solo_cancel stopped the search (nothing "
+                    "played). For undo_to_winnable, way_out: the undos were played.")
     message: str
     steps: list[SoloStep]
     rescues: int
@@ -150,10 +170,27 @@ class SoloHint(Advice):
 
     type: Literal["solo_hint"] = "solo_hint"
     game_id: int
+    verdict: Literal["line", "no_win", "cancelled"] = Field(
+        description="line: action is the next of a winning line that leads to no position "
+                    "seen before in this game; no_win: no win found from here (undos, "
+                    "undo_to_move: how far back the game is winnable, when found); "
+                    "cancelled: stopped by solo_cancel.")
+    undos: int | None = None
+    undo_to_move: int | None = Field(
+        default=None, description="The place in the undo stack of the last winnable "
+                                  "position (actions still standing there).")
+
+
+class SoloAssistCounts(Message):
+    hints: int
+    rescues: int
+    undo_to_winnable: int
+    auto_complete: int
 
 
 class SoloOver(SoloFrame):
-    """A solo or daily game ended: won, abandoned or expired; number and deal revealed."""
+    """A solo or daily game ended: won, abandoned or expired; number and deal revealed.
+    ``assisted``: a hint, rescue or undo-to-winnable was used (docs/points.md, Fair play)."""
 
     type: Literal["solo_over"] = "solo_over"
     status: Literal["won", "abandoned", "expired"]
@@ -164,9 +201,11 @@ class SoloOver(SoloFrame):
     number: int
     source_deal: int
     daily_date: str | None
+    assisted: bool
+    assists: SoloAssistCounts
 
 
-class BadgeOut(Message):
+class EarnedBadge(Message):
     code: str
     title: str
     description: str
@@ -182,5 +221,5 @@ class BadgeEarned(Numbered):
     """A badge just earned, after the frame that ended the game that earned it."""
 
     type: Literal["badge"] = "badge"
-    badge: BadgeOut
+    badge: EarnedBadge
     game: BadgeGame

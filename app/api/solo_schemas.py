@@ -47,6 +47,21 @@ class PointsBreakdownOut(BaseModel):
     total: int
 
 
+class AssistCountsOut(BaseModel):
+    hints: int = Field(description="hints asked")
+    rescues: int = Field(description="rescues that played actions")
+    undo_to_winnable: int = Field(description="undos to the last winnable position")
+    auto_complete: int = Field(description="1 when the auto-complete finished the game")
+
+
+class AssistOut(BaseModel):
+    kind: Literal["hint", "rescue", "undo_to_winnable", "auto_complete"]
+    seq: int = Field(description="the game's action count when it was asked (0: the deal)")
+    actions: int = Field(description="actions it played (0: a hint, a rescue without a way "
+                         "out)")
+    at: datetime
+
+
 class SoloGameOut(BaseModel):
     id: int
     player_id: int
@@ -71,6 +86,11 @@ class SoloGameOut(BaseModel):
     points: int | None
     points_breakdown: PointsBreakdownOut | None
     source_deal: int | None = Field(description="the generator deal; null while in progress")
+    assisted: bool = Field(description="a hint, rescue or undo-to-winnable was used: off "
+                           "the boards' ranking, no skill badge (docs/points.md, Fair play)")
+    assists: AssistCountsOut
+    assist_log: list[AssistOut] | None = Field(
+        None, description="each assist in order; in a single game's view only")
 
 
 class NewSoloGameOut(BaseModel):

@@ -34,3 +34,22 @@ class PooledDeal(Base):
         CheckConstraint("flavour IN ('solvable', 'easy', 'medium', 'hard')", name="flavour"),
         Index("ix_pooled_deals_bin", "suits", "flavour", "id"),
     )
+
+
+class SoloPoolDeal(Base):
+    """One solo deal solved ahead of need (``app/services/solo_pool.py``): a random deal
+    number and its solvable deal (mapping v1), kept until a solo start claims it."""
+
+    __tablename__ = "solo_pool"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    suits: Mapped[int] = mapped_column(Integer)
+    number: Mapped[int] = mapped_column(Integer)  # 1–999,999: a number a player may pick
+    source: Mapped[int] = mapped_column(BigInteger)  # its solvable generator deal
+    difficulty: Mapped[str] = mapped_column(String(8))
+    made_at: Mapped[datetime] = mapped_column(default=utcnow)
+    __table_args__ = (
+        CheckConstraint("suits IN (1, 2, 4)", name="suits"),
+        CheckConstraint("number BETWEEN 1 AND 999999", name="number"),
+        Index("ix_solo_pool_suits", "suits", "id"),
+    )

@@ -18,6 +18,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    false,
     text,
 )
 from sqlalchemy.orm import Mapped, mapped_column
@@ -61,6 +62,10 @@ class SoloGame(Base):
     score: Mapped[int] = mapped_column(Integer, default=0)
     elapsed_ms: Mapped[int | None] = mapped_column(Integer, default=None)
     points: Mapped[int | None] = mapped_column(Integer, default=None)
+    # The fair-play verdict of its assists (app/rewards/fair_play.py), cached for the
+    # boards' SQL: set by app/services/solo_assists.py, never cleared.
+    assisted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    undo_to_winnable: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     __table_args__ = (
         CheckConstraint("kind IN ('solo', 'daily')", name="kind"),
         CheckConstraint("number BETWEEN 1 AND 281474976710655", name="number"),
@@ -99,6 +104,27 @@ class SoloAction(Base):
         UniqueConstraint("game_id", "seq", name="uq_solo_actions_game_seq"),
         CheckConstraint("seq >= 1", name="seq"),
         CheckConstraint("by IN ('player', 'rescue', 'auto_complete')", name="by"),
+    )
+
+
+class SoloAssistEntry(Base):
+    """One assist a solo or daily game used: its kind, the game's action count when it was
+    asked (``seq``, 0 at the deal), how many actions it played, and when."""
+
+    __tablename__ = "solo_assists"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("solo_games.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    actions: Mapped[int] = mapped_column(Integer, default=0)
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+    __table_args__ = (
+        CheckConstraint("seq >= 0", name="seq"),
+        CheckConstraint("actions >= 0", name="actions"),
+        CheckConstraint(
+            "kind IN ('hint', 'rescue', 'undo_to_winnable', 'auto_complete')", name="kind"),
+        Index("ix_solo_assists_game", "game_id", "id"),
     )
 
 

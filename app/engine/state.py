@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from msgspec.structs import force_setattr
 
 from app.engine.cards import FACE, Card
@@ -103,6 +105,17 @@ class GameState(Value):
     def __hash__(self) -> int:
         return hash(self._here())
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """Pickled as the flat list of its positions, newest first: a position goes to a
+        solver process by pickle, and a long game's undo chain pickled link by link
+        overflowed pickle's recursion limit (a few hundred undoable actions)."""
+        chain: list[tuple[object, ...]] = []
+        state: GameState | None = self
+        while state is not None:
+            chain.append(state._here())
+            state = state.previous
+        return _from_chain, (chain,)
+
     def __repr__(self) -> str:
         return (
             f"GameState(rules={self.rules!r}, columns={self.columns!r}, stock={self.stock!r},"
@@ -133,3 +146,13 @@ class GameState(Value):
             cards.extend(column.up)
         cards.extend(self.stock)
         return cards
+
+
+def _from_chain(chain: list[tuple[Any, ...]]) -> GameState:
+    """The state :meth:`GameState.__reduce__` flattened, rebuilt oldest first."""
+    state: GameState | None = None
+    for rules, columns, stock, removed, actions, barrier in reversed(chain):
+        state = GameState(rules, columns, stock, removed, actions, barrier,
+                          () if state is None else (state,))
+    assert state is not None, "a pickled state has at least its own position"
+    return state

@@ -16,6 +16,7 @@ for interactive use (the answer may then depend on the machine's load).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -40,10 +41,13 @@ def rescue_actions(
     *,
     nodes: int = RESCUE_NODES,
     seconds: float | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> Rescue:
     """Up to ``n`` next actions of a verified win from ``state`` (``way_out``), or the
     verdict ``no_way_out`` (proved lost: undo a few moves) or ``unknown`` (no way out
     found within the budget: undo a few moves). **Full knowledge: server side only.**
+    ``seconds`` caps the whole rescue; ``stop`` (a cancel flag, checked now and then)
+    ends it early with :class:`RescueStopped`.
 
     Fewer than ``n`` actions come back when the win is that close. Only a ``way_out``
     rescue costs points (docs/points.md).
@@ -52,7 +56,22 @@ def rescue_actions(
         raise AssistanceError(f"a rescue plays a whole number of actions from 1 up, not {n!r}")
     if state.won:
         raise AssistanceError("the game is already won: nothing to rescue")
-    return rescue(state, nodes=nodes, seconds=seconds, shown=n)
+    return rescue(state, nodes=nodes, seconds=seconds, shown=n, progress=_stopper(stop))
+
+
+class RescueStopped(Exception):
+    """The player cancelled the rescue (its ``stop`` flag turned true)."""
+
+
+def _stopper(stop: Callable[[], bool] | None) -> Callable[[int, int], None] | None:
+    if stop is None:
+        return None
+
+    def progress(nodes: int, depth: int) -> None:
+        if stop():
+            raise RescueStopped
+
+    return progress
 
 
 AutoCompleteStatus = Literal["ready", "not_available", "unsolvable", "unknown"]

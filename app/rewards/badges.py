@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Literal
 
+from app.rewards.fair_play import SKILL_BADGES, AssistCounts, FairPlay, fair_play
 from app.rewards.streaks import NO_STREAK, Streak
 
 GameKind = Literal["solo", "daily", "duel"]
@@ -66,6 +67,9 @@ class SettledFacts:
     score was below the opponent's final score."""
     daily_date: date | None = None
     """Daily games only: the day whose deal it was."""
+    assists: AssistCounts | None = None
+    """Solo and daily games: every assist asked (``solo_assists``); ``None``: what the
+    counters above say (a game from before the assists were logged)."""
 
     def __post_init__(self) -> None:
         if self.kind not in GAME_KINDS:
@@ -85,6 +89,13 @@ class SettledFacts:
             raise BadgeInputError("behind_at_opponent_finish is a duel's fact")
         if (self.kind == "daily") != (self.daily_date is not None):
             raise BadgeInputError("daily_date is given for daily games, and only")
+
+    @property
+    def fair(self) -> FairPlay:
+        """The fair-play verdict of the game's assists (docs/points.md, "Fair play")."""
+        counts = self.assists or AssistCounts(hints=self.hints, rescues=self.rescues,
+                                              auto_complete=int(self.auto_completed))
+        return fair_play(counts)
 
     @property
     def solo_win(self) -> bool:
@@ -149,6 +160,12 @@ def _solo_win(test: Callable[[SettledFacts], bool]) -> Rule:
     return lambda settled, _: settled.solo_win and test(settled)
 
 
+def _skill_win(test: Callable[[SettledFacts], bool]) -> Rule:
+    """A skill badge's rule: an unassisted solo or daily win that passes ``test``."""
+    return lambda settled, _: (settled.solo_win and settled.fair.skill_badges
+                               and test(settled))
+
+
 BADGES: tuple[Badge, ...] = (
     Badge("first_win", "First win", "Win a solo or daily game.",
           _solo_win(lambda s: True)),
@@ -157,17 +174,21 @@ BADGES: tuple[Badge, ...] = (
     Badge("four_suits", "Four suits", "Win a 4-suit game.",
           _solo_win(lambda s: s.suits == 4)),
     # The skill badges are the player's own: a rescue (the solver plays, with sight of the
-    # face-down cards, and never undoes) would earn them by pressing R until the end.
-    Badge("no_undo", "No way back", "Win a solo or daily game without undo or rescue.",
-          _solo_win(lambda s: s.undos == 0 and s.rescues == 0)),
-    Badge("quick", "Quick hands", "Win a solo or daily game in under 5 minutes, without rescue.",
-          _solo_win(lambda s: s.elapsed_ms < QUICK_WIN_MS and s.rescues == 0)),
+    # face-down cards, and never undoes) would earn them by pressing R until the end, and a
+    # bot following hints wins a 1-suit deal in seconds. They need an unassisted win
+    # (app/rewards/fair_play.py: no hint, rescue or undo-to-winnable).
+    Badge("no_undo", "No way back", "Win a solo or daily game without undo, hint or rescue.",
+          _skill_win(lambda s: s.undos == 0)),
+    Badge("quick", "Quick hands",
+          "Win a solo or daily game in under 5 minutes, without hint or rescue.",
+          _skill_win(lambda s: s.elapsed_ms < QUICK_WIN_MS)),
     Badge("lean", "Lean",
-          f"Win a solo or daily game in {LEAN_WIN_ACTIONS} actions or fewer, without rescue.",
-          _solo_win(lambda s: s.actions <= LEAN_WIN_ACTIONS and s.rescues == 0)),
+          f"Win a solo or daily game in {LEAN_WIN_ACTIONS} actions or fewer, "
+          "without hint or rescue.",
+          _skill_win(lambda s: s.actions <= LEAN_WIN_ACTIONS)),
     Badge("on_my_own", "On my own",
           "Win a solo or daily game without hint, rescue or auto-complete.",
-          _solo_win(lambda s: s.hints == 0 and s.rescues == 0 and not s.auto_completed)),
+          _skill_win(lambda s: s.fair.on_my_own)),
     Badge("wild_deal", "Wild deal", "Win a random deal (\"solvable only\" off).",
           _solo_win(lambda s: not s.solvable_only)),
     Badge("centurion", "Centurion", f"Win {SOLO_WINS_GOAL} solo or daily games.",
@@ -189,6 +210,7 @@ BADGES: tuple[Badge, ...] = (
           lambda s, _: s.duel_win and s.behind_at_opponent_finish),
 )
 BADGE_CODES = tuple(badge.code for badge in BADGES)
+assert set(BADGE_CODES) >= SKILL_BADGES
 BADGES_BY_CODE = {badge.code: badge for badge in BADGES}
 
 

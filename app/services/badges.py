@@ -35,8 +35,9 @@ from app.rewards.badges import (
     SettledFacts,
     badges_earned,
 )
+from app.rewards.fair_play import AssistCounts
 from app.scoring.play import ScoredGame
-from app.services import daily
+from app.services import daily, solo_assists
 from app.services.deals import match_rules, start_state
 from app.services.ratings import match_counts, too_short
 from app.services.settled import (
@@ -132,7 +133,22 @@ async def solo_facts(session: AsyncSession, game_id: int) -> SettledFacts | None
         won=game.status == "won", ended_at=game.ended_at, elapsed_ms=game.elapsed_ms or 0,
         actions=game.actions_count, undos=game.undos, hints=game.hints,
         rescues=game.rescues, auto_completed=game.auto_completed,
-        solvable_only=game.solvable_only, relaxed=game.relaxed, daily_date=game.daily_date)
+        solvable_only=game.solvable_only, relaxed=game.relaxed, daily_date=game.daily_date,
+        assists=await _assist_counts(session, game))
+
+
+async def _assist_counts(session: AsyncSession, game: SoloGame) -> AssistCounts | None:
+    """The game's logged assists; ``None`` for a game from before they were logged (its
+    counters speak for it)."""
+    rows = await solo_assists.assists_of(session=session, game_id=game.id)
+    if not rows:
+        return None
+    counts = solo_assists.counts_of(rows)
+    # The counters too: a test or an older writer may have counted without a row.
+    return AssistCounts(hints=max(counts.hints, game.hints),
+                        rescues=max(counts.rescues, game.rescues),
+                        undo_to_winnable=counts.undo_to_winnable,
+                        auto_complete=max(counts.auto_complete, int(game.auto_completed)))
 
 
 async def duel_facts(session: AsyncSession, event: MatchSettled, player_id: int

@@ -33,10 +33,13 @@ class DailyAlreadyPlayed(Conflict):
         self.extra = {"game_id": game_id}
 
 
-async def won_days(*, session: AsyncSession, player_id: int) -> list[date]:
+async def won_days(*, session: AsyncSession, player_id: int, assisted: bool = False
+                   ) -> list[date]:
+    """The days whose daily the player won unassisted (``assisted``: with assists, the
+    days that bridge a streak: app/rewards/streaks.py)."""
     return [day for day in await session.scalars(select(SoloGame.daily_date).where(
         SoloGame.player_id == player_id, SoloGame.kind == "daily",
-        SoloGame.status == "won")) if day is not None]
+        SoloGame.status == "won", SoloGame.assisted.is_(assisted))) if day is not None]
 
 
 async def today_lost(*, session: AsyncSession, player_id: int, today: date) -> bool:
@@ -50,19 +53,24 @@ async def streak_of(*, session: AsyncSession, player_id: int, today: date) -> St
     """The player's daily streak as ``daily_streak`` says, from the stored games."""
     days = [day for day in await won_days(session=session, player_id=player_id)
             if day <= today]
+    bridged = [day for day in await won_days(session=session, player_id=player_id,
+                                             assisted=True) if day <= today]
     if not days:
-        return NO_STREAK
+        return NO_STREAK  # bridges alone are no streak
     lost = await today_lost(session=session, player_id=player_id, today=today)
-    return daily_streak(days, today=today, today_lost=lost and today not in days)
+    return daily_streak(days, today=today, bridged_days=bridged,
+                        today_lost=lost and today not in days and today not in bridged)
 
 
 async def record_win(*, session: AsyncSession, player_id: int) -> None:
     """Recompute the player's streak cache after a daily win (caller's transaction)."""
     days = await won_days(session=session, player_id=player_id)
+    bridged = await won_days(session=session, player_id=player_id, assisted=True)
     if not days:
-        return
-    last = max(days)
-    streak = daily_streak(days, today=last)  # the run ending at the last won day
+        return  # bridges alone are no streak: no line on the streak board
+    last = max(days + bridged)
+    # the run ending at the last day won, assisted or not
+    streak = daily_streak(days, today=last, bridged_days=bridged)
     row = await session.get(DailyStreak, player_id)
     if row is None:
         session.add(DailyStreak(player_id=player_id, run=streak.current, best=streak.best,
@@ -112,7 +120,8 @@ class BoardEntry(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    rank: int
+    rank: int | None
+    """None for an assisted win: listed, marked, not ranked (docs/points.md, Fair play)."""
     player_id: int
     name: str
     elapsed_ms: int
@@ -120,15 +129,19 @@ class BoardEntry(BaseModel):
     points: int
     rescues: int
     ended_at: datetime
+    assisted: bool = False
+    hints: int = 0
 
 
 async def rank_of(*, session: AsyncSession, game: SoloGame) -> int | None:
     """A won daily game's rank on its day's board (as ``board`` ranks: 1 + the wins strictly
     better on time, then actions); None for a game not won."""
-    if game.status != "won" or game.daily_date is None or game.elapsed_ms is None:
+    if (game.status != "won" or game.daily_date is None or game.elapsed_ms is None
+            or game.assisted):
         return None
     better = await session.scalar(select(func.count()).select_from(SoloGame).where(
         SoloGame.daily_date == game.daily_date, SoloGame.status == "won",
+        SoloGame.assisted.is_(False),
         or_(SoloGame.elapsed_ms < game.elapsed_ms,
             and_(SoloGame.elapsed_ms == game.elapsed_ms,
                  SoloGame.actions_count < game.actions_count))))
@@ -137,7 +150,8 @@ async def rank_of(*, session: AsyncSession, game: SoloGame) -> int | None:
 
 async def board(*, session: AsyncSession, day: date, today: date, viewer_id: int | None,
                 page: int, page_size: int) -> Page[BoardEntry]:
-    """Won daily games of ``day``, fastest first (ties on time and actions share a rank)."""
+    """Won daily games of ``day``, fastest first (ties on time and actions share a rank);
+    assisted wins after them, fastest first, marked and without a rank."""
     if day > today:
         raise NotFound(f"{day} has no daily deal yet", code="no_such_day")
     if day == today and not await _finished_today(session=session, viewer_id=viewer_id,
@@ -147,19 +161,22 @@ async def board(*, session: AsyncSession, day: date, today: date, viewer_id: int
     won = and_(SoloGame.daily_date == day, SoloGame.status == "won")
     total = await session.scalar(select(func.count()).select_from(SoloGame).where(won))
     # rank() over (time, actions) = 1 + games strictly better on both: ties share a rank.
-    rank = func.rank().over(order_by=(SoloGame.elapsed_ms, SoloGame.actions_count))
+    # Ranked apart: the unassisted wins among themselves, the assisted ones (unranked) after.
+    rank = func.rank().over(partition_by=SoloGame.assisted,
+                            order_by=(SoloGame.elapsed_ms, SoloGame.actions_count))
     ranked = select(SoloGame.id, rank.label("rank")).where(won).subquery()
     rows = (await session.execute(
         select(ranked.c.rank, SoloGame, Player.name)
         .join(SoloGame, SoloGame.id == ranked.c.id)
         .join(Player, Player.id == SoloGame.player_id)
-        .order_by(SoloGame.elapsed_ms, SoloGame.actions_count, SoloGame.ended_at,
-                  SoloGame.player_id)
+        .order_by(SoloGame.assisted, SoloGame.elapsed_ms, SoloGame.actions_count,
+                  SoloGame.ended_at, SoloGame.player_id)
         .limit(page_size).offset((page - 1) * page_size))).all()
-    items = [BoardEntry(rank=rank, player_id=game.player_id, name=name,
-                        elapsed_ms=game.elapsed_ms or 0, actions=game.actions_count,
-                        points=game.points or 0, rescues=game.rescues,
-                        ended_at=game.ended_at or game.created_at)
+    items = [BoardEntry(rank=None if game.assisted else rank, player_id=game.player_id,
+                        name=name, elapsed_ms=game.elapsed_ms or 0,
+                        actions=game.actions_count, points=game.points or 0,
+                        rescues=game.rescues, ended_at=game.ended_at or game.created_at,
+                        assisted=game.assisted, hints=game.hints)
              for rank, game, name in rows]
     return Page(items, total or 0, page, page_size)
 

@@ -1,6 +1,7 @@
 """Solo leaderboards and a player's solo stats (docs/solo-and-daily.md sections 4 and 7).
 
-Points boards sum the points of won solo **and** daily games of one suit count.
+Points boards sum the points of won solo **and** daily games of one suit count, unassisted
+ones only (docs/points.md, "Fair play": a bot following hints must not top them).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ class PointsEntry:
 async def solo_points(*, session: AsyncSession, suits: int, period: str, now: datetime,
                       page: int, page_size: int) -> tuple[list[PointsEntry], int]:
     """Players by points won with ``suits`` (all time or this week), paged in SQL."""
-    where = [SoloGame.status == "won", SoloGame.suits == suits]
+    where = [SoloGame.status == "won", SoloGame.suits == suits, SoloGame.assisted.is_(False)]
     if period == "week":
         where.append(SoloGame.ended_at >= week_start(now))
     totals = (select(SoloGame.player_id, func.sum(SoloGame.points).label("points"),

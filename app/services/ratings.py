@@ -6,7 +6,7 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy import ColumnElement, and_, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import Game, Player, Rating, utcnow
+from app.db.models import Game, Match, Player, Rating, utcnow
 from app.errors import InvalidInput
 from app.rooms.winner import NO_SHOW, match_score
 from app.services.bands import band_of
@@ -103,14 +103,43 @@ def match_counts(event: MatchSettled, games: list[Game]) -> bool:
     """A match counts (for ratings if rated, for duel badges either way) when someone
     started and every game that was started played enough; a player who did not start
     counts as a loss against one who did."""
-    started = [(game, seat.status) for game, seat in zip(games, event.seats, strict=True)
-               if seat.status != NO_SHOW]
+    started = _started(event, games)
     return bool(started) and all(played_enough(g, s) for g, s in started)
 
 
-def moves_ratings(event: MatchSettled, games: list[Game]) -> bool:
-    """A rated match moves ratings when it counts (:func:`match_counts`)."""
-    return event.rated and match_counts(event, games)
+def _started(event: MatchSettled, games: list[Game]) -> list[tuple[Game, str]]:
+    """The games that were started, each with how it ended."""
+    return [(game, seat.status) for game, seat in zip(games, event.seats, strict=True)
+            if seat.status != NO_SHOW]
+
+
+RATED_MIN_ACTIONS = 20
+RATED_MIN_MS = 120_000
+"""A game its player ended with Finish moves ratings only once it lasted this many
+actions AND this long (or half its clock, on a clock under 4 minutes): a double Finish
+after 15 actions in 70 seconds is no contest, yet moved new players' ratings by ±162
+(issue 24). A game played to its end (won, or its clock ran out) is rated however short
+(docs/ratings.md)."""
+NATURAL_ENDS = ("won", "timed_out")
+
+
+def rated_enough(*, status: str, actions: int, time_used_ms: int,
+                 time_limit_seconds: int) -> bool:
+    """Whether a started game, as it ended, is a rating period's worth of play."""
+    if status in NATURAL_ENDS:
+        return True
+    needed_ms = min(RATED_MIN_MS, time_limit_seconds * 1000 // 2)
+    return actions >= RATED_MIN_ACTIONS and time_used_ms >= needed_ms
+
+
+def moves_ratings(event: MatchSettled, games: list[Game], time_limit_seconds: int) -> bool:
+    """A rated match moves ratings when it counts (:func:`match_counts`) and every game
+    that was started is rated enough (:func:`rated_enough`); a no-show is rated as a loss
+    against such a game. Otherwise the match is unrated: too short to rate."""
+    return event.rated and match_counts(event, games) and all(
+        rated_enough(status=status, actions=game.actions_count,
+                     time_used_ms=game.time_used_ms, time_limit_seconds=time_limit_seconds)
+        for game, status in _started(event, games))
 
 
 async def rate_settled_match(event: MatchSettled, session: AsyncSession) -> None:
@@ -118,8 +147,9 @@ async def rate_settled_match(event: MatchSettled, session: AsyncSession) -> None
     if not event.rated:
         return
     first, second = [await session.get(Game, seat.game_id) for seat in event.seats]
-    assert first is not None and second is not None  # the settlement just read them
-    if not moves_ratings(event, [first, second]):
+    match = await session.get(Match, event.match_id)
+    assert first is not None and second is not None and match is not None  # just read
+    if not moves_ratings(event, [first, second], match.time_limit_seconds):
         return
     await rate_games(session=session, suits=event.suits, first=first, second=second,
                      first_score=match_score(event.winner_id, first.player_id))

@@ -2,7 +2,8 @@
 
 Limits come first (size, then the number of moves, before any move is parsed), then the
 record's own form; illegal actions are an answer, not an error (docs/solo-and-daily.md
-section 9). It never looks up stored games: a generator deal is public by its number.
+section 9). It never looks up stored games: a generator deal is public by its number. A
+deal number must be one a solo game deals (1 to 2**48 − 1, ``check_deal_number``).
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from app.engine.deal import DealNumberError
+from app.engine.deal_numbers import check_deal_number
 from app.engine.record import RecordError, record_from_json
 from app.errors import BadRequest, InvalidInput, TooLarge
 from app.scoring.replay import replay_record
@@ -41,7 +44,11 @@ def check_record(body: bytes, *, max_bytes: int, max_moves: int, keep_going: boo
         raise RecordTooLarge(f"a record may hold at most {max_moves} moves, not {len(moves)}")
     try:
         record = record_from_json(data)
+        if record.deal_number is not None:  # the generator takes any; we deal what solo does
+            check_deal_number(record.deal_number)
     except RecordError as error:
         raise BadRecord(str(error)) from None
+    except DealNumberError as error:
+        raise BadRecord(f"deal.number: {error}") from None
     report = replay_record(record, keep_going=keep_going)
     return {**report.to_json(), "all_legal": report.all_legal}

@@ -33,7 +33,7 @@ DAILY_WINDOW = timedelta(days=2)
 """A daily of day D may be won until the end of D + 1 (UTC)."""
 
 
-class GameOver(Conflict):
+class SoloGameOver(Conflict):
     code = "game_over"
 
 
@@ -123,7 +123,8 @@ def new_game(*, player_id: int, start: SoloStart, kind: str, day: date | None,
         source_deal=start.source, generator_version=GENERATOR_VERSION,
         mapping_version=MAPPING_VERSION if options.solvable_only else None,
         difficulty=start.difficulty, daily_date=day, status="playing", created_at=now,
-        actions_count=0, undos=0, hints=0, rescues=0, auto_completed=False,
+        actions_count=0, undos=0, hints=0, rescues=0, auto_completed=False, assisted=False,
+        undo_to_winnable=0,
         score=start_score_of(start.state), elapsed_ms=None, points=None,
     )
 

@@ -33,7 +33,7 @@ from app.services import (
 from app.services import solo_games as games
 from app.services.daily import DailyAlreadyPlayed
 from app.services.settled import SoloSettled, solo_settled, take_notifications
-from app.services.solo_games import GameOver
+from app.services.solo_games import SoloGameOver
 from app.services.solo_views import over_frame
 
 Payload = dict[str, Any]
@@ -81,7 +81,7 @@ class SoloGames:
     def __init__(
         self, *, sessions: async_sessionmaker[AsyncSession], publish: Publish = _nowhere,
         clock: Clock = utcnow,
-        rescue_seconds: float | None = 5.0, auto_complete_seconds: float | None = 2.0,
+        rescue_seconds: float | None = 2.5, auto_complete_seconds: float | None = 2.0,
     ) -> None:
         self._sessions = sessions
         self.publish = publish
@@ -118,7 +118,7 @@ class SoloGames:
     async def abandon(self, *, player_id: int, game_id: int) -> SoloGame:
         async with self._owned(player_id=player_id, game_id=game_id) as (_, session, game):
             if game.status != "playing" or games.expire_if_due(game, now=self.clock()):
-                raise GameOver(f"the game is over ({game.status})")
+                raise SoloGameOver(f"the game is over ({game.status})")
             games.end_game(game, status="abandoned", at=self.clock())
             notes = await self._commit(session, game)
         await self._announce_end(game, notes)

@@ -17,7 +17,6 @@ from app.db.solo_models import SoloGame
 from app.engine.actions import Action, ActionFormatError, action_from_json
 from app.engine.errors import IllegalAction
 from app.engine.game import apply
-from app.engine.solver import hint as visible_hint
 from app.engine.solver.advice import Rescue
 from app.engine.state import GameState
 from app.ops.solver_worker import off_loop
@@ -31,15 +30,18 @@ from app.rewards.assist import (
 from app.rewards.points import rescue_cost
 from app.rooms.frames import events_json, game_view
 from app.services import solo_games as games
-from app.services.solo_games import GameOver
-from app.services.solo_games_live import LiveGame, SoloGames, position_of
+from app.services.solo_assists import record_assist
+from app.services.solo_games import SoloGameOver
+from app.services.solo_games_live import LiveGame, position_of
+from app.services.solo_guide import SoloGuide
 from app.services.solo_views import over_frame
 
 Payload = dict[str, Any]
 
 
-class SoloPlay(SoloGames):
-    """Live play of solo and daily games: open, act, hint, rescue, auto-complete."""
+class SoloPlay(SoloGuide):
+    """Live play of solo and daily games: open, act, hint, rescue, auto-complete (the
+    guided hint, undo-to-winnable and cancel: ``SoloGuide``)."""
 
     async def open(self, *, player_id: int, game_id: int) -> list[Payload]:
         """My game's snapshot; the first open starts its clock."""
@@ -123,17 +125,19 @@ class SoloPlay(SoloGames):
         return None
 
     async def hint(self, *, player_id: int, game_id: int) -> Payload:
-        """A hint from what the player sees; counted once per answer."""
+        """A guided hint (``SoloGuide.guided_hint``: the player's whole deal, never a
+        position seen before); counted once per answer, unless cancelled."""
         async with self._owned(player_id=player_id, game_id=game_id) as (live, session, game):
             if game.status != "playing":
-                raise GameOver(f"the game is over ({game.status})")
+                raise SoloGameOver(f"the game is over ({game.status})")
             state = await self._position(session, game, live)
-            advice = await off_loop(visible_hint, state)
-            game.hints += 1
+            answer = await self.guided_hint(session, game, state)
+            if answer["verdict"] != "cancelled":
+                game.hints += 1
+                await record_assist(session=session, game=game, kind="hint",
+                                    at=self.clock(), seq=state.actions)
             await session.commit()
-        return {"type": "solo_hint", "game_id": game_id,
-                "action": None if advice.action is None else advice.action.to_json(),
-                "reason": advice.reason}
+        return answer
 
     async def rescue(self, *, player_id: int, game_id: int, seq: int) -> list[Payload]:
         """Up to 5 actions of a verified win played for the player, or advice to undo."""
@@ -147,18 +151,26 @@ class SoloPlay(SoloGames):
                 # what costs nothing (nothing is played, no seq used).
                 return [self._reject(game, state, seq, "auto_complete_ready",
                                      "the auto-complete can finish this game, for free")]
-            found = known_way_out(live, state)
+            found, ended = known_way_out(live, state), "done"
             if found is None:
-                found = await off_loop(rescue_actions, state, nodes=RESCUE_NODES,
-                                                seconds=self._rescue_seconds)
+                searched, ended = await self._cancellable(
+                    game, rescue_actions, state, nodes=RESCUE_NODES,
+                    seconds=self._rescue_seconds)
+                found = searched or Rescue("unknown", (), 0, f"no way out found ({ended})", 0)
             steps: list[Payload] = []
             notes: list[Payload] = []
+            if ended != "cancelled":  # a search the player stopped helped nobody
+                await record_assist(session=session, game=game, kind="rescue",
+                                    at=self.clock(), seq=state.actions,
+                                    actions=min(len(found.actions), RESCUE_ACTIONS)
+                                    if found.status == "way_out" else 0)
             if found.status == "way_out":
                 game.rescues += 1
                 state, notes = await self._play_steps(session, live, game, state,
                                                       found.actions, seq, "rescue", steps)
                 live.way_out = (position_of(state), found.line[len(steps):])
-            answer = await self._assist(live, game, state, kind="rescue", verdict=found.status,
+            verdict = "cancelled" if ended == "cancelled" else found.status
+            answer = await self._assist(live, game, state, kind="rescue", verdict=verdict,
                                         message=found.message, steps=steps, seq=seq,
                                         cost=rescue_cost(games.options_of(game)) if steps else 0)
         return self._with_end(game, [answer], notes)
@@ -177,6 +189,9 @@ class SoloPlay(SoloGames):
                                      "and a proved win")]
             steps: list[Payload] = []
             game.auto_completed = True
+            await record_assist(session=session, game=game, kind="auto_complete",
+                                at=self.clock(), seq=state.actions,
+                                actions=len(live.finish_line[1]))
             state, notes = await self._play_steps(session, live, game, state,
                                                   live.finish_line[1], seq, "auto_complete",
                                                   steps)

@@ -6,9 +6,11 @@ section 10): the generator deal always, and a daily's number.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from app.db.solo_models import SoloGame
+from app.db.solo_models import SoloAssistEntry, SoloGame
+from app.services.solo_assists import assists_json
 from app.services.solo_games import breakdown_of, options_of
 
 Payload = dict[str, Any]
@@ -27,8 +29,19 @@ def revealed_source(game: SoloGame) -> int | None:
     return None if game.status == "playing" else game.source_deal
 
 
-def game_json(game: SoloGame, player_name: str) -> Payload:
-    """The ``SoloGame`` REST object."""
+def assist_counts(game: SoloGame) -> Payload:
+    """What the result says of the game's assists ("Assisted: 3 hints, 1 rescue"):
+    hints asked, rescues that played, undos to the last winnable position, and whether
+    the auto-complete finished it (app/rewards/fair_play.py decides ``assisted``)."""
+    return {"hints": game.hints, "rescues": game.rescues,
+            "undo_to_winnable": game.undo_to_winnable,
+            "auto_complete": int(game.auto_completed)}
+
+
+def game_json(game: SoloGame, player_name: str,
+              assists: Sequence[SoloAssistEntry] | None = None) -> Payload:
+    """The ``SoloGame`` REST object; ``assists`` (the game's log, a single game's view)
+    adds ``assist_log``, each assist with its kind, position and time."""
     options = options_of(game)
     breakdown = breakdown_of(game)
     return {
@@ -42,6 +55,8 @@ def game_json(game: SoloGame, player_name: str) -> Payload:
         "score": game.score, "elapsed_ms": game.elapsed_ms, "points": game.points,
         "points_breakdown": None if breakdown is None else breakdown.to_json(),
         "source_deal": revealed_source(game),
+        "assisted": game.assisted, "assists": assist_counts(game),
+        "assist_log": None if assists is None else assists_json(assists)["log"],
     }
 
 
@@ -54,4 +69,5 @@ def over_frame(game: SoloGame) -> Payload:
         "points_breakdown": None if breakdown is None else breakdown.to_json(),
         "number": game.number, "source_deal": game.source_deal,
         "daily_date": _iso(game.daily_date),
+        "assisted": game.assisted, "assists": assist_counts(game),
     }

@@ -71,6 +71,19 @@ async def test_bad_bodies_get_clear_errors(client: httpx.AsyncClient, body: byte
     assert problem["detail"]
 
 
+@pytest.mark.parametrize("number", [2**48, 2**70])
+async def test_a_deal_number_a_solo_game_refuses_is_refused_here_too(
+    client: httpx.AsyncClient, number: int,
+) -> None:
+    record = {"rules": {"preset": "classic", "suits": 1}, "deal": {"number": number},
+              "moves": []}
+    problem = assert_problem(await client.post("/api/records/verify", json=record), 422,
+                             "bad_record")
+    assert "deal.number" in problem["detail"] and "281,474,976,710,655" in problem["detail"]
+    record["deal"] = {"number": 2**48 - 1}  # the largest a solo game deals
+    assert (await client.post("/api/records/verify", json=record)).status_code == 200
+
+
 async def test_size_and_move_limits(database_url: str) -> None:
     app = create_app(make_settings(database_url, records_verify_max_bytes=4000,
                                    records_verify_max_moves=50))

@@ -53,8 +53,14 @@ async def test_start_read_abandon_and_replace(client: httpx.AsyncClient) -> None
     assert_problem(await client.get(f"/api/solo/games/{game['id']}", headers=bob.auth), 404)
     assert (await client.get(f"/api/solo/games/{game['id']}", headers=ann.auth)).status_code \
         == 200
-    assert_problem(await client.get(f"/api/solo/games/{game['id']}/record"), 409,
-                   "game_in_progress")
+    # Its record: not found either, for anybody else (no hint that it exists)...
+    assert_problem(await client.get(f"/api/solo/games/{game['id']}/record"), 404,
+                   "no_such_game")
+    assert_problem(await client.get(f"/api/solo/games/{game['id']}/record",
+                                    headers=bob.auth), 404, "no_such_game")
+    # ...and to its player, not yet.
+    assert_problem(await client.get(f"/api/solo/games/{game['id']}/record",
+                                    headers=ann.auth), 409, "game_in_progress")
     assert_problem(await client.post(f"/api/solo/games/{game['id']}/abandon",
                                      headers=bob.auth), 403, "not_your_game")
 

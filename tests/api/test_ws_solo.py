@@ -198,3 +198,33 @@ async def test_a_daily_game_hides_its_number_and_deal_until_over(
         assert over["status"] == "abandoned"
         assert over["number"] == gave_up.json()["number"] is not None
         await client.close()
+
+
+async def test_guided_hint_undo_to_winnable_and_cancel_over_the_socket(
+        live_server: LiveServer) -> None:
+    """Issue 24 over a real server: the guided hint (answered beside the connection's
+    loop), undo to the last winnable position (the player's own undos) and solo_cancel
+    (no answer of its own, nothing broken when nothing runs)."""
+    number = 4
+    line = solvable_deal(number, 1).solution
+    log = FrameLog()
+    async with httpx.AsyncClient(base_url=live_server.http, timeout=10) as http:
+        ann = await signup(http, "Ann")
+        game_id = await new_game(http, ann, number)
+        client = Client(live_server, ann, log)
+        await client.connect()
+        await client.request({"type": "solo_open", "game_id": game_id}, "solo_snapshot")
+        hint = await client.request({"type": "solo_hint", "game_id": game_id}, "solo_hint")
+        assert hint["verdict"] == "line" and hint["action"] == line[0].to_json()
+        for seq in (1, 2):
+            await client.request(act(game_id, seq, line[seq - 1].to_json()), "solo_ack")
+        await client.send({"type": "solo_cancel", "game_id": game_id})  # nothing runs
+        back = await client.request({"type": "solo_undo_to_winnable", "game_id": game_id,
+                                     "seq": 3}, "solo_assist")
+        assert back["kind"] == "undo_to_winnable" and back["verdict"] == "way_out", back
+        assert [s["by"] for s in back["steps"]] == ["player"] and back["seq"] == 3
+        assert back["view"]["actions"] == 3
+        after = await client.request({"type": "solo_hint", "game_id": game_id}, "solo_hint")
+        assert after["verdict"] == "line" and after["action"] is not None
+        assert not [f for _, f in log.frames if f["type"] == "error"]
+        await client.close()

@@ -1,6 +1,7 @@
 """GameState and Column are immutable values; long histories compare without recursion."""
 
 import dataclasses
+import pickle
 
 import pytest
 
@@ -46,3 +47,20 @@ def test_a_different_history_is_a_different_state() -> None:
     assert there_and_back != via_empty  # their undo stacks differ
     assert push(there_and_back, Undo()) != push(via_empty, Undo())
     assert legal_moves(there_and_back) == legal_moves(via_empty)
+
+
+def test_long_histories_pickle_for_the_solver_processes() -> None:
+    """A position goes to a solver process by pickle (hint, rescue, auto-complete). A long
+    solo game's undo chain, pickled link by link, overflowed pickle's recursion limit
+    (found by the hint bot at a 4-suit game's auto-complete offer)."""
+    start, actions = long_game(5000)
+    state = replay(start, actions)
+    for protocol in (pickle.DEFAULT_PROTOCOL, pickle.HIGHEST_PROTOCOL):
+        back = pickle.loads(pickle.dumps(state, protocol=protocol))
+        assert back == state  # the whole history, link by link
+        assert back.actions == state.actions and back.previous == state.previous
+    undone = push(back, Undo())
+    assert undone == push(state, Undo())
+    # Positions shared along the chain stay shared once unpickled (one copy each).
+    assert back.previous is not None and back.previous.previous is not None
+    assert back.columns[1] is back.previous.previous.columns[1]

@@ -122,3 +122,18 @@ def test_a_day_passing_without_a_win_breaks_only_an_old_streak(offsets: set[int]
     tomorrow = daily_streak(won, today=TODAY + DAY)
     assert tomorrow.best == now.best
     assert tomorrow.current == (now.current if 0 in offsets else 0)
+
+
+def test_an_assisted_win_bridges_the_streak_without_lengthening_it() -> None:
+    """docs/points.md, "Fair play": a day won with hints keeps the streak, adds nothing."""
+    d = date(2026, 3, 10)
+    won = [d - timedelta(days=3), d - timedelta(days=2), d]
+    bridged = [d - timedelta(days=1)]
+    assert daily_streak(won, today=d, bridged_days=bridged) == Streak(3, 3, d)
+    assert daily_streak(won, today=d) == Streak(1, 2, d)  # without the bridge: broken
+    # A streak alive through a bridge today; bridges alone are no streak.
+    assert daily_streak(won[:2], today=d - timedelta(days=1), bridged_days=bridged) == \
+        Streak(2, 2, d - timedelta(days=1))
+    assert daily_streak([], today=d, bridged_days=[d]) == Streak(0, 0, d)
+    # A day both won and bridged counts once, as won.
+    assert daily_streak([d], today=d, bridged_days=[d]) == Streak(1, 1, d)

@@ -19,7 +19,7 @@ from typing import Any
 
 from playwright.sync_api import Page, Route, WebSocketRoute
 
-from app.engine.actions import action_from_json
+from app.engine.actions import Undo, action_from_json
 from app.engine.errors import IllegalAction
 from app.engine.solver.advice import hint as engine_hint
 from app.engine.view import player_view
@@ -78,7 +78,16 @@ class Game:
             "elapsed_ms": self.elapsed_ms if over else None, "points": self.points,
             "points_breakdown": self.breakdown,
             "source_deal": self.start.source if over else None,
+            "assisted": self.assisted, "assists": self.assists(), "assist_log": None,
         }
+
+    @property
+    def assisted(self) -> bool:
+        return bool(self.hints or self.rescues)
+
+    def assists(self) -> dict[str, int]:
+        return {"hints": self.hints, "rescues": self.rescues, "undo_to_winnable": 0,
+                "auto_complete": int(self.auto_completed)}
 
 
 def refusal(message: str, code: str) -> IllegalAction:
@@ -116,12 +125,20 @@ class FakeSoloServer:
         self.badges: list[dict[str, Any]] = []
         self.board_size = board_size
         self.daily_rows = board_rows(daily_others, key="elapsed_ms actions points rescues ended_at")
+        if self.daily_rows:  # the last one won with hints: listed after, marked, no rank
+            self.daily_rows[-1] = {**self.daily_rows[-1], "rank": None, "assisted": True,
+                                   "elapsed_ms": 61_000}
         self.queries: list[str] = []
         # The solver made to say "no way out" (a provably lost position is slow to find).
         self.lost = False
         # Solo starts held unanswered until release(): the solver at work on a slow deal.
         self.hold_starts = False
         self.rescue_steps = 5  # the actions a rescue plays (the solver's line cut there)
+        # Hints say "no win from here — undo to move N" with this N (None: real hints).
+        self.no_win_from: int | None = None
+        # Searches (hint, rescue, undo-to-winnable) held until a solo_cancel answers them.
+        self.hold_searches = False
+        self.searching: list[dict[str, Any]] = []
         self.held: list[Route] = []
 
     # ---- wiring ---------------------------------------------------------------------
@@ -260,8 +277,8 @@ class FakeSoloServer:
                 "streak": {"current": 4 + won, "best": 9, "last_won": TODAY.isoformat()
                            if won else "2026-11-30"},
                 "duel_table_id": self.duel_table,
-                "my_rank": 1 + sum(1 for r in self.daily_rows
-                                   if (r["elapsed_ms"], r["actions"])
+                "my_rank": 1 + sum(1 for r in self.daily_rows  # assisted wins have no rank
+                                   if not r.get("assisted") and (r["elapsed_ms"], r["actions"])
                                    < (mine.elapsed_ms, mine.game.state.actions))
                 if mine and mine.status == "won" and mine.elapsed_ms is not None else None}
 
@@ -281,9 +298,11 @@ class FakeSoloServer:
         if day == TODAY.isoformat() and mine and mine.status == "won":
             rows.append({"rank": 0, "player_id": ME["id"], "name": ME["name"],
                          "elapsed_ms": mine.elapsed_ms, "actions": mine.game.state.actions,
-                         "points": mine.points, "rescues": mine.rescues, "ended_at": NOW})
-            rows.sort(key=lambda r: (r["elapsed_ms"], r["actions"]))
-            rows = [{**r, "rank": i + 1} for i, r in enumerate(rows)]
+                         "points": mine.points, "rescues": mine.rescues, "ended_at": NOW,
+                         "assisted": mine.assisted})
+            rows.sort(key=lambda r: (bool(r.get("assisted")), r["elapsed_ms"], r["actions"]))
+            rows = [{**r, "rank": None if r.get("assisted") else i + 1}
+                    for i, r in enumerate(rows)]
         return 200, self.page(rows, params)
 
     def player(self) -> dict[str, Any]:
@@ -327,12 +346,26 @@ class FakeSoloServer:
             self.push(self.snapshot(game))
         elif kind == "solo_action":
             self.act(game, message)
+        elif kind == "solo_cancel":
+            for held in self.searching:
+                self.cancelled(ws, game, held)
+            self.searching.clear()
+        elif kind in ("solo_hint", "solo_rescue", "solo_undo_to_winnable") and self.hold_searches:
+            self.searching.append(message)
         elif kind == "solo_hint":
             game.hints += 1
+            if self.no_win_from is not None:
+                ws.send(json.dumps({"type": "solo_hint", "game_id": game.id, "action": None,
+                                    "reason": f"no win from here: undo to move {self.no_win_from}",
+                                    "verdict": "no_win", "undo_to_move": self.no_win_from,
+                                    "undos": game.seq - self.no_win_from}))
+                return
             advice = engine_hint(game.game.state)
             self.hints_sent.append(advice.action.to_json() if advice.action else None)
             ws.send(json.dumps({"type": "solo_hint", "game_id": game.id, "reason": advice.reason,
-                                "action": self.hints_sent[-1]}))
+                                "action": self.hints_sent[-1], "verdict": "line"}))
+        elif kind == "solo_undo_to_winnable":
+            self.undo_to_winnable(game, message)
         elif kind == "solo_rescue":
             self.rescue(game)
         elif kind == "solo_auto_complete":
@@ -408,6 +441,32 @@ class FakeSoloServer:
                    "auto_complete": self.offered(game), "duplicate": False})
         self.over_check(game)
 
+    def cancelled(self, ws: WebSocketRoute, game: Game, held: dict[str, Any]) -> None:
+        """A held search stopped by solo_cancel: its command answers "cancelled"."""
+        if held["type"] == "solo_hint":
+            ws.send(json.dumps({"type": "solo_hint", "game_id": game.id, "action": None,
+                                "reason": "cancelled", "verdict": "cancelled"}))
+            return
+        kind = "rescue" if held["type"] == "solo_rescue" else "undo_to_winnable"
+        self.push(self.assist(game, kind, "cancelled", "cancelled", []))
+
+    def assist(self, game: Game, kind: str, verdict: str, message: str,
+               steps: list[dict[str, Any]]) -> dict[str, Any]:
+        return {"type": "solo_assist", "game_id": game.id, "kind": kind, "verdict": verdict,
+                "message": message, "steps": steps, "view": player_view(game.game.state),
+                "score": game.game.points, "seq": game.seq, "status": game.status,
+                "elapsed_ms": game.elapsed_now(), "rescues": game.rescues, "points_cost": 0,
+                "auto_complete": self.offered(game), "duplicate": False}
+
+    def undo_to_winnable(self, game: Game, message: dict[str, Any]) -> None:
+        """As the server: the undos back to move ``no_win_from`` (the player's own)."""
+        target = self.no_win_from or 0
+        undos = max(0, game.seq - target) if message["seq"] == game.seq + 1 else 0
+        steps = [self.play(game, Undo(), "player") for _ in range(undos)]
+        self.no_win_from = None
+        self.push(self.assist(game, "undo_to_winnable", "way_out" if steps else "unknown",
+                              f"back to move {target}: a win from here", steps))
+
     def finish(self, game: Game) -> None:
         plan = auto_complete(game.game.state)
         if not plan.ready:
@@ -443,7 +502,8 @@ class FakeSoloServer:
                    "elapsed_ms": game.elapsed_ms, "actions": game.game.state.actions,
                    "points": game.points, "points_breakdown": game.breakdown,
                    "number": game.start.number, "source_deal": game.start.source,
-                   "daily_date": game.daily_date.isoformat() if game.daily_date else None})
+                   "daily_date": game.daily_date.isoformat() if game.daily_date else None,
+                   "assisted": game.assisted, "assists": game.assists()})
         if game.status == "won" and not any(b["code"] == "first_win" for b in self.badges):
             self.award("first_win", game)
 

@@ -236,6 +236,9 @@ def test_one_suit_game_won_with_rescue_and_auto_complete(
     expect(table).to_contain_text("Base (1 suit)")
     expect(table).to_contain_text(f"−{game.rescues * 250:,}")
     expect(table.locator("tr.total")).to_contain_text(f"{game.points:,} points")
+    # Hints and rescues make it assisted (docs/points.md, "Fair play"): the result says so.
+    expect(page.locator("#assisted")).to_have_text(
+        f"Assisted: 1 hint, {game.rescues} rescues")
     # The badge it earned: on the sheet and as a toast.
     expect(page.locator(".newbadges .medal")).to_contain_text("First win")
     expect(page.locator(".toast")).to_contain_text("Badge earnedFirst win")
@@ -289,7 +292,7 @@ def test_solo_table_on_phones(page: Page, solo: FakeSoloServer, static_server: L
                               artifacts: Path) -> None:
     page.set_viewport_size(PHONE)
     play_solo(page, static_server.url, 5)
-    for name in ("deal", "undo", "hint", "rescue", "give-up"):
+    for name in ("deal", "undo", "redo", "hint", "rescue", "give-up"):
         box = page.locator(f"#{name}").bounding_box()
         assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 0.5, name
     look(page, artifacts, "table-phone")
@@ -354,6 +357,10 @@ def test_daily_deal_board_and_streak(page: Page, solo: FakeSoloServer,
     page.goto(f"{static_server.url}/#/daily")
     rows = page.locator("#daily-table tbody tr")
     expect(rows).to_have_count(3)  # the day's winners
+    # The last one won with hints: after the ranked ones, marked, without a rank.
+    expect(rows.last.locator(".assisted")).to_have_text("Assisted")
+    expect(rows.last.locator("td").first).to_have_text("—")
+    expect(rows.first.locator(".assisted")).to_have_count(0)
     expect(page.locator("#my-daily")).to_contain_text("You have played today's deal.")
     expect(page.locator("#my-daily")).to_contain_text("Game given up")
     expect(page.locator("#play-daily")).to_have_count(0)  # one attempt a day

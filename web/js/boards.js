@@ -21,7 +21,7 @@ export function boardsScreen(app, { kind = "solo" }) {
   let data = null;
   let message = "";
   let loads = 0;
-  let today = null; // the daily deal's day (UTC), as the server counts it
+  let today = null; // the daily deal's day (UTC), as the server last said it
 
   async function load() {
     const mine = ++loads; // the newest choice wins over answers still on their way
@@ -42,15 +42,14 @@ export function boardsScreen(app, { kind = "solo" }) {
     render();
   }
 
-  // Today's board opens once my daily of today is over (403 daily_not_finished before).
+  // Today's board opens once my daily of today is over: asked for only then (GET /daily's
+  // board_visible), as the Daily screen does; asking before earned a 403
+  // daily_not_finished and an error in the console. Past midnight UTC the day moves on.
   async function todayBoard(query) {
-    today ??= (await api.daily()).day;
-    try {
-      return await api.dailyBoard(today, query);
-    } catch (problem) {
-      if (problem.code === "daily_not_finished") return { locked: true, items: [], total: 0 };
-      throw problem;
-    }
+    const info = await api.daily();
+    today = info.day;
+    if (!info.board_visible) return { locked: true, items: [], total: 0 };
+    return api.dailyBoard(today, query);
   }
 
   function pick(name, value) {

@@ -120,8 +120,10 @@ export function dailyScreen(app) {
             h("thead", {}, h("tr", {}, [t("rankCol"), t("player"), t("time"), t("actions"), t("points")]
               .map((text) => h("th", { scope: "col" }, text)))),
             h("tbody", {}, board.items.map((row) => h("tr", { class: row.player_id === app.me.id ? "mine" : "" },
-              h("td", {}, row.rank),
+              // An assisted win is listed after the ranked ones, marked, without a rank (docs/points.md).
+              h("td", {}, row.rank ?? "—"),
               h("th", { scope: "row" }, h("a", { href: `#/player/${encodeURIComponent(row.name)}` }, row.name),
+                row.assisted ? h("span.assisted", { title: t("assistedHelp") }, t("assistedMark")) : null,
                 row.rescues ? h("span.rescued", { title: `${t("rescues")}: ${row.rescues}` }, icon("rescue"), row.rescues) : null),
               h("td", {}, duration(row.elapsed_ms)),
               h("td", {}, row.actions),

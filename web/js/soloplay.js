@@ -12,12 +12,16 @@ import { showHintOn, sayEvents, enterPlaysHint } from "./table.js";
 import { styled, suitsLabel, glyphs, duration, day, badgeWords } from "./extra.js";
 import { soloResultView } from "./soloresult.js";
 import { playLink } from "./result.js";
+import { redoStack } from "./redo.js";
 
 await styled;
 
 const RESCUE_STEP_MS = 420; // a rescue's actions are played one by one, slowly enough to follow
 const AUTO_STEP_MS = 140; // the auto-complete runs faster: it only finishes a won game
 const COST_PER_SUIT = 250; // a rescue that plays costs 250 × suits points (docs/points.md)
+const THINKING_AFTER_MS = 400; // a hint answered sooner shows no "Thinking…"
+// "Thinking…"/Cancel and the undo-to-winnable offer: their own module, loaded when needed.
+const guideModule = () => import("./sologuide.js");
 
 export function soloPlayScreen(app, { gameId }) {
   const el = h("section.screen.solotable");
@@ -29,6 +33,10 @@ export function soloPlayScreen(app, { gameId }) {
   let busy = null; // "rescue" or "auto" while the server's steps are being shown
   let notice = "";
   let destroyed = false;
+  const redo = redoStack(); // the undone actions Redo plays again
+  let waiting = null; // "hint", "rescue" or "undo" while the server's solver searches
+  let thinkingTimer = 0;
+  let offeredMove = null; // the move the last "no win from here" offer named
 
   async function load() {
     try {
@@ -53,10 +61,77 @@ export function soloPlayScreen(app, { gameId }) {
     }
     if (m.game_id !== gameId) return;
     if (m.type === "solo_snapshot") snapshot(m);
-    else if (m.type === "solo_hint") showHintOn(el, board, game.view, m);
+    else if (m.type === "solo_hint") hinted(m);
+    else if (m.type === "solo_assist" && m.kind === "undo_to_winnable") undone(m);
     else if (m.type === "solo_assist") assisted(m);
     else if (m.type === "solo_over") ended(m);
     else if (m.type === "solo_reject" && busy) refusedAssist(m);
+  }
+
+  // ---- the solver's waits: "Thinking…" with Cancel after a moment, closed by the answer
+  function startWaiting(what, delay = 0) {
+    waiting = what;
+    clearTimeout(thinkingTimer);
+    thinkingTimer = setTimeout(async () => {
+      const guide = await guideModule();
+      if (waiting === what && !destroyed) guide.showThinking(el, { onCancel: cancelSearch });
+    }, delay);
+  }
+
+  function stopWaiting() {
+    waiting = null;
+    clearTimeout(thinkingTimer);
+    el.querySelector("#guide-thinking")?.remove();
+  }
+
+  function cancelSearch() {
+    if (waiting) app.socket.send({ type: "solo_cancel", game_id: gameId });
+  }
+
+  async function hinted(m) {
+    stopWaiting();
+    if (m.verdict === "cancelled") return board?.say((await guideModule()).guideText("gdCancelled"), { kind: "refused" });
+    if (m.verdict === "no_win") {
+      board?.say("");
+      const guide = await guideModule();
+      offeredMove = m.undo_to_move ?? null;
+      if (!destroyed && playable()) guide.showUndoOffer(el, { move: offeredMove, onUndo: undoToWinnable });
+      return;
+    }
+    showHintOn(el, board, game.view, m);
+  }
+
+  // Undo to the last winnable position: the server's solver finds how far; the undos are
+  // the player's own (logged as ordinary undos), answered as one solo_assist.
+  function undoToWinnable() {
+    if (!playable()) return;
+    busy = "undo";
+    renderButtons();
+    startWaiting("undo");
+    app.socket.send({ type: "solo_undo_to_winnable", game_id: gameId, seq: game.seq + 1 });
+  }
+
+  async function undone(m) {
+    stopWaiting();
+    const guide = await guideModule();
+    busy = null;
+    if (m.steps?.length) {
+      redo.reset(); // the server's undos: nothing to redo
+      Object.assign(game, {
+        view: m.view, score: m.score, seq: m.seq, status: m.status, elapsed: m.elapsed_ms,
+        at: Date.now(), auto: m.auto_complete,
+      });
+      board?.update(m.view, { animate: false });
+      const move = offeredMove;
+      const text = Number.isInteger(move) ? guide.guideText("gdBack", { n: move }) : guide.guideText("gdBackSome");
+      board?.say(text, { kind: "hint" });
+      announce(text);
+    } else {
+      const text = guide.guideText(m.verdict === "cancelled" ? "gdCancelled" : "gdNotFound");
+      board?.say(text, { kind: "refused" });
+      announce(text);
+    }
+    renderHud();
   }
 
   function snapshot(m) {
@@ -65,6 +140,7 @@ export function soloPlayScreen(app, { gameId }) {
       rules: resolveRules(m.rules), view: m.view, score: m.score, seq: m.seq, status: m.status,
       elapsed: m.elapsed_ms, at: Date.now(), hints: m.hints, rescues: m.rescues, auto: m.auto_complete,
     };
+    redo.reset();
     busy = null;
     render();
   }
@@ -96,12 +172,15 @@ export function soloPlayScreen(app, { gameId }) {
         seq: answer.seq, view: answer.view, score: answer.score, status: answer.status,
         elapsed: answer.elapsed_ms, at: Date.now(), auto: answer.auto_complete,
       });
+      redo.played(action);
+      closeOffer();
       board?.update(answer.view, { action });
       sayEvents(el, answer.events, true);
       renderHud();
       return { ok: true };
     }
     if (answer.type === "solo_reject") {
+      redo.reset();
       resync(answer);
       return { ok: false, code: answer.code, reason: answer.message };
     }
@@ -119,7 +198,10 @@ export function soloPlayScreen(app, { gameId }) {
   }
 
   function hint() {
-    if (playable()) app.socket.send({ type: "solo_hint", game_id: gameId });
+    if (!playable() || waiting) return;
+    el.querySelector(".guidepanel")?.remove();
+    startWaiting("hint", THINKING_AFTER_MS);
+    app.socket.send({ type: "solo_hint", game_id: gameId });
   }
 
   // Rescue: the server's solver looks from the real position; the actions it plays come
@@ -137,6 +219,7 @@ export function soloPlayScreen(app, { gameId }) {
     busy = "rescue";
     board?.say(t("rescuing"), { kind: "hint" });
     renderButtons();
+    startWaiting("rescue");
     app.socket.send({ type: "solo_rescue", game_id: gameId, seq: game.seq + 1 });
   }
 
@@ -149,6 +232,7 @@ export function soloPlayScreen(app, { gameId }) {
 
   function refusedAssist(m) {
     busy = null;
+    stopWaiting();
     resync(m);
     // A rescue asked where the free auto-complete can finish (another tab's, a stale view):
     // nothing was played or charged; offer the auto-complete.
@@ -168,17 +252,27 @@ export function soloPlayScreen(app, { gameId }) {
   async function assisted(m) {
     if (m.duplicate && !busy) return;
     const steps = m.steps || [];
+    if (m.kind === "rescue") stopWaiting();
     if (m.kind === "rescue" && !steps.length) {
       busy = null;
+      const guide = await guideModule();
+      if (m.verdict === "cancelled") {
+        board?.say(guide.guideText("gdCancelled"), { kind: "refused" });
+        return renderButtons();
+      }
       const text = m.verdict === "no_way_out" ? t("noWayOut") : t("rescueUnknown");
       board?.say(text, { kind: "refused" });
       announce(text);
       renderButtons();
       el.querySelector("#undo")?.classList.add("hinted"); // the advice: undo a few moves
       setTimeout(() => el.querySelector("#undo")?.classList.remove("hinted"), 2500);
+      // Or all the way to where a win exists: the solver finds how far.
+      offeredMove = null;
+      if (!destroyed && playable()) guide.showUndoOffer(el, { move: null, onUndo: undoToWinnable });
       return;
     }
     busy = m.kind === "rescue" ? "rescue" : "auto";
+    redo.reset(); // the server's steps are not mine to redo
     if (busy === "auto") board?.say(t("autoPlaying", { n: steps.length }), { kind: "hint" });
     let view = game.view;
     for (const step of steps) {
@@ -222,6 +316,14 @@ export function soloPlayScreen(app, { gameId }) {
   }
 
   const playable = () => game && game.status === "playing" && !busy && !over;
+  // A move of the player's closes an offer made for the position before it.
+  const closeOffer = () => el.querySelector("#guide-offer")?.remove();
+
+  function redoNext() {
+    const action = redo.next();
+    if (!action || !playable()) return board?.say(t("hxNothingToRedo"), { kind: "refused" });
+    act(action);
+  }
 
   // ---- keyboard: the duel's keys, plus R (rescue) and A (auto-complete)
   function onKey(event) {
@@ -230,6 +332,7 @@ export function soloPlayScreen(app, { gameId }) {
     if (event.key === " " && event.target.closest("button, a")) return; // Space presses it
     const key = event.key.toLowerCase();
     if (event.key === " ") board.deal();
+    else if ((event.ctrlKey || event.metaKey) && (key === "y" || (key === "z" && event.shiftKey))) redoNext();
     else if ((event.ctrlKey || event.metaKey) && key === "z") board.undo();
     else if (event.ctrlKey || event.metaKey || event.altKey) return;
     else if (key === "i") hint();
@@ -307,6 +410,7 @@ export function soloPlayScreen(app, { gameId }) {
     clear(host,
       button("deal", "deal", t("deal"), { disabled: off || !game.view.stock, onclick: () => board.deal(), "aria-keyshortcuts": "Space", "data-key": t("keySpaceName") }),
       button("undo", "undo", t("undo"), { disabled: off, "aria-disabled": !off && !game.view.can_undo ? "true" : null, onclick: () => board.undo(), "aria-keyshortcuts": "Control+Z", "data-key": t("keyUndoName"), "data-short": t("undoShort") }),
+      button("redo", "undo", t("hxRedo"), { class: "redo", disabled: off || !redo.size, onclick: redoNext, "aria-keyshortcuts": "Control+Y Control+Shift+Z", "data-key": t("hxRedoKey"), "data-short": t("hxRedo") }),
       button("hint", "hint", t("hint"), { disabled: off, onclick: hint, "aria-keyshortcuts": "I", "data-key": "I" }),
       game.auto && !busy
         ? button("auto-complete", "auto", t("autoComplete"), { class: "primary", onclick: autoComplete, "aria-keyshortcuts": "A", "data-key": "A" })
@@ -332,6 +436,7 @@ export function soloPlayScreen(app, { gameId }) {
     el, render,
     destroy() {
       destroyed = true;
+      stopWaiting();
       stop();
       clearInterval(tick);
       document.removeEventListener("keydown", onKey);

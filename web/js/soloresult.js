@@ -5,6 +5,7 @@ import { t } from "./i18n.js";
 import { icon } from "./face.js";
 import { playLink } from "./result.js";
 import { suitsLabel, glyphs, duration, number, day, medal } from "./extra.js";
+import { soloSharePanel } from "./soloshare.js";
 
 
 // "6/5" → 1.2 (the breakdown's multiplier is a fraction string).
@@ -32,6 +33,7 @@ export function soloResultView({ game, badges = [], onNewDeal }) {
       h("p.center.muted", { id: "over-lead" }, glyphs(options.suits), " ",
         t("overLead", { n: game.number ?? "—", suits: suitsLabel(options.suits), time: duration(game.elapsed_ms), actions: game.actions ?? "—" })),
       won && game.points_breakdown ? breakdownTable(game.points_breakdown, options, game.rescues) : null,
+      game.assisted ? h("p.center.assisted-note", { id: "assisted", title: t("assistedHelp") }, assistedText(game.assists)) : null,
       badges.length ? h("section.newbadges", { "aria-labelledby": "nb-h" },
         h("h2", { id: "nb-h" }, t("newBadges")), h("div.medals", {}, badges.map((b) => medal(b)))) : null,
       h("div.row.center",
@@ -39,6 +41,7 @@ export function soloResultView({ game, badges = [], onNewDeal }) {
           : h("button.primary", { type: "button", id: "new-deal", onclick: onNewDeal }, icon("plus"), t("newDeal")),
         link && !daily ? h("a.button", { href: link, id: "play-again" }, icon("replay"), t("playAgain")) : null,
         h("a.button", { href: "#/leaderboards" }, icon("boards"), t("navBoards")))),
+    game.status === "abandoned" && !game.actions ? null : soloSharePanel(game, link),
     link ? h("section.panel", {},
       h("h2", {}, t("playLink")),
       h("p.muted", {}, t("playLinkHint")),
@@ -70,4 +73,11 @@ function breakdownTable(b, options, rescues) {
       b.rescue_cost ? row(`${t("rescuesCost")}${rescues ? ` (${rescues})` : ""}`, `−${number(b.rescue_cost)}`, "cost") : null,
       floored ? row(t("floor"), number(b.floor)) : null,
       row(t("total"), t("pointsEarned", { n: number(b.total) }), "total")));
+}
+
+// "Assisted: 3 hints, 1 rescue" (docs/points.md, "Fair play"); the counts of solo_over or the game view.
+export function assistedText(counts = {}) {
+  const parts = [["assistHints", counts.hints], ["assistRescues", counts.rescues], ["assistUndos", counts.undo_to_winnable]]
+    .filter(([, n]) => n > 0).map(([key, n]) => t(key, { n }));
+  return parts.length ? t("assistedList", { list: parts.join(", ") }) : t("assistedMark");
 }

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
 from app.api.routes.common import problems
+from app.engine.deal_numbers import DEAL_NUMBER_MIN, PLAYABLE_NUMBER_MAX
 from app.errors import RateLimited
 from app.services.record_check import check_record
 
@@ -18,7 +19,8 @@ RECORD_SCHEMA = {
     "properties": {
         "rules": {"type": "object", "description": "the rule book's rules object"},
         "layout": {"type": "object", "description": "a starting layout, or"},
-        "deal": {"type": "object", "properties": {"number": {"type": "integer"}},
+        "deal": {"type": "object", "properties": {"number": {
+            "type": "integer", "minimum": DEAL_NUMBER_MIN, "maximum": PLAYABLE_NUMBER_MAX}},
                  "description": "a generator deal by number"},
         "moves": {"type": "array", "items": {"type": ["string", "object"]}},
     },

@@ -27,7 +27,7 @@ from app.engine.daily import daily_deal_number
 from app.engine.deal_numbers import random_deal_number
 from app.ops.solver_worker import off_loop
 from app.rewards.solo import SoloOptions, solo_start
-from app.services import daily
+from app.services import daily, solo_assists, solo_pool
 from app.services import solo_games as games
 from app.services.solo_play import SoloPlay
 from app.services.solo_views import game_json
@@ -38,7 +38,8 @@ Play = Annotated[SoloPlay, Depends(solo_play)]
 
 async def game_out(session: Session, game: SoloGame) -> SoloGameOut:
     name = await games.player_name(session=session, player_id=game.player_id)
-    return SoloGameOut.model_validate(game_json(game, name))
+    assists = await solo_assists.assists_of(session=session, game_id=game.id)
+    return SoloGameOut.model_validate(game_json(game, name, assists))
 
 
 @router.post("/solo/games", status_code=201, response_model=NewSoloGameOut,
@@ -49,12 +50,21 @@ async def start_solo_game(body: NewSoloGameIn, me: Me, session: Session, play: P
     options = SoloOptions(body.options.suits, body.options.solvable_only, body.options.relaxed)
     today = play.today()
     number = body.number
-    while number is None:  # a random number is never today's daily deal
+    # A random solvable deal comes solved from the pool when one is ready (a 4-suit one
+    # may take the solver seconds): app/services/solo_pool.py.
+    pooled = None if number is not None or not options.solvable_only else (
+        await solo_pool.claim(session=session, suits=options.suits,
+                              avoid=daily_deal_number(today)))
+    while number is None and pooled is None:  # a random number is never today's daily deal
         number = random_deal_number()
         if number == daily_deal_number(today):
             number = None
-    daily.check_not_todays_daily(number=number, options=options, today=today)
-    start = await off_loop(solo_start, number, options)  # the solver may run
+    if pooled is not None:
+        start = solo_pool.start_from(pooled, options)
+    else:
+        assert number is not None
+        daily.check_not_todays_daily(number=number, options=options, today=today)
+        start = await off_loop(solo_start, number, options)  # the solver may run
     created = await play.create(player_id=me.id, start=start)
     return NewSoloGameOut(game=await game_out(session, created.game),
                           abandoned_game_id=created.abandoned_game_id)
@@ -85,10 +95,12 @@ async def abandon_solo_game(game_id: Id, me: Me, session: Session, play: Play
     return await game_out(session, game)
 
 
-@router.get("/solo/games/{game_id}/record", responses=problems(404, 409))
-async def solo_game_record(game_id: Id, session: Session) -> dict[str, Any]:
-    """The rule book's record (``spider replay`` reads it), once the game is over."""
-    game = await games.get_game(session=session, game_id=game_id)
+@router.get("/solo/games/{game_id}/record", responses=problems(401, 404, 409))
+async def solo_game_record(game_id: Id, me: MaybeMe, session: Session) -> dict[str, Any]:
+    """The rule book's record (``spider replay`` reads it), once the game is over. A game
+    in progress is not found, as ``GET /solo/games/{id}`` says, except to its player."""
+    game = await games.visible_game(session=session, game_id=game_id,
+                                    viewer_id=None if me is None else me.id)
     log = await games.logged_actions(session=session, game_id=game.id)
     return games.record_of(game, log).to_json()
 

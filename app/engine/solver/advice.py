@@ -11,6 +11,7 @@ Knowledge differs on purpose:
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Literal
 
@@ -20,6 +21,7 @@ from app.engine.game import is_legal
 from app.engine.solver.board import DEAL, DOWN, EMPTY, Board, Columns, Step, settle
 from app.engine.solver.moves import all_steps, candidate_steps, play
 from app.engine.solver.score import score
+from app.engine.solver.search import Progress
 from app.engine.solver.solve import DEFAULT_NODES, Solution, solve
 from app.engine.state import COLUMNS, GameState
 
@@ -89,6 +91,20 @@ def _reason(columns: Columns, step: Step) -> str:
     if not target:
         return "uses the empty column"
     return "makes room"
+
+
+def reason_for(state: GameState, action: Action) -> str:
+    """Why ``action`` helps, in the hint's few words, from what the player sees only (the
+    words the web client translates): for a move chosen by another search (a solo
+    game's guided hint)."""
+    if isinstance(action, Move):
+        board = _visible_board(state)
+        return _reason(board.columns, (action.src, action.dst, action.count))
+    if isinstance(action, Deal):
+        return "deal"
+    if isinstance(action, Flip):
+        return "turns a card face up"
+    return "no useful move: undo"
 
 
 def hint(state: GameState) -> Hint:
@@ -188,6 +204,8 @@ def _key(item: tuple[int, int, Columns, int, Step]) -> tuple[int, int]:
 RescueStatus = Literal["way_out", "no_way_out", "unknown"]
 
 RESCUE_SHOWN = 5
+FIND_SHARE = 0.6
+"""Share of a rescue's time budget its first search (find a win) may take."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,21 +231,28 @@ def rescue(
     seconds: float | None = None,
     shown: int = RESCUE_SHOWN,
     polish_nodes: int = POLISH_NODES,
+    progress: Progress | None = None,
 ) -> Rescue:
     """Full knowledge (**server-side only**): is there still a way to win from ``state``?
 
     Returns the next ``shown`` actions of a verified win, or ``no_way_out`` when an
     exhaustive search proves the position lost ("no way out — undo a few moves"), or
-    ``unknown`` when the budget ran out before either. ``seconds`` caps each of the
-    two searches (find, then prove) for interactive use. The win is shortened first
-    (``polish_nodes``, see :func:`solve`): the actions shown are those of a short line.
+    ``unknown`` when the budget ran out before either. ``seconds`` caps both searches
+    together (find, then prove with what is left), so a player waits
+    at most that long. The win is shortened first (``polish_nodes``, see :func:`solve`):
+    the actions shown are those of a short line. ``progress`` is the solver's (it may
+    raise to cancel the search).
     """
-    found = solve(state, nodes=nodes, seconds=seconds, polish_nodes=polish_nodes)
+    started = time.perf_counter()
+    first = None if seconds is None else seconds * FIND_SHARE
+    found = solve(state, nodes=nodes, seconds=first, polish_nodes=polish_nodes,
+                  progress=progress)
     if found.solved:
         count = len(found.actions)
         return Rescue("way_out", found.actions[:shown], count,
                       f"a way out: {count} actions to win", found.nodes, found.actions)
-    proof = solve(state, nodes=nodes, seconds=seconds, exhaustive=True)
+    rest = None if seconds is None else max(0.05, seconds - (time.perf_counter() - started))
+    proof = solve(state, nodes=nodes, seconds=rest, exhaustive=True, progress=progress)
     spent = found.nodes + proof.nodes
     if proof.solved:
         count = len(proof.actions)
