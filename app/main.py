@@ -20,7 +20,7 @@ from starlette.middleware import Middleware
 from starlette.types import ASGIApp
 
 from app import web
-from app.api import live_news, problems
+from app.api import live_news, problems, table_talk
 from app.api import ws as ws_routes
 from app.api.ratelimit import TokenBuckets
 from app.api.routes import badges as badges_routes
@@ -29,6 +29,8 @@ from app.api.routes import friends as friends_routes
 from app.api.routes import invites as invites_routes
 from app.api.routes import leaderboards as leaderboards_routes
 from app.api.routes import players as players_routes
+from app.api.routes import progress as progress_routes
+from app.api.routes import quick as quick_routes
 from app.api.routes import records as records_routes
 from app.api.routes import results as results_routes
 from app.api.routes import solo as solo_routes
@@ -50,7 +52,7 @@ ROUTERS = (
     invites_routes.router, results_routes.router,
     solo_routes.router,  # solo play, reached by REST and WebSocket alike
     daily_routes.router, leaderboards_routes.router, badges_routes.router,
-    records_routes.router,
+    records_routes.router, progress_routes.router, quick_routes.router,
     ws_routes.router,  # live duels, lobby, invites, presence
     ops_routes.router,  # probes and metrics
     web.router,  # the browser client's index at "/"
@@ -87,6 +89,7 @@ def install_state(state: State, settings: Settings) -> None:
     state.solo = SoloPlay(sessions=state.sessions, publish=_publisher(state),
                           rescue_seconds=settings.solo_rescue_seconds,
                           auto_complete_seconds=settings.solo_auto_complete_seconds)
+    state.say_buckets = table_talk.buckets(settings)
     state.readiness = lifecycle.readiness(state)
     state.connections = ConnectionRegistry(
         max_per_player=settings.ws_max_connections_per_player)

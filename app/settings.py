@@ -21,7 +21,6 @@ class Settings(BaseSettings):
     # comma-separated, "*" for any): the client's address then is the forwarded one.
     forwarded_allow_ips: str = "127.0.0.1"
     web_dir: Path = Path(__file__).resolve().parent.parent / "web"
-    allow_test_layouts: bool = False
     # REST (issue 4): rate limit on creating players, per client IP (token bucket).
     player_create_burst: int = 5
     player_create_per_minute: float = 10.0
@@ -30,6 +29,10 @@ class Settings(BaseSettings):
     # The no-show rule (issue 12): a player who has not opened their game this long after
     # the match was made loses it as "did not start" (docs/api.md); 0 turns it off.
     start_window_seconds: int = Field(15 * 60, ge=0)
+    # Quick duel (issue 25): how long a quick-duel request waits for the next player of
+    # the same band and suit count, and, once paired, how long a player has to open their
+    # game (then "did not start"); it replaces the start window for quick duels.
+    quick_duel_deadline_seconds: int = Field(3600, ge=60)
 
     # Operations (app/ops): log format "json" or "text"; seconds to wait for open
     # WebSocket sessions to end at shutdown.
@@ -43,6 +46,10 @@ class Settings(BaseSettings):
     ws_actions_per_second: float = 20.0
     ws_action_burst: int = 40
     ws_max_connections_per_player: int = 4
+    # Canned messages at a duel table (`say`, app/api/table_talk.py): per player, this many
+    # at once, then one per this many seconds.
+    say_burst: int = Field(3, ge=1)
+    say_every_seconds: float = Field(10.0, gt=0)
     # Browser origins allowed to open a WebSocket ("*" allows any); requests without an
     # Origin header (non-browser clients) are always allowed.
     ws_allowed_origins: list[str] = ["*"]
@@ -109,6 +116,12 @@ class Settings(BaseSettings):
     # Where the pool solves: one child process (the solver holds the interpreter's lock,
     # which a solving thread would take from the event loop), or a thread.
     deal_pool_worker: Literal["process", "thread"] = "process"
+    # Random solvable solo deals solved ahead of need, kept in the database's solo_pool
+    # table (app/services/solo_pool.py): ready deals per suit count for 1 and 2 suits, and
+    # for 4 suits (whose solve takes seconds); 0 turns that suit count's part off. Solved
+    # on the worker deal_pool_worker names.
+    solo_pool_size: int = Field(4, ge=0)
+    solo_pool_four_suits_size: int = Field(16, ge=0)
     # Child processes for the solver calls of requests (hints, rescues, auto-complete,
     # solo and daily starts, a match's deal when the pool has none): spawned on first use,
     # each ~one Python interpreter's memory; 0: threads of the server process, which take
@@ -119,7 +132,7 @@ class Settings(BaseSettings):
     gc_thresholds: tuple[int, int, int] = (100, 1, 20000)
     # Solo play (docs/solo-and-daily.md section 11): wall-clock caps of a rescue search
     # and of the auto-complete check, beside their node budgets.
-    solo_rescue_seconds: float = 5.0
+    solo_rescue_seconds: float = 2.5
     solo_auto_complete_seconds: float = 2.0
     # POST /api/records/verify: body and move limits, per-address token bucket.
     records_verify_max_bytes: int = 262_144

@@ -6,7 +6,7 @@ own process, alternating ``--runs`` times, what a server holds after ``--seconds
 duels at ``--rate`` actions per second (6,000: issue 14's flat-out figure for one
 worker), played as fast as the engine allows:
 
-- ``--players`` games are live at once, each as app/rooms/match.py's ``Seat`` keeps
+- ``--players`` games are live at once, each as app/rooms/match.py's ``SeatState`` keeps
   it: a ``ScoredGame``, its actions as JSON dicts, a ``ViewMemo`` and the last answer
   (seq, view, score). Built on the engine and scoring alone, not on the rooms layer.
 - Bots take turns round robin as fast as the engine lets them, with bench.engine's
@@ -59,7 +59,7 @@ FIRST_DEAL = 5_000
 
 
 class HeldGame:
-    """What the server keeps of one player's game (app/rooms/match.py's Seat)."""
+    """What the server keeps of one player's game (app/rooms/match.py's SeatState)."""
 
     __slots__ = ("actions", "game", "last", "length", "views")
 

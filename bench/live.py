@@ -1,10 +1,11 @@
-"""Live duel benchmark: action round trips over a real uvicorn server on SQLite.
+"""Live duel benchmark: action round trips over a real server process on SQLite.
 
-``python -m bench.live [--duels N] [--actions M]`` starts the server on a temporary,
-migrated SQLite file, seats N pairs of players, and has every player send M actions
-(a move and its undo, alternately) one at a time, each waiting for its ack. Every ack
-means the action was validated, scored and committed to the action log. Prints a table
-and writes bench/results/live.json.
+``python -m bench.live [--duels N] [--actions M]`` starts the server (``spider serve``'s
+entry point) on a temporary, migrated SQLite file, seats N pairs of players on 1-suit
+tables, and has every player send M actions one at a time, each waiting for its ack: a
+move the deal allows and its undo, alternately. Every ack means the action was
+validated, scored and committed to the action log. Prints a table and writes
+bench/results/live.json.
 """
 
 from __future__ import annotations
@@ -14,47 +15,57 @@ import asyncio
 import json
 import statistics
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 
-from tests.support.database import sqlite_url, upgrade
-from tests.support.duel_layouts import near_finished_layout
-from tests.support.live import Client, FrameLog, LiveServer, seated_match, signup
+from bench.bot import legal_moves
+from bench.client import DuelClient, Player, ProtocolFailure, seat_pair, signup
+from bench.database import sqlite_url, upgrade
+from bench.server import Server, start_server
 
 RESULTS = Path(__file__).resolve().parent / "results"
-STEPS = ({"op": "move", "from": 1, "to": 9, "count": 1}, {"op": "undo"})
+UNDO = {"op": "undo"}
+SERVER_ENV = {
+    "SPIDER_SECRET_KEY": "bench-live-secret",
+    "SPIDER_PLAYER_CREATE_BURST": "1000",
+    "SPIDER_PLAYER_CREATE_PER_MINUTE": "1000",
+    # Whole duels are played as fast as the server answers: no frame rate limit.
+    "SPIDER_WS_ACTIONS_PER_SECOND": "100000",
+    "SPIDER_WS_ACTION_BURST": "100000",
+}
 
 
-async def _player(client: Client, match_id: int, actions: int) -> list[float]:
-    await client.connect()
-    await client.request({"type": "open_game", "match_id": match_id}, "snapshot")
-    latencies = []
+async def _player(client: DuelClient, match_id: int, actions: int) -> list[float]:
+    snapshot = await client.open_game(match_id)
+    moves = legal_moves(snapshot["view"], manual_flip=True)
+    if not moves:
+        raise ProtocolFailure(f"match {match_id}: the deal allows no move to start with")
+    steps, latencies = (moves[0], UNDO), []
     for seq in range(1, actions + 1):
-        started = time.perf_counter()
-        reply = await client.request({"type": "action", "match_id": match_id, "seq": seq,
-                                      "action": STEPS[(seq - 1) % 2]}, ("ack", "reject"))
-        latencies.append(time.perf_counter() - started)
+        reply, round_trip = await client.act(match_id, seq, steps[(seq - 1) % 2])
         assert reply["type"] == "ack", reply
-        client.drop_pending()
-    await client.close()
+        latencies.append(round_trip)
     return latencies
 
 
-async def run(server: LiveServer, duels: int, actions: int) -> dict[str, Any]:
-    log = FrameLog()
-    clients = []
+async def run(server: Server, duels: int, actions: int) -> dict[str, Any]:
+    seated: list[tuple[Player, int]] = []
     async with httpx.AsyncClient(base_url=server.http, timeout=30) as http:
         for index in range(duels):
             ann = await signup(http, f"Ann{duels}x{index}")
             bob = await signup(http, f"Bob{duels}x{index}")
-            match_id = await seated_match(http, ann, bob, layout=near_finished_layout())
-            clients += [(Client(server, ann, log), match_id), (Client(server, bob, log), match_id)]
-    started = time.perf_counter()
+            match_id = await seat_pair(http, ann, bob, time_limit_seconds=3600)
+            seated += [(ann, match_id), (bob, match_id)]
+    clients = [(await DuelClient.open(server.ws, player), match_id)
+               for player, match_id in seated]
+    started = asyncio.get_running_loop().time()
     per_player = await asyncio.gather(*(_player(c, m, actions) for c, m in clients))
-    wall = time.perf_counter() - started
+    wall = asyncio.get_running_loop().time() - started
+    frames = sum(len(client.frames) for client, _ in clients)
+    for client, _ in clients:
+        await client.close()
     latencies = sorted(x for player in per_player for x in player)
 
     def pct(p: float) -> float:
@@ -65,7 +76,7 @@ async def run(server: LiveServer, duels: int, actions: int) -> dict[str, Any]:
         "wall_s": round(wall, 3), "actions_per_s": round(len(latencies) / wall, 1),
         "p50_ms": round(pct(0.50), 2), "p95_ms": round(pct(0.95), 2),
         "p99_ms": round(pct(0.99), 2), "mean_ms": round(statistics.mean(latencies) * 1000, 2),
-        "frames_received": len(log.frames),
+        "frames_received": frames,
     }
 
 
@@ -76,10 +87,10 @@ def main() -> None:
     args = parser.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        database = Path(tmp) / "bench.db"
-        upgrade(sqlite_url(database))
-        server = LiveServer(database, Path(tmp) / "uvicorn.log")
-        server.start()
+        url = sqlite_url(Path(tmp) / "bench.db")
+        upgrade(url)
+        server = start_server(env={"SPIDER_DATABASE_URL": url, **SERVER_ENV},
+                              log_path=Path(tmp) / "server.log")
         try:
             for duels in args.duels:
                 rows.append(asyncio.run(run(server, duels, args.actions)))

@@ -71,6 +71,7 @@ from websockets.asyncio.client import connect
 
 from bench.bot import choose
 from bench.client import DuelClient, Player, seat_pair, signup
+from bench.database import create_pg_database, drop_pg_database, pg_url, sqlite_url, upgrade
 from bench.server import Server, raise_nofile, start_server
 from bench.stats import mib, summary_ms, table
 
@@ -518,14 +519,6 @@ def print_table(results: dict[str, Any]) -> None:
 
 @contextlib.contextmanager
 def database(postgres: bool, workdir: Path) -> Any:
-    from tests.support.database import (
-        create_pg_database,
-        drop_pg_database,
-        pg_url,
-        sqlite_url,
-        upgrade,
-    )
-
     if not postgres:
         url = sqlite_url(workdir / "load.db")
         upgrade(url)

@@ -27,12 +27,29 @@ from typing import Any
 from pydantic_core import to_json
 
 from app.ops import metrics
-from app.rooms.clock import SYSTEM_CLOCK, Clock, FakeClock
+from app.rooms.clock import SYSTEM_CLOCK, Clock
 from app.rooms.streams import EventStream
 from bench.bot import choose
 from bench.rooms import RESULTS, run_setup
 
 Log = dict[str, list[tuple[int, dict[str, Any]]]]  # player id -> (seq, action) in order
+
+
+class ReplayClock(Clock):
+    """Time that moves only when the replay moves it (``now``); a wait for a later moment
+    never ends: a digest must not depend on how fast the machine replays."""
+
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep_until(self, moment: float) -> None:
+        if moment <= self.now:
+            await asyncio.sleep(0)
+            return
+        await asyncio.get_running_loop().create_future()  # cancelled when the rooms close
 
 
 async def record(duel_count: int, actions: int, seed: int) -> Log:
@@ -82,7 +99,7 @@ async def replay(log: Log, limit: int, clock: Clock = SYSTEM_CLOCK,
                                      action=action)
             metrics.record_answer(answer, op=action["op"], started=started)
             acks += answer["type"] == "ack"
-            if seen is not None and isinstance(clock, FakeClock):
+            if seen is not None and isinstance(clock, ReplayClock):
                 seen.update(b"%d:" % player_id + to_json(answer))
                 clock.now += 0.01  # 160 s over 16,000 actions: no game runs out of time
             await asyncio.sleep(0)
@@ -129,7 +146,7 @@ def main() -> None:
     log = _read(args.file)
     if args.command == "digest":
         seen = hashlib.sha256()
-        acks, _ = asyncio.run(replay(log, args.limit, FakeClock(1_800_000_000.0), seen))
+        acks, _ = asyncio.run(replay(log, args.limit, ReplayClock(1_800_000_000.0), seen))
         print(f"{acks} acks, digest {seen.hexdigest()}")
         return
     runs = []

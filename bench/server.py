@@ -84,8 +84,10 @@ class Server:
 
 
 def start_server(
-    *, env: dict[str, str], log_path: Path, port: int | None = None, nofile: int = 0
+    *, env: dict[str, str], log_path: Path, port: int | None = None, nofile: int = 0,
+    module: str = "app.ops.serve",
 ) -> Server:
+    """``python -m <module>``: ``spider serve``'s entry point, or another that ends there."""
     port = port or free_port()
     full_env = {
         **os.environ,
@@ -97,7 +99,7 @@ def start_server(
     log_path.parent.mkdir(parents=True, exist_ok=True)
     log = log_path.open("wb")
     process = subprocess.Popen(
-        [sys.executable, "-m", "app.ops.serve"],
+        [sys.executable, "-m", module],
         cwd=ROOT,
         env=full_env,
         stdout=log,

@@ -12,6 +12,8 @@ import pytest
 
 os.environ.setdefault("SPIDER_DEAL_POOL_SIZE", "0")
 os.environ.setdefault("SPIDER_DEAL_POOL_RATED_SIZE", "0")
+os.environ.setdefault("SPIDER_SOLO_POOL_SIZE", "0")
+os.environ.setdefault("SPIDER_SOLO_POOL_FOUR_SUITS_SIZE", "0")
 # Every server frame is checked against the protocol models (and the fast serializer
 # against them): production skips the check for speed.
 os.environ.setdefault("SPIDER_WS_VALIDATE_FRAMES", "true")

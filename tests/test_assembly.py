@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from fastapi import FastAPI
 
 APP = Path(__file__).resolve().parents[1] / "app"
 FILES = sorted(APP.rglob("*.py"))
@@ -71,3 +72,19 @@ def test_no_private_attribute_of_another_module_is_used() -> None:
 def test_the_known_private_hooks_are_gone(call: str) -> None:
     assert [_rel(path) for path in FILES
             if path != PRIVATE_HOOKS and re.search(call, path.read_text())] == []
+
+
+def test_the_product_app_mounts_no_test_route() -> None:
+    """Test-only routes (tests/support/testing_app.py) are the testing app's alone."""
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+    from app.settings import Settings
+    from tests.support.testing_app import create_testing_app
+
+    def put_layout(app: FastAPI) -> int:  # no lifespan: no database is touched
+        return TestClient(app).put("/api/test/matches/1/layout", json={"layout": {}}).status_code
+
+    memory = Settings(database_url="sqlite+aiosqlite:///:memory:")
+    assert put_layout(create_app(memory)) == 404  # no such route
+    assert put_layout(create_testing_app(memory)) == 401  # there, but a player's only

@@ -3,13 +3,12 @@
 import asyncio
 import hashlib
 
-from app.rooms.clock import FakeClock
-from bench.rooms_replay import Log, record, replay
+from bench.rooms_replay import Log, ReplayClock, record, replay
 
 
 def digest(log: Log, limit: int) -> tuple[int, str]:
     seen = hashlib.sha256()
-    acks, _ = asyncio.run(replay(log, limit, FakeClock(1_800_000_000.0), seen))
+    acks, _ = asyncio.run(replay(log, limit, ReplayClock(1_800_000_000.0), seen))
     return acks, seen.hexdigest()
 
 

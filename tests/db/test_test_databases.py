@@ -2,12 +2,13 @@
 
 import pytest
 
+from bench import database as connections
 from tests.support import database
 
 
 def _unreachable(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(database, "PG_HOST", "127.0.0.1")
-    monkeypatch.setattr(database, "PG_PORT", 1)  # nothing listens on port 1
+    monkeypatch.setattr(connections, "PG_HOST", "127.0.0.1")
+    monkeypatch.setattr(connections, "PG_PORT", 1)  # nothing listens on port 1
 
 
 def test_missing_postgres_fails_under_ci(monkeypatch: pytest.MonkeyPatch) -> None:

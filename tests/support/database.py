@@ -1,4 +1,5 @@
-"""Test databases: a migrated SQLite file and a fresh PostgreSQL database per test run.
+"""Test databases: a migrated SQLite file and a fresh PostgreSQL database per test run
+(the helpers that make them are the benchmarks', bench/database.py).
 
 PostgreSQL lives at 127.0.0.1:5432 (database ``test`` is used only to create and drop a
 uniquely named database for this run). Under CI=true a missing server fails the tests;
@@ -6,106 +7,57 @@ elsewhere they skip with a message saying what to start.
 """
 
 import asyncio
-import concurrent.futures
 import contextlib
-import os
 import shutil
-import uuid
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import asyncpg
 import pytest
-from alembic.config import Config
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from alembic import command
 from app.db.engine import make_engine, make_session_factory
+from bench import database as bench_database
+from bench.database import (
+    PG_HOST,
+    PG_PORT,
+    PG_USER,
+    downgrade,
+    drop_pg_database,
+    pg_admin,
+    pg_url,
+    sqlite_url,
+    upgrade,
+)
 from tests.support.servers import unavailable
 
-ROOT = Path(__file__).resolve().parents[2]
-PG_HOST = os.environ.get("SPIDER_TEST_PG_HOST", "127.0.0.1")
-PG_PORT = int(os.environ.get("SPIDER_TEST_PG_PORT", "5432"))
-PG_USER = os.environ.get("SPIDER_TEST_PG_USER", "postgres")
-PG_ADMIN_DB = "test"
+__all__ = ["downgrade", "drop_pg_database", "pg_url", "sqlite_url", "upgrade"]
+
 BACKENDS = ("sqlite", "postgresql")
-
-
-def alembic_config(url: str) -> Config:
-    config = Config(str(ROOT / "alembic.ini"))
-    config.set_main_option("script_location", str(ROOT / "alembic"))
-    config.attributes["database_url"] = url
-    config.attributes["configure_logger"] = False
-    return config
-
-
-def off_the_running_loop(work: Callable[[], None]) -> None:
-    """Run ``work`` (alembic's env.py calls ``asyncio.run``) where no event loop runs: in
-    this thread, or in a fresh one when the thread has a loop running. Playwright's sync
-    API keeps one running in the main thread once a browser test has started, so a
-    database test that came after one in the same session failed with "asyncio.run()
-    cannot be called from a running event loop"."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        work()
-        return
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as thread:
-        thread.submit(work).result()
-
-
-def upgrade(url: str, revision: str = "head") -> None:
-    off_the_running_loop(lambda: command.upgrade(alembic_config(url), revision))
-
-
-def downgrade(url: str, revision: str = "base") -> None:
-    off_the_running_loop(lambda: command.downgrade(alembic_config(url), revision))
-
-
-def sqlite_url(path: Path) -> str:
-    return f"sqlite+aiosqlite:///{path}"
-
-
-def pg_url(database: str) -> str:
-    return f"postgresql+asyncpg://{PG_USER}@{PG_HOST}:{PG_PORT}/{database}"
-
-
-async def _admin(sql: str) -> None:
-    connection = await asyncpg.connect(
-        host=PG_HOST, port=PG_PORT, user=PG_USER, database=PG_ADMIN_DB, timeout=5
-    )
-    try:
-        await connection.execute(sql)
-    finally:
-        await connection.close()
 
 
 def require_postgres() -> None:
     """Fail under CI, skip elsewhere, when PostgreSQL does not answer."""
+    where = bench_database  # read at the call: tests point it elsewhere
     try:
-        asyncio.run(_admin("SELECT 1"))
+        asyncio.run(pg_admin("SELECT 1"))
     except (OSError, asyncpg.PostgresError, TimeoutError) as error:
         unavailable(
-            f"PostgreSQL is not reachable at {PG_HOST}:{PG_PORT} as {PG_USER} "
-            f"(database {PG_ADMIN_DB!r}): {error}. Start PostgreSQL to run these tests."
+            f"PostgreSQL is not reachable at {where.PG_HOST}:{where.PG_PORT} as "
+            f"{where.PG_USER} (database {where.PG_ADMIN_DB!r}): {error}. "
+            "Start PostgreSQL to run these tests."
         )
 
 
 def create_pg_database() -> str:
     require_postgres()
-    name = f"spider_test_{uuid.uuid4().hex[:16]}"
-    asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
-    return name
-
-
-def drop_pg_database(name: str) -> None:
-    asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    return bench_database.create_pg_database()
 
 
 TABLES = (
-    "player_badges", "daily_streaks", "solo_actions", "solo_games",
+    "player_badges", "daily_streaks", "solo_assists", "solo_actions", "solo_games",
     "game_actions", "games", "matches", "invites", "seats", "duel_tables",
-    "ratings", "ignores", "friendships", "players", "pooled_deals",
+    "ratings", "ignores", "friendships", "players", "pooled_deals", "solo_pool",
 )
 
 
