@@ -41,7 +41,7 @@ class FrameTooDeep(LimitExceeded, TooLarge):
     code = "frame_too_deep"
 
 
-class RateLimited(LimitExceeded, errors.RateLimited):
+class FrameRateLimited(LimitExceeded, errors.RateLimited):
     code = "rate_limited"
 
 
@@ -120,7 +120,7 @@ class FrameGuard:
     def _take_token(self) -> None:
         wait = self.bucket.take()
         if wait > 0:
-            raise RateLimited(
+            raise FrameRateLimited(
                 f"at most {self.bucket.rate:g} messages per second (bursts of "
                 f"{self.bucket.burst}); retry in {wait:.2f}s",
                 retry_after=wait,

@@ -16,6 +16,7 @@ from fastapi import Request
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.api.schemas import InviteOut, TableOut
+from app.db.models import Player
 from app.rooms import channels, frames
 from app.rooms.live_lobby import LobbyChange, publish_invite, publish_table_change
 from app.rooms.runtime import Rooms
@@ -68,3 +69,11 @@ def announce_reopened_tables(
             await _tell(rooms, "table_updated", TableOut.of(view))
 
     return match_settled.subscribe_after_commit(reopened)
+
+
+async def friend_news(request: Request, *, to: int, change: str, about: Player) -> None:
+    """Friend-request news for player ``to``, about ``about`` (a ``friend`` frame)."""
+    rooms = _rooms(request)
+    if rooms is not None:
+        await rooms.pubsub.publish(channels.player(to), frames.friend(change, about.id,
+                                                                      about.name))

@@ -27,6 +27,7 @@ from app.api.protocol_base import (
     Request,
     Seq,
 )
+from app.api.protocol_social import Friend, Said, Say
 from app.api.protocol_solo import (
     BadgeEarned,
     SoloAck,
@@ -34,12 +35,14 @@ from app.api.protocol_solo import (
     SoloAskHint,
     SoloAssist,
     SoloAutoComplete,
+    SoloCancel,
     SoloHint,
     SoloOpen,
     SoloOver,
     SoloReject,
     SoloRescue,
     SoloSnapshot,
+    SoloUndoToWinnable,
 )
 from app.errors import BadRequest
 from app.rooms.winner import GameStatus
@@ -155,8 +158,8 @@ class Ping(Request):
 
 ClientMessage = Annotated[
     Hello | Resume | OpenGame | Act | Finish | AskHint | Spectate | Unspectate | GetReplay
-    | SubscribeLobby | UnsubscribeLobby | WatchPresence | Ping | SoloOpen | SoloAct
-    | SoloAskHint | SoloRescue | SoloAutoComplete,
+    | SubscribeLobby | UnsubscribeLobby | WatchPresence | Say | Ping | SoloOpen | SoloAct
+    | SoloAskHint | SoloRescue | SoloAutoComplete | SoloUndoToWinnable | SoloCancel,
     Field(discriminator="type"),
 ]
 CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -318,10 +321,27 @@ class Invite(Numbered):
     invite: dict[str, Any]
 
 
+class QuickLooking(Numbered):
+    """To lobby subscribers whenever the number of players waiting for a quick duel may
+    have changed (a request, a pairing, one given up): that number, now."""
+
+    type: Literal["quick_looking"] = "quick_looking"
+    looking: int = Field(ge=0)
+
+
 class Presence(Numbered):
     type: Literal["presence"] = "presence"
     player_id: int
     online: bool
+
+
+class Resync(Numbered):
+    """Events meant for this stream were lost (Redis was away while they were sent): what
+    the client shows may be stale. It sends again what it follows (``open_game``,
+    ``spectate``, ``subscribe_lobby``…): each answer brings a fresh snapshot."""
+
+    type: Literal["resync"] = "resync"
+    reason: Literal["events_lost"]
 
 
 class Hint(Advice):
@@ -345,8 +365,9 @@ class Pong(Message):
 
 ServerMessage = Annotated[
     Welcome | ResumeResult | Snapshot | Ack | Reject | ProgressEvent | WatchEvent | GameOver
-    | MatchResult | Replay | Lobby | Invite | Presence | Hint | Error | Pong | SoloSnapshot
-    | SoloAck | SoloReject | SoloAssist | SoloHint | SoloOver | BadgeEarned,
+    | MatchResult | Replay | Lobby | Invite | QuickLooking | Presence | Friend | Said | Resync
+    | Hint | Error | Pong | SoloSnapshot | SoloAck | SoloReject | SoloAssist | SoloHint
+    | SoloOver | BadgeEarned,
     Field(discriminator="type"),
 ]
 SERVER_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)

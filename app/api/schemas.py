@@ -9,12 +9,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.db.models import DuelTable
 from app.rooms.winner import GameStatus
-from app.services.friends import Contact
+from app.services.friends import Contact, PendingRequest
 from app.services.invites import InviteView
 from app.services.paging import Page
 from app.services.players import NAME_MAX, NAME_MIN, PlayerInfo, RatingInfo
 from app.services.ratings import LeaderboardEntry
-from app.services.results import GameResult, HistoryEntry, MatchResult
+from app.services.results import GameResult, HistoryEntry, MatchReport
 from app.services.tables import TIME_LIMIT_MAX, TIME_LIMIT_MIN, TableView
 
 GAME_STATUS_HELP = ("not_started (not opened yet), playing, won, finished (ended early), "
@@ -124,6 +124,29 @@ class ContactOut(BaseModel):
                    online=contact.online)
 
 
+class FriendRequestOut(BaseModel):
+    """The other player of a friend request (who asked me, or whom I asked), and since when."""
+
+    id: int
+    name: str
+    since: datetime
+
+    @classmethod
+    def of(cls, request: PendingRequest) -> "FriendRequestOut":
+        return cls(id=request.id, name=request.name, since=request.since)
+
+
+class FriendRequestsOut(BaseModel):
+    incoming: list[FriendRequestOut] = Field(description="Waiting for my answer, newest first.")
+    outgoing: list[FriendRequestOut] = Field(description="Mine, waiting for theirs.")
+
+
+class FriendRequestSent(BaseModel):
+    status: Literal["requested", "friends"] = Field(
+        description="`friends`: the other player had asked me, so we are friends now.")
+    player: FriendRequestOut
+
+
 class SeatOut(BaseModel):
     seat: int
     player_id: int
@@ -144,6 +167,8 @@ class TableOut(BaseModel):
     difficulty: str = "any"
     daily_date: date | None = None
     """Set for a daily-duel table: its match deals that day's daily deal."""
+    quick: bool = False
+    """A quick-duel table: the quick matcher fills it (POST /api/quick-duel)."""
     status: str
     created_at: datetime
     expires_at: datetime | None
@@ -156,8 +181,8 @@ class TableOut(BaseModel):
         table = view.table
         return cls(
             **_columns(table, "id", "owner_id", "preset", "suits", "time_limit_seconds",
-                       "level", "rated", "difficulty", "daily_date", "status", "created_at",
-                       "expires_at"),
+                       "level", "rated", "difficulty", "daily_date", "quick", "status",
+                       "created_at", "expires_at"),
             owner_name=view.owner_name, public=table.is_public,
             seats=[SeatOut(seat=s.seat, player_id=s.player_id, name=s.name,
                            wants_new_game=s.wants_new_game) for s in view.seats],
@@ -303,7 +328,7 @@ class MatchResultOut(BaseModel):
         "did_not_start (the no-show rule); null otherwise")
 
     @classmethod
-    def of(cls, result: MatchResult, start_deadline: datetime | None = None
+    def of(cls, result: MatchReport, start_deadline: datetime | None = None
            ) -> "MatchResultOut":
         match = result.match
         return cls(

@@ -20,8 +20,9 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 from pydantic_core import to_json
 
-from app.api import limits, solo_ws, test_layouts
+from app.api import limits, solo_ws, table_talk
 from app.api import protocol as p
+from app.api.protocol_social import Say
 from app.errors import BadRequest, NotAuthenticated, RateLimited, SpiderError, TooLarge
 from app.ops import context, lean_ws, metrics
 from app.ops.connections import ConnectionRegistry, TooManyConnections
@@ -56,7 +57,6 @@ def close_code(kind: type[SpiderError]) -> int:
 
 
 router = APIRouter()
-router.include_router(test_layouts.router)  # answers 404 unless settings.allow_test_layouts
 
 
 def _error_text(code: str, message: str) -> str:
@@ -248,6 +248,8 @@ async def _serve(websocket: WebSocket, rooms: Rooms, session: EventStream, outbo
             message = p.parse_client_message(frame)
             if isinstance(message, solo_ws.SOLO_MESSAGES):
                 await solo_ws.handle(message, websocket.app.state.solo, session, outbox)
+            elif isinstance(message, Say):
+                await table_talk.say(message, websocket.app.state, player_id=session.player_id)
             else:
                 await _handle(message, rooms, session, outbox, websocket.app.state.solo)
         except SpiderError as error:  # a limit, a malformed frame, a refusal: nothing changed

@@ -22,6 +22,7 @@ from sqlalchemy import (
     String,
     TypeDecorator,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -97,7 +98,8 @@ class PlayerList:
 
 
 class Friendship(PlayerList, Base):
-    """One-way: ``player`` keeps ``friend`` in their friend list (like a contact list)."""
+    """``player`` keeps ``friend`` in their friend list; friends are mutual, so an accepted
+    request writes both rows and removing a friend deletes both (app/services/friends.py)."""
 
     __tablename__ = "friendships"
     friend_id: Mapped[int] = _player_key(sort_order=1)
@@ -110,6 +112,16 @@ class Ignore(PlayerList, Base):
     __tablename__ = "ignores"
     ignored_id: Mapped[int] = _player_key(sort_order=1)
     __table_args__ = (CheckConstraint("player_id <> ignored_id", name="not_self"),)
+
+
+class FriendRequest(PlayerList, Base):
+    """``player`` asks ``invitee`` to be friends; accepted, it becomes a friendship both
+    ways (two ``friendships`` rows) and the request is gone; declined or withdrawn, gone."""
+
+    __tablename__ = "friend_requests"
+    invitee_id: Mapped[int] = _player_key(sort_order=1)
+    __table_args__ = (CheckConstraint("player_id <> invitee_id", name="not_self"),
+                      Index("ix_friend_requests_invitee", "invitee_id"))
 
 
 class DuelTable(Base):
@@ -133,6 +145,8 @@ class DuelTable(Base):
     closed_at: Mapped[datetime | None] = mapped_column(default=None)
     # A daily-duel table: its one match deals this day's daily deal (app/services/daily_duel.py).
     daily_date: Mapped[date | None] = mapped_column(Date, default=None)
+    # A quick-duel table: the quick matcher fills it (app/services/quick_duel.py).
+    quick: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     __table_args__ = (
         CheckConstraint("suits IN (1, 2, 4)", name="suits"),
         CheckConstraint("time_limit_seconds > 0", name="time_limit"),
@@ -140,6 +154,7 @@ class DuelTable(Base):
         CheckConstraint("difficulty IN ('any', 'easy', 'medium', 'hard')", name="difficulty"),
         Index("ix_duel_tables_lobby", "status", "is_public", "suits"),
         Index("ix_duel_tables_daily", "daily_date", "status", "level"),
+        Index("ix_duel_tables_quick", "quick", "status", "suits", "level"),
     )
 
 

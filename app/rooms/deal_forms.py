@@ -2,7 +2,7 @@
 
 Stored form: ``{"number": N, "generator": 1, "difficulty": ..., "play": {...}}`` for the
 built-in generator (``play``: the solo options that deal it again, ``app.services.deals``),
-or ``{"layout": {...}}`` for a test layout (only when ``allow_test_layouts`` is on).
+or ``{"layout": {...}}`` for a chosen layout (only the tests' layout route sets one).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Live duels: the commands of the live layer, and the cache of the matches it holds.
 
 The only mutable game state of the server. Per match a :class:`LiveMatch` holds the
-current :class:`Match` value (``app/rooms/match.py``), a lock and a time-out timer per
+current :class:`MatchState` value (``app/rooms/match.py``), a lock and a time-out timer per
 seat. A command runs under its seat's lock: the pure core (``app/rooms/duel_core.py``)
 computes a step from the match and the clock's time, and the step runner
 (``app/rooms/step_runner.py``) writes it (the log is the truth: a required write that
@@ -18,7 +18,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from app.engine.rules import Rules, rules_from_json
+from app.engine.rules import rules_from_json
 from app.engine.solver.advice import hint as visible_hint
 from app.ops.solver_worker import off_loop
 from app.rooms import channels, frames
@@ -34,7 +34,7 @@ from app.rooms.errors import (
     RoomError,
     SpectateRefused,
 )
-from app.rooms.match import Match
+from app.rooms.match import MatchState
 from app.rooms.peers import PeerSync
 from app.rooms.pubsub import PubSub
 from app.rooms.step_runner import Answer, LiveMatch, StepRunner
@@ -63,7 +63,6 @@ class DuelService:
         pubsub: PubSub,
         clock: Clock = SYSTEM_CLOCK,
         is_online: Callable[[int], bool] = lambda player_id: False,
-        allow_test_layouts: bool = False,
         peers: bool = False,
     ) -> None:
         self._store = store
@@ -74,7 +73,6 @@ class DuelService:
                                   is_current=self._is_current, rebuild=self.reload)
         self._runner.peers = self._peers
         self._clock = clock
-        self._allow_test_layouts = allow_test_layouts
         self._matches: dict[int, LiveMatch] = {}
         self._settled: deque[int] = deque()  # finished matches still cached, oldest first
         self._loading = asyncio.Lock()
@@ -104,11 +102,12 @@ class DuelService:
         if stored is None:
             raise NoSuchMatch(f"there is no match {match_id}")
         rules = rules_from_json(stored.rules)
-        deal = stored.deal or await self._store.set_deal(match_id, self._new_deal(rules, stored))
+        deal = stored.deal or await self._store.set_deal(match_id, choose_deal(rules))
         start = start_state(rules, deal)
-        seats = tuple(core.rebuild_seat(game, start, stored.time_limit_s)
+        seats = tuple(core.rebuild_seat(game, start, stored.time_limit_s,
+                                        match_id=stored.match_id)
                       for game in stored.games)
-        value = Match(match_id, rules, deal, start, seats, expires_at=stored.expires_at,
+        value = MatchState(match_id, rules, deal, start, seats, expires_at=stored.expires_at,
                       start_by=stored.start_by)
         live = LiveMatch(value, {seat.player_id: asyncio.Lock() for seat in seats})
         self._matches[match_id] = live
@@ -116,11 +115,6 @@ class DuelService:
             await self._peers.watch(match_id)
         await self._resume_clocks(live, stored)
         return live
-
-    def _new_deal(self, rules: Rules, stored: StoredMatch) -> Payload:
-        if self._allow_test_layouts and stored.test_layout is not None:
-            return {"layout": stored.test_layout}
-        return choose_deal(rules)
 
     async def _resume_clocks(self, live: LiveMatch, stored: StoredMatch) -> None:
         now = self._clock()

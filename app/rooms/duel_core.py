@@ -4,16 +4,16 @@ In the style of a sans-I/O protocol: every function takes the match, the command
 time (``now``, read by the caller) and returns a :class:`Step`: the match after the
 command, the writes the store must make (the ones marked ``required`` before the step
 may be adopted at all), the effects for the runner to carry out afterwards (timers,
-fan-out), and the answer to the caller. Nothing here waits, stores, reads a clock or
-sends anything; the runner (``app/rooms/duel.py``) does, in the order given.
+fan-out), and the answer to the caller. Nothing here waits, stores, reads a clock or sends
+anything; the runner (``app/rooms/duel.py``) does, in the order given.
 
 Sequence numbers: an action's ``seq`` is its position in the game's log (1, 2, …);
 "finish" takes the next seq too but ends the game row instead of entering the log (the
 log holds rule-book actions only). ``seq`` = last answered, with the same action → the
 same answer again (a resend: never applied twice), with another action → ``seq_taken``
-(two tabs of the player sent that seq at once: one was applied, this one is refused);
-lower → ``stale_seq``; higher than next → ``bad_seq``; every rejection carries the
-authoritative view for a resync. An illegal action consumes no seq.
+(two tabs of the player sent that seq at once: one was applied, this one is refused); lower
+→ ``stale_seq``; higher than next → ``bad_seq``; every rejection carries the authoritative
+view for a resync. An illegal action consumes no seq.
 """
 
 from __future__ import annotations
@@ -24,12 +24,13 @@ import msgspec
 
 from app.engine.actions import ActionFormatError, action_from_json
 from app.engine.errors import IllegalAction
+from app.engine.events import Event
 from app.engine.layout import state_to_layout
 from app.engine.state import GameState
 from app.rooms import frames
 from app.rooms.errors import GameIsOver, NotOpened, ReplayNotReady, SpectateRefused
-from app.rooms.match import Match, Seat
-from app.rooms.store import Progress, StoredGame
+from app.rooms.match import MatchState, SeatState
+from app.rooms.store import Progress, StoredAction, StoredGame
 from app.scoring.play import ScoredGame
 
 Payload = dict[str, Any]
@@ -117,11 +118,11 @@ class Step(_Part):
     """``base``, when given: the match this step was computed from, which it changes in
     the player's seat only (the runner adopts ``match`` whole while nothing else moved)."""
 
-    match: Match
+    match: MatchState
     writes: tuple[Write, ...] = ()
     effects: tuple[Effect, ...] = ()
     reply: Payload | None = None
-    base: Match | None = None
+    base: MatchState | None = None
 
     def then(self, later: Step) -> Step:
         """This step followed by ``later`` (computed on this step's match)."""
@@ -132,30 +133,51 @@ class Step(_Part):
 # --------------------------------------------------------------------------- building
 
 
-def rebuild_seat(stored: StoredGame, start: GameState, limit: float) -> Seat:
-    """Replay the game's log over the deal; the stored end (finish, time-out) is authoritative."""
+def rebuild_seat(stored: StoredGame, start: GameState, limit: float, *,
+                 match_id: int | None = None) -> SeatState:
+    """Replay the game's log over the deal; the stored end (finish, time-out) is
+    authoritative. ``match_id``: the last logged action's ack rebuilt too, as it was sent."""
     game = ScoredGame.start(start)
     actions: list[Payload] = []
     seq = 0
     ended_at: float | None = None
     end_reason: str | None = None
+    last: tuple[StoredAction, ScoredGame, tuple[Event, ...]] | None = None
     for entry in sorted(stored.actions, key=lambda a: a.seq):
         action = action_from_json(entry.action)
-        game = game.play(action)[0]
+        before = game
+        game, events = game.play(action)
+        last = (entry, before, events)
         actions.append(action.to_json())
         seq = entry.seq
         if game.state.won and ended_at is None:
             ended_at, end_reason = entry.at, "won"
     if stored.ended_at is not None:
         ended_at, end_reason = stored.ended_at, stored.end_reason
-    return Seat(stored.game_id, stored.player_id, limit, game, seq, actions, len(actions),
+    seat = SeatState(stored.game_id, stored.player_id, limit, game, seq, actions, len(actions),
                 stored.started_at, ended_at, end_reason, name=stored.name)
+    if match_id is not None and last is not None:
+        seat.last_ack = _logged_ack(match_id, seat, *last)
+    return seat
+
+
+class RebuiltAck(dict[str, Any]):
+    """A logged action's ack rebuilt from the log: the first resend fans it out again."""
+
+
+def _logged_ack(match_id: int, seat: SeatState, entry: StoredAction, before: ScoredGame,
+                events: tuple[Event, ...]) -> RebuiltAck:
+    won = seat.game.state.won  # the ack as sent: the seat as it was then, and its clock
+    then = seat.evolve(ended_at=entry.at if won else None, end_reason="won" if won else None)
+    delta = seat.game.score.points - before.score.points
+    return RebuiltAck(frames.ack(match_id, then, entry.seq, delta,
+                                 frames.events_json(events), entry.at))
 
 
 # --------------------------------------------------------------------------- commands
 
 
-def end(match: Match, player_id: int, reason: str, at: float, *, announce: bool = True
+def end(match: MatchState, player_id: int, reason: str, at: float, *, announce: bool = True
         ) -> Step:
     """End a game (``announce``: tell the match now; otherwise the caller's step does)."""
     seat = match.seat_of(player_id)
@@ -171,7 +193,7 @@ def end(match: Match, player_id: int, reason: str, at: float, *, announce: bool 
     return Step(match.with_seat(ended), (write,), effects)
 
 
-def deadline_due(match: Match, player_id: int, now: float) -> Step | None:
+def deadline_due(match: MatchState, player_id: int, now: float) -> Step | None:
     """The player's clock ran out and nothing has ended the game yet: end it now."""
     seat = match.seat_of(player_id)
     if seat.overdue(now):
@@ -179,7 +201,7 @@ def deadline_due(match: Match, player_id: int, now: float) -> Step | None:
     return None
 
 
-def expired(match: Match, seat: Seat, now: float) -> bool:
+def expired(match: MatchState, seat: SeatState, now: float) -> bool:
     """A game nobody opened by the start deadline (the start window's end, or the
     table's expiry): its player did not start."""
     deadline = match.start_deadline
@@ -187,7 +209,7 @@ def expired(match: Match, seat: Seat, now: float) -> bool:
             and now >= deadline)
 
 
-def expiry_due(match: Match, player_id: int, now: float) -> Step | None:
+def expiry_due(match: MatchState, player_id: int, now: float) -> Step | None:
     """The game was never opened and its start deadline passed: it ends as a time-out of
     a game never opened, which its status reads as ``did_not_start``."""
     seat = match.seat_of(player_id)
@@ -196,7 +218,7 @@ def expiry_due(match: Match, player_id: int, now: float) -> Step | None:
     return None
 
 
-def open_seat(match: Match, player_id: int, now: float) -> Step | None:
+def open_seat(match: MatchState, player_id: int, now: float) -> Step | None:
     """Start the player's clock, the first time only (None: nothing to do)."""
     seat = match.seat_of(player_id)
     if seat.started_at is not None or seat.over:
@@ -206,7 +228,7 @@ def open_seat(match: Match, player_id: int, now: float) -> Step | None:
                 (Arm(player_id), ProgressChanged(player_id)))
 
 
-def act(match: Match, player_id: int, seq: int, data: Payload, now: float) -> Step:
+def act(match: MatchState, player_id: int, seq: int, data: Payload, now: float) -> Step:
     """An action (or a finish) with its seq. Past the seat's deadline, the game ends at
     its deadline first (``deadline_due``), and the action is refused."""
     seat = match.seat_of(player_id)
@@ -255,7 +277,7 @@ def act(match: Match, player_id: int, seq: int, data: Payload, now: float) -> St
     return Step(match.with_seat(played), (append,), ACKED_ONLY, ack, match)
 
 
-def _same_step(seat: Seat, seq: int, data: Payload) -> bool:
+def _same_step(seat: SeatState, seq: int, data: Payload) -> bool:
     """Whether ``data`` is what was done at ``seq`` (a resend), not another action that
     came with the same seq (two tabs of the player acting at the same instant)."""
     if seq > seat.log_length:  # that seq was the finish, which is not logged
@@ -266,7 +288,7 @@ def _same_step(seat: Seat, seq: int, data: Payload) -> bool:
         return False
 
 
-def _seq_refusal(seat: Seat, seq: int) -> tuple[str, str] | None:
+def _seq_refusal(seat: SeatState, seq: int) -> tuple[str, str] | None:
     """None for the next seq of a game in progress (``act`` checks that case inline)."""
     if seat.over:
         return "game_over", f"the game is over ({seat.status})"
@@ -293,7 +315,7 @@ def _stepped(step: Step, player_id: int, seq: int, delta: int, events: list[Payl
                 step.effects + _fan_out(match, seat, now), ack)
 
 
-def _fan_out(match: Match, seat: Seat, now: float) -> tuple[Effect, ...]:
+def _fan_out(match: MatchState, seat: SeatState, now: float) -> tuple[Effect, ...]:
     """An acknowledged step, to spectators, then as progress to the match; an ended game
     is announced last."""
     if seat.over:
@@ -301,25 +323,27 @@ def _fan_out(match: Match, seat: Seat, now: float) -> tuple[Effect, ...]:
     return ACKED_ONLY
 
 
-def again(match: Match, seat: Seat, seq: int, now: float) -> Step:
+def again(match: MatchState, seat: SeatState, seq: int, now: float) -> Step:
     """The answer to a seq already answered: the same ack, marked as a duplicate."""
-    if seat.last_ack is not None and seat.last_ack["seq"] == seq:
-        return Step(match, reply={**seat.last_ack, "duplicate": True})
-    # Rebuilt from the log: the answer is the current state, nothing applied again. The
-    # process that stored this step may have died before fanning it out: spectators and
-    # the opponent see it again (a watch or progress line for a seq already seen changes
-    # nothing).
-    ack = frames.ack(match.match_id, seat, seq, 0, [], now)
+    last = seat.last_ack
+    if last is not None and last["seq"] == seq and not isinstance(last, RebuiltAck):
+        return Step(match, reply={**last, "duplicate": True})
+    # Rebuilt from the log: the answer is the ack as sent (or, for a finish, the current
+    # state), nothing applied again. The process that stored this step may have died
+    # before fanning it out: spectators and the opponent see it again (a watch or
+    # progress line for a seq already seen changes nothing).
+    ack = (dict(last) if last is not None and last["seq"] == seq
+           else frames.ack(match.match_id, seat, seq, 0, [], now))
     seat = seat.evolve(last_ack=ack)
     return Step(match.with_seat(seat), effects=_fan_out(match, seat, now),
                 reply={**ack, "duplicate": True})
 
 
-def reject(match: Match, seat: Seat, seq: int, code: str, message: str) -> Payload:
+def reject(match: MatchState, seat: SeatState, seq: int, code: str, message: str) -> Payload:
     return frames.reject(match.match_id, seat, seq, code, message)
 
 
-def time_out(match: Match, player_id: int) -> Step | None:
+def time_out(match: MatchState, player_id: int) -> Step | None:
     """The seat's timer fired: end the game at its deadline unless it is over already."""
     seat = match.seat_of(player_id)
     if seat.over:
@@ -327,7 +351,7 @@ def time_out(match: Match, player_id: int) -> Step | None:
     return end(match, player_id, "timed_out", seat.deadline)
 
 
-def hint_state(match: Match, player_id: int) -> GameState:
+def hint_state(match: MatchState, player_id: int) -> GameState:
     """The position a hint is computed from (the deadline was checked)."""
     seat = match.seat_of(player_id)
     if seat.over:
@@ -337,9 +361,12 @@ def hint_state(match: Match, player_id: int) -> GameState:
     return seat.game.state
 
 
-def spectated(match: Match, viewer_id: int, player_id: int | None) -> Seat:
-    """The seat a viewer may watch: my opponent's once mine is over, anybody's once the
-    match is over; raises :class:`SpectateRefused` otherwise."""
+def spectated(match: MatchState, viewer_id: int, player_id: int | None) -> SeatState:
+    """The seat a viewer may watch: my opponent's once mine is over, anybody's (named:
+    an outsider has no opponent) once the match is over; else :class:`SpectateRefused`."""
+    if player_id is None and not match.seated(viewer_id):
+        raise SpectateRefused("nobody else may watch a match in progress" if not match.over
+                              else "name the player whose game to watch (player_id)")
     target = match.opponent_of(viewer_id) if player_id is None else match.seat_of(player_id)
     if target.player_id == viewer_id:
         raise SpectateRefused("that is your own game: open it with open_game")
@@ -351,7 +378,7 @@ def spectated(match: Match, viewer_id: int, player_id: int | None) -> Seat:
     return target
 
 
-def replay(match: Match, player_id: int) -> Payload:
+def replay(match: MatchState, player_id: int) -> Payload:
     seat = match.seat_of(player_id)
     if not match.over:
         raise ReplayNotReady("replays open once both games of the match are over")
@@ -365,8 +392,8 @@ def replay(match: Match, player_id: int) -> Payload:
     return frames.replay(match.match_id, player_id, record)
 
 
-def settled(match: Match, winner_id: int | None,
-            ratings: dict[int, tuple[float | None, float | None]], now: float) -> Match:
+def settled(match: MatchState, winner_id: int | None,
+            ratings: dict[int, tuple[float | None, float | None]], now: float) -> MatchState:
     """The match with its official result (as the store recorded it)."""
     names = {seat.player_id: seat.name for seat in match.seats}
     return match.evolve(result=frames.match_result(

@@ -6,7 +6,7 @@ adapters' business (app/api). ``code`` goes to the client with the message.
 
 from __future__ import annotations
 
-from app.errors import Conflict, Forbidden, NotFound, SpiderError
+from app.errors import Conflict, Forbidden, NotFound, RateLimited, SpiderError
 
 
 class RoomError(SpiderError):
@@ -37,3 +37,10 @@ class NotOpened(RoomError, Conflict):
 
 class GameIsOver(RoomError, Conflict):
     code = "game_over"
+
+
+class SayTooOften(RoomError, RateLimited):
+    """A canned message too soon after the last ones (settings ``say_burst``,
+    ``say_every_seconds``)."""
+
+    code = "rate_limited"  # the words every client has for "slow down"

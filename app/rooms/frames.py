@@ -32,7 +32,7 @@ from app.engine.events import (
 )
 from app.engine.view import player_view
 from app.rooms.deal_forms import public_deal
-from app.rooms.match import Seat
+from app.rooms.match import SeatState
 from app.rooms.winner import PlayerOutcome
 
 Payload = dict[str, Any]
@@ -77,7 +77,7 @@ def iso_time(seconds: float) -> str:
     return datetime.fromtimestamp(round(seconds), UTC).isoformat().replace("+00:00", "Z")
 
 
-def progress(seat: Seat, now: float, online: bool, start_deadline: float | None = None
+def progress(seat: SeatState, now: float, online: bool, start_deadline: float | None = None
              ) -> Payload:
     """What anybody may know of a game in progress: no card at all. ``start_deadline``
     (the match's) is shown only while the game waits to be opened."""
@@ -91,13 +91,13 @@ def progress(seat: Seat, now: float, online: bool, start_deadline: float | None 
     }
 
 
-def progress_event(match_id: int, seat: Seat, now: float, online: bool,
+def progress_event(match_id: int, seat: SeatState, now: float, online: bool,
                    start_deadline: float | None = None) -> Payload:
     return {"type": "progress", "match_id": match_id,
             "progress": progress(seat, now, online, start_deadline)}
 
 
-def snapshot(match_id: int, rules: dict[str, Any], seat: Seat, *, role: str, now: float,
+def snapshot(match_id: int, rules: dict[str, Any], seat: SeatState, *, role: str, now: float,
              opponent: Payload | None) -> Payload:
     return {
         "type": "snapshot", "match_id": match_id, "player_id": seat.player_id,
@@ -110,7 +110,7 @@ def snapshot(match_id: int, rules: dict[str, Any], seat: Seat, *, role: str, now
     }
 
 
-def ack(match_id: int, seat: Seat, seq: int, delta: int, events: list[Payload],
+def ack(match_id: int, seat: SeatState, seq: int, delta: int, events: list[Payload],
         now: float) -> Payload:
     return {
         "type": "ack", "match_id": match_id, "seq": seq,
@@ -120,7 +120,7 @@ def ack(match_id: int, seat: Seat, seq: int, delta: int, events: list[Payload],
     }
 
 
-def reject(match_id: int, seat: Seat, seq: int, code: str, message: str) -> Payload:
+def reject(match_id: int, seat: SeatState, seq: int, code: str, message: str) -> Payload:
     return {
         "type": "reject", "match_id": match_id, "seq": seq, "code": code,
         "message": message, "view": game_view(seat.game.state, seat.views),
@@ -128,7 +128,7 @@ def reject(match_id: int, seat: Seat, seq: int, code: str, message: str) -> Payl
     }
 
 
-def watch(match_id: int, seat: Seat, ack: Payload) -> Payload:
+def watch(match_id: int, seat: SeatState, ack: Payload) -> Payload:
     """A step for spectators: the ack's view and events as they are (never mutated)."""
     return {
         "type": "watch", "match_id": match_id, "player_id": seat.player_id,
@@ -137,7 +137,7 @@ def watch(match_id: int, seat: Seat, ack: Payload) -> Payload:
     }
 
 
-def game_over(match_id: int, seat: Seat, now: float) -> Payload:
+def game_over(match_id: int, seat: SeatState, now: float) -> Payload:
     assert seat.end_reason is not None
     return {
         "type": "game_over", "match_id": match_id, "player_id": seat.player_id,
@@ -193,8 +193,27 @@ def lobby(change: str, table: Payload) -> Payload:
     return {"type": "lobby", "change": change, "table": table}
 
 
+def quick_looking(looking: int) -> Payload:
+    return {"type": "quick_looking", "looking": looking}
+
+
 def invite(invite: Payload) -> Payload:
     return {"type": "invite", "invite": invite}
+
+
+def friend(change: str, player_id: int, name: str) -> Payload:
+    """Friend-request news for one player, about ``player_id`` (who asked, answered...)."""
+    return {"type": "friend", "change": change, "player_id": player_id, "name": name}
+
+
+def said(match_id: int, player_id: int, code: str) -> Payload:
+    """A canned message at a duel table: a code, never free text."""
+    return {"type": "said", "match_id": match_id, "player_id": player_id, "code": code}
+
+
+def resync() -> Payload:
+    """Told to a stream whose channel lost messages (its client asks for snapshots)."""
+    return {"type": "resync", "reason": "events_lost"}
 
 
 def error(code: str, message: str) -> Payload:

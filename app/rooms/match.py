@@ -1,4 +1,4 @@
-"""A live match as a value: one :class:`Seat` per player on the same deal. What commands
+"""A live match as a value: one :class:`SeatState` per player on the same deal. What commands
 do to a match: ``app/rooms/duel_core.py``; its refusals: ``app/rooms/errors.py``."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ Payload = dict[str, Any]
 # for a tracked struct.
 
 
-class Seat(msgspec.Struct, eq=False, weakref=True):
+class SeatState(msgspec.Struct, eq=False, weakref=True):
     """One player's game: a :class:`ScoredGame` fold and a clock that starts when it is
     opened and runs until the game ends, connected or not."""
 
@@ -58,18 +58,18 @@ class Seat(msgspec.Struct, eq=False, weakref=True):
     def actions(self) -> tuple[Payload, ...]:
         return tuple(self.log[:self.log_length])
 
-    def evolve(self, **changes: Any) -> Seat:
+    def evolve(self, **changes: Any) -> SeatState:
         """A copy with ``changes``."""
         return msgspec.structs.replace(self, **changes)
 
-    def played(self, game: ScoredGame, seq: int, action: Payload) -> Seat:
+    def played(self, game: ScoredGame, seq: int, action: Payload) -> SeatState:
         """This seat once ``action``, numbered ``seq``, made its game ``game``: ``evolve``
         for the hottest path (once per action), without keyword arguments."""
         log, length = self.log, self.log_length
         if len(log) != length:  # an older value plays on: a log of its own
             log = log[:length]
         log.append(action)
-        return Seat(self.game_id, self.player_id, self.time_limit_s, game, seq, log,
+        return SeatState(self.game_id, self.player_id, self.time_limit_s, game, seq, log,
                     length + 1, self.started_at, self.ended_at, self.end_reason,
                     self.last_ack, self.views, self.name)
 
@@ -120,14 +120,14 @@ class Seat(msgspec.Struct, eq=False, weakref=True):
                              self.status if self.over else "finished")
 
 
-class Match(msgspec.Struct, gc=False, eq=False):
+class MatchState(msgspec.Struct, gc=False, eq=False):
     """A match: one seat per player, all on the same stored deal."""
 
     match_id: int
     rules: Rules
     deal: Payload
     start: GameState
-    seats: tuple[Seat, ...]
+    seats: tuple[SeatState, ...]
     result: Payload | None = None
     expires_at: float | None = None  # the table's: games nobody opened by then time out
     start_by: float | None = None  # the start window's end: the same, usually sooner
@@ -147,20 +147,20 @@ class Match(msgspec.Struct, gc=False, eq=False):
     def seated(self, player_id: int) -> bool:
         return any(seat.player_id == player_id for seat in self.seats)
 
-    def seat_of(self, player_id: int) -> Seat:
+    def seat_of(self, player_id: int) -> SeatState:
         for seat in self.seats:
             if seat.player_id == player_id:
                 return seat
         raise NotSeated(f"player {player_id} has no seat in match {self.match_id}")
 
-    def opponent_of(self, player_id: int) -> Seat:
+    def opponent_of(self, player_id: int) -> SeatState:
         self.seat_of(player_id)
         for seat in self.seats:
             if seat.player_id != player_id:
                 return seat
         raise NotSeated(f"match {self.match_id} has no opponent for player {player_id}")
 
-    def with_seat(self, seat: Seat) -> Match:
+    def with_seat(self, seat: SeatState) -> MatchState:
         """This match with ``seat`` replacing the seat of the same player."""
         player_id = seat.player_id
         seats = self.seats
@@ -172,10 +172,10 @@ class Match(msgspec.Struct, gc=False, eq=False):
                 seats = (first, seat)
         else:
             seats = tuple([seat if s.player_id == player_id else s for s in seats])
-        return Match(self.match_id, self.rules, self.deal, self.start, seats, self.result,
+        return MatchState(self.match_id, self.rules, self.deal, self.start, seats, self.result,
                      self.expires_at, self.start_by)
 
-    def evolve(self, **changes: Any) -> Match:
+    def evolve(self, **changes: Any) -> MatchState:
         return msgspec.structs.replace(self, **changes)
 
     def outcomes(self, now: float) -> list[PlayerOutcome]:

@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.ops import metrics
 from app.rooms import channels, frames
 from app.rooms import duel_core as core
 from app.rooms.clock import Clock
@@ -29,7 +30,7 @@ from app.rooms.duel_core import (
     StartGame,
     Step,
 )
-from app.rooms.match import Match, Seat
+from app.rooms.match import MatchState, SeatState
 from app.rooms.peers import PeerSync
 from app.rooms.pubsub import PubSub, may_deliver
 from app.rooms.store import DuelStore, StoreError
@@ -45,7 +46,7 @@ Answer = Callable[[Payload], object]
 class LiveMatch:
     """The runner's hold on a match: its current value, and per seat a lock and a timer."""
 
-    value: Match
+    value: MatchState
     locks: dict[int, asyncio.Lock]
     timers: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     expiry: asyncio.Task[None] | None = None
@@ -61,7 +62,7 @@ class LiveMatch:
                                for seat in self.value.seats}
 
     @property
-    def games(self) -> tuple[Seat, ...]:
+    def games(self) -> tuple[SeatState, ...]:
         return self.value.seats
 
     @property
@@ -72,7 +73,7 @@ class LiveMatch:
     def result(self) -> Payload | None:
         return self.value.result
 
-    def game_of(self, player_id: int) -> Seat:
+    def game_of(self, player_id: int) -> SeatState:
         return self.value.seat_of(player_id)
 
     def lock(self, player_id: int) -> asyncio.Lock:
@@ -170,8 +171,7 @@ class StepRunner:
                 await self._acked(live, player_id)
             elif isinstance(effect, ProgressChanged):
                 await self.publish_progress(live, live.game_of(effect.player_id))
-                if self.peers is not None:
-                    await self.peers.tell(live.match_id, ended=effect.ended)
+                await self._tell_peers(live, ended=effect.ended)
             else:
                 await self._carry_out(live, effect)
         if made.unsent is not None:
@@ -186,10 +186,30 @@ class StepRunner:
         # is in every later snapshot, so it needs no frame.
         if may_deliver(self.pubsub, watch):
             assert seat.last_ack is not None  # the ack of the step just adopted
-            await self.pubsub.publish(watch, frames.watch(live.match_id, seat, seat.last_ack))
+            await self._publish(watch, frames.watch(live.match_id, seat, seat.last_ack))
         await self.publish_progress(live, seat)
-        if self.peers is not None:
-            await self.peers.tell(live.match_id, ended=seat.over)
+        await self._tell_peers(live, ended=seat.over)
+
+    async def _publish(self, channel: str, message: Payload) -> None:
+        """Fan a made step out. A failure (Redis away) is no second answer to the player
+        and stops none of the step's other effects (timers, the settling): the bus tells
+        the watchers it lost a message (a gap, then resync: docs/protocol.md)."""
+        try:
+            await self.pubsub.publish(channel, message)
+        except Exception:
+            metrics.ERRORS.labels(where="fan_out").inc()
+            log.warning("could not publish a %s on %s", message.get("type"), channel,
+                        exc_info=True)
+
+    async def _tell_peers(self, live: LiveMatch, *, ended: bool) -> None:
+        if self.peers is None:
+            return
+        try:
+            await self.peers.tell(live.match_id, ended=ended)
+        except Exception:  # their copies are checked against the log's seqs all the same
+            metrics.ERRORS.labels(where="fan_out").inc()
+            log.warning("could not tell other processes of match %d", live.match_id,
+                        exc_info=True)
 
     async def _write(self, write: StartGame | EndGame) -> None:
         if isinstance(write, StartGame):
@@ -208,7 +228,7 @@ class StepRunner:
 
     async def _carry_out(self, live: LiveMatch, effect: object) -> None:
         if isinstance(effect, GameEnded):
-            await self.pubsub.publish(live.channel, effect.frame)
+            await self._publish(live.channel, effect.frame)
             if live.over and live.result is None:
                 await self.conclude(live)
         elif isinstance(effect, Arm):
@@ -293,11 +313,11 @@ class StepRunner:
         result = live.value.result
         assert result is not None
         for seat in live.games:
-            await self.pubsub.publish(channels.player(seat.player_id), result)
+            await self._publish(channels.player(seat.player_id), result)
         for player_id, notice in settled.notices:  # badges earned, after the result
-            await self.pubsub.publish(channels.player(player_id), notice)
+            await self._publish(channels.player(player_id), notice)
 
-    def snapshot(self, live: LiveMatch, seat: Seat, *, role: str) -> Payload:
+    def snapshot(self, live: LiveMatch, seat: SeatState, *, role: str) -> Payload:
         """What ``seat``'s player (or a spectator, ``role``) sees of the match now."""
         others = [s for s in live.games if s is not seat]
         return frames.snapshot(
@@ -305,12 +325,12 @@ class StepRunner:
             opponent=self.progress(live, others[0]) if others else None,
         )
 
-    def progress(self, live: LiveMatch, seat: Seat) -> Payload:
+    def progress(self, live: LiveMatch, seat: SeatState) -> Payload:
         return frames.progress(seat, self.clock(), self.is_online(seat.player_id),
                                live.value.start_deadline)
 
-    async def publish_progress(self, live: LiveMatch, seat: Seat) -> None:
+    async def publish_progress(self, live: LiveMatch, seat: SeatState) -> None:
         # The start deadline shows only on a game not opened yet: not worked out otherwise.
         deadline = live.value.start_deadline if seat.started_at is None else None
-        await self.pubsub.publish(live.channel, frames.progress_event(
+        await self._publish(live.channel, frames.progress_event(
             live.match_id, seat, self.clock(), self.is_online(seat.player_id), deadline))

@@ -57,7 +57,6 @@ class StoredMatch:
     finished: bool = False
     winner_id: int | None = None
     expires_at: float | None = None  # the table's expiry: unopened games time out then
-    test_layout: dict[str, Any] | None = None
     start_by: float | None = None  # the start window's end: unopened games end then too
 
 

@@ -1,19 +1,25 @@
-"""Friends (one-way contact list) and ignores, with the ignore rules other services ask.
+"""Friends and ignores, with the ignore rules other services ask.
 
-An ignored player cannot invite you, join your tables, or see your private tables.
+Friends are mutual (issue 25): a friend request, accepted, writes the friendship both
+ways; removing a friend removes both sides. ``add_contact`` serves the ignore list; no
+route adds a friend one way.
+
+Ignores block both ways: neither player can invite the other, join a table where the
+other sits, see it in the lobby, or see the other's private tables.
 """
 
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Literal
 
-from sqlalchemy import delete, select
+from sqlalchemy import ColumnElement, and_, delete, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstrumentedAttribute
 
-from app.db.models import Friendship, Ignore, Player
-from app.errors import Conflict, InvalidInput, NotFound
+from app.db.models import FriendRequest, Friendship, Ignore, Player
+from app.errors import Conflict, Forbidden, InvalidInput, NotFound
 from app.rooms.presence import NobodyOnline, Presence
 from app.services.paging import Page, page_rows
 from app.services.players import find_by_name
@@ -67,6 +73,8 @@ async def add_contact(*, session: AsyncSession, player: Player, name: str,
         raise refusal
     row = contacts.row(player.id, other.id)
     session.add(row)
+    if contacts is IGNORES:  # an ignore ends the friend requests between the two
+        await session.execute(delete(FriendRequest).where(_requests_between(player.id, other.id)))
     try:
         await session.commit()
     except IntegrityError:  # the same request twice at once
@@ -83,6 +91,9 @@ async def remove_contact(*, session: AsyncSession, player: Player, other_id: int
     if getattr(result, "rowcount", 0) == 0:
         await session.rollback()
         raise contacts.absent(other_id)
+    if contacts is FRIENDS:  # mutual: the other side goes with it
+        await session.execute(delete(Friendship).where(
+            Friendship.player_id == other_id, Friendship.friend_id == player.id))
     await session.commit()
 
 
@@ -116,14 +127,162 @@ async def list_ignores(*, session: AsyncSession, player: Player, page: int, page
     return await _list_contacts(session, player, page, page_size, IGNORES, NobodyOnline())
 
 
-async def ignored_by_any(*, session: AsyncSession, player_id: int, of: list[int]) -> bool:
-    """Does any of the players ``of`` ignore ``player_id``?"""
+IgnoreSide = Literal["ignored", "ignoring"]
+"""Which way an ignore stands between a player and others: they ignore the player
+(``ignored``), or the player ignores one of them (``ignoring``)."""
+
+
+def ignore_stands_between(player_id: int, other: InstrumentedAttribute[int]
+                          ) -> ColumnElement[bool]:
+    """SQL, over ``ignores``: ``player_id`` ignores ``other`` (a column naming a player,
+    such as ``Seat.player_id``) or is ignored by them.
+    Ignores block both ways (as on chess sites): neither meets the other at a table."""
+    return or_(and_(Ignore.player_id == player_id, Ignore.ignored_id == other),
+               and_(Ignore.ignored_id == player_id, Ignore.player_id == other))
+
+
+async def ignore_between_any(*, session: AsyncSession, player_id: int, of: list[int]
+                             ) -> IgnoreSide | None:
+    """Does an ignore stand between ``player_id`` and any of the players ``of``, and which
+    way? ``ignored`` wins when both stand (it is the other player's wish)."""
     if not of:
-        return False
-    found = await session.scalar(
-        select(Ignore.player_id).where(Ignore.ignored_id == player_id,
-                                       Ignore.player_id.in_(of)).limit(1)
-    )
-    return found is not None
+        return None
+    ignorers = set(await session.scalars(
+        select(Ignore.player_id).where(or_(
+            and_(Ignore.ignored_id == player_id, Ignore.player_id.in_(of)),
+            and_(Ignore.player_id == player_id, Ignore.ignored_id.in_(of))))))
+    if not ignorers:
+        return None
+    return "ignoring" if ignorers == {player_id} else "ignored"
 
 
+async def ignored_among(*, session: AsyncSession, player_id: int, of: list[int]) -> set[int]:
+    """The players among ``of`` whom an ignore separates from ``player_id``, either way
+    (they ignore the player, or the player ignores them)."""
+    if not of:
+        return set()
+    rows = await session.execute(select(Ignore.player_id, Ignore.ignored_id).where(or_(
+        and_(Ignore.ignored_id == player_id, Ignore.player_id.in_(of)),
+        and_(Ignore.player_id == player_id, Ignore.ignored_id.in_(of)))))
+    return {a if b == player_id else b for a, b in rows}
+
+
+# --------------------------------------------------------------------------- friend requests
+
+
+@dataclass(frozen=True)
+class PendingRequest:
+    """A friend request still waiting: the other player (who asked me, or whom I asked)."""
+
+    id: int
+    name: str
+    since: datetime
+
+
+@dataclass(frozen=True)
+class FriendRequests:
+    incoming: list[PendingRequest]
+    outgoing: list[PendingRequest]
+
+
+RequestOutcome = Literal["requested", "friends"]
+"""What a request did: it waits for the other player, or it answered theirs (friends)."""
+
+MAX_LISTED_REQUESTS = 100
+
+
+def _requests_between(a: int, b: int) -> ColumnElement[bool]:
+    return or_(and_(FriendRequest.player_id == a, FriendRequest.invitee_id == b),
+               and_(FriendRequest.player_id == b, FriendRequest.invitee_id == a))
+
+
+def _no_request(other_id: int) -> NotFound:
+    return NotFound(f"no friend request between you and player {other_id}",
+                    code="no_friend_request")
+
+
+async def _befriend_both_ways(session: AsyncSession, a: int, b: int) -> datetime:
+    """The friendship both ways (rows already there kept), no request left between."""
+    await session.execute(delete(FriendRequest).where(_requests_between(a, b)))
+    since = None
+    for player_id, friend_id in ((a, b), (b, a)):
+        row = await session.get(Friendship, (player_id, friend_id))
+        if row is None:
+            row = Friendship(player_id=player_id, friend_id=friend_id)
+            session.add(row)
+            await session.flush()
+        since = since or row.created_at
+    assert since is not None
+    return since
+
+
+async def request_friend(*, session: AsyncSession, player: Player, name: str
+                         ) -> tuple[RequestOutcome, PendingRequest]:
+    """Ask the player called ``name`` to be friends. If they had asked me, this answers
+    yes: we are friends at once. Refused: myself (``self``), a friend already
+    (``already_friend``), a request of mine still waiting (``request_pending``), an
+    ignore either way (``ignored``: they ignore me; ``ignoring``: I ignore them)."""
+    other = await _contact_target(session, player, name)
+    mine = await session.get(Friendship, (player.id, other.id))
+    theirs = await session.get(Friendship, (other.id, player.id))
+    if mine is not None and theirs is not None:
+        raise Conflict(f"{other.name} is already your friend", code="already_friend")
+    ignore = await ignore_between_any(session=session, player_id=player.id, of=[other.id])
+    if ignore == "ignored":
+        raise Forbidden(f"{other.name} does not accept your requests", code="ignored")
+    if ignore == "ignoring":
+        raise Forbidden(f"you ignore {other.name}", code="ignoring")
+    if await session.get(FriendRequest, (other.id, player.id)) is not None:
+        since = await _befriend_both_ways(session, player.id, other.id)
+        await session.commit()
+        return ("friends", PendingRequest(other.id, other.name, since))
+    pending = Conflict(f"your request to {other.name} is still waiting", code="request_pending")
+    if await session.get(FriendRequest, (player.id, other.id)) is not None:
+        raise pending
+    row = FriendRequest(player_id=player.id, invitee_id=other.id)
+    session.add(row)
+    try:
+        await session.commit()
+    except IntegrityError:  # the same request twice at once
+        await session.rollback()
+        raise pending from None
+    return ("requested", PendingRequest(other.id, other.name, row.created_at))
+
+
+async def list_requests(*, session: AsyncSession, player: Player) -> FriendRequests:
+    """The requests waiting for my answer and mine waiting for theirs, newest first (at
+    most ``MAX_LISTED_REQUESTS`` each)."""
+    async def listed(mine: bool) -> list[PendingRequest]:
+        me, other = ((FriendRequest.player_id, FriendRequest.invitee_id) if mine
+                     else (FriendRequest.invitee_id, FriendRequest.player_id))
+        rows = await session.execute(
+            select(Player.id, Player.name, FriendRequest.created_at)
+            .join(FriendRequest, other == Player.id).where(me == player.id)
+            .order_by(FriendRequest.created_at.desc(), Player.id)
+            .limit(MAX_LISTED_REQUESTS))
+        return [PendingRequest(i, n, since) for i, n, since in rows]
+
+    return FriendRequests(incoming=await listed(False), outgoing=await listed(True))
+
+
+async def accept_request(*, session: AsyncSession, player: Player, other_id: int
+                         ) -> PendingRequest:
+    """Yes to ``other_id``'s request: friends both ways."""
+    if await session.get(FriendRequest, (other_id, player.id)) is None:
+        raise _no_request(other_id)
+    other = await session.get(Player, other_id)
+    assert other is not None  # the request's row would be gone with the player
+    since = await _befriend_both_ways(session, player.id, other_id)
+    await session.commit()
+    return PendingRequest(other.id, other.name, since)
+
+
+async def drop_request(*, session: AsyncSession, player: Player, other_id: int, mine: bool
+                       ) -> None:
+    """Decline ``other_id``'s request to me, or (``mine``) withdraw mine to them."""
+    key = (player.id, other_id) if mine else (other_id, player.id)
+    row = await session.get(FriendRequest, key)
+    if row is None:
+        raise _no_request(other_id)
+    await session.delete(row)
+    await session.commit()

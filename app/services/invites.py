@@ -1,7 +1,7 @@
 """Invitations to a table: to a friend's account, or by link (an unguessable code).
 
 Codes carry 256 random bits (``secrets.token_urlsafe(32)``). An invitation lets its
-holder sit down whatever the table's visibility and level; ignores still apply.
+holder sit down whatever the table's visibility and level; ignores (both ways) still apply.
 """
 
 import secrets
@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import DuelTable, Invite, Player, utcnow
 from app.errors import Conflict, Forbidden, InvalidInput, NotFound
-from app.services.friends import ignored_by_any, is_friend
+from app.services.friends import ignore_between_any, is_friend
 from app.services.paging import Page, page_rows
 from app.services.players import find_by_name
 from app.services.tables import SEATS, TableView, get_table, is_expired, seat_player, seats_of
@@ -67,8 +67,12 @@ async def create_invite(
             raise InvalidInput("you cannot invite yourself", code="self")
         if not await is_friend(session=session, player_id=inviter.id, friend_id=invitee.id):
             raise Forbidden(f"{invitee.name} is not in your friend list", code="not_friend")
-        if await ignored_by_any(session=session, player_id=inviter.id, of=[invitee.id]):
+        ignore = await ignore_between_any(session=session, player_id=inviter.id,
+                                          of=[invitee.id])
+        if ignore == "ignored":
             raise Forbidden(f"{invitee.name} does not accept your invitations", code="ignored")
+        if ignore == "ignoring":
+            raise Forbidden(f"you ignore {invitee.name}", code="ignoring")
         invitee_id = invitee.id
     now = utcnow()
     invite = Invite(code=new_code(), table_id=table.id, inviter_id=inviter.id,

@@ -19,7 +19,7 @@ from app.rooms.pubsub import PubSub
 from app.rooms.pubsub_backends import make_pubsub
 from app.rooms.runtime import Rooms, build_rooms
 from app.rooms.streams import StreamHub
-from app.services import deal_pool, deal_pool_store
+from app.services import deal_pool, deal_pool_store, solo_pool
 from app.services.auth import verify_token
 from app.services.deals import pooled_deal
 from app.services.group_commit import GroupCommitSqlStore
@@ -65,12 +65,12 @@ async def build_live_rooms(*, settings: Settings, engine: AsyncEngine,
         store=store,
         authenticate=authenticate,
         friends_of=friends_of,
-        allow_test_layouts=settings.allow_test_layouts,
         peers=several,  # other processes may cache our matches
         streams=await shared_streams(settings, pubsub) if several else None,
         sweep_every=sweep_period(settings),
     )
     rooms.on_close.append(await start_deal_pool(settings, sessions))
+    rooms.on_close.append(start_solo_pool(settings, sessions))
     rooms.on_close.append(use_solver_processes(settings))
     if isinstance(store, GroupCommitSqlStore):
         rooms.on_close.append(store.close)
@@ -114,6 +114,25 @@ async def start_deal_pool(settings: Settings, sessions: async_sessionmaker[Async
                 await deal_pool_store.save_ready(session=session, ready=pool.holding())
         except Exception:  # lost, not harmful: the next start refills
             log.exception("the deal pool could not keep its deals for the next start")
+
+    return stop
+
+
+def start_solo_pool(settings: Settings, sessions: async_sessionmaker[AsyncSession]
+                    ) -> Callable[[], Awaitable[None]]:
+    """Start refilling the solo deal pool (app/services/solo_pool.py: the deals are rows,
+    kept across restarts); returns its closer."""
+    sizes = {1: settings.solo_pool_size, 2: settings.solo_pool_size,
+             4: settings.solo_pool_four_suits_size}
+    pool = solo_pool.SoloPool(sessions=sessions, sizes=sizes,
+                              processes=settings.deal_pool_worker == "process")
+    pool.start()
+    solo_pool.install(pool)
+
+    async def stop() -> None:
+        if solo_pool.installed() is pool:
+            solo_pool.install(None)
+        await pool.stop()
 
     return stop
 

@@ -5,8 +5,9 @@ from dataclasses import dataclass
 from sqlalchemy import Select, and_, exists, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import DuelTable, Ignore, Player, Seat, utcnow
+from app.db.models import DuelTable, Player, Seat, utcnow
 from app.services.bands import ANY_LEVEL, band_of, check_level
+from app.services.friends import ignore_stands_between
 from app.services.paging import Page, check_paging, page_rows
 from app.services.ratings import check_suits, ratings_of
 from app.services.tables import TableView, table_views
@@ -24,7 +25,6 @@ class LobbyFilter:
 
 def _joinable_by(viewer: Player, bands: dict[int, str]) -> Select[DuelTable]:
     now = utcnow()
-    seated_here = select(Seat.player_id).where(Seat.table_id == DuelTable.id)
     # Level restriction: "any", or the viewer's band for the table's suit count.
     level_ok = or_(DuelTable.level == ANY_LEVEL,
                    *(and_(DuelTable.suits == suits, DuelTable.level == band)
@@ -34,7 +34,10 @@ def _joinable_by(viewer: Player, bands: dict[int, str]) -> Select[DuelTable]:
         DuelTable.is_public.is_(True),
         or_(DuelTable.expires_at.is_(None), DuelTable.expires_at > now),
         ~exists().where(Seat.table_id == DuelTable.id, Seat.player_id == viewer.id),
-        ~exists().where(Ignore.ignored_id == viewer.id, Ignore.player_id.in_(seated_here)),
+        # Correlated to the listed table: only a player seated HERE, ignoring me or
+        # ignored by me, hides it (ignores block both ways).
+        ~exists().where(Seat.table_id == DuelTable.id,
+                        ignore_stands_between(viewer.id, Seat.player_id)),
         level_ok,
     )
 

@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from app.db import games as game_repo
+from app.db.games import LoadedGame
 from app.db.models import DuelTable, Game, Match, Player, utcnow
 from app.engine.rules import with_options
 from app.errors import Conflict, InvalidInput, NotFound
@@ -53,7 +54,7 @@ class GameResult(BaseModel):
 
 
 @dataclass(frozen=True)
-class MatchResult:
+class MatchReport:
     match: Match
     games: list[GameResult]
     over: bool  # both games over: the deal may be revealed
@@ -95,7 +96,7 @@ async def duel_points(session: AsyncSession, match: Match, game: Game) -> int:
     return scored.points
 
 
-async def finish_match(*, session: AsyncSession, match_id: int) -> MatchResult:
+async def finish_match(*, session: AsyncSession, match_id: int) -> MatchReport:
     """Settle a match whose two games are over: winner, status, and ``match_settled``
     published (ratings listen to it) in the same transaction. Commits.
 
@@ -142,7 +143,7 @@ async def _settle(session: AsyncSession, match: Match, games: list[Game]) -> Mat
                         match.ended_at)
 
 
-async def match_result(*, session: AsyncSession, match_id: int) -> MatchResult:
+async def match_result(*, session: AsyncSession, match_id: int) -> MatchReport:
     match = await session.get(Match, match_id)
     if match is None:
         raise NotFound(f"no match {match_id}", code="match_not_found")
@@ -161,19 +162,20 @@ async def match_result(*, session: AsyncSession, match_id: int) -> MatchResult:
                    rating_after=g.rating_after)
         for (g, name), now in zip(pairs, totals, strict=True)
     ]
-    return MatchResult(match, results, over([g for g, _ in pairs]))
+    return MatchReport(match, results, over([g for g, _ in pairs]))
 
 
-async def start_deadline(*, session: AsyncSession, result: MatchResult,
+async def start_deadline(*, session: AsyncSession, result: MatchReport,
                          window_s: float) -> datetime | None:
     """While a game of the match is not opened yet: when it ends as "did not start" —
     the start window's end (``window_s`` after the match was made; 0: no window) or the
-    table's expiry, whichever comes first, as the live layer counts it
-    (``Match.start_deadline``). A player at the ready screen is told it."""
+    table's expiry, whichever comes first (a quick duel: its table's expiry only), as the
+    live layer counts it (``Match.start_deadline``). A player at the ready screen is told it."""
     if result.over or not any(game.status == NOT_STARTED for game in result.games):
         return None
     table = await session.get(DuelTable, result.match.table_id)
-    ends = [result.match.created_at + timedelta(seconds=window_s)] if window_s else []
+    quick = table is not None and table.quick  # its table's expiry is its only deadline
+    ends = [result.match.created_at + timedelta(seconds=window_s)] if window_s and not quick else []
     if table is not None and table.expires_at is not None:
         ends.append(table.expires_at)
     return min(ends, default=None)
@@ -264,13 +266,21 @@ async def history(
     return Page(items, total, page, page_size)
 
 
-async def record_of_game(*, session: AsyncSession, game_id: int) -> dict[str, Any]:
-    """The rule book's JSON record of a game, once both games of its match are over."""
+async def settled_game(*, session: AsyncSession, game_id: int, what: str) -> LoadedGame:
+    """A game of a duel with its log, once both games of its match are over: before that
+    its record or replay (``what``) would name the opponent's face-down cards (409
+    ``match_not_over``); 404 ``game_not_found`` for no such game."""
     loaded = await game_repo.load_game(session, game_id=game_id)
     if loaded is None:
         raise NotFound(f"no game {game_id}", code="game_not_found")
     games = await game_repo.games_of_match(session, match_id=loaded.match.id)
     if not over(games):
-        raise Conflict("the record is available once both games are over",
+        raise Conflict(f"the {what} is available once both games are over",
                        code="match_not_over")
+    return loaded
+
+
+async def record_of_game(*, session: AsyncSession, game_id: int) -> dict[str, Any]:
+    """The rule book's JSON record of a game, once both games of its match are over."""
+    loaded = await settled_game(session=session, game_id=game_id, what="record")
     return game_record(loaded.match, loaded.actions)

@@ -81,7 +81,9 @@ class SqlStore:
                 finished=match.status != "playing",
                 winner_id=match.winner_id,
                 expires_at=_seconds(table.expires_at) if table is not None else None,
-                start_by=(None if self._start_window_s is None
+                # A quick duel's unopened game has until the table's expiry, the
+                # quick-duel deadline set at pairing (app/services/quick_duel.py).
+                start_by=(None if self._start_window_s is None or (table and table.quick)
                           else match.created_at.timestamp() + self._start_window_s),
             )
 
@@ -184,9 +186,12 @@ class SqlStore:
             start_over: ColumnElement[bool] = exists().where(
                 DuelTable.id == Match.table_id, DuelTable.expires_at <= moment
             )
-            if self._start_window_s is not None:  # or the start window is over
-                start_over = or_(start_over, Match.created_at <= utc_from_seconds(
-                    now - self._start_window_s))
+            if self._start_window_s is not None:  # or the start window is over (not
+                # a quick duel's: its table's expiry is its deadline)
+                ordinary = exists().where(DuelTable.id == Match.table_id,
+                                          DuelTable.quick.is_(False))
+                start_over = or_(start_over, and_(ordinary, Match.created_at <= utc_from_seconds(
+                    now - self._start_window_s)))
             # Both games over for a while, the match still not settled: settling failed.
             any_game = exists().where(Game.match_id == Match.id)
             still_playing = exists().where(Game.match_id == Match.id, Game.status == "playing")

@@ -18,7 +18,7 @@ from app.errors import Conflict, Forbidden, InvalidInput, NotFound
 from app.ops.solver_worker import off_loop
 from app.services.bands import check_level, level_allows
 from app.services.deals import choose_deal, daily_choice
-from app.services.friends import ignored_by_any
+from app.services.friends import ignore_between_any
 from app.services.ratings import check_suits, rating_of
 from app.services.settled import MatchSettled, match_settled
 
@@ -125,9 +125,10 @@ async def table_views(*, session: AsyncSession, tables: list[DuelTable]) -> list
 
 async def create_table(
     *, session: AsyncSession, owner: Player, settings: TableSettings, ttl_seconds: int,
-    daily_date: date | None = None,
+    daily_date: date | None = None, quick: bool = False,
 ) -> TableView:
-    """A new table with ``owner`` at seat 0 (``daily_date``: a daily duel's). Commits."""
+    """A new table with ``owner`` at seat 0 (``daily_date``: a daily duel's; ``quick``: a
+    quick duel's). Commits."""
     settings.check()
     now = utcnow()
     table = DuelTable(
@@ -135,7 +136,7 @@ async def create_table(
         time_limit_seconds=settings.time_limit_seconds, level=settings.level,
         is_public=settings.public, rated=settings.rated, status="open",
         difficulty=settings.difficulty, created_at=now,
-        expires_at=now + timedelta(seconds=ttl_seconds), daily_date=daily_date,
+        expires_at=now + timedelta(seconds=ttl_seconds), daily_date=daily_date, quick=quick,
     )
     session.add(table)
     await session.flush()
@@ -160,7 +161,7 @@ async def can_see(*, session: AsyncSession, table: DuelTable, viewer: Player) ->
         return True
     if table.is_public:
         return True
-    if await ignored_by_any(session=session, player_id=viewer.id, of=seated):
+    if await ignore_between_any(session=session, player_id=viewer.id, of=seated):
         return False
     return await _has_pending_invite(session, table.id, viewer.id)
 
@@ -187,9 +188,12 @@ async def _check_joinable(session: AsyncSession, table: DuelTable, player: Playe
     if current is not None and current.status == "playing":  # someone left during it
         raise Conflict("a match is still being played at this table: join when it ends",
                        code="match_in_progress")
-    if await ignored_by_any(session=session, player_id=player.id,
-                            of=[seat.player_id for seat in seats]):
+    ignore = await ignore_between_any(session=session, player_id=player.id,
+                                      of=[seat.player_id for seat in seats])
+    if ignore == "ignored":
         raise Forbidden("a player at this table does not accept you", code="ignored")
+    if ignore == "ignoring":
+        raise Forbidden("you ignore a player at this table", code="ignoring")
     if invited:
         return  # an invitation lets you in whatever the table's visibility and level
     if not table.is_public:

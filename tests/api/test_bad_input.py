@@ -8,7 +8,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Base
 from tests.api.test_tables import create_table
-from tests.support.api import assert_problem, signup
+from tests.support.api import assert_problem, befriend, signup
 
 
 async def snapshot(session: AsyncSession) -> dict[str, list[tuple[Any, ...]]]:
@@ -25,7 +25,7 @@ async def test_refused_requests_change_nothing(
     client: httpx.AsyncClient, session: AsyncSession
 ) -> None:
     ann, bob, cid = [await signup(client, n) for n in ("Ann", "Bob", "Cid")]
-    await client.post("/api/me/friends", json={"name": "Bob"}, headers=ann.auth)
+    await befriend(client, ann, bob)
     await client.post("/api/me/ignores", json={"name": "Cid"}, headers=ann.auth)
     open_table = await create_table(client, ann)
     private = await create_table(client, ann, public=False)

@@ -8,7 +8,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Invite, utcnow
 from tests.api.test_tables import create_table
-from tests.support.api import User, assert_problem, signup
+from tests.support.api import User, assert_problem, befriend, signup
 
 
 async def invite(client: httpx.AsyncClient, user: User, table_id: int,
@@ -27,7 +27,7 @@ async def test_direct_invite_to_a_friend_seats_them_on_accept(
     table = await create_table(client, ann, public=False, level="expert")
     assert_problem(await client.post(f"/api/tables/{table['id']}/invites", json={"to": "Bob"},
                                      headers=ann.auth), 403, "not_friend")
-    await client.post("/api/me/friends", json={"name": "Bob"}, headers=ann.auth)
+    await befriend(client, ann, bob)
     sent = await invite(client, ann, table["id"], "Bob")
     assert sent["kind"] == "direct" and sent["status"] == "pending"
     assert len(sent["code"]) >= 22  # ≥ 128 bits in URL-safe base64
@@ -71,7 +71,7 @@ async def test_decline_cancel_and_expiry(
     client: httpx.AsyncClient, session: AsyncSession
 ) -> None:
     ann, bob = await signup(client, "Ann"), await signup(client, "Bob")
-    await client.post("/api/me/friends", json={"name": "Bob"}, headers=ann.auth)
+    await befriend(client, ann, bob)
     table = await create_table(client, ann)
     first = await invite(client, ann, table["id"], "Bob")
     assert_problem(await client.post(f"/api/invites/{first['code']}/decline",
@@ -98,7 +98,7 @@ async def test_decline_cancel_and_expiry(
 
 async def test_ignored_players_cannot_invite_or_accept(client: httpx.AsyncClient) -> None:
     ann, bob = await signup(client, "Ann"), await signup(client, "Bob")
-    await client.post("/api/me/friends", json={"name": "Bob"}, headers=ann.auth)
+    await befriend(client, ann, bob)
     await client.post("/api/me/ignores", json={"name": "Ann"}, headers=bob.auth)
     table = await create_table(client, ann)
     assert_problem(await client.post(f"/api/tables/{table['id']}/invites", json={"to": "Bob"},
@@ -109,6 +109,36 @@ async def test_ignored_players_cannot_invite_or_accept(client: httpx.AsyncClient
                                      headers=bob.auth), 403, "ignored")
     assert (await client.get(f"/api/invites/{link['code']}",
                              headers=ann.auth)).json()["status"] == "pending"
+
+
+async def test_an_ignore_blocks_invitations_both_ways(client: httpx.AsyncClient) -> None:
+    ann, bob = await signup(client, "Ann"), await signup(client, "Bob")
+    await befriend(client, ann, bob)
+    await client.post("/api/me/ignores", json={"name": "Bob"}, headers=ann.auth)
+    table = await create_table(client, ann)
+    # I may not invite a player I ignore, even a friend...
+    assert_problem(await client.post(f"/api/tables/{table['id']}/invites", json={"to": "Bob"},
+                                     headers=ann.auth), 403, "ignoring")
+    # ...nor accept the invitation of one.
+    bobs = await create_table(client, bob)
+    link = await invite(client, bob, bobs["id"])
+    assert_problem(await client.post(f"/api/invites/{link['code']}/accept",
+                                     headers=ann.auth), 403, "ignoring")
+    assert (await client.get(f"/api/invites/{link['code']}",
+                             headers=bob.auth)).json()["status"] == "pending"
+    # An invitation sent before the ignore: its private table is hidden from Ann now, and
+    # accepting it is refused the same way.
+    cid = await signup(client, "Cid")
+    await befriend(client, cid, ann)
+    private = await create_table(client, cid, public=False)
+    direct = await invite(client, cid, private["id"], to="Ann")
+    assert (await client.get(f"/api/tables/{private['id']}", headers=ann.auth)).status_code \
+        == 200
+    await client.post("/api/me/ignores", json={"name": "Cid"}, headers=ann.auth)
+    assert_problem(await client.get(f"/api/tables/{private['id']}", headers=ann.auth), 404,
+                   "table_not_found")
+    assert_problem(await client.post(f"/api/invites/{direct['code']}/accept",
+                                     headers=ann.auth), 403, "ignoring")
 
 
 async def test_invite_input_errors(client: httpx.AsyncClient) -> None:
@@ -139,7 +169,7 @@ async def test_a_link_invitation_tells_a_visitor_who_invites_to_what_and_nothing
         "table": {"preset": "duel", "suits": 2, "time_limit_seconds": 600, "rated": True},
     }  # no code, table id, seats or match: only what the page says
     # A direct invitation stays private to its two players, a bad token is still refused.
-    await client.post("/api/me/friends", json={"name": "Bob"}, headers=ann.auth)
+    await befriend(client, ann, bob)
     direct = await invite(client, ann, table["id"], "Bob")
     assert_problem(await client.get(f"/api/invites/{direct['code']}"), 404, "invite_not_found")
     assert_problem(await client.get(f"/api/invites/{link['code']}",

@@ -4,14 +4,14 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.api.limits import (
     FrameGuard,
+    FrameRateLimited,
     FrameTooDeep,
     FrameTooLarge,
-    RateLimited,
     check_frame,
     exceeds_depth,
     origin_allowed,
@@ -39,6 +39,7 @@ json_values = st.recursive(
 
 
 @given(value=json_values, limit=st.integers(min_value=0, max_value=8))
+@settings(deadline=None)  # a loaded machine made one example take 262 ms: flaky, not slow
 def test_depth_check_agrees_with_the_parsed_value(value: Any, limit: int) -> None:
     text = json.dumps(value)
     assert exceeds_depth(text, limit=limit) == (depth_of(json.loads(text)) > limit)
@@ -77,7 +78,7 @@ def test_the_bucket_allows_a_burst_then_the_rate() -> None:
     assert bucket.take() == 0
     assert bucket.take() == pytest.approx(0.5)
     guard = FrameGuard(max_bytes=50, max_depth=2, bucket=bucket)
-    with pytest.raises(RateLimited) as refused:
+    with pytest.raises(FrameRateLimited) as refused:
         guard.admit("{}")
     assert refused.value.retry_after == pytest.approx(0.5)
 
@@ -90,7 +91,7 @@ def test_the_guard_counts_strikes_and_asks_to_close_a_flooding_client() -> None:
     guard.admit('{"type":"ping"}')
     for _ in range(3):
         assert not guard.should_close
-        with pytest.raises(RateLimited):
+        with pytest.raises(FrameRateLimited):
             guard.admit('{"type":"ping"}')
     assert guard.should_close
     clock.now += 1

@@ -5,7 +5,7 @@ import pytest
 
 from tests.api.test_invites import invite
 from tests.api.test_tables import create_table
-from tests.support.api import User, assert_problem, signup
+from tests.support.api import User, assert_problem, befriend, signup
 
 # Whole lists on purpose: fixed catalogues (bands, the 15 badges, a player's badges).
 UNPAGED = {"/api/bands", "/api/badges", "/api/players/{player_id}/badges"}
@@ -34,8 +34,7 @@ def _names(pages: list[dict], key: str) -> list[list[str]]:  # type: ignore[type
 async def test_friends_and_ignores_come_in_pages(client: httpx.AsyncClient) -> None:
     ann = await signup(client, "Ann")
     for name in ("Cid", "Bob", "Dan"):
-        await signup(client, name)
-        await client.post("/api/me/friends", json={"name": name}, headers=ann.auth)
+        await befriend(client, ann, await signup(client, name))
         await client.post("/api/me/ignores", json={"name": name}, headers=ann.auth)
     for path in ("/api/me/friends", "/api/me/ignores"):
         pages = await _pages(client, path, ann, 2)
@@ -47,7 +46,7 @@ async def test_friends_and_ignores_come_in_pages(client: httpx.AsyncClient) -> N
 
 async def test_invites_and_my_tables_come_in_pages(client: httpx.AsyncClient) -> None:
     ann, bob = await signup(client, "Ann"), await signup(client, "Bob")
-    await client.post("/api/me/friends", json={"name": "Bob"}, headers=ann.auth)
+    await befriend(client, ann, bob)
     made = [await create_table(client, ann) for _ in range(3)]
     codes = [(await invite(client, ann, table["id"], "Bob"))["code"] for table in made]
     pages = await _pages(client, "/api/me/invites", bob, 2)

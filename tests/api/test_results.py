@@ -25,7 +25,7 @@ async def test_a_finished_duel_over_rest(client: httpx.AsyncClient,
     joined = (await client.post(f"/api/tables/{table['id']}/join", headers=bob.auth)).json()
     match_id = joined["match_id"]
     first, second = await repo.games_of_match(session, match_id=match_id)
-    await play(session, game_id=first.id, steps=5, end="finished", time_used_ms=120_000)
+    await play(session, game_id=first.id, steps=20, end="finished", time_used_ms=120_000)
     assert_problem(await client.get(f"/api/games/{first.id}/record"), 409, "match_not_over")
     hidden = (await client.get(f"/api/matches/{match_id}")).json()
     assert hidden["deal_number"] is None and hidden["games"][0]["status"] == "finished"
@@ -51,7 +51,7 @@ async def test_a_finished_duel_over_rest(client: httpx.AsyncClient,
     download = await client.get(f"/api/games/{first.id}/record")
     assert download.status_code == 200
     record = record_from_json(download.json())
-    assert record.deal_number == shown["deal_number"] and len(record.actions) == 5
+    assert record.deal_number == shown["deal_number"] and len(record.actions) == 20
 
     history = (await client.get(f"/api/players/{ann.id}/history")).json()
     assert history["total"] == 1 and history["items"][0]["opponent_name"] == "Bob"

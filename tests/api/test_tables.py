@@ -120,6 +120,38 @@ async def test_private_tables_and_ignores(client: httpx.AsyncClient) -> None:
     assert [s["name"] for s in table["seats"]] == ["Ann"]
 
 
+async def test_an_ignore_hides_only_the_tables_where_the_ignoring_player_sits(
+    client: httpx.AsyncClient,
+) -> None:
+    ann, bob, cid = [await signup(client, n) for n in ("Ann", "Bob", "Cid")]
+    await client.post("/api/me/ignores", json={"name": "Bob"}, headers=ann.auth)
+    await create_table(client, ann)
+    cids = await create_table(client, cid)
+    lobby = (await client.get("/api/tables", headers=bob.auth)).json()
+    assert [t["id"] for t in lobby["items"]] == [cids["id"]] and lobby["total"] == 1
+
+
+async def test_ignoring_blocks_both_ways_in_the_lobby_and_on_joining(
+    client: httpx.AsyncClient,
+) -> None:
+    ann, bob, cid = [await signup(client, n) for n in ("Ann", "Bob", "Cid")]
+    await client.post("/api/me/ignores", json={"name": "Bob"}, headers=ann.auth)
+    bobs = await create_table(client, bob)
+    cids = await create_table(client, cid)
+    # Ann ignores Bob: Bob's table is neither listed for her nor joinable by her.
+    lobby = (await client.get("/api/tables", headers=ann.auth)).json()
+    assert [t["id"] for t in lobby["items"]] == [cids["id"]]
+    assert_problem(await client.post(f"/api/tables/{bobs['id']}/join", headers=ann.auth),
+                   403, "ignoring")
+    # And the other way round (Bob is ignored by Ann): refused with its own code.
+    anns = await create_table(client, ann)
+    assert_problem(await client.post(f"/api/tables/{anns['id']}/join", headers=bob.auth),
+                   403, "ignored")
+    # Nobody else is affected.
+    assert (await client.post(f"/api/tables/{bobs['id']}/join",
+                              headers=cid.auth)).status_code == 200
+
+
 async def test_leave_and_new_game_by_agreement(
     client: httpx.AsyncClient, session: AsyncSession
 ) -> None:

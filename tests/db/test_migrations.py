@@ -26,7 +26,7 @@ from tests.support.database import (
 
 EXPECTED_TABLES = {
     "players", "friendships", "ignores", "duel_tables", "seats", "invites",
-    "matches", "games", "game_actions", "ratings", "pooled_deals",
+    "matches", "games", "game_actions", "ratings", "pooled_deals", "solo_pool",
 }
 
 
@@ -173,3 +173,27 @@ def test_0009_logs_totals_and_downgrading_puts_them_back_on_playing_games(
     # The game being played gets its last logged totals; the ended one keeps its own.
     assert _sql(empty_url, "SELECT score || ',' || actions_count || ',' || time_used_ms "
                 "FROM games ORDER BY id") == ["-3,2,250", "9,9,9000"]
+
+
+def test_social_0002_turns_one_way_friends_into_requests(empty_url: str) -> None:
+    """Ann kept Bob one way (→ Ann's request to Bob), Bob and Cid were friends both ways
+    (kept), Dee kept Ann whom Ann ignores (dropped: an ignore ends requests)."""
+    upgrade(empty_url, "social_0001")
+    _sql(empty_url,
+         "INSERT INTO players (id, name, name_key, created_at) VALUES "
+         "(1, 'Ann', 'ann', CURRENT_TIMESTAMP), (2, 'Bob', 'bob', CURRENT_TIMESTAMP), "
+         "(3, 'Cid', 'cid', CURRENT_TIMESTAMP), (4, 'Dee', 'dee', CURRENT_TIMESTAMP)",
+         "INSERT INTO friendships (player_id, friend_id, created_at) VALUES "
+         "(1, 2, CURRENT_TIMESTAMP), (2, 3, CURRENT_TIMESTAMP), (3, 2, CURRENT_TIMESTAMP), "
+         "(4, 1, CURRENT_TIMESTAMP)",
+         "INSERT INTO ignores (player_id, ignored_id, created_at) VALUES "
+         "(1, 4, CURRENT_TIMESTAMP)")
+    upgrade(empty_url)
+    pairs = "SELECT {a} * 10 + {b} FROM {table} ORDER BY 1"
+    assert _sql(empty_url, pairs.format(a="player_id", b="friend_id", table="friendships")) \
+        == [23, 32]
+    assert _sql(empty_url, pairs.format(a="player_id", b="invitee_id",
+                                        table="friend_requests")) == [12]
+    downgrade(empty_url, "social_0001")
+    assert _sql(empty_url, pairs.format(a="player_id", b="friend_id", table="friendships")) \
+        == [12, 23, 32]

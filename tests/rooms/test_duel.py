@@ -2,6 +2,7 @@
 
 import asyncio
 import gc
+import json
 import weakref
 from typing import Any
 
@@ -197,6 +198,39 @@ async def test_an_answer_that_cannot_go_out_stops_none_of_the_step() -> None:
     await duels.close()
 
 
+class UnreachablePubSub(MemoryPubSub):
+    """A bus whose every publish fails while ``down`` (Redis away)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.down = False
+
+    async def publish(self, channel: str, message: Any) -> None:
+        if self.down:
+            raise ConnectionError("Redis is away")
+        await super().publish(channel, message)
+
+
+async def test_a_fan_out_that_fails_after_the_ack_is_no_second_answer() -> None:
+    pubsub = UnreachablePubSub()
+    store = make_store()
+    duels = service(store, FakeClock(), pubsub)
+    await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    await duels.open_game(player_id=BOB, match_id=MATCH, follow=no_follow)
+    pubsub.down = True
+    answers: list[dict[str, Any]] = []
+    for seq, action in enumerate(WINNING_LINE, start=1):
+        reply = await duels.act(player_id=ANN, match_id=MATCH, seq=seq, action=action,
+                                answer=answers.append)  # raises nothing
+        assert reply["type"] == "ack"
+    assert [a["seq"] for a in answers] == list(range(1, len(WINNING_LINE) + 1))  # one each
+    await duels.finish(player_id=BOB, match_id=MATCH, seq=1, answer=answers.append)
+    assert answers[-1]["type"] == "ack" and len(answers) == len(WINNING_LINE) + 1
+    # The effects after the failed publishes still happened: the match is settled.
+    assert store.matches[MATCH].winner_id == ANN
+    await duels.close()
+
+
 async def play_line(duels: DuelService, player: int) -> dict[str, Any]:
     reply: dict[str, Any] = {}
     for seq, action in enumerate(WINNING_LINE, start=1):
@@ -251,6 +285,24 @@ async def test_spectating_needs_my_game_over_and_strangers_wait_for_the_match() 
         await duels.spectate(viewer_id=EVE, match_id=MATCH, player_id=BOB, follow=no_follow)
     with pytest.raises(ReplayNotReady):
         await duels.replay(viewer_id=ANN, match_id=MATCH, player_id=BOB)
+    await duels.close()
+
+
+async def test_an_outsider_s_early_spectate_is_refused_as_documented() -> None:
+    duels = service(make_store(), FakeClock())
+    await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    await duels.open_game(player_id=BOB, match_id=MATCH, follow=no_follow)
+    for named in (None, BOB):  # docs/protocol.md, "Spectating": spectate_refused
+        with pytest.raises(SpectateRefused, match="match in progress"):
+            await duels.spectate(viewer_id=EVE, match_id=MATCH, player_id=named,
+                                 follow=no_follow)
+    await duels.finish(player_id=ANN, match_id=MATCH, seq=1)
+    await duels.finish(player_id=BOB, match_id=MATCH, seq=1)
+    with pytest.raises(SpectateRefused, match="player_id"):  # whose game, then?
+        await duels.spectate(viewer_id=EVE, match_id=MATCH, player_id=None, follow=no_follow)
+    snap = await duels.spectate(viewer_id=EVE, match_id=MATCH, player_id=BOB,
+                                follow=no_follow)
+    assert snap["role"] == "spectator" and snap["player_id"] == BOB
     await duels.close()
 
 
@@ -364,6 +416,30 @@ async def test_a_restart_rebuilds_games_and_resumes_clocks() -> None:
     assert [g.end_reason for g in store.matches[MATCH].games] == ["timed_out", "timed_out"]
     assert store.matches[MATCH].finished
     await third.close()
+
+
+async def test_a_duplicate_ack_after_a_restart_is_the_original_ack_byte_for_byte() -> None:
+    clock = FakeClock()
+    store = make_store(time_limit=100)
+    first = service(store, clock)
+    await first.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    acks = []
+    for seq, action in enumerate(WINNING_LINE[:5], start=1):
+        clock.now += 1.25
+        acks.append(await first.act(player_id=ANN, match_id=MATCH, seq=seq, action=action))
+    await first.close()  # the process dies; the client resends its last action elsewhere
+
+    clock.now += 7
+    second = service(store, clock)
+    await second.restore()
+    for _ in range(2):  # the first answer fans the step out again, the second does not
+        again = await second.act(player_id=ANN, match_id=MATCH, seq=5, action=WINNING_LINE[4])
+        assert json.dumps(again) == json.dumps({**acks[-1], "duplicate": True})
+    # The same within a process (no restart): the kept ack, not one made anew.
+    clock.now += 3
+    assert await second.act(player_id=ANN, match_id=MATCH, seq=5, action=WINNING_LINE[4]
+                            ) == {**acks[-1], "duplicate": True}
+    await second.close()
 
 
 class EndlessStore(MemoryStore):

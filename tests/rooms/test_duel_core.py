@@ -23,7 +23,7 @@ from app.rooms.duel_core import (
     StartGame,
 )
 from app.rooms.errors import NotSeated, ReplayNotReady, SpectateRefused
-from app.rooms.match import Match
+from app.rooms.match import MatchState
 from app.rooms.store import StoredAction, StoredGame
 from tests.support.duel_layouts import RULES, WINNING_LINE, near_finished_layout
 
@@ -31,16 +31,16 @@ ANN, BOB, EVE = 1, 2, 3
 T0 = 1_000.0
 
 
-def new_match(time_limit: float = 600.0, expires_at: float | None = None) -> Match:
+def new_match(time_limit: float = 600.0, expires_at: float | None = None) -> MatchState:
     rules = rules_from_json(RULES)
     start = state_from_layout(rules, near_finished_layout())
     seats = tuple(core.rebuild_seat(StoredGame(100 + p, p), start, time_limit)
                   for p in (ANN, BOB))
-    return Match(10, rules, {"layout": near_finished_layout()}, start, seats,
+    return MatchState(10, rules, {"layout": near_finished_layout()}, start, seats,
                  expires_at=expires_at)
 
 
-def opened(match: Match, *players: int, at: float = T0) -> Match:
+def opened(match: MatchState, *players: int, at: float = T0) -> MatchState:
     for player in players:
         step = core.open_seat(match, player, at)
         assert step is not None
@@ -48,7 +48,7 @@ def opened(match: Match, *players: int, at: float = T0) -> Match:
     return match
 
 
-def played(match: Match, player: int, actions: list[dict[str, Any]], at: float) -> Match:
+def played(match: MatchState, player: int, actions: list[dict[str, Any]], at: float) -> MatchState:
     for action in actions:
         step = core.act(match, player, match.seat_of(player).seq + 1, action, at)
         assert step.reply is not None and step.reply["type"] == "ack", step.reply
@@ -344,7 +344,7 @@ def test_whatever_comes_the_seq_counts_what_the_log_holds(
 
 
 def test_the_hot_path_copies_keep_every_other_field() -> None:
-    """``Seat.played`` and ``Match.with_seat`` name the fields one by one (no keyword
+    """``SeatState.played`` and ``MatchState.with_seat`` name the fields one by one (no keyword
     arguments on the hottest path): a field added later must not be dropped by them."""
     match = opened(new_match(expires_at=T0 + 900), ANN).evolve(start_by=T0 + 100,
                                                               result={"type": "x"})

@@ -10,23 +10,23 @@ from app.engine.layout import state_from_layout
 from app.engine.rules import rules_from_json
 from app.rooms import duel_core as core
 from app.rooms import frames
-from app.rooms.match import Match
+from app.rooms.match import MatchState
 from app.rooms.store import StoredGame
 from tests.support.duel_layouts import RULES, WINNING_LINE, near_finished_layout
 
 T0 = 5_000.0
 
 
-def unopened(*, start_by: float | None = None) -> Match:
+def unopened(*, start_by: float | None = None) -> MatchState:
     rules = rules_from_json(RULES)
     start = state_from_layout(rules, near_finished_layout())
     seats = tuple(core.rebuild_seat(StoredGame(10 + p, p, name=f"P{p}"), start, 300)
                   for p in (1, 2))
-    return Match(7, rules, {"number": 5, "generator": 1, "difficulty": "easy"}, start, seats,
+    return MatchState(7, rules, {"number": 5, "generator": 1, "difficulty": "easy"}, start, seats,
                  start_by=start_by)
 
 
-def a_match() -> Match:
+def a_match() -> MatchState:
     match = unopened()
     for player in (1, 2):
         step = core.open_seat(match, player, T0)
@@ -65,6 +65,8 @@ def built() -> list[dict[str, Any]]:
         frames.presence(2, True),
         frames.lobby("table_created", {"id": 3}),
         frames.invite({"code": "x"}),
+        frames.said(7, 1, "good_luck"),
+        frames.friend("requested", 2, "bob"),
     ]
 
 

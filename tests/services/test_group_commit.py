@@ -5,6 +5,7 @@ import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import asyncpg  # type: ignore[import-untyped]
 import pytest
 from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -547,3 +548,70 @@ async def test_a_writer_with_no_connection_yet_starts_in_a_task(
     await asyncio.wait_for(asyncio.gather(lone, *more), 5)
     async with session_factory() as session:
         assert await session.scalar(select(func.count()).select_from(GameAction)) == 4
+
+
+class _Broken:
+    """A prepared statement whose driver is in a state asyncpg does not expect (seen
+    after backends were terminated under load)."""
+
+    async def fetch(self, *args: object) -> None:
+        raise asyncpg.InternalClientError("cannot perform operation: another operation is "
+                                          "in progress")
+
+
+async def test_postgres_writer_survives_an_unexpected_driver_error(
+    pg_sessions: async_sessionmaker[AsyncSession], pg_store: GroupCommitSqlStore,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    store = pg_store
+    (game, *_) = await games(pg_sessions, 1)
+    await store.append_action(game, 1, {"op": "deal"}, 1.0, Progress(-1, 1, 0))
+    writer = store._idle[-1]  # the writer used last, and the next one to be used
+    writer._one = writer._statement = _Broken()  # type: ignore[attr-defined]
+    with caplog.at_level("WARNING"), pytest.raises(StoreError):
+        await store.append_action(game, 2, {"op": "deal"}, 2.0, Progress(-2, 2, 0))
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]
+    # Reconnected: the next append is written (no acknowledged row is missing).
+    await store.append_action(game, 2, {"op": "deal"}, 2.0, Progress(-2, 2, 0))
+    async with pg_sessions() as session:
+        assert list(await session.scalars(
+            select(GameAction.seq).where(GameAction.game_id == game))) == [1, 2]
+
+
+async def test_postgres_writer_keeps_every_acknowledged_row_while_backends_are_terminated(
+    pg_sessions: async_sessionmaker[AsyncSession], pg_store: GroupCommitSqlStore,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    store = pg_store
+    game_ids = await games(pg_sessions, 10)
+    acknowledged: set[tuple[int, int]] = set()
+
+    async def play(game: int) -> None:
+        seq = 1
+        for attempt in range(40):
+            try:
+                await store.append_action(game, seq, {"op": "deal"}, float(attempt),
+                                          Progress(-seq, seq, 0))
+            except StoreError:
+                continue  # not acknowledged: the same seq again
+            acknowledged.add((game, seq))
+            seq += 1
+
+    async def terminate_backends() -> None:
+        async with pg_sessions() as session:
+            for _ in range(15):
+                await session.execute(text(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = "
+                    "current_database() AND pid <> pg_backend_pid()"))
+                await asyncio.sleep(0.01)
+
+    with caplog.at_level("WARNING"):
+        await asyncio.gather(terminate_backends(), *(play(game) for game in game_ids))
+    assert not [r for r in caplog.records if r.levelname == "ERROR"], caplog.text[-2000:]
+    async with pg_sessions() as session:
+        logged = set((await session.execute(
+            select(GameAction.game_id, GameAction.seq))).tuples())
+    assert acknowledged <= logged  # nothing acknowledged is missing
+    for game in game_ids:  # and every writer still writes
+        seq = 1 + max((s for g, s in logged if g == game), default=0)
+        await store.append_action(game, seq, {"op": "deal"}, 99.0, Progress(-seq, seq, 0))

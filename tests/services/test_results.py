@@ -88,10 +88,12 @@ async def test_a_game_logged_before_0009_shows_its_rows_totals(session: AsyncSes
 async def test_higher_duel_score_wins_and_ratings_move_once(session: AsyncSession) -> None:
     ann, bob, match = await seated_match(session, suits=2)
     first, second = await games(session, match)
-    # Ann flips/moves productively for a while; Bob gives up after a minute and one action.
-    ann_points = await play(session, game_id=first, steps=6, end="finished", time_used_ms=90_000)
-    bob_points = await play(session, game_id=second, steps=1, end="finished",
-                            time_used_ms=60_000)
+    # Ann plays for a while; Bob gives up after two and a half minutes and 20 actions:
+    # both games are rated enough (docs/ratings.md).
+    ann_points = await play(session, game_id=first, steps=26, end="finished",
+                            time_used_ms=180_000)
+    bob_points = await play(session, game_id=second, steps=20, pick=1, end="finished",
+                            time_used_ms=150_000)
     assert ann_points != bob_points
     result = await results.finish_match(session=session, match_id=match.id)
     winner = ann if ann_points > bob_points else bob
@@ -142,11 +144,67 @@ async def test_a_finish_after_one_move_in_seconds_moves_no_rating(
     assert await session.get(Rating, (bob.id, 1)) is None
 
 
+async def timed_match(session: AsyncSession, time_limit_seconds: int) -> tuple[int, int, Match]:
+    ann = (await players.create_player(session=session, name="Ann", secret_key="k")).player
+    bob = (await players.create_player(session=session, name="Bob", secret_key="k")).player
+    view = await tables.create_table(
+        session=session, owner=ann, ttl_seconds=3600,
+        settings=tables.TableSettings(time_limit_seconds=time_limit_seconds))
+    seated = await tables.seat_player(session=session, table=view.table, player=bob)
+    assert seated.match is not None
+    return ann.id, bob.id, seated.match
+
+
+async def test_a_double_finish_after_70_seconds_and_15_actions_moves_no_rating(
+        session: AsyncSession) -> None:
+    """Issue 24: both players pressed Finish after ~15 actions in 70 s, and ratings moved
+    by ±162. Neither game is a real attempt: the result stands, the ratings do not move,
+    and the result says so the way a game too short to count does (no rating values)."""
+    ann, bob, match = await seated_match(session)
+    first, second = await games(session, match)
+    await play(session, game_id=first, steps=15, end="finished", time_used_ms=70_000)
+    await play(session, game_id=second, steps=15, pick=1, end="finished",
+               time_used_ms=69_000)
+    result = await results.finish_match(session=session, match_id=match.id)
+    assert result.match.status == "finished" and result.match.rated
+    assert all(g.rating_before is None and g.rating_after is None for g in result.games)
+    assert await session.get(Rating, (ann.id, 1)) is None
+    assert await session.get(Rating, (bob.id, 1)) is None
+
+
+@pytest.mark.parametrize("limit,steps,used_ms,rated", [
+    (900, 20, 120_000, True),  # a real attempt given up: 20 actions and 2 minutes
+    (900, 19, 600_000, False),  # long, but hardly played
+    (900, 200, 119_000, False),  # many actions, under 2 minutes
+    (60, 20, 30_000, True),  # a one-minute clock: half of it is enough
+    (60, 20, 29_000, False),
+])
+async def test_a_finished_game_must_last_enough_actions_and_time_to_be_rated(
+        session: AsyncSession, limit: int, steps: int, used_ms: int, rated: bool) -> None:
+    ann, _, match = await timed_match(session, limit)
+    first, second = await games(session, match)
+    await play(session, game_id=first, steps=steps, end="finished", time_used_ms=used_ms)
+    await play(session, game_id=second, steps=0, end="timed_out", time_used_ms=limit * 1000)
+    result = await results.finish_match(session=session, match_id=match.id)
+    assert all((g.rating_after is not None) is rated for g in result.games), result.games
+    assert (await session.get(Rating, (ann, 1)) is not None) is rated
+
+
+async def test_a_game_played_to_its_end_is_rated_however_short(session: AsyncSession) -> None:
+    """The clock running out is the game's natural end: rated, whatever was played."""
+    ann, _, match = await timed_match(session, 60)
+    first, second = await games(session, match)
+    await play(session, game_id=first, steps=3, end="timed_out", time_used_ms=60_000)
+    await play(session, game_id=second, steps=0, end="timed_out", time_used_ms=60_000)
+    result = await results.finish_match(session=session, match_id=match.id)
+    assert all(g.rating_after is not None for g in result.games)
+    assert await session.get(Rating, (ann, 1)) is not None
+
+
 async def test_a_player_who_did_not_start_loses_rated(session: AsyncSession) -> None:
     ann, bob, match = await seated_match(session)
     first, second = await games(session, match)
-    await play(session, game_id=first, steps=10, end="finished",
-                            time_used_ms=30_000)
+    await play(session, game_id=first, steps=20, end="finished", time_used_ms=150_000)
     game = await session.get(Game, second)  # Bob never opened his game: timed out unopened
     assert game is not None
     await repo.finish_game(session, game=game, status="timed_out",
@@ -278,8 +336,8 @@ async def test_a_failing_listener_keeps_nothing_of_the_settlement(session: Async
     ann, _, match = await seated_match(session)
     match_id, ann_id = match.id, ann.id
     first, second = await games(session, match)
-    await play(session, game_id=first, steps=3)
-    await play(session, game_id=second, steps=0)
+    await play(session, game_id=first, steps=3, end="timed_out", time_used_ms=900_000)
+    await play(session, game_id=second, steps=0, end="timed_out", time_used_ms=900_000)
 
     async def broken(event: MatchSettled, own: AsyncSession) -> None:
         raise RuntimeError("listener down")
@@ -325,8 +383,8 @@ async def test_finishing_twice_at_once_rates_once(
 ) -> None:
     ann, bob, match = await seated_match(session)
     first, second = await games(session, match)
-    await play(session, game_id=first, steps=3)
-    await play(session, game_id=second, steps=0)
+    await play(session, game_id=first, steps=3, end="timed_out", time_used_ms=900_000)
+    await play(session, game_id=second, steps=0, end="timed_out", time_used_ms=900_000)
 
     async def finish() -> int | None:
         async with session_factory() as own:

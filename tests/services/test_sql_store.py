@@ -16,9 +16,9 @@ from app.rooms.store import StoreError
 from app.services.players import create_player
 from app.services.sql_store import SqlStore
 from app.services.tables import TableSettings, create_table, join_table
-from app.services.test_layouts import set_test_layout
 from tests.support.clock import FakeClock
 from tests.support.duel_layouts import WINNING_LINE, near_finished_layout
+from tests.support.layout_route import set_test_layout
 
 Sessions = async_sessionmaker[AsyncSession]
 
@@ -89,14 +89,15 @@ async def test_a_duel_is_logged_settled_and_rebuilt(session_factory: Sessions) -
         reply = await again.act(player_id=ann, match_id=match_id, seq=seq, action=action)
     assert reply["status"] == "won"
     await again.open_game(player_id=bob, match_id=match_id, follow=no_follow)
-    clock.now += 61  # Bob gives up after a minute: a game that counts for ratings
-    done = await again.finish(player_id=bob, match_id=match_id, seq=1)
-    assert done["status"] == "finished"
+    # Bob plays nothing until his clock has run out: the game's natural end, rated
+    # however short (docs/ratings.md); his late Finish is refused.
+    clock.now += 301
+    await again.finish(player_id=bob, match_id=match_id, seq=1)
 
     [match] = await rows(session_factory, Match, id=match_id)
     assert match.status == "finished" and match.winner_id == ann
     games = {g.player_id: g for g in await rows(session_factory, Game, match_id=match_id)}
-    assert (games[ann].status, games[bob].status) == ("won", "finished")
+    assert (games[ann].status, games[bob].status) == ("won", "timed_out")
     assert games[ann].rating_after is not None and games[ann].rating_after > 1500
     result = again.result(match_id)
     assert result is not None and result["winner_id"] == ann

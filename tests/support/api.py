@@ -63,3 +63,14 @@ def assert_problem(response: httpx.Response, status: int, code: str | None = Non
     if code is not None:
         assert body["code"] == code, body
     return body  # type: ignore[no-any-return]
+
+
+async def befriend(client: httpx.AsyncClient, asker: User, other: User) -> None:
+    """Make ``asker`` and ``other`` friends the only way there is: a request, accepted."""
+    asked = await client.post("/api/me/friend-requests", json={"name": other.name},
+                              headers=asker.auth)
+    assert asked.status_code == 201, asked.text
+    if asked.json()["status"] == "requested":
+        accepted = await client.post(f"/api/me/friend-requests/{asker.id}/accept",
+                                     headers=other.auth)
+        assert accepted.status_code == 200, accepted.text

@@ -40,7 +40,8 @@ def free_port() -> int:
 
 
 class LiveServer:
-    """``python -m uvicorn app.main:app`` in a subprocess; stop and start keep the database."""
+    """``python -m uvicorn`` serving the testing app (the product's and the test routes) in a
+    subprocess; stop and start keep the database."""
 
     def __init__(self, database: Path, log: Path) -> None:
         self.database = database
@@ -61,7 +62,6 @@ class LiveServer:
             **os.environ,
             "SPIDER_DATABASE_URL": sqlite_url(self.database),
             "SPIDER_SECRET_KEY": SECRET,
-            "SPIDER_ALLOW_TEST_LAYOUTS": "true",
             "SPIDER_PLAYER_CREATE_BURST": "1000",
             "SPIDER_PLAYER_CREATE_PER_MINUTE": "1000",
             # Whole duels are played as fast as the server answers: no frame rate limit.
@@ -70,7 +70,8 @@ class LiveServer:
         }
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
+                [sys.executable, "-m", "uvicorn", "tests.support.testing_app:app",
+                 "--host", "127.0.0.1",
                  "--port", str(self.port), "--log-level", "warning"],
                 cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
             )

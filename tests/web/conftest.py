@@ -13,9 +13,9 @@ import pytest
 import uvicorn
 from playwright.sync_api import expect
 
-from app.main import create_app
 from app.settings import Settings
 from tests.support.database import sqlite_url, upgrade
+from tests.support.testing_app import create_testing_app
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
@@ -44,13 +44,15 @@ def free_port() -> int:
 
 
 class LiveServer:
-    """uvicorn in a thread, serving the app built from ``settings``."""
+    """uvicorn in a thread, serving the testing app built from ``settings``."""
 
     def __init__(self, settings: Settings, **config_options: Any) -> None:
+        self.settings = settings
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         options: dict[str, Any] = {"log_level": "warning", **config_options}
-        config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=self.port, **options)
+        config = uvicorn.Config(create_testing_app(settings), host="127.0.0.1", port=self.port,
+                                **options)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -75,7 +77,7 @@ def test_settings(folder: Path) -> Settings:
     migrate.start()
     migrate.join()
     return Settings(
-        database_url=url, secret_key="web-test-secret", allow_test_layouts=True,
+        database_url=url, secret_key="web-test-secret",
         player_create_burst=1000, player_create_per_minute=1000,
     )
 
@@ -92,6 +94,17 @@ def app_server(tmp_path: Path) -> Iterator[LiveServer]:
     """The whole app on a fresh migrated SQLite database: real REST and WebSocket."""
     with LiveServer(test_settings(tmp_path)) as server:
         yield server
+
+
+@pytest.fixture(autouse=True)
+def _close_pages_after(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Close the browser contexts a test opened once it is over: left open, every page of
+    every earlier test keeps its clock ticking and its socket reconnecting to a server
+    that has gone, and over the whole suite they took the two cores from the tests."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in request.getfixturevalue("browser").contexts:
+            context.close()
 
 
 @pytest.fixture

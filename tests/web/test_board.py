@@ -237,6 +237,32 @@ def test_reconnect_resumes_the_stream(page: Page, fake: FakeServer, artifacts: P
     expect(top(page, 3)).to_have_attribute("data-card", "As")
 
 
+def test_lost_events_make_the_table_ask_for_its_snapshot_again(
+        page: Page, fake: FakeServer) -> None:
+    # docs/protocol.md, "When Redis is away": a `resync` event, or an `n` that skips,
+    # means events were lost; the client sends again what it follows (a fresh snapshot).
+    def opened() -> int:
+        return sum(1 for m in fake.received if m["type"] == "open_game")
+
+    def wait_until_opened(times: int) -> None:
+        for _ in range(100):  # the page's frames are handled while Playwright waits
+            if opened() >= times:
+                break
+            page.wait_for_timeout(50)
+        assert opened() == times
+
+    expect(page.locator("#their-score")).to_have_text("0")
+    page.wait_for_timeout(300)
+    before = opened()  # 1 or 2: sent before the welcome, and again on a fresh stream
+    fake.push(fake.socket, {"type": "resync", "reason": "events_lost"})
+    wait_until_opened(before + 1)
+    fake.n += 1  # an event that never came
+    progress = fake.opponent(score=42, runs=7)
+    fake.push(fake.socket, {"type": "progress", "match_id": MATCH_ID, "progress": progress})
+    expect(page.locator("#their-score")).to_have_text("42")
+    wait_until_opened(before + 2)
+
+
 def test_finish_then_watch_then_result(page: Page, fake: FakeServer, artifacts: Path) -> None:
     page.click("#finish")
     page.click("#confirm-finish-yes")  # the page's own dialog

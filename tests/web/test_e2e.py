@@ -50,11 +50,10 @@ def invite_by_link(browser: Browser, server: LiveServer, artifacts: Path) -> tup
     assert link == alice.locator("#invite-link").input_value()
     alice.screenshot(path=artifacts / "e2e-invite.png")
 
+    # The landing said who invites to what: the name chosen, Bob is at the table at once.
     bob = new_player(browser, server, "bob", link.removeprefix(server.url))
-    expect(bob.get_by_role("heading", name="alice invites you")).to_be_visible()
-    bob.screenshot(path=artifacts / "e2e-invited.png")
-    bob.click("#accept-invite")
     expect(bob.locator("#start")).to_be_visible()
+    bob.screenshot(path=artifacts / "e2e-invited.png")
     expect(bob.get_by_role("status").filter(has_text="alice is at the table")).to_be_visible()
     expect(alice.locator("#start")).to_be_visible()  # Alice's page notices Bob sat down
     expect(alice.get_by_role("status").filter(has_text="bob is at the table")).to_be_visible()
@@ -173,7 +172,7 @@ def test_duel_watch_and_result(browser: Browser, app_server: LiveServer,
         expect(sheet).to_contain_text("won")
         expect(sheet).to_contain_text("finished early")
         # Bob gave up after a few seconds and two moves: an aborted game for ratings
-        # (docs/ratings.md: 10 actions or a minute, or a win), so nobody's rating moves.
+        # (docs/ratings.md: too short to count, let alone to rate): nobody's rating moves.
         expect(sheet.locator("tbody tr").first.locator("td").last).to_have_text("too short to rate")
     share = bob.locator("#share-text").input_value()
     assert "I lost" in share
@@ -181,11 +180,20 @@ def test_duel_watch_and_result(browser: Browser, app_server: LiveServer,
     alice.screenshot(path=artifacts / "e2e-result-alice.png", full_page=True)
     bob.screenshot(path=artifacts / "e2e-result-bob.png", full_page=True)
 
+    # Both scores over time on one chart (the two games' replays, loaded on demand).
+    expect(bob.locator("svg#score-chart .series")).to_have_count(2)
     bob.get_by_role("button", name="Watch replay — alice").click()
-    expect(bob.locator("#replay-at")).to_have_text("5 / 5")  # four taps and a flip
+    # Whose game it is, from the deal before the first move (issue 25).
+    expect(bob.locator("#replay-h")).to_have_text("Replay — alice")
+    expect(bob.locator("#replay-at")).to_have_text("Step 0 of 5")  # four taps and a flip
+    expect(bob.locator("#replay-step")).to_have_text("The deal, before the first move")
+    bob.keyboard.press("End")
+    expect(bob.locator("#replay-at")).to_have_text("Step 5 of 5")
     expect(bob.locator(".runs .run")).to_have_count(8)
+    # Each step said with the points it made (the duel score, from the server's replay).
+    expect(bob.locator("#replay-step")).to_have_text(re.compile(r"^Step 5 of 5: .*, [+−±]\d+$"))
     bob.get_by_role("button", name="Previous").click()
-    expect(bob.locator("#replay-at")).to_have_text("4 / 5")
+    expect(bob.locator("#replay-at")).to_have_text("Step 4 of 5")
     expect(bob.locator(".runs .run")).to_have_count(7)
     expect(top(bob, 0)).to_have_attribute("data-card", "2s")
     bob.screenshot(path=artifacts / "e2e-replay.png", full_page=True)
@@ -265,9 +273,9 @@ def test_lobby_lists_a_public_table_and_filters_it(browser: Browser, app_server:
     dave = new_player(browser, app_server, "dave")
     row = dave.locator(".list li", has_text="carol")
     expect(row).to_contain_text("2 suits")
-    dave.get_by_label("Suits").select_option("1")
+    dave.locator("#f-suits").select_option("1")
     expect(dave.get_by_text("No open table matches.")).to_be_visible()
-    dave.get_by_label("Suits").select_option("2")
+    dave.locator("#f-suits").select_option("2")
     expect(row).to_be_visible()
     dave.screenshot(path=artifacts / "e2e-lobby.png", full_page=True)
     assert serious(dave) == []
@@ -296,10 +304,14 @@ def test_friend_presence_and_direct_invite(browser: Browser, app_server: LiveSer
     erin.goto("/#/player/frank")
     # The duel stats (the daily ones, id daily-stats, are another dl.stats on the page).
     expect(erin.locator("dl.stats:not(#daily-stats)")).to_contain_text("Games")
-    erin.click("#add-friend")
-    expect(erin.get_by_role("main").get_by_role("status")).to_have_text("Friend added.")
+    erin.click("#add-friend")  # a request, which frank accepts (friends are mutual)
+    expect(erin.get_by_role("main").get_by_role("status")).to_have_text(
+        "Request sent to frank; waiting for an answer.")
     erin.screenshot(path=artifacts / "e2e-player.png", full_page=True)
     assert serious(erin) == []
+    frank.get_by_role("button", name="Accept — erin").click()  # live in frank's lobby
+    expect(frank.locator("ul.list:not(.request-list) > li", has_text="erin")).to_contain_text(
+        "online")
     erin.goto("/#/")
     friend = erin.locator(".list li", has_text="frank")
     expect(friend).to_contain_text("online")  # live presence: frank's page is connected
@@ -348,7 +360,7 @@ def test_a_table_update_does_not_steal_the_friend_name_field(browser: Browser,
 def test_a_lobby_update_keeps_keyboard_focus(browser: Browser, app_server: LiveServer) -> None:
     """The lobby redraws when a table opens; the control the player was on keeps focus."""
     hana = new_player(browser, app_server, "hana")
-    suits = hana.get_by_label("Suits")
+    suits = hana.locator("#f-suits")
     suits.focus()
     expect(suits).to_be_focused()
     ivan = new_player(browser, app_server, "ivan")

@@ -97,6 +97,9 @@ def test_a_refused_request_is_told_in_the_page_language(page: Page,
             "detail": "bob is already in your friend list", "code": "already_friend"})
 
     page.route("**/api/me/friends*", already)
+    page.route("**/api/me/friend-requests*", lambda route: already(route) if
+               route.request.method == "POST" else route.fulfill(json={"incoming": [],
+                                                                       "outgoing": []}))
     page.goto(f"{static_server.url}/#/player/bob")
     page.click("#add-friend")
     expect(page.get_by_role("status")).to_have_text("Déjà dans votre liste d'amis.")

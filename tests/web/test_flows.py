@@ -272,8 +272,14 @@ def test_find_a_player_by_name_add_and_invite(browser: Browser, app_server: Live
     erin.locator("#find-go").click()
     found = erin.locator(".found li", has_text="frank")
     found.get_by_role("button", name="Add friend — frank").click()
+    expect(erin.locator("#friend-requests")).to_contain_text(
+        "Request sent to frank; waiting for an answer.")
+    frank.get_by_role("button", name="Accept — erin").click()  # live: friends are mutual
     expect(found.get_by_text("Friends ✓")).to_be_visible()
     expect(found.get_by_role("button", name="Remove — frank")).to_be_visible()
+    # The request is gone with the accept (its row leaves as the friend's comes: a strict
+    # locator below would otherwise meet both for a moment).
+    expect(erin.locator("#friend-requests li", has_text="frank")).to_have_count(0)
     friends = erin.get_by_role("region", name="Friends")
     friend = friends.locator("ul.list:not(.found) > li", has_text="frank")
     expect(friend).to_contain_text("online")
@@ -323,8 +329,8 @@ def test_an_invitation_says_who_invites_to_what_before_the_name(
 
     # Bug: once Bob had taken the seat, the same link still invited the next visitor, and
     # the lobby offered an Accept that could only be refused.
-    new_player(browser, app_server, "bob", link.removeprefix(app_server.url)).click(
-        "#accept-invite")
+    bob = new_player(browser, app_server, "bob", link.removeprefix(app_server.url))
+    expect(bob.locator("#start")).to_be_visible()  # straight to the table (issue 25)
     expect(alice.locator("#start")).to_be_visible()
     late = browser.new_context(base_url=app_server.url).new_page()
     late.goto(link.removeprefix(app_server.url))
@@ -555,13 +561,16 @@ def test_the_player_page_shows_and_changes_friend_and_ignore_state(
     """Bug: Add friend added Bob but the page went on saying "Add friend" (and said it on
     load when he already was a friend); my own page and a name nobody has offered Add
     friend and Ignore too."""
-    new_player(browser, app_server, "bob")
+    bob = new_player(browser, app_server, "bob")
     alice = new_player(browser, app_server, "alice")
     alice.goto("/#/player/bob")
     alice.click("#add-friend")
-    expect(alice.locator("#friend-state")).to_have_text("Friends ✓")
+    expect(alice.locator("#friend-state")).to_have_text("Friend request sent")
     expect(alice.locator("#add-friend")).to_have_count(0)
-    expect(alice.locator("#remove-friend")).to_be_focused()  # the way back, under the finger
+    expect(alice.locator("#withdraw-friend")).to_be_focused()  # the way back, under the finger
+    bob.get_by_role("button", name="Accept — alice").click()  # friends are mutual
+    expect(bob.locator("ul.list:not(.request-list) > li", has_text="alice")).to_contain_text(
+        "online")
     alice.reload()  # known on load: the friend list says so
     expect(alice.locator("#friend-state")).to_have_text("Friends ✓")
     expect(alice.get_by_role("button", name="Remove friend")).to_be_visible()

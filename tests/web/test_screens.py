@@ -137,13 +137,20 @@ def test_player_info(page: Page, static_server: LiveServer, artifacts: Path) -> 
         "id": 2, "name": "bob", "since": "2026-11-29T10:00:00Z", "online": True,
     }) if route.request.method == "POST" else route.fulfill(json=none))
     page.route("**/api/me/ignores*", lambda route: route.fulfill(json=none))
+    page.route("**/api/me/friend-requests*", lambda route: route.fulfill(status=201, json={
+        "status": "requested", "player": {"id": 2, "name": "bob",
+                                          "since": "2026-11-29T10:00:00Z"},
+    }) if route.request.method == "POST" else route.fulfill(json={"incoming": [],
+                                                                  "outgoing": []}))
     page.goto(f"{static_server.url}/#/player/bob")
     expect(page.locator("dl.stats")).to_contain_text("1612 · Intermediate")
     expect(page.locator("#duel-streak")).to_have_text("2 wins in a row")  # not a bare "2"
     expect(page.locator("dl.stats")).to_contain_text("Nov 1, 2026")  # the dates' one style
-    page.click("#add-friend")
-    expect(page.get_by_role("status")).to_have_text("Friend added.")
-    expect(page.locator("#friend-state")).to_have_text("Friends ✓")
+    page.click("#add-friend")  # a request: friends are mutual (issue 25)
+    expect(page.get_by_role("status")).to_have_text(
+        "Request sent to bob; waiting for an answer.")
+    expect(page.locator("#friend-state")).to_have_text("Friend request sent")
+    expect(page.locator("#withdraw-friend")).to_be_focused()
     page.screenshot(path=artifacts / "player.png")
     assert serious(page) == []
 

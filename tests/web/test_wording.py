@@ -20,12 +20,15 @@ def block(text: str, start: str, end: str) -> str:
 
 
 def sentences(language: str) -> list[str]:
-    """Every string literal of that language's word tables (first page and solo)."""
+    """Every string literal of that language's word tables (first page, solo, history)."""
     first_page = (WEB_JS / "i18n.js").read_text()
     solo = (WEB_JS / "solo-words.js").read_text()
+    past = (WEB_JS / "history-words.js").read_text()  # a player's past, replays, redo
     tables = {
-        "fr": [block(first_page, "const FR = {", "\n};"), block(solo, "\n  fr: {", "\n  de: {")],
-        "de": [block(first_page, "const DE = {", "\n};"), block(solo, "\n  de: {", "\n};")],
+        "fr": [block(first_page, "const FR = {", "\n};"), block(solo, "\n  fr: {", "\n  de: {"),
+               block(past, "\n  fr: {", "\n  de: {")],
+        "de": [block(first_page, "const DE = {", "\n};"), block(solo, "\n  de: {", "\n};"),
+               block(past, "\n  de: {", "\n});")],
     }[language]
     # "{actions}" is a placeholder's name, not a word the page shows.
     return [re.sub(r"\{\w+\}", "#", s) for table in tables for s in STRING.findall(table)]

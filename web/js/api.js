@@ -19,7 +19,7 @@ export const session = {
   me: null,
 };
 
-async function call(method, path, body, query) {
+export async function call(method, path, body, query) {
   const url = new URL(BASE + path, location.origin);
   for (const [key, value] of Object.entries(query || {})) {
     if (value !== "" && value !== null && value !== undefined) url.searchParams.set(key, value);
@@ -56,7 +56,7 @@ export const api = {
   searchPlayers: (prefix) => call("GET", "/players", undefined, { search: prefix, page_size: 8 }),
   removeFriend: (id) => call("DELETE", `/me/friends/${id}`),
   friends: (page) => call("GET", "/me/friends", undefined, { page_size: 100, page }),
-  addFriend: (name) => call("POST", "/me/friends", { name }),
+  addFriend: (name) => call("POST", "/me/friend-requests", { name }), // a request (issue 25)
   ignores: (page) => call("GET", "/me/ignores", undefined, { page_size: 100, page }),
   ignore: (name) => call("POST", "/me/ignores", { name }),
   unignore: (id) => call("DELETE", `/me/ignores/${id}`),

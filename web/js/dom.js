@@ -57,6 +57,11 @@ export function formatClock(ms) {
   return `${m}:${s}`;
 }
 
+// "14:35": a moment (ISO 8601) as the player's own clock shows it.
+export function clockTime(iso) {
+  return new Date(iso).toLocaleTimeString(document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" });
+}
+
 export async function copyText(text) {
   try {
     await navigator.clipboard.writeText(text);

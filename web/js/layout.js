@@ -4,6 +4,16 @@
 const RATIO = 1.4; // card height / width
 const ROWS_SHOWN = 3.4; // the height holds at least this many card heights
 export const TOUCH_STRIP = 24; // px of every face-up card a finger must be able to hit
+const TOUCH_TARGET = 44; // px a finger hits comfortably: a face-up card's strip when there is room
+// How much of a card shows under the next one when the column has the room (face-up,
+// face-down): open, so that the cards fill the felt; a column too long closes up.
+const OPEN_UP = 0.5;
+const OPEN_DOWN = 0.15;
+// A felt taller than even the longest column needs (an upright phone, whose width keeps
+// the cards small; the first deals) opens every column further, face-up cards first,
+// until the longest reaches the bottom: at most this much of a card shows.
+const WIDE_UP = 0.85;
+const WIDE_DOWN = 0.3;
 
 // `width`, `height`: the tableau's box in CSS px. `columns`: the view's columns ({down, up}).
 // `touch`: a coarse pointer or a phone-sized screen. The widest cards that fit are tried
@@ -35,13 +45,23 @@ function layoutAt(cw, gap, height, columns, touch) {
   const strip = Math.max(touch ? TOUCH_STRIP : 0, ix + pad + 1); // least face-up overlap
   const sizes = {
     cw, ch, gap, ix, pad, strip,
-    up: Math.max(strip, Math.round(ch * 0.26)),
-    down: Math.max(4, Math.round(ch * 0.09)),
+    up: Math.max(strip, Math.round(ch * OPEN_UP), touch ? Math.min(TOUCH_TARGET, ch - 4) : 0),
+    down: Math.max(4, Math.round(ch * OPEN_DOWN)),
     downMin: Math.max(3, Math.round(ch * 0.035)),
     small: cw < 56, // pips give way to one large pip
   };
+  open(columns, height - ch, sizes);
   const placed = columns.map((column) => placeColumn(column, height, sizes));
   return { ...sizes, columns: placed, height: Math.max(0, ...placed.map((c) => c.height)) };
+}
+
+// Widens sizes.up, then sizes.down, as far as the longest column still fits in `room`.
+function open(columns, room, s) {
+  const gaps = columns.map(({ down, up }) => ({ d: up.length ? down : Math.max(0, down - 1), u: Math.max(0, up.length - 1) }));
+  if (gaps.some(({ d, u }) => d * s.down + u * s.up > room)) return; // it closes up instead
+  const widest = (cap, fit) => Math.floor(Math.min(cap, ...gaps.map(fit)) * 10) / 10;
+  s.up = Math.max(s.up, widest(s.ch * WIDE_UP, ({ d, u }) => (u ? (room - d * s.down) / u : Infinity)));
+  s.down = Math.max(s.down, widest(s.ch * WIDE_DOWN, ({ d, u }) => (d ? (room - u * s.up) / d : Infinity)));
 }
 
 // The tops of a column's cards (face-down first). Too long for the height: face-down cards

@@ -49,7 +49,11 @@ export function nameScreen(app, { then, inviteCode }) {
     }
     try {
       await app.signIn(await api.register(name));
-      then();
+      // The landing said who invites to what: with the name chosen, straight to the table
+      // (refused, e.g. already answered: the lobby's invite panel says why).
+      const seat = inviteCode && await api.accept(inviteCode).catch(() => null);
+      if (seat) app.go(`#/table/${seat.id}`);
+      else then();
     } catch (problem) {
       // The name field's own rule says more than a generic "not valid".
       error = problemText(problem.code === "validation_error" ? { code: "bad_name" } : problem);
@@ -75,9 +79,14 @@ export function lobbyScreen(app, { inviteCode }) {
   let says = null; // mytables.js: My tables' words, loaded with the first table of mine
   let found = null; // players found by name: null before a search
   let seatNews = null; // a table of mine someone just sat down at
+  let requests = null; // social.js: friend requests waiting (friends are mutual)
   let inviteInfo = null;
   let filters = { suits: "", level: "", min_time_limit: "", max_time_limit: "" };
   let message = "";
+  // Quick duel (quick.js, on demand): its button and how many are looking; kept across redraws.
+  const quick = h("div.quick");
+  let quickStop = null;
+  import("./quick.js").then((m) => { quickStop = m.quickDuel(app, quick); }).catch(console.error);
 
   let loads = 0;
   async function load() {
@@ -96,7 +105,9 @@ export function lobbyScreen(app, { inviteCode }) {
     const failed = results.find((r) => r.status === "rejected");
     if (failed && inviteCode && results[3].status === "rejected") message = problemText(failed.reason);
     app.socket?.send({ type: "watch_presence", player_ids: friends.map((f) => f.id) }, "presence");
+    requests?.friendsAre(friends); // a request row goes in the frame its friend row comes
     render();
+    import("./social.js").then((s) => { if (!requests) { requests = s.friendRequests(app, load); render(); } requests.refresh(friends); });
     // Who finished, who won: in the match, not the table (a finished match is kept).
     if (!mine.length) return;
     const open = mine.filter((m) => m.match_id && matches.get(m.match_id)?.status !== "finished");
@@ -111,6 +122,7 @@ export function lobbyScreen(app, { inviteCode }) {
         h("h1", {}, t("lobby")),
         h("button.primary", { type: "button", onclick: () => openNewGame(true), id: "new-game" }, icon("plus"), t("newGame")),
         h("button", { type: "button", onclick: () => openNewGame(false), id: "invite-friend" }, icon("invite"), t("inviteFriend"))),
+      quick,
       message ? h("p.error.panel", { role: "alert" }, message) : null,
       seatNews ? renderSeatNews() : null,
       inviteCode ? renderInvite() : null,
@@ -123,7 +135,7 @@ export function lobbyScreen(app, { inviteCode }) {
           h("section.panel", { "aria-labelledby": "invites-h" },
             h("h2", { id: "invites-h" }, t("myInvites")), renderInvites()),
           h("section.panel", { "aria-labelledby": "friends-h" },
-            h("h2", { id: "friends-h" }, t("friends")), renderFriends(), renderFind()))));
+            h("h2", { id: "friends-h" }, t("friends")), requests?.el, renderFriends(), renderFind()))));
   }
 
   // My tables: the way back to a game I walked away from (logo, player info, a reload).
@@ -348,7 +360,7 @@ export function lobbyScreen(app, { inviteCode }) {
   load();
   return {
     el, render,
-    destroy() { stop(); app.socket?.forget("lobby"); app.socket?.send({ type: "unsubscribe_lobby" }); },
+    destroy() { stop(); quickStop?.(); app.socket?.forget("lobby"); app.socket?.send({ type: "unsubscribe_lobby" }); },
   };
 }
 

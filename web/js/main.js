@@ -201,22 +201,8 @@ function renderNav() {
   }, icon(name), h("span.navlabel", {}, t(key)))));
 }
 
-function renderHelp() {
-  const dialog = $("#help");
-  clear(dialog,
-    h("h2", { id: "help-title" }, t("helpTitle")),
-    h("p", {}, t("helpText")),
-    h("h3", {}, t("keys")),
-    h("ul", {}, ["keySpace", "keyUndo", "keyArrows", "keyEnter", "keyEsc", "keyFlip", "keyHint", "keyRescue", "keyAuto", "keyHelp"]
-      .map((key) => h("li", {}, t(key)))),
-    h("form", { method: "dialog" }, h("button", { class: "primary" }, t("close"))));
-}
-
-export function openHelp() {
-  renderHelp();
-  const dialog = $("#help");
-  if (!dialog.open) dialog.showModal();
-}
+// The help and its words load on demand, the first time it opens (help.js).
+export const openHelp = () => import("./help.js").then((m) => m.openHelp()).catch(console.error);
 
 function boot() {
   renderHeader();
@@ -236,7 +222,7 @@ function boot() {
     $("#live").textContent = "";
     renderHeader();
     if ($("#mygame")) fillMyGame($("#mygame"));
-    if ($("#help").open) renderHelp();
+    if ($("#help").open) openHelp();
     showStatus(document.body.classList.contains("offline") ? "reconnecting" : "online");
     screen?.render?.();
   });

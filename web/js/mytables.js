@@ -3,7 +3,7 @@
 // demand by lobby.js once I sit at a table, with its words, so the first page does not
 // carry them (docs/web.md, "Budget").
 import { t, addWords } from "./i18n.js";
-import { clockTime } from "./table.js";
+import { clockTime } from "./dom.js";
 
 addWords({
   en: {

@@ -1,15 +1,18 @@
 // Player info from any name: duel stats and ratings, solo stats per suit count, the daily
 // deal's streak, badges with the date earned (all fifteen, those not earned yet dimmed),
-// and whether they are in my friend and ignore lists, with Add / Remove friend and
-// Ignore / Unignore (none on my own page, nor for a name nobody has).
+// and whether they are in my friend and ignore lists, with Add friend (a request: friends
+// are mutual), Accept / Decline their request, Remove friend, and Ignore / Unignore, at
+// the top of the page (none on my own page, nor for a name nobody has).
 import { h, clear, announce, copyText } from "./dom.js";
 import { t, levelName, problemText, addWords } from "./i18n.js";
 
 import { api, session } from "./api.js";
 import { icon } from "./face.js";
 import { styled, suitsLabel, glyphs, duration, number, day, medal } from "./extra.js";
+import { progressSection, replayScreen, historyStyled } from "./progress.js";
+import { requestsApi } from "./social.js";
 
-await styled;
+await Promise.all([styled, historyStyled]);
 
 // This page's own words (loaded with it, not with the first page).
 addWords({
@@ -35,6 +38,12 @@ addWords({
     otherDeviceLead: "Öffne diesen Link auf deinem Handy oder einem anderen Computer, um dort als {name} zu spielen, mit deinen Wertungen, Abzeichen und Freunden. Behalte ihn für dich: Wer ihn öffnet, spielt als du.",
   },
 });
+// Out of the first page (issue 25 needed its bytes): words only this page uses.
+addWords({
+  en: { losses: "Lost", ignored: "Ignored.", since: "Since", ignore: "Ignore" },
+  fr: { losses: "Perdues", ignored: "Ignoré.", since: "Depuis", ignore: "Ignorer" },
+  de: { losses: "Verloren", ignored: "Ignoriert.", since: "Seit", ignore: "Ignorieren" },
+});
 
 // The duel streak comes signed (wins > 0, losses < 0): said in words, not as "-1".
 function streakText(streak) {
@@ -52,7 +61,14 @@ async function everyone(list) {
   }
 }
 
-export function playerScreen(app, { name }) {
+// A replay of one of the player's games has an address under their page:
+// #/player/NAME/replay/solo/ID (solo and daily games) or …/replay/duel/GAME_ID.
+const REPLAY = /^(.+)\/replay\/(solo|duel)\/(\d+)$/;
+
+export function playerScreen(app, { name: path }) {
+  const replay = path.match(REPLAY);
+  if (replay) return replayScreen(app, { name: replay[1], kind: replay[2], gameId: Number(replay[3]) });
+  const name = path;
   const el = h("section.screen.narrow.player-info");
   let info = null;
   let earned = []; // the player's badges, earliest first
@@ -62,8 +78,10 @@ export function playerScreen(app, { name }) {
   // not load): then both offers are shown, and the server's answer tells.
   let friend = null;
   let ignoring = null;
+  let request = null; // a friend request between us: "in" (they asked me), "out" (I asked)
   let known = false; // the buttons wait for the lists, so that the first one shown is right
   let showKey = false; // my link for another device, shown on request only (it is a key)
+  let past = null; // the games list, statistics and rating chart (progress.js), once known
 
   async function load() {
     try {
@@ -71,14 +89,17 @@ export function playerScreen(app, { name }) {
     } catch (problem) {
       message = problem.code === "player_not_found" ? t("noSuchPlayer", { name }) : problemText(problem);
     }
+    if (info) past = progressSection({ player: info, self: isSelf() });
     render();
     if (!info) return;
     // Solo stats and badges come with the solo layer; a server without it shows duels only.
     const badges = Promise.all([api.playerBadges(info.id).catch(() => []), api.badges().catch(() => [])]);
     if (app.me && !isSelf()) {
-      const [friends, ignores] = await Promise.all([everyone(api.friends).catch(() => null),
-        everyone(api.ignores).catch(() => null)]);
+      const [friends, ignores, requests] = await Promise.all([everyone(api.friends).catch(() => null),
+        everyone(api.ignores).catch(() => null), requestsApi.list().catch(() => null)]);
       friend = friends && friends.some((p) => p.id === info.id);
+      request = requests?.incoming.some((p) => p.id === info.id) ? "in"
+        : requests?.outgoing.some((p) => p.id === info.id) ? "out" : null;
       ignoring = ignores && ignores.some((p) => p.id === info.id);
       known = true;
       render();
@@ -91,6 +112,13 @@ export function playerScreen(app, { name }) {
     const tile = (label, value, wide, id) => h("div", { class: wide ? "wide" : "" }, h("dt", {}, label), h("dd", { id }, value ?? "—"));
     clear(el,
       h("div.profile", h("span.avatar", { "aria-hidden": "true", "data-initial": name[0] }), h("h1", {}, name)),
+      h("div.row.contact",
+        known && info && app.me && !isSelf() ? [
+          friendState(),
+          ignoring
+            ? h("span.row", h("span.badge", { id: "ignore-state" }, icon("block"), t("isIgnored")),
+              h("button", { type: "button", id: "unignore", onclick: () => act(() => api.unignore(info.id), "unignored", "not_ignored", false, "ignore") }, t("unignore")))
+            : h("button", { type: "button", id: "ignore", onclick: () => act(() => api.ignore(name), "ignored", "already_ignored", true, "unignore") }, icon("block"), t("ignore"))] : null),
       message ? h("p.banner", { role: "status" }, message) : null,
       info ? h("h2", {}, t("duels")) : null,
       info ? h("dl.stats.stats-grid", {},
@@ -108,19 +136,68 @@ export function playerScreen(app, { name }) {
           tile(t("streakNow"), t("days", { n: info.daily.current_streak })),
           tile(t("streakBest"), t("days", { n: info.daily.best_streak })),
           tile(t("lastWon"), day(info.daily.last_won), true))) : null,
+      past ? (past.render(), past.el) : null,
       info && (earned.length || table.length) ? badgeList() : null,
       info && isSelf() ? deviceLink() : null,
-      h("div.row.contact",
-        known && info && app.me && !isSelf() ? [
-          friend
-            ? h("span.row", h("span.badge.friend", { id: "friend-state" }, t("isFriend")), // kept together when the row wraps
-              h("button", { type: "button", id: "remove-friend", onclick: () => act(() => api.removeFriend(info.id), "friendRemoved", "not_friend", false, "add-friend") }, t("removeFriend")))
-            : h("button.primary", { type: "button", id: "add-friend", onclick: () => act(() => api.addFriend(name), "friendAdded", "already_friend", true, "remove-friend") }, icon("friend"), t("addFriend")),
-          ignoring
-            ? h("span.row", h("span.badge", { id: "ignore-state" }, icon("block"), t("isIgnored")),
-              h("button", { type: "button", id: "unignore", onclick: () => act(() => api.unignore(info.id), "unignored", "not_ignored", false, "ignore") }, t("unignore")))
-            : h("button", { type: "button", id: "ignore", onclick: () => act(() => api.ignore(name), "ignored", "already_ignored", true, "unignore") }, icon("block"), t("ignore"))] : null,
-        h("a.button", { href: "#/" }, icon("back"), t("back"))));
+      h("div.row", h("a.button", { href: "#/" }, icon("back"), t("back"))));
+  }
+
+  // Friends are mutual: Add friend asks; their request waits for my Accept / Decline; mine
+  // can be withdrawn. Each press shows the new state and focuses what undoes it.
+  function friendState() {
+    const button = (id, text, call, primary) => h(primary ? "button.primary" : "button", { type: "button", id, onclick: call }, text);
+    if (friend) {
+      return h("span.row", h("span.badge.friend", { id: "friend-state" }, t("isFriend")), // kept together when the row wraps
+        button("remove-friend", t("removeFriend"), () => change(() => api.removeFriend(info.id), t("friendRemoved"), { friend: false }, "add-friend")));
+    }
+    if (request === "in") {
+      return h("span.row", h("span", { id: "friend-state" }, t("sxRequestFrom", { name: info.name })),
+        button("accept-friend", t("accept"), () => change(() => requestsApi.accept(info.id), t("sxNowFriends", { name: info.name }), { friend: true }, "remove-friend"), true),
+        button("decline-friend", t("decline"), () => change(() => requestsApi.decline(info.id), t("sxDeclined"), {}, "add-friend")));
+    }
+    if (request === "out") {
+      return h("span.row", h("span.badge", { id: "friend-state" }, t("sxRequestSent")),
+        button("withdraw-friend", t("sxCancelRequest"), () => change(() => requestsApi.withdraw(info.id), "", {}, "add-friend")));
+    }
+    return h("button.primary", { type: "button", id: "add-friend", onclick: ask }, icon("friend"), t("sxAddFriend"));
+  }
+
+  async function ask() {
+    let outcome;
+    try {
+      outcome = await requestsApi.ask(name);
+    } catch (problem) {
+      // An answer that says it was so already still tells the state.
+      if (problem.code === "already_friend") friend = true;
+      if (problem.code === "request_pending") request = "out";
+      message = problemText(problem);
+      announce(message);
+      return render();
+    }
+    friend = outcome.status === "friends"; // they had asked me: friends at once
+    request = friend ? null : "out";
+    message = friend ? t("sxNowFriends", { name: info.name }) : t("sxRequestTo", { name: info.name });
+    announce(message);
+    render();
+    el.querySelector(friend ? "#remove-friend" : "#withdraw-friend")?.focus();
+  }
+
+  // A friend-state change: the new state shown (request cleared unless set again), the
+  // message said, the focus on what undoes it; a refusal says why and changes nothing.
+  async function change(call, done, next, focus) {
+    try {
+      await call();
+    } catch (problem) {
+      message = problemText(problem);
+      announce(message);
+      return render();
+    }
+    request = null;
+    if ("friend" in next) friend = next.friend;
+    message = done;
+    if (done) announce(done);
+    render();
+    el.querySelector(`#${focus}`)?.focus();
   }
 
   const isSelf = () => app.me && (info ? info.id === app.me.id : app.me.name?.toLowerCase() === name.toLowerCase());
@@ -160,8 +237,8 @@ export function playerScreen(app, { name }) {
       message = problemText(problem);
       changed = problem.code === already;
     }
-    if (changed && (done === "friendAdded" || done === "friendRemoved")) friend = now;
-    else if (changed) ignoring = now;
+    if (changed) ignoring = now;
+    if (changed && now) request = null; // an ignore ends the requests between us
     announce(message);
     render();
     if (changed) el.querySelector(`#${next}`)?.focus();

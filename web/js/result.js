@@ -3,12 +3,24 @@ import { h, formatClock, copyText, announce } from "./dom.js";
 import { t, addWords } from "./i18n.js";
 import { icon } from "./face.js";
 
-// A tie on score goes to the faster game (rules.md): said, or a star beside "6 to 6" looks
-// like a mistake. Loaded with this module, not by the first page.
+// The result's own words, loaded with this module, not by the first page. A tie on score
+// goes to the faster game (rules.md): said, or a star beside "6 to 6" looks like a mistake.
 addWords({
-  en: { tieOnTime: "Same score: the faster game wins.", shareWonOnTime: "I won on time", shareLostOnTime: "I lost on time" },
-  fr: { tieOnTime: "Même score : la partie la plus rapide l'emporte.", shareWonOnTime: "j'ai gagné au temps", shareLostOnTime: "j'ai perdu au temps" },
-  de: { tieOnTime: "Gleich viele Punkte: das schnellere Spiel gewinnt.", shareWonOnTime: "ich habe nach Zeit gewonnen", shareLostOnTime: "ich habe nach Zeit verloren" },
+  en: {
+    howEnded: "How it ended", ratingChange: "Rating change", shareText: "Spider Duel, {suits}: {outcome}, {mine} to {theirs}. Can you do better on the same deal?", shareWon: "I won", shareLost: "I lost", shareDraw: "a draw",
+    tieOnTime: "Same score: the faster game wins.", shareWonOnTime: "I won on time", shareLostOnTime: "I lost on time" },
+  fr: {
+    howEnded: "Fin de partie", ratingChange: "Variation de cote", shareText: "Spider Duel, {suits} : {outcome}, {mine} à {theirs}. Ferez-vous mieux sur la même donne ?", shareWon: "j'ai gagné", shareLost: "j'ai perdu", shareDraw: "égalité",
+    tieOnTime: "Même score : la partie la plus rapide l'emporte.", shareWonOnTime: "j'ai gagné au temps", shareLostOnTime: "j'ai perdu au temps" },
+  de: {
+    howEnded: "Spielende", ratingChange: "Wertungs\u00adänderung", shareText: "Spider Duel, {suits}: {outcome}, {mine} zu {theirs}. Schaffst du mehr mit demselben Blatt?", shareWon: "ich habe gewonnen", shareLost: "ich habe verloren", shareDraw: "unentschieden",
+    tieOnTime: "Gleich viele Punkte: das schnellere Spiel gewinnt.", shareWonOnTime: "ich habe nach Zeit gewonnen", shareLostOnTime: "ich habe nach Zeit verloren" },
+});
+// Out of the first page too (issue 25 needed its bytes): words only results use.
+addWords({
+  en: { tooShortToRate: "too short to rate", share: "Share", shareLink: "Play it: {url}", result: "Result", player: "Player" },
+  fr: { tooShortToRate: "trop courte pour compter", share: "Partager", shareLink: "À vous de jouer : {url}", result: "Résultat", player: "Joueur" },
+  de: { tooShortToRate: "zu kurz für die Wertung", share: "Teilen", shareLink: "Jetzt spielen: {url}", result: "Ergebnis", player: "Spieler" },
 });
 
 const hasWinner = (result) => result.winner_id !== null && result.winner_id !== undefined;
@@ -38,6 +50,9 @@ export function resultView({ result, me, nameOf, suits, rated, onNewGame, onLeav
   let wide = 0;
   new ResizeObserver(() => { if (shareBox.clientWidth !== wide) { wide = shareBox.clientWidth; fit(); } }).observe(shareBox);
   const copied = h("span", { role: "status" });
+  // Both scores over time, drawn once the two replays come (scorechart.js, on demand).
+  const chart = h("section.panel.scorechart", { id: "score-chart-box", hidden: true });
+  if (result.match_id) import("./scorechart.js").then((m) => m.fillScoreChart(chart, result.match_id, nameOf)).catch(() => chart.remove());
   return h("section.result", { "aria-labelledby": "result-h" },
     h("h1", { id: "result-h" }, t("result")),
     h("section.panel",
@@ -60,6 +75,7 @@ export function resultView({ result, me, nameOf, suits, rated, onNewGame, onLeav
           type: "button", class: "replay", onclick: () => onReplay(row.player_id),
         }, icon("replay"), `${t("replay")} — ${nameOf(row.player_id)}`)),
         h("button.quit", { type: "button", id: "leave", onclick: onLeave }, icon("leave"), t("leave")))),
+    chart,
     h("section.panel", {},
       h("h2", { id: "share-h" }, t("share")), shareBox,
       h("div.row", { style: "margin-top:.6rem" }, h("button", {
@@ -71,8 +87,8 @@ export function resultView({ result, me, nameOf, suits, rated, onNewGame, onLeav
       }, icon("copy"), t("copy")), copied)));
 }
 
-// A rated match whose ratings did not move was too short to count (docs/ratings.md: under
-// 10 actions and a minute): said, so that a bare "—" is not taken for a fault.
+// A rated match whose ratings did not move was too short to rate (docs/ratings.md):
+// said, so that a bare "—" is not taken for a fault.
 function ratingChange(row, rated) {
   if (row.rating_before === null || row.rating_before === undefined || row.rating_after === null) {
     return rated ? t("tooShortToRate") : "—";

@@ -55,6 +55,9 @@ export function createSocket({ token, onMessage, onStatus, url = defaultUrl() })
     }
     if (typeof message.n === "number") {
       if (lastEvent !== null && message.n <= lastEvent) return; // already seen before a resume
+      // Events lost on the way (Redis was away): what we follow is asked for again, and
+      // each answer is a snapshot of it as it is now.
+      if (message.type === "resync" || message.n > lastEvent + 1) subscriptions.forEach((frame) => raw(frame));
       lastEvent = message.n;
     }
     // An answer this connection did not ask for is another tab's or device's of the same

@@ -1,6 +1,6 @@
 // A duel table: waiting for an opponent (invite link), my game, then watching the
 // opponent live once mine is over, then the result.
-import { h, clear, announce, formatClock, copyText, confirmBox } from "./dom.js";
+import { h, clear, announce, formatClock, clockTime, copyText, confirmBox } from "./dom.js";
 import { t, cardName, suitName, tip, problemText } from "./i18n.js";
 import { api } from "./api.js";
 import { createBoard } from "./board.js";
@@ -36,8 +36,10 @@ export function tableScreen(app, { tableId }) {
   let late = false; // that moment has passed: opening the game now only watches the other
   let lateTimer = null;
   let wantNew = false; // I asked for a new game; polling until the next match starts
+  let asking = false; // my rematch request is on its way: a "no" can come back before its answer
   let gone = false; // the table is not there (any more) for me: said, with the way out
   let resultView = null; // result.js, loaded with the first result (not a first-page need)
+  let social = null; // social.js: the score to beat, canned messages (loaded with my game)
   const seen = new Map(); // player id → name, of everyone seen seated here
 
   // ---- loading the table and the match
@@ -56,7 +58,10 @@ export function tableScreen(app, { tableId }) {
     // The other player got up: said (after a rematch asked for, as a "no"), instead of a
     // New game that the server refuses without a word on screen.
     const left = was.find((id) => id !== me.id && !(table.seats || []).some((s) => s.player_id === id));
-    if (left) news = t(wantNew ? "rematchDeclined" : "opponentLeft", { name: seen.get(left) || t("opponent") });
+    if (left) {
+      news = t(wantNew || asking ? "rematchDeclined" : "opponentLeft", { name: seen.get(left) || t("opponent") });
+      asking = false;
+    }
     // The link was used by whoever sat down: once the table waits again it needs a new one
     // (the old one only says "already answered"), and nothing of the old copy is said.
     if (left || (was.length < 2 && (table.seats || []).length >= 2)) {
@@ -78,7 +83,7 @@ export function tableScreen(app, { tableId }) {
     matchId = id;
     game = watch = result = replay = opponent = null;
     board = watchBoard = null;
-    wantNew = false;
+    wantNew = asking = false;
     news = ""; // a new match: the news of the last one is old
     const info = await api.match(id).catch(() => null);
     if (info && info.status !== "playing" && info.games.every((g) => OVER.has(g.status))) {
@@ -113,7 +118,7 @@ export function tableScreen(app, { tableId }) {
     if (m.type === "watch") return watched(m);
     if (m.type === "game_over") return gameOver(m);
     if (m.type === "match_result") return matchResult(m);
-    if (m.type === "replay") return showReplay(m.record);
+    if (m.type === "replay") return showReplay(m);
     if (m.type === "hint") return showHint(m);
   }
 
@@ -128,6 +133,7 @@ export function tableScreen(app, { tableId }) {
       status: m.status, left: m.time_left_ms, at: Date.now(), limit: m.time_limit_ms,
     };
     if (m.opponent) opponent = { ...m.opponent, at: Date.now() };
+    if (!social) import("./social.js").then((s) => { social ??= s.tableSocial(app, () => ({ matchId, game, opponent, nameOf, me })); el.querySelector(".statushost")?.before(social.el); });
     if (board) board.update(m.view, { animate: false });
     if (OVER.has(m.status)) spectate();
     render();
@@ -154,7 +160,7 @@ export function tableScreen(app, { tableId }) {
       if (game?.limit && typeof m.elapsed_ms === "number") game.left = Math.max(0, game.limit - m.elapsed_ms);
       spectate();
     } else {
-      opponent = { ...(opponent || { player_id: m.player_id }), status: m.reason, score: m.score };
+      opponent = { ...(opponent || { player_id: m.player_id }), status: m.reason, score: m.score, elapsed_ms: m.elapsed_ms };
       if (watch) watch.status = m.reason;
     }
     render();
@@ -168,9 +174,9 @@ export function tableScreen(app, { tableId }) {
   }
 
   // The replay's module loads when a replay is first asked for (not on the first page).
-  async function showReplay(record) {
+  async function showReplay(frame) {
     replayView ??= (await import("./replay.js")).replayView;
-    replay = record;
+    replay = frame;
     render();
   }
 
@@ -305,7 +311,7 @@ export function tableScreen(app, { tableId }) {
           `${t("spectating", { name: opponentName })} (${t("readOnly")})`) : null,
         over && !watching ? h("p.banner.badge", { role: "status" }, t("youFinished", { name: opponentName })) : null,
         notice ? h("p.error", { role: "alert" }, notice) : null,
-        statusHost),
+        social?.el, statusHost),
       boardHost);
     board?.destroy();
     watchBoard?.destroy();
@@ -482,7 +488,7 @@ export function tableScreen(app, { tableId }) {
 
   function renderResult() {
     if (replay) {
-      return clear(el, replayView({ record: replay, onClose: () => { replay = null; render(); } }));
+      return clear(el, replayView({ ...replay, player: nameOf(replay.player_id), onClose: () => { replay = null; render(); } }));
     }
     if (!resultView) {
       import("./result.js").then((m) => { resultView = m.resultView; if (result) render(); }).catch(console.error);
@@ -490,7 +496,7 @@ export function tableScreen(app, { tableId }) {
     }
     const alone = (table?.seats || []).length < 2;
     clear(el, rematchNotice(),
-      newsLine(),
+      newsLine(), social?.el,
       resultView({
       result, me, nameOf, suits: table?.suits ?? game?.rules.suits, rated: table?.rated,
       // Alone at the table: a new game needs a new opponent, invited from the waiting screen.
@@ -500,9 +506,11 @@ export function tableScreen(app, { tableId }) {
   }
 
   async function newGame() {
+    asking = true;
     try {
       table = await api.newGame(tableId);
     } catch (problem) {
+      asking = false;
       notice = problemText(problem);
       return render();
     }
@@ -567,6 +575,7 @@ export function tableScreen(app, { tableId }) {
     el, render,
     destroy() {
       stop();
+      social?.destroy();
       clearTimeout(poll);
       clearTimeout(lateTimer);
       clearInterval(tick);
@@ -581,11 +590,6 @@ export function tableScreen(app, { tableId }) {
     // Used by tests and by the board: the current state, read-only.
     get state() { return { game, opponent, watch, result }; },
   };
-}
-
-// "14:35": a moment (ISO 8601) as the player's own clock shows it (also My tables').
-export function clockTime(iso) {
-  return new Date(iso).toLocaleTimeString(document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" });
 }
 
 function stat(label, value, id) {

@@ -1,5 +1,6 @@
-// A badge earned, announced live wherever the player is (the `badge` frame): a toast at the
-// top of the page for a few seconds, and the same words for screen readers.
+// A badge earned, announced live wherever the player is (the `badge` frame): a toast for a
+// few seconds — at the top right, or on a phone at the bottom, clear of a result's heading
+// and winner (extra.css) — that a tap sends away, and the same words for screen readers.
 import { h, announce } from "./dom.js";
 import { t } from "./i18n.js";
 import { styled, medal, badgeWords } from "./extra.js";
@@ -15,7 +16,7 @@ export function badgeToast(badge) {
     document.body.append(stack);
   }
   // Short: several badges often come at once (a first win is also quick, lean…).
-  const toast = h("div.toast", { title: badgeWords(badge).description },
+  const toast = h("div.toast", { title: badgeWords(badge).description, onclick: () => toast.remove() },
     h("p.toasttitle", {}, t("badgeNew")), medal(badge));
   stack.append(toast);
   announce(t("badgeEarned", { title: badgeWords(badge).title }));

@@ -1,0 +1,86 @@
+"""Quick duel: one request that seats me against a waiting player of my band and suit
+count, else opens my table for the next one (app/services/quick_duel.py; the pairing
+rule in docs/api.md, "Quick duel")."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Body, Request, Response
+from pydantic import BaseModel, Field
+
+from app.api import live_news
+from app.api.auth import Me
+from app.api.database import Session
+from app.api.routes.common import problems
+from app.api.schemas import Suits, TableOut
+from app.rooms import channels, frames
+from app.services import quick_duel, tables
+
+router = APIRouter(prefix="/api/quick-duel", tags=["tables"])
+
+
+class QuickDuelIn(BaseModel):
+    suits: Suits = 1
+
+
+class QuickDuelOut(BaseModel):
+    paired: bool
+    """True: seated at a waiting player's table, the match has started. False: my table
+    waits for the next player of my band who asks for the same suit count."""
+    table: TableOut
+    looking: int = Field(ge=0, description="players waiting for a quick duel now")
+
+
+class LookingOut(BaseModel):
+    looking: int = Field(ge=0, description="players waiting for a quick duel now")
+
+
+async def _tell_looking(request: Request, session: Session) -> int:
+    """The lobby learns at once how many players are looking (``quick_looking``)."""
+    count = await quick_duel.looking(session=session)
+    rooms = getattr(request.app.state, "rooms", None)
+    if rooms is not None:
+        await rooms.pubsub.publish(channels.LOBBY, frames.quick_looking(count))
+    return count
+
+
+@router.get("", response_model=LookingOut, responses=problems(401))
+async def quick_looking(me: Me, session: Session) -> LookingOut:
+    """How many players wait for a quick duel now."""
+    return LookingOut(looking=await quick_duel.looking(session=session))
+
+
+@router.post("", status_code=201, response_model=QuickDuelOut,
+             responses={200: {"model": QuickDuelOut, "description": "paired: a seat at a "
+                              "waiting player's table (the match starts), or my table, "
+                              "still waiting"},
+                        **problems(401, 409)})
+async def take_quick_duel(me: Me, session: Session, request: Request, response: Response,
+                          body: Annotated[QuickDuelIn | None, Body()] = None) -> QuickDuelOut:
+    """A duel now: a seat at the oldest waiting quick table of my band and suit count (200,
+    the match starts), my table still waiting (200), or a new one that waits (201)."""
+    suits = (body or QuickDuelIn()).suits
+    taken = await quick_duel.take_quick_duel(
+        session=session, player=me, suits=suits,
+        deadline_seconds=request.app.state.settings.quick_duel_deadline_seconds)
+    out = TableOut.of(taken.view)
+    if not taken.created:
+        response.status_code = 200
+    if taken.paired or taken.created:  # private: to its players only
+        await live_news.table_changed(request, "seat_taken" if taken.paired else
+                                      "table_created", out)
+    return QuickDuelOut(paired=taken.paired, table=out,
+                        looking=await _tell_looking(request, session))
+
+
+@router.delete("", status_code=204, responses=problems(401))
+async def give_up_quick_duel(me: Me, session: Session, request: Request) -> Response:
+    """Stop looking: my waiting quick table closes (nothing when none waits)."""
+    mine = await quick_duel.my_waiting_table(session=session, player=me)
+    if mine is not None:
+        out = TableOut.of(await tables.leave_table(session=session, table_id=mine.id,
+                                                   player=me))
+        await live_news.table_left(request, out)
+        await _tell_looking(request, session)
+    return Response(status_code=204)

@@ -1,0 +1,187 @@
+"""The people around a duel (issue 25) against the protocol stand-in: the banner with the
+score to beat once the opponent's game is over, and the canned messages at the table."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Locator, Page, expect
+
+from tests.web.axe import serious
+from tests.web.conftest import LiveServer
+from tests.web.fake import MATCH_ID, ME, OPPONENT, TABLE_ID, FakeServer
+from tests.web.test_e2e import new_player
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+def open_table(browser: Browser, server: LiveServer, viewport: dict[str, int]
+               ) -> tuple[Page, FakeServer]:
+    page = browser.new_context(viewport=viewport, locale="en-GB").new_page()
+    fake = FakeServer()
+    fake.install(page)
+    page.goto(f"{server.url}/#/table/{TABLE_ID}")
+    expect(page.locator(".tableau .column")).to_have_count(10)
+    expect(page.locator("#say summary")).to_be_visible()  # social.js has loaded
+    return page, fake
+
+
+def opponent_over(fake: FakeServer, *, score: int, elapsed_ms: int, reason: str = "finished"
+                  ) -> None:
+    fake.push(fake.socket, {"type": "game_over", "match_id": MATCH_ID,
+                            "player_id": OPPONENT["id"], "reason": reason, "score": score,
+                            "elapsed_ms": elapsed_ms})
+
+
+def sent(page: Page, fake: FakeServer, kind: str) -> list[dict[str, object]]:
+    """The frames of that type the page has sent, once one has come."""
+    for _ in range(50):
+        found = [m for m in fake.received if m["type"] == kind]
+        if found:
+            return found
+        page.wait_for_timeout(100)
+    return []
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_opponent_finishing_shows_the_score_to_beat(
+        browser: Browser, static_server: LiveServer, artifacts: Path,
+        viewport: dict[str, int]) -> None:
+    page, fake = open_table(browser, static_server, viewport)
+    expect(page.locator("#score-to-beat")).to_have_count(0)
+    opponent_over(fake, score=55, elapsed_ms=400_000)
+    banner = page.locator("#score-to-beat")
+    # A tie goes to the faster game (rules.md): my game, just opened, may still take 6:40.
+    expect(banner).to_have_text(
+        "bob finished with 55 — you need 56. 55 is enough if your game takes less than 6:40.")
+    expect(page.locator("#live")).to_contain_text("bob finished with 55")  # said once
+    expect(page.locator("#their-state")).to_have_text("finished early")
+    page.screenshot(path=artifacts / f"social-beat-{viewport['width']}.png")
+    assert serious(page) == []
+    page.context.close()
+
+
+def test_a_score_already_ahead_says_so_and_a_no_show_gives_no_banner(
+        browser: Browser, static_server: LiveServer) -> None:
+    page, fake = open_table(browser, static_server, DESKTOP)
+    opponent_over(fake, score=-3, elapsed_ms=10_000)  # my score is 0: ahead
+    expect(page.locator("#score-to-beat")).to_have_text("bob finished with -3 — you lead with 0.")
+    page.context.close()
+
+    page, fake = open_table(browser, static_server, DESKTOP)
+    opponent_over(fake, score=0, elapsed_ms=0, reason="did_not_start")
+    expect(page.locator("#their-state")).to_have_text("did not start")
+    expect(page.locator("#score-to-beat")).to_have_count(0)
+    page.context.close()
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_canned_messages_are_sent_as_codes_and_shown_to_both(
+        browser: Browser, static_server: LiveServer, artifacts: Path,
+        viewport: dict[str, int]) -> None:
+    page, fake = open_table(browser, static_server, viewport)
+    page.click("#say summary")
+    page.click("#say-good_luck")
+    expect(page.locator("#say-good_luck")).to_be_hidden()  # folded again once said
+    said = sent(page, fake, "say")
+    assert said == [{"type": "say", "match_id": MATCH_ID, "code": "good_luck"}]
+    fake.push(fake.socket, {"type": "said", "match_id": MATCH_ID, "player_id": ME["id"],
+                            "code": "good_luck"})
+    expect(page.locator("#said")).to_have_text("You: Good luck!")
+    fake.push(fake.socket, {"type": "said", "match_id": MATCH_ID, "player_id": OPPONENT["id"],
+                            "code": "well_played"})
+    expect(page.locator("#said")).to_have_text("bob: Well played!")
+    expect(page.locator("#live")).to_have_text("bob: Well played!")
+    page.screenshot(path=artifacts / f"social-said-{viewport['width']}.png")
+    # Too many: the server's refusal is said in words.
+    page.click("#say summary")
+    page.screenshot(path=artifacts / f"social-say-open-{viewport['width']}.png")
+    page.click("#say-rematch")
+    fake.socket.send(json.dumps({"type": "error", "code": "rate_limited",
+                                 "message": "one message per 10 s"}))
+    expect(page.get_by_role("alert")).to_have_text("Wait a few seconds before the next message.")
+    assert serious(page) == []
+    page.context.close()
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_invitation_link_leads_straight_to_the_table(
+        browser: Browser, app_server: LiveServer, artifacts: Path,
+        viewport: dict[str, int]) -> None:
+    alice = new_player(browser, app_server, "alice")
+    alice.click("#invite-friend")
+    dialog = alice.get_by_role("dialog")
+    dialog.get_by_label("2 suits").check()
+    dialog.get_by_role("button", name="Create").click()
+    expect(alice.locator("#invite-link")).to_have_value(re.compile(r"/#/invite/"))
+    link = alice.locator("#invite-link").input_value().removeprefix(app_server.url)
+
+    bob = browser.new_context(base_url=app_server.url, viewport=viewport).new_page()
+    bob.goto(link)
+    expect(bob.locator("#invite-from")).to_have_text(
+        "alice invites you to a duel: 2 suits, 10 min.")
+    bob.get_by_label("Choose your name").fill("bob")
+    bob.get_by_role("button", name="Play").click()
+    # No lobby to search for Accept: the name chosen, Bob sits at the table.
+    expect(bob.locator("#start")).to_be_visible()
+    expect(bob.get_by_role("status").filter(has_text="alice is at the table")).to_be_visible()
+    assert "/#/table/" in bob.url
+    expect(bob.locator("#accept-invite")).to_have_count(0)
+    expect(alice.locator("#start")).to_be_visible()
+    bob.screenshot(path=artifacts / f"social-invited-at-table-{viewport['width']}.png")
+    assert serious(bob) == []
+
+
+def friends_list(page: Page) -> Locator:
+    """The lobby's friend list (not the requests above it, nor a search's results)."""
+    return page.get_by_role("region", name="Friends").locator(
+        "ul.list:not(.found):not(.request-list) > li")
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_friend_request_declined_then_accepted(
+        browser: Browser, app_server: LiveServer, artifacts: Path,
+        viewport: dict[str, int]) -> None:
+    bob = new_player(browser, app_server, "bob")
+    bob.set_viewport_size(viewport)
+    alice = new_player(browser, app_server, "alice")
+    alice.set_viewport_size(viewport)
+    alice.goto("/#/player/bob")
+    add = alice.get_by_role("button", name="Add friend")
+    expect(add).to_be_visible()
+    # At the top of the page, above the duel statistics.
+    assert add.bounding_box()["y"] < alice.locator("dl.stats").first.bounding_box()["y"]  # type: ignore[index]
+    add.click()
+    expect(alice.locator("#friend-state")).to_have_text("Friend request sent")
+    alice.screenshot(path=artifacts / f"social-request-sent-{viewport['width']}.png")
+
+    request = bob.locator("#friend-requests li", has_text="alice")
+    expect(request).to_have_text(re.compile("alice wants to be your friend."))  # live
+    expect(bob.locator("#live")).to_have_text("alice wants to be your friend.")
+    bob.screenshot(path=artifacts / f"social-friend-request-{viewport['width']}.png",
+                   full_page=True)
+    assert serious(bob) == []
+    request.get_by_role("button", name="Decline — alice").click()
+    expect(bob.get_by_role("region", name="Friends").get_by_role("status")).to_have_text(
+        "Request declined.")
+    expect(request).to_have_count(0)
+    expect(friends_list(bob)).to_have_count(0)
+    alice.reload()
+    expect(alice.get_by_role("button", name="Add friend")).to_be_visible()  # no friend
+
+    alice.get_by_role("button", name="Add friend").click()
+    bob.get_by_role("button", name="Accept — alice").click()
+    expect(friends_list(bob).filter(has_text="alice")).to_be_visible()
+    alice.goto("/#/")
+    expect(friends_list(alice).filter(has_text="bob")).to_contain_text("online")
+    alice.screenshot(path=artifacts / f"social-friends-both-{viewport['width']}.png",
+                     full_page=True)
+    # Removing a friend removes both sides, live.
+    alice.goto("/#/player/bob")
+    alice.get_by_role("button", name="Remove friend").click()
+    expect(alice.get_by_role("button", name="Add friend")).to_be_visible()
+    expect(friends_list(bob)).to_have_count(0)
