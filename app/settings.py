@@ -76,7 +76,8 @@ class Settings(BaseSettings):
     # the commit is in the server's memory, before its WAL reaches disk (synchronous_commit
     # off, on the action-log writer's connection only). Still nothing lost when the game
     # server crashes; a crash of PostgreSQL or of the machine loses the last ~0.6 s of
-    # acknowledged actions (3 x wal_writer_delay). Measured: ~0.3 ms at p50 (docs/operations.md).
+    # acknowledged actions (3 x wal_writer_delay). Measured: ~0.3 ms at p50
+    # (docs/bench/load-rounds.md, "Durability of an acknowledgement").
     action_log_synchronous_commit: bool = True
     # The database connection pool of one process (the action-log writer keeps one of
     # them for itself; count pool_size + max_overflow per process against the server's

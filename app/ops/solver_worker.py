@@ -3,9 +3,10 @@
 The solver is pure Python and holds the interpreter's lock while it searches. On a thread
 of the server process (``asyncio.to_thread``) it is off the event loop but still takes
 the lock from it at every switch interval: measured with ``python -m bench.deal_pool_lag``
-(docs/operations.md), the loop's 5 ms sleeps overshoot by 13.6 ms at the median (p99
-112 ms) while a thread solves, 0.22 ms (p99 11 ms) while a child process does. Every
-player of the process waits that long for an ack while someone asks for a hint.
+(docs/bench/settings-measurements.md, ``DEAL_POOL_WORKER``), the loop's 5 ms sleeps
+overshoot by 13.6 ms at the median (p99 112 ms) while a thread solves, 0.22 ms (p99 11 ms)
+while a child process does. Every player of the process waits that long for an ack while
+someone asks for a hint.
 
 So the calls a request makes into the solver (a duel's or a solo game's hint, a rescue,
 the auto-complete check, a solo game's or the daily deal's start, a match's deal when

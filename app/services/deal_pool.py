@@ -13,9 +13,10 @@ worker (so it never takes more than one core and never blocks the event loop), f
 bin that misses the most deals first, and sleeps while every bin is full. The worker is
 a thread, or with ``processes`` one spawned child process: the solver is pure Python and
 holds the interpreter's lock, so a solving thread delays every wake-up of the event loop
-by up to the switch interval (measured in docs/operations.md); a child process does not,
-and is killed at once at :meth:`DealPool.stop`. ``make`` must then be a module-level
-function (it is pickled by name).
+by up to the switch interval (measured: docs/bench/settings-measurements.md,
+``DEAL_POOL_WORKER``); a child process does not, and is killed at once at
+:meth:`DealPool.stop`. ``make`` must then be a module-level function (it is pickled by
+name).
 ``make`` answers ``None`` when its draw gave nothing (a deal the solver did not win).
 A rated draw's difficulty is the solver's, not the one asked for: the deal goes to the
 bin of its own difficulty, or is dropped if that bin is full.
