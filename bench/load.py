@@ -2,6 +2,7 @@
 
     python -m bench.load                      # 500 players, 20 s per phase, 10,000 idle
     python -m bench.load --players 40 --duration 3 --idle 500     # a quick look
+    python -m bench.load --cluster 2 --players 1000 --idle 0      # through the balancer
 
 One server process (`spider serve`, the production settings) on a loopback port, on a
 fresh database (SQLite by default, `--postgres` for a fresh PostgreSQL database that is
@@ -28,6 +29,13 @@ answer in each phase (a figure the client, on the same cores, disturbs far less 
 throughput). Prints a table and writes
 bench/results/load.json. The client runs on the same 2 cores as the server, so flat-out
 figures are a floor for the server, not a ceiling.
+
+With ``--cluster N`` (implies ``--postgres``) the target is N workers behind HAProxy
+(``bench/cluster_target.py``: `spider cluster`'s machinery, Redis database
+``--redis-db`` of its own, flushed first): the players connect through the balancer, the
+server figures are the workers' summed, and each duel phase also reads what Redis spent
+(``INFO commandstats`` and ``INFO cpu``, before and after) per acknowledged action.
+Redis's accounts are server-wide: nothing else may use that Redis meanwhile.
 
 The client must not make the tail it measures. During a measured phase its garbage
 collector is off, with what existed before the phase frozen (`measuring`): one client
@@ -71,6 +79,7 @@ from websockets.asyncio.client import connect
 
 from bench.bot import choose
 from bench.client import DuelClient, Player, seat_pair, signup
+from bench.cluster_target import ClusterTarget, RedisAccount
 from bench.database import create_pg_database, drop_pg_database, pg_url, sqlite_url, upgrade
 from bench.server import Server, raise_nofile, start_server
 from bench.stats import mib, summary_ms, table
@@ -92,6 +101,7 @@ class Phase:
     client_cpu_s: float = 0.0
     server_latency: dict[str, float] = field(default_factory=dict)  # bucket -> answers
     reasons: Counter[str] = field(default_factory=Counter)
+    redis: RedisAccount | None = None  # what Redis spent during the phase (a cluster)
 
     def failed(self, why: str) -> None:
         self.errors += 1
@@ -112,7 +122,16 @@ class Phase:
                 "client_cpu_ms_per_answer": (
                     round(self.client_cpu_s * 1e3 / len(self.rtts), 3) if self.rtts else 0),
                 "server_over_ms": self.server_over_ms(),
+                **self.redis_per_ack(),
                 "why": dict(self.reasons.most_common(5))}
+
+    def redis_per_ack(self) -> dict[str, float]:
+        """Redis's CPU (its process), command time and calls per acknowledged action."""
+        if self.redis is None or not self.acks:
+            return {}
+        return {"redis_cpu_us_per_ack": round(self.redis.cpu_s * 1e6 / self.acks, 1),
+                "redis_command_us_per_ack": round(self.redis.command_us / self.acks, 1),
+                "redis_calls_per_ack": round(self.redis.calls / self.acks, 2)}
 
     def server_over_ms(self) -> dict[str, float]:
         """Per cent of the phase's actions the server itself took longer than 2.5, 5, 10 ms
@@ -259,8 +278,12 @@ async def duel_phase(server: Server, pairs: list[tuple[Player, Player, int]], pa
     tasks = [asyncio.create_task(one(p, m, i)) for i, (p, m) in enumerate(players)]
     await ready.wait()
     before = server_latency(server)
+    account = getattr(server, "redis_account", None)
+    redis_before = account() if account else None
     with measuring(phase, server):
         await asyncio.gather(*tasks)
+    if account and redis_before:
+        phase.redis = account().since(redis_before)
     after = server_latency(server)
     phase.server_latency = {le: after[le] - before.get(le, 0.0) for le in after}
     return phase
@@ -457,16 +480,23 @@ LATENCY_BUCKET = re.compile(
     r'^spider_action_latency_seconds_bucket\{le="([^"]+)"\} (\S+)$', re.MULTILINE)
 
 
-def server_latency(server: Server) -> dict[str, float]:
-    """The server's action-latency histogram so far: bucket bound -> answers."""
-    metrics = httpx.get(f"{server.http}/metrics", timeout=30).text
-    return {le: float(count) for le, count in LATENCY_BUCKET.findall(metrics)}
+def _metrics(server: Server | ClusterTarget) -> list[str]:
+    """Each server process's /metrics (a cluster's from each worker, not the balancer)."""
+    return [httpx.get(f"{url}/metrics", timeout=30).text for url in server.metrics_urls]
 
 
-def server_errors(server: Server) -> float:
-    metrics = httpx.get(f"{server.http}/metrics", timeout=30).text
-    return sum(
-        float(v) for v in re.findall(r"^spider_errors_total\{[^}]*\} (\S+)$", metrics, re.M))
+def server_latency(server: Server | ClusterTarget) -> dict[str, float]:
+    """The servers' action-latency histogram so far: bucket bound -> answers."""
+    buckets: dict[str, float] = {}
+    for metrics in _metrics(server):
+        for le, count in LATENCY_BUCKET.findall(metrics):
+            buckets[le] = buckets.get(le, 0.0) + float(count)
+    return buckets
+
+
+def server_errors(server: Server | ClusterTarget) -> float:
+    return sum(float(v) for metrics in _metrics(server) for v in re.findall(
+        r"^spider_errors_total\{[^}]*\} (\S+)$", metrics, re.M))
 
 
 def print_table(results: dict[str, Any]) -> None:
@@ -490,10 +520,17 @@ def print_table(results: dict[str, Any]) -> None:
             print(f"{pace}: ack vs echo + the paced lone commit (a diagnostic, not the "
                   f"target: {floor['floor_p50_ms']} / {floor['floor_p99_ms']} ms): "
                   f"p50 {floor['p50']}x, p99 {floor['p99']}x")
+    for p in results["phases"]:
+        if p.get("redis_cpu_us_per_ack") is not None:
+            print(f"{p['phase']}: Redis per acknowledged action: {p['redis_cpu_us_per_ack']} µs "
+                  f"of its CPU (target <= 40), {p['redis_command_us_per_ack']} µs in "
+                  f"commands, {p['redis_calls_per_ack']} calls")
     flat = next((p for p in results["phases"] if p["phase"] == "duels flat"), None)
     if flat is not None:
-        print(f"flat out: {flat['acks_per_s']:.0f} persisted actions/s on one worker "
-              f"(target >= 6,000)")
+        workers = results.get("config", {}).get("cluster_workers") or 1
+        where = "one worker" if workers == 1 else f"{workers} workers behind HAProxy"
+        print(f"flat out: {flat['acks_per_s']:.0f} persisted actions/s on {where} "
+              f"(target >= 6,000 for one worker)")
     if "rss_start_mib" in results:
         print(f"server RSS: start {results['rss_start_mib']} MiB, "
               f"peak during duels {results['rss_peak_during_duels_mib']} MiB")
@@ -544,8 +581,18 @@ def main() -> None:
     parser.add_argument("--postgres", action="store_true", help="fresh PostgreSQL database")
     parser.add_argument("--suits", type=int, choices=(1, 2, 4), default=1,
                         help="the duels' tables (4: a rated deal searched per match)")
+    parser.add_argument("--cluster", type=int, default=0, metavar="WORKERS",
+                        help="N workers behind HAProxy with Redis (implies --postgres)")
+    parser.add_argument("--redis-db", type=int, default=12,
+                        help="the cluster's Redis database (flushed first)")
     parser.add_argument("--output", type=Path, default=RESULTS / "load.json")
     args = parser.parse_args()
+    if args.cluster:
+        args.postgres = True
+        if args.idle:
+            print("--cluster: the idle phase (memory per connection of one process) is "
+                  "skipped; run it without --cluster")
+            args.idle = 0
     nofile = raise_nofile(args.idle + args.players * 2 + 2000)
     with tempfile.TemporaryDirectory() as tmp, database(args.postgres, Path(tmp)) as url:
         args.database_url = url
@@ -561,6 +608,9 @@ def main() -> None:
             "SPIDER_LOG_LEVEL": "WARNING",
             "SPIDER_DEAL_POOL_SIZE": "0",  # no background solving during the measurement
             "SPIDER_DEAL_POOL_RATED_SIZE": "0",  # (the rated bins too: 4-suit fills take minutes)
+            # The solo pool kept in the database fills once on a fresh one (16 four-suit
+            # solves, minutes of CPU); a production restart finds it full.
+            "SPIDER_SOLO_POOL_SIZE": "0", "SPIDER_SOLO_POOL_FOUR_SUITS_SIZE": "0",
         }
         log_path = args.output.with_suffix(".server.log")
         log_path.unlink(missing_ok=True)
@@ -569,7 +619,15 @@ def main() -> None:
 
             asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
         results: dict[str, Any] = {"phases": [], "ratios": {}}
-        if args.pace:
+        if args.pace and args.cluster:
+            target = ClusterTarget.start(
+                workers=args.cluster, env=env,
+                redis_url=f"redis://127.0.0.1:6379/{args.redis_db}")
+            try:
+                results = asyncio.run(run(args, target))  # type: ignore[arg-type]
+            finally:
+                target.stop()
+        elif args.pace:
             server = start_server(env=env, log_path=log_path, nofile=nofile)
             try:
                 results = asyncio.run(run(args, server))
@@ -586,6 +644,7 @@ def main() -> None:
         "players": args.players, "duration_s": args.duration, "idle": args.idle,
         "suits": args.suits,
         "pace": args.pace, "database": "postgresql" if args.postgres else "sqlite",
+        "cluster_workers": args.cluster,
         "ws": f"{args.ws}, per-message-deflate off", "cpus": os.cpu_count(),
         "python": platform.python_version(),
     }

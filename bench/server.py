@@ -54,6 +54,10 @@ class Server:
         return f"ws://{LOOPBACK}:{self.port}"
 
     @property
+    def metrics_urls(self) -> list[str]:
+        return [self.http]
+
+    @property
     def rss(self) -> int:
         return rss_bytes(self.process.pid)
 

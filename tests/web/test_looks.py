@@ -62,7 +62,10 @@ def no_sideways_overflow(page: Page) -> None:
 def settle_layout(page: Page) -> None:
     """Wait (a few seconds at most) until the board's ResizeObserver has laid the cards
     out for the final felt size: the header (nav, "my game" pill) may still grow after
-    the first render. A board that never fits is caught by the assertion that follows."""
+    the first render, and a module loaded on demand may add a line above the felt. A board
+    that never fits is caught by the assertion that follows."""
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_load_state("networkidle", timeout=5_000)
     with contextlib.suppress(PlaywrightTimeout):
         page.wait_for_function("""() => {
           const tableau = document.querySelector('.tableau');
@@ -73,7 +76,11 @@ def settle_layout(page: Page) -> None:
 def board_figures(page: Page) -> dict[str, Any]:
     """Card width, corner index height, the smallest strip of a face-up card under another,
     and whether the tableau needs scrolling."""
-    return page.evaluate("""() => {
+    # Measured after two frames: a change of the felt's size made by the task before
+    # (a line added above it) is laid out again by the board's ResizeObserver only at the
+    # next frame, and a measure taken in between saw the old cards in the new felt.
+    return page.evaluate("""async () => {
+      for (let i = 0; i < 2; i++) await new Promise((r) => requestAnimationFrame(r));
       const tableau = document.querySelector('.tableau');
       const cards = [...tableau.querySelectorAll('.card.face')];
       const strips = [];
