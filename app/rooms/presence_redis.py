@@ -56,6 +56,7 @@ from app.rooms.streams import EventStream, Outbox, Payload, StreamHub
 log = logging.getLogger("spider.presence")
 
 REDIS_TIMEOUT = 2.0  # a connect must not hang on an unreachable Redis
+POOL_SIZE = 100  # connections to Redis per process, shared by every presence change
 
 Listener = Callable[[int], Awaitable[None]]
 
@@ -83,11 +84,15 @@ class SharedPresence:
         self._clock = clock
         self.max_per_player = max_per_player
         self._pubsub = pubsub
-        self._redis = redis.Redis.from_url(
-            url, client_name=f"spider-presence-{self.proc}",
-            socket_timeout=REDIS_TIMEOUT, socket_connect_timeout=REDIS_TIMEOUT,
-            **healing_options(),
-        )
+        # A pool that waits for a free connection (a moment, REDIS_TIMEOUT at most) rather
+        # than failing: redis-py's default one raises MaxConnectionsError past 100 at once,
+        # and 500 players leaving a worker together were counted "locally" as if Redis
+        # were away (bench.load --cluster).
+        pool = redis.BlockingConnectionPool.from_url(
+            url, client_name=f"spider-presence-{self.proc}", max_connections=POOL_SIZE,
+            timeout=REDIS_TIMEOUT, socket_timeout=REDIS_TIMEOUT,
+            socket_connect_timeout=REDIS_TIMEOUT, **healing_options())
+        self._redis = redis.Redis(connection_pool=pool)
         self._change = self._redis.register_script(scripts.CHANGE)
         self._beat = self._redis.register_script(scripts.BEAT)
         self._sync_script = self._redis.register_script(scripts.SYNC)

@@ -14,7 +14,7 @@ import redis.asyncio as redis
 
 from app.ops.connections import TooManyConnections
 from app.rooms import channels
-from app.rooms.presence_redis import SharedPresence
+from app.rooms.presence_redis import POOL_SIZE, SharedPresence
 from app.rooms.pubsub import MemoryPubSub, Subscription
 from app.rooms.redis_pubsub import RedisPubSub
 from tests.support.servers import require_redis
@@ -147,6 +147,19 @@ async def test_a_process_that_was_reaped_registers_again(
     await eventually(lambda: not b.presence.is_online(11), timeout=TTL + 2)
     await a.presence.beat()  # it wakes up: its connection is still open, so it counts again
     await eventually(lambda: b.presence.is_online(11))
+
+
+async def test_many_players_leaving_at_once_are_all_counted_in_redis(
+        pair: tuple[Process, Process], caplog: pytest.LogCaptureFixture) -> None:
+    """Bug: past 100 changes at once the client's pool refused a connection, and 500
+    players leaving a worker together were counted "locally", as if Redis were away."""
+    a, b = pair
+    players = range(1000, 1000 + 3 * POOL_SIZE)
+    await asyncio.gather(*(a.presence.admit(p) for p in players))
+    await eventually(lambda: all(b.presence.is_online(p) for p in players))
+    await asyncio.gather(*(a.presence.release(p) for p in players))
+    assert "counted locally" not in caplog.text  # every change reached Redis
+    await eventually(lambda: not any(b.presence.is_online(p) for p in players))
 
 
 async def test_without_redis_connections_are_still_admitted() -> None:
