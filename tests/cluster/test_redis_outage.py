@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,29 +17,14 @@ import pytest
 from bench.bot import choose
 from bench.client import DuelClient, seat_pair, signup
 from tests.cluster.test_two_processes import play, until
-from tests.support.cluster import QUICK, Cluster, server_env
-from tests.support.database import create_pg_database, drop_pg_database, pg_url, upgrade
+from tests.support.cluster import QUICK, Cluster, pg_cluster_on
 from tests.support.own_redis import OwnRedis, own_redis  # noqa: F401 (fixture)
 
 
 @pytest.fixture
 def cluster_on_own_redis(own_redis: OwnRedis, tmp_path: Path  # noqa: F811
                          ) -> Iterator[Cluster]:
-    name = create_pg_database()
-    try:
-        url = pg_url(name)
-        upgrade(url)
-        env = server_env(url, SPIDER_PUBSUB_BACKEND="redis", SPIDER_REDIS_URL=own_redis.url,
-                         SPIDER_REDIS_CHANNEL_PREFIX=f"t{uuid.uuid4().hex[:8]}:", **QUICK)
-        cluster = Cluster(env, tmp_path)
-        cluster.start()
-        cluster.start()
-        try:
-            yield cluster
-        finally:
-            cluster.stop()
-    finally:
-        drop_pg_database(name)
+    yield from pg_cluster_on(tmp_path, own_redis.url, **QUICK)
 
 
 async def act_once(client: DuelClient, match_id: int, seq: int, view: dict[str, Any],

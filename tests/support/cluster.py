@@ -118,14 +118,14 @@ def sqlite_server(tmp_path: Path) -> Iterator[Cluster]:
 @pytest.fixture
 def pg_cluster(tmp_path: Path) -> Iterator[Cluster]:
     """Two processes on a fresh PostgreSQL database (dropped after) and the real Redis."""
-    yield from _pg_cluster(tmp_path)
+    yield from pg_cluster_on(tmp_path)
 
 
 @pytest.fixture
 def quick_pg_cluster(tmp_path: Path) -> Iterator[Cluster]:
     """`pg_cluster` with short presence bounds, a fast sweeper and test layouts (short
     clocks), so crash tests take seconds."""
-    yield from _pg_cluster(tmp_path, **QUICK)
+    yield from pg_cluster_on(tmp_path, **QUICK)
 
 
 QUICK = {
@@ -138,13 +138,15 @@ QUICK = {
 @pytest.fixture
 def balanced_pg_cluster(tmp_path: Path) -> Iterator[Cluster]:
     """`quick_pg_cluster` behind HAProxy (deploy/haproxy.cfg): clients use `cluster.ws`."""
-    for cluster in _pg_cluster(tmp_path, **QUICK):
+    for cluster in pg_cluster_on(tmp_path, **QUICK):
         cluster.balance()
         yield cluster
 
 
-def _pg_cluster(tmp_path: Path, **extra: str) -> Iterator[Cluster]:
-    redis_url = require_redis()
+def pg_cluster_on(tmp_path: Path, redis_url: str | None = None, **extra: str
+                  ) -> Iterator[Cluster]:
+    """Two workers on a fresh PostgreSQL database and ``redis_url`` (the shared Redis)."""
+    redis_url = redis_url or require_redis()
     name = create_pg_database()
     try:
         url = pg_url(name)
