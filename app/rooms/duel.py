@@ -35,7 +35,7 @@ from app.rooms.errors import (
     SpectateRefused,
 )
 from app.rooms.match import MatchState
-from app.rooms.peers import PeerSync
+from app.rooms.peers import Change, PeerSync
 from app.rooms.pubsub import PubSub
 from app.rooms.step_runner import Answer, LiveMatch, StepRunner
 from app.rooms.store import DuelStore, SeqTaken, StoredMatch, StoreError
@@ -219,6 +219,12 @@ class DuelService:
     ) -> Payload:
         live = await self.match(match_id)
         target = core.spectated(live.value, viewer_id, player_id)
+        if self._peers is not None:
+            # The game may be played on another process, whose news of its last steps
+            # may still be on the way to our copy: follow first, then read the log, so
+            # that every step is in the snapshot or in a `watch` to come.
+            await follow(channels.watch(match_id, target.player_id))
+            live = await self.reload(match_id)
         async with live.lock(target.player_id):
             await follow(channels.watch(match_id, target.player_id))
             await follow(channels.match(match_id))
@@ -275,11 +281,32 @@ class DuelService:
             if live.value.seated(player_id) and not live.over:
                 await self._runner.publish_progress(live, live.game_of(player_id))
 
-    async def _peer_changed(self, match_id: int, ended: bool) -> None:
-        """Another process changed the match: our copy is stale."""
+    async def _peer_changed(self, match_id: int, change: Change) -> None:
+        """Another process changed the match: follow its action, or drop our stale copy."""
+        if not change.ended and await self._follow(match_id, change):
+            return
         await self._invalidate(match_id)
-        if ended:  # rebuild now: settles the match if that was the last game to end
+        if change.ended:  # rebuild now: settles the match if that was the last game to end
             await self.match(match_id)
+
+    async def _follow(self, match_id: int, change: Change) -> bool:
+        """Apply another process's logged action to our copy, as a rebuild from the log
+        would; False when only a rebuild will do (not an action, or not the next one)."""
+        live = self._matches.get(match_id)
+        logged, player_id = change.logged, change.player_id
+        if live is None or logged is None or player_id not in live.locks:
+            return False
+        async with live.lock(player_id):
+            if not self._is_current(live):
+                return True  # replaced meanwhile by a copy rebuilt from the log
+            seat = live.game_of(player_id)
+            if logged.seq <= seat.seq:
+                return True  # our copy has it already (rebuilt from the log since)
+            followed = core.follow_logged(seat, logged, match_id=match_id)
+            if followed is None:
+                return False
+            live.value = live.value.with_seat(followed)
+        return True
 
     async def _invalidate(self, match_id: int) -> None:
         live = self._matches.pop(match_id, None)

@@ -161,6 +161,27 @@ def rebuild_seat(stored: StoredGame, start: GameState, limit: float, *,
     return seat
 
 
+def follow_logged(seat: SeatState, entry: StoredAction, *, match_id: int
+                  ) -> SeatState | None:
+    """The seat once ``entry``, logged by another process, is applied to this copy, as
+    :func:`rebuild_seat` would have it; None when the entry does not simply follow on
+    (a gap, a game over or not opened here, a win, an action this copy finds illegal):
+    then only a rebuild from the log is right."""
+    if (entry.seq != seat.seq + 1 or seat.log_length != seat.seq or seat.over
+            or seat.started_at is None):
+        return None
+    try:
+        action = action_from_json(entry.action)
+        game, events = seat.game.play(action)
+    except (ActionFormatError, IllegalAction):
+        return None
+    if game.state.won:  # the game ends: the rebuild takes its end from the log
+        return None
+    followed = seat.played(game, entry.seq, action.to_json())
+    followed.last_ack = _logged_ack(match_id, followed, entry, seat.game, events)
+    return followed
+
+
 class RebuiltAck(dict[str, Any]):
     """A logged action's ack rebuilt from the log: the first resend fans it out again."""
 

@@ -3,11 +3,16 @@
 Each process keeps the matches it serves in memory (`DuelService`), rebuilt from the
 action log. With several processes, a match may be cached by two of them: the one where
 Ann plays and the one where Bob plays. After every durable change (an action logged, a
-game started or ended) the changing process says so on the match's `sync:` channel;
-every other process holding that match drops its copy and rebuilds it from the log the
-next time it needs it, so no decision is taken on a stale position. When the news is an
-end, the receiver rebuilds at once, which settles the match if both games are over (the
-settling is idempotent in the database).
+game started or ended) the changing process says so on the match's `sync:` channel.
+
+The frequent news, an action logged, carries the action itself (seat, seq, action,
+time): every other process holding the match applies it to its copy, as a rebuild from
+the log would (``duel_core.follow_logged``), and keeps its copy and its subscription.
+Any other news, or an action that does not follow on from the copy (a message missed:
+a gap in the seqs), drops the copy: it is rebuilt from the log the next time it is
+needed, so no decision is taken on a stale position. When the news is an end, the
+receiver rebuilds at once, which settles the match if both games are over (the settling
+is idempotent in the database).
 
 The action log still has the last word: two processes that race on one `seq` meet the
 log's unique constraint, and the loser reloads (see `DuelService._apply_action`).
@@ -20,12 +25,26 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
 
 from app.rooms.pubsub import PubSub, Subscription
+from app.rooms.store import StoredAction
 
 log = logging.getLogger(__name__)
 
-OnChange = Callable[[int, bool], Awaitable[None]]
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What another process changed: ``logged``, the action it logged for ``player_id``
+    (None for any other change: the copy must be rebuilt)."""
+
+    ended: bool
+    player_id: int | None = None
+    logged: StoredAction | None = None
+
+
+OnChange = Callable[[int, Change], Awaitable[None]]
 
 
 def channel(match_id: int) -> str:
@@ -56,9 +75,15 @@ class PeerSync:
         if task is not asyncio.current_task():
             task.cancel()
 
-    async def tell(self, match_id: int, *, ended: bool) -> None:
-        """This process changed the match durably; the others must rebuild their copy."""
-        await self._pubsub.publish(channel(match_id), {"origin": self.origin, "ended": ended})
+    async def tell(self, match_id: int, *, ended: bool, player_id: int | None = None,
+                   logged: StoredAction | None = None) -> None:
+        """This process changed the match durably: ``logged``, the action it logged for
+        ``player_id`` (the others apply it), or anything else (they rebuild)."""
+        message: dict[str, Any] = {"origin": self.origin, "ended": ended}
+        if logged is not None and player_id is not None:
+            message.update(player=player_id, seq=logged.seq, action=logged.action,
+                           at=logged.at)
+        await self._pubsub.publish(channel(match_id), message)
 
     async def close(self) -> None:
         for match_id in list(self._watching):
@@ -69,7 +94,7 @@ class PeerSync:
             if message.get("origin") == self.origin:
                 continue
             try:
-                await self._on_remote_change(match_id, bool(message.get("ended")))
+                await self._on_remote_change(match_id, _change(message))
             except Exception:  # a failed rebuild is retried on the next use of the match
                 log.exception("could not follow a change of match %d", match_id)
         # The stream ended (closed, or cut for falling behind): forget it so the next
@@ -77,3 +102,12 @@ class PeerSync:
         with contextlib.suppress(KeyError):
             if self._watching[match_id][0] is subscription:
                 del self._watching[match_id]
+
+
+def _change(message: dict[str, Any]) -> Change:
+    ended = bool(message.get("ended"))
+    player_id, seq, action, at = (message.get(key) for key in ("player", "seq", "action", "at"))
+    if (isinstance(player_id, int) and isinstance(seq, int) and isinstance(action, dict)
+            and isinstance(at, int | float)):
+        return Change(ended, player_id, StoredAction(seq, action, float(at)))
+    return Change(ended)

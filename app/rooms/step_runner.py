@@ -33,7 +33,7 @@ from app.rooms.duel_core import (
 from app.rooms.match import MatchState, SeatState
 from app.rooms.peers import PeerSync
 from app.rooms.pubsub import PubSub, may_deliver
-from app.rooms.store import DuelStore, StoreError
+from app.rooms.store import DuelStore, StoredAction, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -153,8 +153,10 @@ class StepRunner:
         the log."""
         made = _Made(live, player_id, step, answer)
         writes = step.writes
+        appended: AppendAction | None = None
         for write in writes:
             if isinstance(write, AppendAction):  # the frequent one inline: no coroutine
+                appended = write
                 # The last write made durable, the seat is adopted and the player answered
                 # right away (by the group commit, in its writer's turn: one loop turn
                 # before this task wakes, and not behind the other callers of a batch).
@@ -168,7 +170,7 @@ class StepRunner:
         for effect in step.effects:
             # The frequent ones inline: no coroutine made for each of them.
             if effect is ACKED:
-                await self._acked(live, player_id)
+                await self._acked(live, player_id, appended)
             elif isinstance(effect, ProgressChanged):
                 await self.publish_progress(live, live.game_of(effect.player_id))
                 await self._tell_peers(live, ended=effect.ended)
@@ -178,7 +180,8 @@ class StepRunner:
             raise made.unsent
         return step.reply
 
-    async def _acked(self, live: LiveMatch, player_id: int) -> None:
+    async def _acked(self, live: LiveMatch, player_id: int, appended: AppendAction | None
+                     ) -> None:
         seat = live.value.seat_of(player_id)
         watch = live.watch_channels[player_id]
         # A spectator follows the channel under this game's lock before taking its
@@ -188,7 +191,7 @@ class StepRunner:
             assert seat.last_ack is not None  # the ack of the step just adopted
             await self._publish(watch, frames.watch(live.match_id, seat, seat.last_ack))
         await self.publish_progress(live, seat)
-        await self._tell_peers(live, ended=seat.over)
+        await self._tell_peers(live, ended=seat.over, player_id=player_id, appended=appended)
 
     async def _publish(self, channel: str, message: Payload) -> None:
         """Fan a made step out. A failure (Redis away) is no second answer to the player
@@ -201,11 +204,17 @@ class StepRunner:
             log.warning("could not publish a %s on %s", message.get("type"), channel,
                         exc_info=True)
 
-    async def _tell_peers(self, live: LiveMatch, *, ended: bool) -> None:
+    async def _tell_peers(self, live: LiveMatch, *, ended: bool, player_id: int | None = None,
+                          appended: AppendAction | None = None) -> None:
+        """Other processes holding the match apply ``appended`` (the action just logged)
+        to their copy, or rebuild it (any other change)."""
         if self.peers is None:
             return
+        logged = (None if appended is None
+                  else StoredAction(appended.seq, appended.action, appended.at))
         try:
-            await self.peers.tell(live.match_id, ended=ended)
+            await self.peers.tell(live.match_id, ended=ended, player_id=player_id,
+                                  logged=logged)
         except Exception:  # their copies are checked against the log's seqs all the same
             metrics.ERRORS.labels(where="fan_out").inc()
             log.warning("could not tell other processes of match %d", live.match_id,

@@ -1,7 +1,10 @@
 """Two DuelServices on one store and one bus, as two processes on one database and Redis."""
 
 import asyncio
+import random
 from typing import Any
+
+import pytest
 
 from app.rooms.duel import DuelService
 from app.rooms.pubsub import MemoryPubSub
@@ -196,4 +199,125 @@ async def test_a_stale_copys_table_expiry_ends_only_the_games_the_log_says_unope
     assert store.ends == {102: ("timed_out", expires_at, store.ends[102][2])}
     assert store.ends[102][2].actions == 0
     assert (await two.match(MATCH)).game_of(ANN).status == "playing"
+    await two.close()
+
+
+# --------------------------------------------------------------------------- following
+
+
+class LoadsCounted(MemoryStore):
+    """A MemoryStore that counts how often a match is read back (a copy rebuilt)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.loads = 0
+
+    async def load_match(self, match_id: int) -> StoredMatch | None:
+        self.loads += 1
+        return await super().load_match(match_id)
+
+
+def dealt_processes(deal: dict[str, Any] | None = None
+                    ) -> tuple[LoadsCounted, MemoryPubSub, DuelService, DuelService]:
+    """Two processes on one store and bus, on a match dealt as any table's (or ``deal``)."""
+    store = LoadsCounted()
+    store.add_match(StoredMatch(
+        match_id=MATCH, rules=RULES if deal else {"preset": "duel", "suits": 2},
+        time_limit_s=600.0, games=[StoredGame(101, ANN), StoredGame(102, BOB)], deal=deal,
+    ))
+    bus, clock = MemoryPubSub(), FakeClock()
+    return (store, bus, DuelService(store=store, pubsub=bus, clock=clock, peers=True),
+            DuelService(store=store, pubsub=bus, clock=clock, peers=True))
+
+
+async def same_as_the_log(store: MemoryStore, copy: DuelService) -> None:
+    """``copy``'s cached match holds each seat as a process reading the log would."""
+    fresh = DuelService(store=store, pubsub=MemoryPubSub(), clock=FakeClock())
+    held, rebuilt = await copy.match(MATCH), await fresh.match(MATCH)
+    for seat, truth in zip(held.games, rebuilt.games, strict=True):
+        assert (seat.seq, seat.actions, seat.status) == (truth.seq, truth.actions, truth.status)
+        assert seat.game.state == truth.game.state
+        assert seat.game.score == truth.game.score
+        assert seat.last_ack == truth.last_ack  # a resend there is answered the same
+    await fresh.close()
+
+
+def next_action(view: dict[str, Any], pick: random.Random) -> dict[str, Any]:
+    """A random action, legal or not (an illegal one is refused and takes no seq)."""
+    moves = legal_moves(view, manual_flip=True)
+    roll = pick.random()
+    if moves and roll < 0.7:
+        return pick.choice(moves)
+    if roll < 0.8:
+        return {"op": "undo"}
+    if roll < 0.9:
+        return {"op": "flip", "col": pick.randrange(10)}
+    return {"op": "deal"}
+
+
+@pytest.mark.parametrize("seed", range(4))
+async def test_the_other_process_follows_each_action_without_reading_the_log(seed: int
+                                                                             ) -> None:
+    store, _, one, two = dealt_processes()
+    start = await one.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    await two.open_game(player_id=BOB, match_id=MATCH, follow=no_follow)
+    await settle()
+    await one.match(MATCH)  # Bob's opening dropped one's copy (news of a start): rebuilt
+    held, loads = await two.match(MATCH), store.loads
+    pick, view, seq = random.Random(seed), start["view"], 0
+    for _ in range(60):
+        answer = await one.act(player_id=ANN, match_id=MATCH, seq=seq + 1,
+                               action=next_action(view, pick))
+        view = answer["view"]
+        if answer["type"] == "ack":
+            seq += 1
+        await settle()
+        assert (await two.match(MATCH)) is held  # followed, not dropped
+        assert held.game_of(ANN).seq == seq
+    assert seq > 20
+    assert store.loads == loads  # the other process never read the match back
+    await same_as_the_log(store, two)
+    # And it plays on with its copy: Bob's action there, Ann's next one here.
+    bob = await two.act(player_id=BOB, match_id=MATCH, seq=1, action={"op": "deal"})
+    assert bob["type"] == "ack", bob
+    await one.close()
+    await two.close()
+
+
+async def test_a_missed_action_makes_the_other_process_rebuild_from_the_log() -> None:
+    store, bus, one, two = dealt_processes({"layout": near_finished_layout()})
+    await one.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    await two.open_game(player_id=BOB, match_id=MATCH, follow=no_follow)
+    await settle()
+    held = await two.match(MATCH)
+    # News of seq 3 while the copy is at 0: the news of 1 and 2 were lost on the way.
+    await one.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
+    await one.act(player_id=ANN, match_id=MATCH, seq=2, action=WINNING_LINE[1])
+    await bus.publish(f"sync:{MATCH}", {"origin": "a third process", "ended": False,
+                                        "player": ANN, "seq": 5, "action": WINNING_LINE[4],
+                                        "at": 0.0})
+    await settle()
+    assert not two.cached(MATCH) or (await two.match(MATCH)) is not held
+    await same_as_the_log(store, two)
+    assert (await two.match(MATCH)).game_of(ANN).seq == 2
+    await one.close()
+    await two.close()
+
+
+@pytest.mark.parametrize("news", [
+    {"ended": False, "player": ANN, "seq": 1, "action": {"op": "flip", "col": 42}, "at": 0},
+    {"ended": False, "player": 999, "seq": 1, "action": {"op": "deal"}, "at": 0},
+    {"ended": False, "player": ANN, "seq": "1", "action": {"op": "deal"}, "at": 0},
+    {"ended": False},
+])
+async def test_news_the_copy_cannot_follow_drops_it_and_the_log_decides(
+        news: dict[str, Any]) -> None:
+    store, bus, one, two = dealt_processes({"layout": near_finished_layout()})
+    await two.open_game(player_id=BOB, match_id=MATCH, follow=no_follow)
+    held = await two.match(MATCH)
+    await bus.publish(f"sync:{MATCH}", {"origin": "a third process", **news})
+    await settle()
+    assert (await two.match(MATCH)) is not held
+    await same_as_the_log(store, two)
+    await one.close()
     await two.close()
