@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import socket
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -28,25 +28,32 @@ from bench.server import LOOPBACK, cpu_seconds, free_port, rss_bytes
 
 @dataclass(frozen=True)
 class RedisAccount:
-    """Redis's totals at one moment: command time (µs), command calls, process CPU (s)."""
+    """Redis's totals at one moment: command time (µs), command calls, process CPU (s),
+    and the calls of each command (where the calls per action go)."""
 
     command_us: float
     calls: int
     cpu_s: float
+    calls_by_command: dict[str, int] = field(default_factory=dict)
 
     def since(self, before: RedisAccount) -> RedisAccount:
+        by_command = {name: calls - before.calls_by_command.get(name, 0)
+                      for name, calls in self.calls_by_command.items()}
         return RedisAccount(self.command_us - before.command_us, self.calls - before.calls,
-                            self.cpu_s - before.cpu_s)
+                            self.cpu_s - before.cpu_s,
+                            {name: calls for name, calls in by_command.items() if calls})
 
 
 def redis_account(client: redis.Redis) -> RedisAccount:
     stats: dict[str, Any] = client.info("commandstats")
     cpu: dict[str, Any] = client.info("cpu")
-    commands = [v for k, v in stats.items() if k.startswith("cmdstat_")]
+    commands = {k.removeprefix("cmdstat_"): v for k, v in stats.items()
+                if k.startswith("cmdstat_")}
     return RedisAccount(
-        command_us=float(sum(c["usec"] for c in commands)),
-        calls=int(sum(c["calls"] for c in commands)),
-        cpu_s=float(cpu["used_cpu_user"]) + float(cpu["used_cpu_sys"]))
+        command_us=float(sum(c["usec"] for c in commands.values())),
+        calls=int(sum(c["calls"] for c in commands.values())),
+        cpu_s=float(cpu["used_cpu_user"]) + float(cpu["used_cpu_sys"]),
+        calls_by_command={name: int(c["calls"]) for name, c in commands.items()})
 
 
 def _consecutive_ports(count: int) -> int:

@@ -129,9 +129,12 @@ class Phase:
         """Redis's CPU (its process), command time and calls per acknowledged action."""
         if self.redis is None or not self.acks:
             return {}
+        by_command = sorted(self.redis.calls_by_command.items(), key=lambda kv: -kv[1])
         return {"redis_cpu_us_per_ack": round(self.redis.cpu_s * 1e6 / self.acks, 1),
                 "redis_command_us_per_ack": round(self.redis.command_us / self.acks, 1),
-                "redis_calls_per_ack": round(self.redis.calls / self.acks, 2)}
+                "redis_calls_per_ack": round(self.redis.calls / self.acks, 2),
+                "redis_calls_per_ack_by_command": {
+                    name: round(calls / self.acks, 2) for name, calls in by_command}}
 
     def server_over_ms(self) -> dict[str, float]:
         """Per cent of the phase's actions the server itself took longer than 2.5, 5, 10 ms
@@ -525,6 +528,9 @@ def print_table(results: dict[str, Any]) -> None:
             print(f"{p['phase']}: Redis per acknowledged action: {p['redis_cpu_us_per_ack']} µs "
                   f"of its CPU (target <= 40), {p['redis_command_us_per_ack']} µs in "
                   f"commands, {p['redis_calls_per_ack']} calls")
+            top = list(p.get("redis_calls_per_ack_by_command", {}).items())[:8]
+            print(f"{p['phase']}: Redis calls per acknowledged action, by command: "
+                  + ", ".join(f"{name} {calls}" for name, calls in top))
     flat = next((p for p in results["phases"] if p["phase"] == "duels flat"), None)
     if flat is not None:
         workers = results.get("config", {}).get("cluster_workers") or 1
