@@ -208,18 +208,16 @@ def lost_on(pubsub: PubSub, channel: str) -> None:
 
 
 @runtime_checkable
-class CountsListeners(Protocol):
-    """A backend that can say how many processes subscribe to a channel (Redis)."""
+class PublishesElsewhere(Protocol):
+    """A backend that can publish only where another process subscribes (Redis)."""
 
-    def subscriber_count(self, channel: str) -> int: ...
-
-    async def listening_processes(self, channel: str) -> int: ...
+    async def publish_elsewhere(self, channel: str, message: Message) -> None: ...
 
 
-async def heard_elsewhere(pubsub: PubSub, channel: str) -> bool:
-    """Whether another server process subscribes to ``channel`` now. A backend that cannot
-    count says so whenever it crosses processes at all."""
-    if not isinstance(pubsub, CountsListeners):
-        return crosses_processes(pubsub)
-    here = 1 if pubsub.subscriber_count(channel) else 0
-    return await pubsub.listening_processes(channel) > here
+async def publish_elsewhere(pubsub: PubSub, channel: str, message: Message) -> None:
+    """Publish ``message`` if another server process may subscribe to ``channel``: nothing
+    with the in-process backend; a backend that cannot tell publishes it."""
+    if isinstance(pubsub, PublishesElsewhere):
+        await pubsub.publish_elsewhere(channel, message)
+    elif crosses_processes(pubsub):
+        await pubsub.publish(channel, message)

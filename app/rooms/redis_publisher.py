@@ -34,7 +34,9 @@ UNKEPT = ("sync:",)  # channels whose messages are not kept in a stream
 GAP = {"type": "gap"}  # on a channel that lost messages, once Redis is back
 _GAP_JSON = json.dumps(GAP)
 
-Outgoing = tuple[str, str, asyncio.Future[None]] | None  # None: only the gap markers
+# Channel, JSON, settled once sent, and ``beyond``: sent only if more processes than that
+# subscribe to the channel (None: always). None instead of a tuple: only the gap markers.
+Outgoing = tuple[str, str, asyncio.Future[None], int | None] | None
 
 # KEYS: the channel's stream. ARGV: the channel's pub/sub name, the message, seconds kept.
 # Trimmed by age (MINID: ids are the Redis server's milliseconds).
@@ -48,6 +50,16 @@ redis.call('PUBLISH', ARGV[1], id .. ' ' .. ARGV[2])
 return id
 """
 
+# The same, only if more than ARGV[4] processes subscribe to the channel (each process
+# holds one subscription per channel): an ack echoed to a player's tabs on other
+# processes, with the count read in the same pipeline as the publish, not a round trip
+# of its own before it.
+_PUBLISH_IF_HEARD = """
+if redis.call('PUBSUB', 'NUMSUB', ARGV[1])[2] <= tonumber(ARGV[4]) then
+  return false
+end
+""" + _PUBLISH
+
 log = logging.getLogger("spider.pubsub")
 
 
@@ -60,13 +72,16 @@ class KeptPublisher:
         self.keep_seconds = keep_seconds
         self._clock = clock  # paces the retries of gap markers
         self._publish = client.register_script(_PUBLISH)
+        self._publish_if_heard = client.register_script(_PUBLISH_IF_HEARD)
         self._outgoing: Batches[Outgoing] = Batches(self._send)
         self._gapped: dict[str, None] = {}  # channels owed a gap marker, in order
         self._healer: asyncio.Task[None] | None = None
 
-    async def publish(self, channel: str, message: Message) -> None:
+    async def publish(self, channel: str, message: Message, *, beyond: int | None = None
+                      ) -> None:
+        """``beyond``: published only if more processes than that subscribe to ``channel``."""
         done = asyncio.get_running_loop().create_future()
-        self._outgoing.add((channel, json.dumps(message, separators=(",", ":")), done))
+        self._outgoing.add((channel, json.dumps(message, separators=(",", ":")), done, beyond))
         await done
 
     def missed(self, channel: str) -> None:
@@ -85,9 +100,14 @@ class KeptPublisher:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._healer
 
-    def _add_to(self, pipe: Any, channel: str, payload: str) -> Any:
+    def _add_to(self, pipe: Any, channel: str, payload: str, beyond: int | None = None
+                ) -> Any:
         if channel.startswith(UNKEPT):
             return pipe.publish(self.prefix + channel, payload)
+        if beyond is not None:
+            return self._publish_if_heard(
+                keys=[self._stream_key(channel)],
+                args=[self.prefix + channel, payload, self.keep_seconds, beyond], client=pipe)
         return self._publish(keys=[self._stream_key(channel)],
                              args=[self.prefix + channel, payload, self.keep_seconds],
                              client=pipe)
@@ -98,15 +118,15 @@ class KeptPublisher:
         for channel in gaps:
             await self._add_to(pipe, channel, _GAP_JSON)
         messages = [item for item in batch if item is not None]
-        for channel, payload, _ in messages:
-            await self._add_to(pipe, channel, payload)
+        for channel, payload, _, beyond in messages:
+            await self._add_to(pipe, channel, payload, beyond)
         try:
             await pipe.execute()
         except RedisError:
             metrics.ERRORS.labels(where="pubsub").inc()
             log.warning("could not publish %d messages; their channels get a gap marker",
                         len(messages), exc_info=True)
-            for channel, _, _ in messages:
+            for channel, _, _, _ in messages:
                 self._gapped[channel] = None
             self._heal_later()
             self._settle(messages, None)
@@ -121,9 +141,9 @@ class KeptPublisher:
         self._settle(messages, None)
 
     @staticmethod
-    def _settle(messages: list[tuple[str, str, asyncio.Future[None]]],
+    def _settle(messages: list[tuple[str, str, asyncio.Future[None], int | None]],
                 error: Exception | None) -> None:
-        for _, _, done in messages:
+        for _, _, done, _ in messages:
             if done.done():
                 continue
             if error is None:

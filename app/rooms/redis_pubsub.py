@@ -144,11 +144,12 @@ class RedisPubSub:
     def subscriber_count(self, channel: str) -> int:
         return len(self._local.get(channel, ()))
 
-    async def listening_processes(self, channel: str) -> int:
-        """How many processes subscribe to ``channel`` (each holds one Redis subscription
-        per channel, whatever its local subscribers): ``PUBSUB NUMSUB``, a cheap read."""
-        [(_, count)] = await self._redis.pubsub_numsub(self.prefix + channel)
-        return int(count)
+    async def publish_elsewhere(self, channel: str, message: Message) -> None:
+        """``publish``, only if another process subscribes to ``channel`` (each holds one
+        Redis subscription per channel, whatever its local subscribers): checked by
+        Redis in the publishing pipeline (``PUBSUB NUMSUB``), no round trip of its own."""
+        here = 1 if self._local.get(channel) else 0
+        await self._outgoing.publish(channel, message, beyond=here)
 
     async def ping(self) -> None:
         """Readiness probe: raises when Redis cannot be reached."""

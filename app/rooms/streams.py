@@ -28,8 +28,8 @@ from app.rooms.pubsub import (
     QueuedSubscription,
     Subscription,
     crosses_processes,
-    heard_elsewhere,
     lost_on,
+    publish_elsewhere,
 )
 
 __all__ = ["EventStream", "Outbox", "Payload", "StreamHub"]
@@ -132,12 +132,12 @@ class EventStream:
 
     async def _echo(self, answer: Payload) -> None:
         # Published only when another process holds a session of the player (it follows
-        # the player's channel): a player with one tab costs a cheap count per action,
-        # not a kept publish. In the background: the ack itself is out already.
+        # the player's channel): a player with one tab costs a count inside the batched
+        # publish (Redis checks it), not a kept message. In the background: the ack
+        # itself is out already.
         channel = channels.player(self.player_id)
         try:
-            if await heard_elsewhere(self._pubsub, channel):
-                await self._pubsub.publish(channel, {**answer, FROM_STREAM: self.stream})
+            await publish_elsewhere(self._pubsub, channel, {**answer, FROM_STREAM: self.stream})
         except Exception:  # the other tabs are told to resync once Redis is back
             log.warning("could not echo an ack to player %d's other processes",
                         self.player_id, exc_info=True)

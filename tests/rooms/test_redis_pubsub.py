@@ -250,22 +250,39 @@ async def test_a_message_carries_its_channel_and_stream_id(
         f"{i[0]}-{i[1]}".encode() for i in (first.stream_id, second.stream_id)]
 
 
-async def test_a_process_knows_whether_another_one_listens_to_a_channel(
+async def kept(bus: RedisPubSub, name: str) -> int:
+    return len(await bus.client.xrange(bus.stream_key(name)))
+
+
+async def test_publish_elsewhere_sends_only_where_another_process_listens(
     buses: tuple[RedisPubSub, RedisPubSub],
 ) -> None:
     # What gates the echo of a player's acks to their tabs on other processes.
     a, b = buses
     name = channel()
-    assert not await pubsub.heard_elsewhere(a, name)  # nobody
+    await pubsub.publish_elsewhere(a, name, {"k": "nobody"})
+    assert await kept(a, name) == 0  # nobody listens: nothing published, nothing kept
     mine = await a.subscribe(name)
     also_mine = await a.subscribe(name)  # two local subscribers: still one process
-    assert await a.listening_processes(name) == 1
-    assert not await pubsub.heard_elsewhere(a, name)
+    await pubsub.publish_elsewhere(a, name, {"k": "only here"})
+    assert await kept(a, name) == 0
     theirs = await b.subscribe(name)
-    assert await pubsub.heard_elsewhere(a, name) and await pubsub.heard_elsewhere(b, name)
+    await pubsub.publish_elsewhere(a, name, {"k": "to b"})
+    assert await next_message(theirs) == {"k": "to b"}
+    assert await next_message(mine) == {"k": "to b"}  # published: every subscriber has it
+    await pubsub.publish_elsewhere(b, name, {"k": "to a"})  # b listens, and a does too
+    assert await next_message(also_mine) == {"k": "to b"}
+    assert await next_message(also_mine) == {"k": "to a"}
     await theirs.close()
-    assert not await pubsub.heard_elsewhere(a, name)
-    assert await pubsub.heard_elsewhere(b, name)  # a listens, b does not
+    await pubsub.publish_elsewhere(a, name, {"k": "b left"})
+    await pubsub.publish_elsewhere(b, name, {"k": "a listens"})  # b does not, a does
+    assert await next_message(mine) == {"k": "to a"}
+    assert await next_message(mine) == {"k": "a listens"}  # "b left" was not published
+    assert await kept(a, name) == 3
     await mine.close()
     await also_mine.close()
-    assert not await pubsub.heard_elsewhere(pubsub.MemoryPubSub(), name)  # one process
+    memory = pubsub.MemoryPubSub()
+    alone = await memory.subscribe(name)
+    await pubsub.publish_elsewhere(memory, name, {"k": "one process"})
+    await alone.close()
+    assert [m async for m in alone] == []  # one process: never published
