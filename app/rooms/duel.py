@@ -108,7 +108,7 @@ class DuelService:
                                         match_id=stored.match_id)
                       for game in stored.games)
         value = MatchState(match_id, rules, deal, start, seats, expires_at=stored.expires_at,
-                      start_by=stored.start_by)
+                      start_by=stored.start_by, awaiting=stored.awaiting)
         live = LiveMatch(value, {seat.player_id: asyncio.Lock() for seat in seats})
         self._matches[match_id] = live
         if self._peers is not None:
@@ -141,6 +141,8 @@ class DuelService:
     async def open_game(self, *, player_id: int, match_id: int, follow: Follow) -> Payload:
         """Start my clock (first time only) and return my snapshot; follow the match."""
         live = await self.match(match_id)
+        if live.value.awaiting and not live.value.seated(player_id):
+            live = await self.reload(match_id)  # paired since our copy was made (a quick duel)
         async with live.lock(player_id):
             await follow(channels.match(match_id))
             now = self._clock()

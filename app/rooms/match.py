@@ -131,6 +131,10 @@ class MatchState(msgspec.Struct, gc=False, eq=False):
     result: Payload | None = None
     expires_at: float | None = None  # the table's: games nobody opened by then time out
     start_by: float | None = None  # the start window's end: the same, usually sooner
+    # A quick duel started at once, its second player not paired yet: not over when its
+    # one game is (app/services/quick_duel.py); a copy loaded once the request lapsed is
+    # made without it, and its one game ends it.
+    awaiting: bool = False
 
     @property
     def start_deadline(self) -> float | None:
@@ -142,7 +146,7 @@ class MatchState(msgspec.Struct, gc=False, eq=False):
 
     @property
     def over(self) -> bool:
-        return all(seat.over for seat in self.seats)
+        return not self.awaiting and all(seat.over for seat in self.seats)
 
     def seated(self, player_id: int) -> bool:
         return any(seat.player_id == player_id for seat in self.seats)
@@ -173,7 +177,7 @@ class MatchState(msgspec.Struct, gc=False, eq=False):
         else:
             seats = tuple([seat if s.player_id == player_id else s for s in seats])
         return MatchState(self.match_id, self.rules, self.deal, self.start, seats, self.result,
-                     self.expires_at, self.start_by)
+                     self.expires_at, self.start_by, self.awaiting)
 
     def evolve(self, **changes: Any) -> MatchState:
         return msgspec.structs.replace(self, **changes)

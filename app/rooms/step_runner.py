@@ -280,6 +280,12 @@ class StepRunner:
         the match when it fires, which would only arm it again."""
         unopened = [s.player_id for s in live.games if s.started_at is None and not s.over]
         deadline = live.value.start_deadline
+        if live.value.awaiting and not unopened and deadline is not None:
+            # A quick duel waiting for its second player: at its deadline the request
+            # lapses; rebuilt then, the match ends with its one game (docs/api.md).
+            if now < deadline:
+                live.expiry = asyncio.create_task(self._expire_later(live))
+            return
         if not unopened or deadline is None:
             return
         if now < deadline:
@@ -308,6 +314,9 @@ class StepRunner:
                 step = core.expiry_due(live.value, seat.player_id, self.clock())
                 if step is not None:
                     await self.run(live, seat.player_id, step)
+        if live.value.awaiting and self.is_current(live):  # nobody paired in time
+            live.expiry = None
+            await self.rebuild(live.match_id)
 
     async def conclude(self, live: LiveMatch) -> None:
         outcomes = live.value.outcomes(self.clock())

@@ -58,6 +58,9 @@ class StoredMatch:
     winner_id: int | None = None
     expires_at: float | None = None  # the table's expiry: unopened games time out then
     start_by: float | None = None  # the start window's end: unopened games end then too
+    # A quick duel started at once whose second player is not paired yet (and may still
+    # be): its one game over does not end the match (``MatchState.awaiting``).
+    awaiting: bool = False
 
 
 class Progress(msgspec.Struct, frozen=True, gc=False):
@@ -191,8 +194,9 @@ def _overdue(match: StoredMatch, now: float) -> bool:
     if match.finished or not match.games:
         return False
     playing = [game for game in match.games if game.ended_at is None]
-    if not playing:
-        return max(g.ended_at or now for g in match.games) <= now - SETTLE_GRACE_SECONDS
+    if not playing:  # settle it, unless a quick duel's second player may still come
+        return (not match.awaiting
+                and max(g.ended_at or now for g in match.games) <= now - SETTLE_GRACE_SECONDS)
     late = any(g.started_at is not None and g.started_at + match.time_limit_s <= now
                for g in playing)
     deadlines = [d for d in (match.expires_at, match.start_by) if d is not None]

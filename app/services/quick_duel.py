@@ -1,15 +1,19 @@
-"""Quick duel: one request that pairs me with a waiting player of my band and suit count.
+"""Quick duel: one request, and my duel starts at once — paired with a waiting player of
+my band and suit count, or on my own until the next one asks.
 
 A quick-duel table is a duel table (``app/services/tables.py``) with ``quick`` set:
 private (the quick matcher seats players, as an invitation would; never in the lobby),
 rated, ``duel`` rules, 10 minutes, at my band's level for that suit count
-(``app/services/bands.py``). Asking seats me at the oldest waiting quick table of my band
-and suit count — the match starts at once on a deal chosen as for any table (solvable
-for 1 and 2 suits) — or, when nobody waits, opens my table, which waits for the next
-player who asks for the same. The table expires ``deadline_seconds`` after it opened;
-at pairing its expiry moves to ``deadline_seconds`` later: a player who asked, went away
-and was paired later has that long to open their game (then "did not start", the
-no-show rule), and the match settles when both games are over.
+(``app/services/bands.py``). Asking seats me into the match of the oldest waiting quick
+table of my band and suit count (its first player has played or plays its deal now);
+when nobody waits, my table opens with its match already made — a deal chosen as for
+any table (solvable for 1 and 2 suits), my game only — and I play at once; the next
+player of my band who asks for the same is paired into that match, on that deal. The
+table waits ``deadline_seconds`` from my request; at pairing its expiry moves to
+``deadline_seconds`` later (the second player's time to open their game, then "did not
+start", the no-show rule), and the match settles when both games are over. Nobody
+paired in time: the request lapses, and once my game is over the match ends ``aborted``
+— no opponent, no winner, no rating change (``app.services.results``).
 """
 
 from dataclasses import dataclass
@@ -18,10 +22,13 @@ from datetime import timedelta
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import DuelTable, Match, Player, Seat, utcnow
+from app.db import games as game_repo
+from app.db.models import DuelTable, Game, Match, Player, Seat, utcnow
 from app.errors import Conflict, Forbidden
 from app.services import tables
 from app.services.bands import band_of
+from app.services.deals import choose_deal
+from app.services.friends import ignore_between_any
 from app.services.ratings import check_suits, rating_of
 from app.services.tables import TableView
 
@@ -34,53 +41,92 @@ CANDIDATES = 5
 @dataclass(frozen=True)
 class QuickDuel:
     view: TableView
-    paired: bool  # seated at a waiting player's table: the match has started
-    created: bool = False  # a new table, waiting for the next player
+    paired: bool  # seated into a waiting player's match: both players are known
+    created: bool = False  # a new table: my game starts now, the opponent comes later
 
 
 async def take_quick_duel(*, session: AsyncSession, player: Player, suits: int,
                           deadline_seconds: int) -> QuickDuel:
-    """A seat at the oldest waiting quick table of my band and ``suits`` (paired: the match
-    starts), else my own waiting table (asking again returns it; asking for another suit
-    count gives it up). Commits."""
+    """A seat in the match of the oldest waiting quick table of my band and ``suits``
+    (paired), else a new quick table whose match starts at once with my game only. While
+    my game of a quick duel is still to be played or being played, asking again returns
+    that one (whatever ``suits``). Commits."""
     check_suits(suits)
-    playing = await _my_quick_match(session, player)
-    if playing is not None:  # asking again while my quick duel goes on: that one
-        return QuickDuel(await tables.table_view(session=session, table=playing), paired=True)
-    mine = await my_waiting_table(session=session, player=player)
-    if mine is not None:
-        if mine.suits == suits:
-            return QuickDuel(await tables.table_view(session=session, table=mine), paired=False)
-        await tables.leave_table(session=session, table_id=mine.id, player=player)
+    playing = await _my_quick_game(session, player)
+    if playing is not None:
+        view = await tables.table_view(session=session, table=playing)
+        return QuickDuel(view, paired=len(view.seats) == len(tables.SEATS))
     band = band_of((await rating_of(session=session, player_id=player.id, suits=suits)).rating)
     for table_id in await _waiting_tables(session, player, suits, band):
-        table = await session.get(DuelTable, table_id)  # fresh: a failed try rolled back
-        if table is None:
-            continue
         try:
-            await tables.seat_player(session=session, table=table, player=player,
-                                     invited=True)  # the matcher is the invitation
+            table = await _pair(session, table_id, player, deadline_seconds)
         except (Conflict, Forbidden):  # taken meanwhile, or a player who ignores me
             await session.rollback()
             continue
-        # From now on, whoever has not opened their game has the deadline to do so.
-        table.expires_at = utcnow() + timedelta(seconds=deadline_seconds)
-        await session.commit()
         return QuickDuel(await tables.table_view(session=session, table=table), paired=True)
+    # Nobody waits: my match now, on a deal chosen before anything is written (the solver
+    # must not run inside a write transaction, ``tables._deal_ahead``).
+    choice = await choose_deal(suits=suits)
     settings = tables.TableSettings(preset=QUICK_PRESET, suits=suits,
                                     time_limit_seconds=QUICK_SECONDS, level=band,
                                     public=False, rated=True)
     view = await tables.create_table(session=session, owner=player, settings=settings,
-                                     ttl_seconds=deadline_seconds, quick=True)
+                                     ttl_seconds=deadline_seconds, quick=True,
+                                     first_match=choice)
     return QuickDuel(view, paired=False, created=True)
 
 
+async def _pair(session: AsyncSession, table_id: int, player: Player,
+                deadline_seconds: int) -> DuelTable:
+    """Seat ``player`` into the waiting quick table's match (a second game on its deal);
+    from now on whoever has not opened their game has the deadline to do so. Commits."""
+    await tables.lock_table(session, table_id)
+    table = await session.get(DuelTable, table_id, populate_existing=True)
+    if table is None:
+        raise Conflict("the table is gone", code="table_closed")
+    match = await game_repo.current_match(session, table_id=table.id)
+    if match is None:  # a waiting table from before quick duels started at once
+        await tables.seat_player(session=session, table=table, player=player, invited=True)
+    else:
+        seats = await tables.seats_of(session, table.id)
+        games = await game_repo.games_of_match(session, match_id=match.id)
+        if (table.status != "open" or tables.is_expired(table) or len(seats) != 1
+                or match.status != "playing" or len(games) != 1
+                or seats[0].player_id == player.id):
+            raise Conflict("that quick duel is taken", code="table_full")
+        if await ignore_between_any(session=session, player_id=player.id,
+                                    of=[seats[0].player_id]):
+            raise Forbidden("a player at this table does not accept you", code="ignored")
+        session.add(Seat(table_id=table.id, seat=1, player_id=player.id))
+        session.add(Game(match_id=match.id, player_id=player.id, seat=1, status="playing"))
+        table.status = "full"
+    table.expires_at = utcnow() + timedelta(seconds=deadline_seconds)
+    await session.commit()
+    return table
+
+
 async def looking(*, session: AsyncSession) -> int:
-    """How many players wait for a quick duel now (one waiting table each)."""
+    """How many players wait for a quick duel now (the owners of waiting quick tables)."""
     return await session.scalar(
-        select(func.count(DuelTable.id))
+        select(func.count(DuelTable.owner_id.distinct()))
         .where(DuelTable.quick.is_(True), DuelTable.status == "open",
                DuelTable.expires_at > utcnow())) or 0
+
+
+async def stop_looking(*, session: AsyncSession, player: Player) -> list[int]:
+    """My waiting quick tables stop waiting: a request whose match has started lapses now
+    (the match ends ``aborted`` once my game is over); an older table without a match is
+    left (it closes). Returns the ids of the matches that lapsed. Commits."""
+    lapsed = []
+    while (table := await my_waiting_table(session=session, player=player)) is not None:
+        match = await game_repo.current_match(session, table_id=table.id)
+        if match is None:
+            await tables.leave_table(session=session, table_id=table.id, player=player)
+            continue
+        table.expires_at = utcnow()
+        await session.commit()
+        lapsed.append(match.id)
+    return lapsed
 
 
 async def my_waiting_table(*, session: AsyncSession, player: Player) -> DuelTable | None:
@@ -91,13 +137,14 @@ async def my_waiting_table(*, session: AsyncSession, player: Player) -> DuelTabl
                DuelTable.expires_at > utcnow(), Seat.player_id == player.id).limit(1))
 
 
-async def _my_quick_match(session: AsyncSession, player: Player) -> DuelTable | None:
-    """My quick table whose match is still being played, if any."""
+async def _my_quick_game(session: AsyncSession, player: Player) -> DuelTable | None:
+    """The quick table where my game is still to be played or being played, if any."""
     return await session.scalar(
-        select(DuelTable).join(Seat, Seat.table_id == DuelTable.id)
-        .join(Match, Match.table_id == DuelTable.id)
-        .where(DuelTable.quick.is_(True), DuelTable.status == "full",
-               Match.status == "playing", Seat.player_id == player.id).limit(1))
+        select(DuelTable).join(Match, Match.table_id == DuelTable.id)
+        .join(Game, Game.match_id == Match.id)
+        .where(DuelTable.quick.is_(True), Match.status == "playing",
+               Game.player_id == player.id, Game.status == "playing")
+        .order_by(Match.id.desc()).limit(1))
 
 
 async def _waiting_tables(session: AsyncSession, player: Player, suits: int,

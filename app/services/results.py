@@ -33,6 +33,10 @@ from app.services.paging import Page, check_paging
 from app.services.players import get_player
 from app.services.settled import MatchSettled, SeatResult, match_settled
 
+LAPSED = "aborted"
+"""``Match.status`` of a quick duel nobody was paired into in time: ended without an
+opponent (the schema's ``aborted``, unused until then)."""
+
 
 class GameResult(BaseModel):
     """One game of a match as its result shows it; the API adds the rating change."""
@@ -112,6 +116,9 @@ async def finish_match(*, session: AsyncSession, match_id: int) -> MatchReport:
         raise NotFound(f"no match {match_id}", code="match_not_found")
     if match.status == "playing":
         games = await game_repo.games_of_match(session, match_id=match.id)
+        if len(games) == 1 and over(games):
+            await _lapse(session, match, games[0])
+            return await match_result(session=session, match_id=match_id)
         if not over(games) or len(games) != 2:
             raise Conflict("both games must be over first", code="match_not_over")
         claim = await session.execute(
@@ -124,6 +131,28 @@ async def finish_match(*, session: AsyncSession, match_id: int) -> MatchReport:
         else:
             await session.rollback()
     return await match_result(session=session, match_id=match_id)
+
+
+async def _lapse(session: AsyncSession, match: Match, game: Game) -> None:
+    """A quick duel nobody was paired into before its deadline (docs/api.md, "Quick
+    duel"): once its one game is over it ends ``aborted`` — no opponent, no winner, no
+    rating change, not in the player's past (``match_settled`` is not published). Its
+    table closes. Refused while the table may still pair someone. Commits."""
+    table = await session.scalar(select(DuelTable).where(DuelTable.id == match.table_id)
+                                 .with_for_update().execution_options(populate_existing=True))
+    if table is not None and table.status == "open" and table.expires_at is not None \
+            and table.expires_at > utcnow():
+        raise Conflict("the quick duel still waits for its second player",
+                       code="match_not_over")
+    if len(await game_repo.games_of_match(session, match_id=match.id)) != 1:
+        raise Conflict("both games must be over first", code="match_not_over")  # paired
+    claim = await session.execute(
+        update(Match).where(Match.id == match.id, Match.status == "playing")
+        .values(status=LAPSED, winner_id=None, ended_at=game.ended_at or utcnow()))
+    if getattr(claim, "rowcount", 0) == 1 and table is not None and table.status == "open":
+        table.status, table.closed_at = "closed", utcnow()
+    await session.commit()
+    await session.refresh(match)
 
 
 async def _settle(session: AsyncSession, match: Match, games: list[Game]) -> MatchSettled:

@@ -15,7 +15,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import games as repo
-from app.db.models import DuelTable, Game, Match, Player, utc_from_seconds
+from app.db.models import DuelTable, Game, Match, Player, utc_from_seconds, utcnow
 from app.rooms.store import (
     SETTLE_GRACE_SECONDS,
     Progress,
@@ -85,6 +85,7 @@ class SqlStore:
                 # quick-duel deadline set at pairing (app/services/quick_duel.py).
                 start_by=(None if self._start_window_s is None or (table and table.quick)
                           else match.created_at.timestamp() + self._start_window_s),
+                awaiting=len(games) == 1 and table is not None and _still_pairing(table),
             )
 
     async def set_deal(self, match_id: int, deal: dict[str, Any]) -> dict[str, Any]:
@@ -192,8 +193,11 @@ class SqlStore:
                                           DuelTable.quick.is_(False))
                 start_over = or_(start_over, and_(ordinary, Match.created_at <= utc_from_seconds(
                     now - self._start_window_s)))
-            # Both games over for a while, the match still not settled: settling failed.
-            any_game = exists().where(Game.match_id == Match.id)
+            # Both games over for a while, the match still not settled: settling failed
+            # (not a quick duel whose second player may still be paired: it waits).
+            any_game = and_(exists().where(Game.match_id == Match.id), ~exists().where(
+                DuelTable.id == Match.table_id, DuelTable.quick.is_(True),
+                DuelTable.status == "open", DuelTable.expires_at > moment))
             still_playing = exists().where(Game.match_id == Match.id, Game.status == "playing")
             ended_lately = exists().where(
                 Game.match_id == Match.id,
@@ -208,6 +212,13 @@ class SqlStore:
             )
             with _storage_errors():
                 return list(await session.scalars(query))
+
+
+def _still_pairing(table: DuelTable) -> bool:
+    """A quick table that waits for the next player who asks (its match started at once,
+    app/services/quick_duel.py): its one game over does not end the match yet."""
+    return (table.quick and table.status == "open" and table.expires_at is not None
+            and table.expires_at > utcnow())
 
 
 def _deadline_passed(dialect: str, moment: datetime) -> ColumnElement[bool]:

@@ -125,10 +125,11 @@ async def table_views(*, session: AsyncSession, tables: list[DuelTable]) -> list
 
 async def create_table(
     *, session: AsyncSession, owner: Player, settings: TableSettings, ttl_seconds: int,
-    daily_date: date | None = None, quick: bool = False,
+    daily_date: date | None = None, quick: bool = False, first_match: DealChoice | None = None,
 ) -> TableView:
     """A new table with ``owner`` at seat 0 (``daily_date``: a daily duel's; ``quick``: a
-    quick duel's). Commits."""
+    quick duel's; ``first_match``: its first match starts at once on that deal, with the
+    owner's game only — a quick duel started before its opponent is paired). Commits."""
     settings.check()
     now = utcnow()
     table = DuelTable(
@@ -141,6 +142,9 @@ async def create_table(
     session.add(table)
     await session.flush()
     session.add(Seat(table_id=table.id, seat=0, player_id=owner.id))
+    if first_match is not None:
+        await game_repo.create_match(session, table=table, player_ids=[owner.id],
+                                     choice=first_match)
     await session.commit()
     return await table_view(session=session, table=table)
 

@@ -53,3 +53,44 @@ async def test_paired_later_plays_later_and_the_match_settles_then(
         assert {r["player_id"] for r in result["results"]} == {ann.id, bob.id}
         for client in (watcher, player, her):
             await client.close()
+
+
+async def test_nobody_waits_i_play_at_once_and_see_my_opponent_arrive(
+    live_server: LiveServer,
+) -> None:
+    log = FrameLog()
+    async with httpx.AsyncClient(base_url=live_server.http, timeout=10) as http:
+        ann, bob = [await signup(http, name) for name in ("Ann", "Bob")]
+        asked = await http.post("/api/quick-duel", json={"suits": 1}, headers=ann.auth)
+        assert asked.status_code == 201 and not asked.json()["paired"]
+        match = asked.json()["table"]["match_id"]
+        assert match is not None  # made at once: I play now
+        her = Client(live_server, ann, log)
+        await her.connect()
+        snap = await her.request({"type": "open_game", "match_id": match}, "snapshot")
+        assert snap["status"] == "playing" and snap["opponent"] is None
+        await her.request({"type": "action", "match_id": match, "seq": 1,
+                           "action": {"op": "deal"}}, "ack")
+
+        # Bob asks while Ann plays: paired into her match; she sees him at once.
+        met = await http.post("/api/quick-duel", json={"suits": 1}, headers=bob.auth)
+        assert met.json()["paired"] and met.json()["table"]["match_id"] == match
+        arrived = await her.until("progress", match_id=match)
+        assert arrived["progress"]["player_id"] == bob.id
+        assert arrived["progress"]["status"] == "not_started"
+        him = Client(live_server, bob, log)
+        await him.connect()
+        his = await him.request({"type": "open_game", "match_id": match}, "snapshot")
+        # The same deal from its start; of Ann's game only her progress, never her cards.
+        assert his["seq"] == 0 and his["view"]["stock"] == snap["view"]["stock"]
+        assert his["opponent"]["player_id"] == ann.id and "view" not in his["opponent"]
+        assert "seed" not in str(his) and "layout" not in str(his)
+        await him.request({"type": "finish", "match_id": match, "seq": 1}, "ack")
+        rest = (await http.get(f"/api/matches/{match}")).json()
+        assert rest["status"] == "playing" and rest["deal_number"] is None
+        await her.request({"type": "finish", "match_id": match, "seq": 2}, "ack")
+        result = await her.until("match_result", match_id=match)
+        assert {r["player_id"] for r in result["results"]} == {ann.id, bob.id}
+        assert (await http.get(f"/api/matches/{match}")).json()["status"] == "finished"
+        for client in (her, him):
+            await client.close()
