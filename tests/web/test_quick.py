@@ -1,44 +1,73 @@
-"""The lobby's Quick duel button (issue 25, docs/api.md "Quick duel"): paired at once, or
-waiting — paired later, when the next player asks — with the number of players looking
-kept live; photographed at 1280 × 800 and 390 × 844 (tests/artifacts/quick-*.png)."""
+"""The lobby's Quick duel button (issue 25, docs/api.md "Quick duel"): paired at once into a
+waiting player's match, or — nobody waits — my game starts at once and the opponent's panel
+says who plays it later (paired when the next player asks), with the number of players
+looking kept live; an older table without a match still waits in the lobby. Photographed
+at 1280 × 800 and 390 × 844 (tests/artifacts/quick-*.png)."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Route, expect
+from playwright.sync_api import Browser, Page, Route, WebSocketRoute, expect
 
 from tests.web.axe import serious
 from tests.web.conftest import LiveServer
-from tests.web.fake import MATCH_ID, ME, TABLE_ID, FakeServer
+from tests.web.fake import MATCH_ID, ME, OPPONENT, TABLE_ID, FakeServer
 
 SIZES = {"1280x800": {"viewport": {"width": 1280, "height": 800}},
          "390x844": {"viewport": {"width": 390, "height": 844}, "has_touch": True,
                      "is_mobile": True}}
 
 
-def quick_table(match_id: int | None) -> dict[str, Any]:
+def quick_table(match_id: int | None, *, alone: bool = False) -> dict[str, Any]:
     return {"id": TABLE_ID, "owner_id": ME["id"], "owner_name": ME["name"], "preset": "duel",
             "suits": 2, "time_limit_seconds": 600, "level": "intermediate", "public": False,
-            "rated": True, "quick": True, "status": "open" if match_id is None else "full",
+            "rated": True, "quick": True,
+            "status": "open" if match_id is None or alone else "full",
             "match_id": match_id, "match_status": None if match_id is None else "playing",
             "seats": [{"seat": 0, "player_id": ME["id"], "name": ME["name"],
                        "wants_new_game": False}]}
 
 
-class QuickServer:
-    """The fake server, plus /api/quick-duel: ``paired`` says what a POST answers."""
+class AloneServer(FakeServer):
+    """My quick duel's match, nobody paired into it yet: my game only, not opened."""
 
-    def __init__(self, page: Page, *, paired: bool) -> None:
-        self.fake = FakeServer()
+    def snapshot(self) -> dict[str, Any]:
+        return {**super().snapshot(), "opponent": None}
+
+    def receive(self, ws: WebSocketRoute, text: str | bytes) -> None:
+        if json.loads(text)["type"] == "open_game":  # no opponent: no progress of theirs
+            self.received.append(json.loads(text))
+            self.push(ws, self.snapshot())
+        else:
+            super().receive(ws, text)
+
+
+class QuickServer:
+    """The fake server, plus /api/quick-duel: ``paired`` says what a POST answers; ``alone``:
+    nobody waits, my match is made at once with my game only (the server's answer now)."""
+
+    def __init__(self, page: Page, *, paired: bool, alone: bool = False) -> None:
+        self.fake = AloneServer() if alone else FakeServer()
         self.fake.install(page)
         self.paired = paired
+        self.alone = alone
         self.posts: list[dict[str, Any]] = []
         self.deleted = 0
         page.route("**/api/quick-duel", self.answer)
+        if alone:
+            self.table = quick_table(MATCH_ID, alone=True)
+            page.route(f"**/api/tables/{TABLE_ID}", lambda route: route.fulfill(json=self.table))
+            page.route(f"**/api/matches/{MATCH_ID}", lambda route: route.fulfill(json={
+                "match_id": MATCH_ID, "table_id": TABLE_ID, "status": "playing",
+                "winner_id": None, "start_deadline": None,
+                "games": [{"player_id": ME["id"], "status": "not_started", "score": 0,
+                           "time_used_ms": 0, "started_at": None, "rating_before": None,
+                           "rating_after": None}]}))
 
     def answer(self, route: Route) -> None:
         method = route.request.method
@@ -46,7 +75,8 @@ class QuickServer:
             route.fulfill(json={"looking": 2})
         elif method == "POST":
             self.posts.append(json.loads(route.request.post_data or "{}"))
-            table = quick_table(MATCH_ID if self.paired else None)
+            table = quick_table(MATCH_ID if self.paired or self.alone else None,
+                                alone=self.alone)
             route.fulfill(status=200 if self.paired else 201,
                           json={"paired": self.paired, "table": table, "looking": 3})
         else:
@@ -79,7 +109,54 @@ def test_paired_live_goes_straight_to_the_table(screen: tuple[str, Page],
     assert server.posts == [{"suits": 2}]
 
 
-def test_paired_later_waits_then_goes_to_the_table(screen: tuple[str, Page],
+def test_nobody_waits_i_play_at_once(screen: tuple[str, Page], static_server: LiveServer,
+                                     artifacts: Path) -> None:
+    """My match is made at once: straight to my game (no ready screen), the opponent's panel
+    says who plays it later; the next player who asks arrives live."""
+    size, page = screen
+    server = QuickServer(page, paired=False, alone=True)
+    page.goto(static_server.url)
+    page.locator("#quick-suits").select_option("2")
+    page.locator("#quick-duel").click()
+    page.wait_for_function(f"() => location.hash === '#/table/{TABLE_ID}'")
+    expect(page.locator(".tableau .column")).to_have_count(10)  # playing, not "Start"
+    assert {"type": "open_game", "match_id": MATCH_ID} in server.fake.received
+    expect(page.locator("#quick-later")).to_have_text(
+        "Your opponent will play this deal later — you will be paired with the next player "
+        "who asks.")
+    later = page.locator("#their-state")
+    expect(later).to_have_text("plays later")
+    expect(page.locator(".player.them .name")).not_to_have_attribute("href", re.compile(""))
+    page.screenshot(path=artifacts / f"quick-alone-{size}.png")
+    assert serious(page) == []
+    # The next player who asks is paired into my match: their panel comes alive.
+    server.table = {**server.table, "status": "full", "seats": server.fake.seats}
+    server.fake.push(server.fake.socket, {"type": "lobby", "change": "seat_taken",
+                                          "table": server.table})
+    server.fake.push(server.fake.socket, {"type": "progress", "match_id": MATCH_ID,
+                                          "progress": {**server.fake.opponent(score=0, runs=0),
+                                                       "status": "not_started",
+                                                       "start_deadline": "2026-12-03T15:00:00Z"}})
+    expect(later).to_contain_text(f"{OPPONENT['name']} has not started yet")
+    expect(page.locator("#quick-later")).to_have_count(0)
+    expect(page.locator(".error")).to_have_count(0)  # no invitation link made for it
+    page.screenshot(path=artifacts / f"quick-paired-{size}.png")
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("fr", "Votre adversaire jouera cette donne plus tard"),
+    ("de", "Dein Gegner spielt dieses Blatt später"),
+])
+def test_nobody_waits_said_in_french_and_german(page: Page, static_server: LiveServer,
+                                                lang: str, words: str) -> None:
+    QuickServer(page, paired=False, alone=True)
+    page.add_init_script(f"localStorage.setItem('spider.lang', '{lang}')")
+    page.goto(static_server.url)
+    page.locator("#quick-duel").click()
+    expect(page.locator("#quick-later")).to_contain_text(words)
+
+
+def test_a_table_without_a_match_waits_then_goes_to_the_table(screen: tuple[str, Page],
                                                    static_server: LiveServer,
                                                    artifacts: Path) -> None:
     size, page = screen

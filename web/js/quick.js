@@ -1,7 +1,8 @@
-// Quick duel (issue 25): the lobby's one button that seats me against a waiting player of
-// my level and suit count, or starts my wait for the next one, and how many players are
-// looking now (live: the lobby's quick_looking frames). The pairing rule is the server's
-// (docs/api.md, "Quick duel"). Loaded on demand with the lobby, with its words.
+// Quick duel (issue 25): the lobby's one button that starts my duel at once — paired into
+// a waiting player's match of my level and suit count, or on my own, paired later with
+// the next player who asks — and how many players are looking now (live: the lobby's
+// quick_looking frames). The pairing rule is the server's (docs/api.md, "Quick duel").
+// Loaded on demand with the lobby, with its words; the table loads it for qdLater.
 import { h, clear, announce } from "./dom.js";
 import { t, addWords, problemText } from "./i18n.js";
 import { call } from "./api.js";
@@ -12,16 +13,19 @@ addWords({
     qdGo: "Quick duel", qdLooking: "{n} players looking", qdLooking_one: "1 player looking",
     qdWaiting: "Looking for a player of your level ({suits})… You may leave this page: your duel waits in My tables.",
     qdStop: "Stop looking", qdSuits: "Suits of the quick duel",
+    qdLater: "Your opponent will play this deal later — you will be paired with the next player who asks.", qdLaterShort: "plays later",
   },
   fr: {
     qdGo: "Duel express", qdLooking: "{n} joueurs cherchent", qdLooking_one: "{n} joueur cherche",
     qdWaiting: "Recherche d'un joueur de votre niveau ({suits})… Vous pouvez quitter la page : votre duel vous attend dans Mes tables.",
     qdStop: "Arrêter de chercher", qdSuits: "Couleurs du duel express",
+    qdLater: "Votre adversaire jouera cette donne plus tard — vous serez associé au prochain joueur qui demande.", qdLaterShort: "jouera plus tard",
   },
   de: {
     qdGo: "Schnelles Duell", qdLooking: "{n} Spieler suchen", qdLooking_one: "1 Spieler sucht",
     qdWaiting: "Suche nach einem Spieler deiner Stufe ({suits})… Du kannst die Seite verlassen: dein Duell wartet unter Meine Tische.",
     qdStop: "Suche beenden", qdSuits: "Farben des schnellen Duells",
+    qdLater: "Dein Gegner spielt dieses Blatt später — du wirst mit dem nächsten Spieler gepaart, der fragt.", qdLaterShort: "spielt später",
   },
 });
 
@@ -58,7 +62,11 @@ export function quickDuel(app, host) {
     try {
       const answer = await call("POST", "/quick-duel", { suits });
       looking = answer.looking;
-      if (answer.paired) return app.go(`#/table/${answer.table.id}`);
+      // My match is made at once (paired into a waiting player's, or mine alone): play now.
+      if (answer.paired || answer.table.match_id) {
+        app.playNow = answer.table.id;
+        return app.go(`#/table/${answer.table.id}`);
+      }
       waiting = answer.table;
       announce(t("qdWaiting", { suits: t(SUITS[suits]) }));
     } catch (error) {

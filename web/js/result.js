@@ -23,6 +23,14 @@ addWords({
   de: { tooShortToRate: "zu kurz für die Wertung", share: "Teilen", shareLink: "Jetzt spielen: {url}", result: "Ergebnis", player: "Spieler" },
 });
 
+// A quick duel nobody was paired into in time ends with my game only (docs/api.md,
+// "Quick duel"): no opponent, no result, no rating change.
+addWords({
+  en: { qdNoOpponent: "Nobody was paired with you in time: no opponent, no result, your rating does not change." },
+  fr: { qdNoOpponent: "Personne ne vous a été associé à temps : pas d'adversaire, pas de résultat, votre cote ne change pas." },
+  de: { qdNoOpponent: "Niemand wurde rechtzeitig mit dir gepaart: kein Gegner, kein Ergebnis, deine Wertung bleibt gleich." },
+});
+
 const hasWinner = (result) => result.winner_id !== null && result.winner_id !== undefined;
 
 // Won on time: a winner, both games on the same score, and no no-show (that rule comes first).
@@ -37,7 +45,8 @@ const HOW = { won: "won", finished: "finished_early", finished_early: "finished_
 export function resultView({ result, me, nameOf, suits, rated, onNewGame, onLeave, onReplay }) {
   const first = (row) => (row.player_id === result.winner_id ? 1 : 0);
   const rows = [...result.results].sort((a, b) => first(b) - first(a) || b.score - a.score);
-  const winner = hasWinner(result) ? t("winner", { name: nameOf(result.winner_id) }) : t("draw");
+  const alone = result.results.length < 2; // nobody was paired into this quick duel
+  const winner = alone ? t("qdNoOpponent") : hasWinner(result) ? t("winner", { name: nameOf(result.winner_id) }) : t("draw");
   const share = shareText(result, me, suits);
   const shareBox = h("textarea", { id: "share-text", readonly: true, rows: 4, "aria-labelledby": "share-h" }, share);
   // As tall as its text once laid out, and again when its width changes (a phone turned):
@@ -52,11 +61,11 @@ export function resultView({ result, me, nameOf, suits, rated, onNewGame, onLeav
   const copied = h("span", { role: "status" });
   // Both scores over time, drawn once the two replays come (scorechart.js, on demand).
   const chart = h("section.panel.scorechart", { id: "score-chart-box", hidden: true });
-  if (result.match_id) import("./scorechart.js").then((m) => m.fillScoreChart(chart, result.match_id, nameOf)).catch(() => chart.remove());
+  if (result.match_id && !alone) import("./scorechart.js").then((m) => m.fillScoreChart(chart, result.match_id, nameOf)).catch(() => chart.remove());
   return h("section.result", { "aria-labelledby": "result-h" },
     h("h1", { id: "result-h" }, t("result")),
     h("section.panel",
-      h("p.winner", {}, icon("trophy"), h("span", { id: "winner" }, winner)),
+      h("p.winner", {}, alone ? null : icon("trophy"), h("span", { id: "winner" }, winner)),
       wonOnTime(result) ? h("p.tiebreak", { id: "tie-break" }, t("tieOnTime")) : null,
       h("table.scoresheet", {},
         h("thead", {}, h("tr", {}, [t("player"), t("score"), t("time"), t("howEnded"), t("ratingChange")]
@@ -67,16 +76,16 @@ export function resultView({ result, me, nameOf, suits, rated, onNewGame, onLeav
           h("td", {}, String(row.score)),
           h("td", {}, formatClock(row.elapsed_ms)),
           h("td", {}, t(HOW[row.reason] || row.reason)),
-          h("td", {}, ratingChange(row, rated && !result.results.every((r) => r.reason === "did_not_start"))))))),
+          h("td", {}, ratingChange(row, rated && !alone && !result.results.every((r) => r.reason === "did_not_start"))))))),
       h("div.row.center",
-        h("button.primary", { type: "button", id: "new-game", onclick: onNewGame }, icon("plus"), t("newGame")),
+        alone ? null : h("button.primary", { type: "button", id: "new-game", onclick: onNewGame }, icon("plus"), t("newGame")),
         // A game never opened has nothing to replay.
         rows.filter((row) => row.reason !== "did_not_start").map((row) => h("button", {
           type: "button", class: "replay", onclick: () => onReplay(row.player_id),
         }, icon("replay"), `${t("replay")} — ${nameOf(row.player_id)}`)),
         h("button.quit", { type: "button", id: "leave", onclick: onLeave }, icon("leave"), t("leave")))),
     chart,
-    h("section.panel", {},
+    alone ? null : h("section.panel", {},
       h("h2", { id: "share-h" }, t("share")), shareBox,
       h("div.row", { style: "margin-top:.6rem" }, h("button", {
         type: "button", id: "copy-share",

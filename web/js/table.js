@@ -55,15 +55,13 @@ export function tableScreen(app, { tableId }) {
       return render();
     }
     for (const seat of table.seats || []) if (seat.player_id && seat.name) seen.set(seat.player_id, seat.name);
-    // The other player got up: said (after a rematch asked for, as a "no"), instead of a
-    // New game that the server refuses without a word on screen.
+    // The other player got up: said (after a rematch asked for, as a "no").
     const left = was.find((id) => id !== me.id && !(table.seats || []).some((s) => s.player_id === id));
     if (left) {
       news = t(wantNew || asking ? "rematchDeclined" : "opponentLeft", { name: seen.get(left) || t("opponent") });
       asking = false;
     }
-    // The link was used by whoever sat down: once the table waits again it needs a new one
-    // (the old one only says "already answered"), and nothing of the old copy is said.
+    // The link was used by whoever sat down: a table waiting again needs a new one.
     if (left || (was.length < 2 && (table.seats || []).length >= 2)) {
       table.invite_code = undefined;
       copied = "";
@@ -92,7 +90,7 @@ export function tableScreen(app, { tableId }) {
     }
     const mine = info?.games.find((g) => g.player_id === me.id);
     ready = true;
-    if (mine?.started_at) return openGame();
+    if (mine?.started_at || app.playNow === tableId) return (app.playNow = null, openGame()); // a quick duel: at once
     startBy = info?.start_deadline ? Date.parse(info.start_deadline) : null;
     late = mine?.status === "did_not_start";
     clearTimeout(lateTimer);
@@ -183,7 +181,7 @@ export function tableScreen(app, { tableId }) {
   function spectate() {
     if (result || watch || !matchId) return;
     const other = opponent?.status;
-    if (other && OVER.has(other)) return; // both over: the result is on its way
+    if ((other && OVER.has(other)) || alone()) return; // both over: the result is on its way
     app.socket.send({ type: "spectate", match_id: matchId }, `watch:${matchId}`);
   }
 
@@ -283,8 +281,8 @@ export function tableScreen(app, { tableId }) {
   }
 
   // ---- drawing
-  // While a game is on screen the table fills the viewport: the heads-up display (both
-  // players, the stock and completed runs, the game buttons), a status line, the board.
+  // A game on screen fills the viewport: the heads-up display (players, stock, runs,
+  // buttons), a status line, the board.
   function render() {
     el.classList.remove("game");
     if (gone) return renderGone();
@@ -309,7 +307,8 @@ export function tableScreen(app, { tableId }) {
         game.status === "won" ? h("p.banner.badge.won", { id: "my-win", role: "status" }, icon("trophy"), t("allRunsDone")) : null,
         watching ? h("h2.watching.badge", { id: "watching" }, icon("eye"),
           `${t("spectating", { name: opponentName })} (${t("readOnly")})`) : null,
-        over && !watching ? h("p.banner.badge", { role: "status" }, t("youFinished", { name: opponentName })) : null,
+        alone() ? h("p.banner.badge", { role: "status", id: "quick-later" }, t("qdLater"))
+          : over && !watching ? h("p.banner.badge", { role: "status" }, t("youFinished", { name: opponentName })) : null,
         notice ? h("p.error", { role: "alert" }, notice) : null,
         social?.el, statusHost),
       boardHost);
@@ -352,6 +351,7 @@ export function tableScreen(app, { tableId }) {
     if (!host || !game) return;
     const o = opponent;
     const theirName = nameOf(o?.player_id) || t("opponent");
+    if (alone() && t("qdLater") === "qdLater") import("./quick.js").then(render); // its words
     const theirStatus = watch ? watch.status : o?.status;
     const mine = h("div.player.me", { role: "group", "aria-label": t("you") },
       h("div.who", h("span.dot.on.self", { title: t("online") }), h("span.name", {}, me.name), h("span.tag", {}, t("you"))),
@@ -362,12 +362,12 @@ export function tableScreen(app, { tableId }) {
       h("div.who",
         h("span", { class: `dot ${o?.online ? "on" : ""}`, title: o?.online ? t("online") : t("offline") },
           h("span.sr", {}, o?.online ? t("online") : t("offline"))),
-        h("a.name", { href: `#/player/${encodeURIComponent(nameOf(o?.player_id) || "")}` }, theirName)),
+        h("a.name", { href: o && `#/player/${encodeURIComponent(nameOf(o.player_id) || "")}` }, theirName)),
       clock(o ? leftNow(o, o.time_left_ms) : null, "their-clock"),
       h("div.stats", stat(t("score"), watch ? watch.score : o?.score ?? 0, "their-score"),
         stat(t("runs"), runsOf(watch ? watch.view.removed.length : o?.runs ?? 0))),
       h("span.state", { id: "their-state", class: o?.status === "not_started" || theirStatus === "did_not_start" ? "news" : "" },
-        o?.status === "not_started" && o.start_deadline
+        alone() ? t("qdLaterShort") : o?.status === "not_started" && o.start_deadline
         ? t("notStartedUntil", { name: theirName, time: clockTime(o.start_deadline) })
         : stateText(theirStatus, o?.status === "not_started")));
     clear(host, mine, h("span.vs", { "aria-hidden": "true" }, "vs"), theirs);
@@ -381,9 +381,8 @@ export function tableScreen(app, { tableId }) {
   // A daily-duel table says so: its one match deals today's daily deal.
   const heading = () => (table?.daily_date ? t("dailyDuel") : t("table"));
 
-  // Until when I may start is said (the no-show rule): a player who steps away from this
-  // screen would otherwise lose without a word. Once it has passed, opening my game
-  // shows it over and watches the other player's.
+  // Until when I may start is said (the no-show rule); once past, opening my game shows
+  // it over and watches the other player's.
   function renderReady() {
     const other = nameOf(undefined) || t("opponent");
     const until = late ? t("startedTooLate") : startBy ? t("startBefore", { time: clockTime(startBy) }) : null;
@@ -411,8 +410,8 @@ export function tableScreen(app, { tableId }) {
   function renderWaiting() {
     const code = table?.invite_code;
     const link = h("input", { id: "invite-link", readonly: true, value: code ? app.inviteUrl(code) : "", "aria-label": t("inviteLink") });
-    // Same field across redraws: typing survives table updates. Focus is taken before the
-    // new tree takes the field (clear() can no longer see it then).
+    // Same field across redraws: typing survives table updates. Focus is read before the
+    // new tree takes the field.
     const friend = el.querySelector("#friend-name") || h("input", { id: "friend-name", name: "friend", autocomplete: "off" });
     const typing = document.activeElement === friend;
     clear(el, h("div.page.narrow",
@@ -431,7 +430,7 @@ export function tableScreen(app, { tableId }) {
           h("button", { type: "submit" }, icon("invite"), t("send")))),
       h("div.row", h("button", { type: "button", onclick: leave }, icon("leave"), t("leave")))));
     if (typing) friend.focus();
-    if (table && !code && (table.seats || []).length < 2 && !wantNew) makeLink();
+    if (table && !table.quick && !code && (table.seats || []).length < 2 && !wantNew) makeLink();
   }
 
   // I asked for a rematch: the other player has the result page with Accept / Decline.
@@ -528,8 +527,8 @@ export function tableScreen(app, { tableId }) {
 
   const newsLine = () => (news ? h("p.banner.news", { role: "status", id: "table-news" }, news) : null);
 
-  // Refused (my game of a match in progress): said where I am, never a silent trip to the
-  // lobby that leaves me seated and my clock running.
+  // Refused (my game goes on): said here, never a silent trip to the lobby that leaves
+  // me seated and my clock running.
   async function leave() {
     try {
       await api.leave(tableId);
@@ -542,7 +541,8 @@ export function tableScreen(app, { tableId }) {
     app.go("#/");
   }
 
-  // A player's name from the seats; without an id, the other player's.
+  const alone = () => !opponent && table?.quick; // a quick duel nobody is paired into yet
+
   // A player's name: the result's own (when the server names its players), else from the
   // seats — remembered, so a player who has left the table keeps their name on the result.
   function nameOf(playerId) {
