@@ -81,6 +81,14 @@ def over(games: list[Game]) -> bool:
     return bool(games) and all(game.status != "playing" for game in games)
 
 
+def match_over(match: Match, games: list[Game]) -> bool:
+    """Both games over — or a quick duel's one game once the match ended without an
+    opponent (``aborted``): only then may the deal be revealed. A quick duel's one game
+    over while its second player may still be paired reveals nothing (they would play
+    the same deal)."""
+    return over(games) and (len(games) == 2 or match.status == LAPSED)
+
+
 def shown_status(game: Game) -> GameStatus:
     """The game's status as every answer says it (the live layer's words, ``Seat.status``):
     a game not opened yet is ``not_started``; one never opened that timed out is stored as
@@ -191,7 +199,7 @@ async def match_result(*, session: AsyncSession, match_id: int) -> MatchReport:
                    rating_after=g.rating_after)
         for (g, name), now in zip(pairs, totals, strict=True)
     ]
-    return MatchReport(match, results, over([g for g, _ in pairs]))
+    return MatchReport(match, results, match_over(match, [g for g, _ in pairs]))
 
 
 async def start_deadline(*, session: AsyncSession, result: MatchReport,
@@ -303,7 +311,7 @@ async def settled_game(*, session: AsyncSession, game_id: int, what: str) -> Loa
     if loaded is None:
         raise NotFound(f"no game {game_id}", code="game_not_found")
     games = await game_repo.games_of_match(session, match_id=loaded.match.id)
-    if not over(games):
+    if not match_over(loaded.match, games):
         raise Conflict(f"the {what} is available once both games are over",
                        code="match_not_over")
     return loaded

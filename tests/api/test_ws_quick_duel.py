@@ -71,6 +71,15 @@ async def test_nobody_waits_i_play_at_once_and_see_my_opponent_arrive(
         assert snap["status"] == "playing" and snap["opponent"] is None
         await her.request({"type": "action", "match_id": match, "seq": 1,
                            "action": {"op": "deal"}}, "ack")
+        await her.request({"type": "finish", "match_id": match, "seq": 2}, "ack")
+        # Her game is over, nobody is paired yet: nothing tells the deal to whoever comes.
+        alone = (await http.get(f"/api/matches/{match}")).json()
+        assert alone["status"] == "playing" and alone["deal_number"] is None
+        assert alone["play"] is None and alone["difficulty"] is None
+        game = alone["games"][0]["game_id"]
+        for hidden in (f"/api/games/{game}/record", f"/api/replays/duel/{game}"):
+            refused = await http.get(hidden, headers=bob.auth)
+            assert refused.status_code == 409, (hidden, refused.text)
 
         # Bob asks while Ann plays: paired into her match; she sees him at once.
         met = await http.post("/api/quick-duel", json={"suits": 1}, headers=bob.auth)
@@ -84,11 +93,13 @@ async def test_nobody_waits_i_play_at_once_and_see_my_opponent_arrive(
         # The same deal from its start; of Ann's game only her progress, never her cards.
         assert his["seq"] == 0 and his["view"]["stock"] == snap["view"]["stock"]
         assert his["opponent"]["player_id"] == ann.id and "view" not in his["opponent"]
+        assert his["opponent"]["status"] == "finished"
         assert "seed" not in str(his) and "layout" not in str(his)
-        await him.request({"type": "finish", "match_id": match, "seq": 1}, "ack")
+        for hidden in (f"/api/games/{game}/record", f"/api/replays/duel/{game}"):
+            assert (await http.get(hidden, headers=bob.auth)).status_code == 409
         rest = (await http.get(f"/api/matches/{match}")).json()
         assert rest["status"] == "playing" and rest["deal_number"] is None
-        await her.request({"type": "finish", "match_id": match, "seq": 2}, "ack")
+        await him.request({"type": "finish", "match_id": match, "seq": 1}, "ack")
         result = await her.until("match_result", match_id=match)
         assert {r["player_id"] for r in result["results"]} == {ann.id, bob.id}
         assert (await http.get(f"/api/matches/{match}")).json()["status"] == "finished"

@@ -126,6 +126,7 @@ def test_nobody_waits_i_play_at_once(screen: tuple[str, Page], static_server: Li
         "who asks.")
     later = page.locator("#their-state")
     expect(later).to_have_text("plays later")
+    expect(page.locator("#say")).to_have_count(0)  # nobody to say anything to yet
     expect(page.locator(".player.them .name")).not_to_have_attribute("href", re.compile(""))
     page.screenshot(path=artifacts / f"quick-alone-{size}.png")
     assert serious(page) == []
@@ -139,6 +140,7 @@ def test_nobody_waits_i_play_at_once(screen: tuple[str, Page], static_server: Li
                                                        "start_deadline": "2026-12-03T15:00:00Z"}})
     expect(later).to_contain_text(f"{OPPONENT['name']} has not started yet")
     expect(page.locator("#quick-later")).to_have_count(0)
+    expect(page.locator("#say")).to_have_count(1)
     expect(page.locator(".error")).to_have_count(0)  # no invitation link made for it
     page.screenshot(path=artifacts / f"quick-paired-{size}.png")
 
@@ -189,3 +191,35 @@ def test_stop_looking(page: Page, static_server: LiveServer) -> None:
     page.locator("#quick-stop").click()
     expect(page.locator("#quick-duel")).to_have_text("Duel express")
     assert server.deleted == 1
+
+
+def test_finished_alone_then_nobody_came(screen: tuple[str, Page], static_server: LiveServer,
+                                         artifacts: Path) -> None:
+    """My game over, nobody paired: the status line still says who plays later (no spectating
+    of nobody); the request lapses: a result with my game only, no opponent, no rating."""
+    size, page = screen
+    server = QuickServer(page, paired=False, alone=True)
+    page.goto(static_server.url)
+    page.locator("#quick-duel").click()
+    expect(page.locator(".tableau .column")).to_have_count(10)
+    page.locator("#finish").click()
+    page.click("#confirm-finish-yes")  # the page's own dialog
+    expect(page.locator("#leave")).to_be_visible()
+    expect(page.locator("#quick-later")).to_be_visible()
+    assert not any(m["type"] == "spectate" for m in server.fake.received)
+    server.fake.push(server.fake.socket, {
+        "type": "match_result", "match_id": MATCH_ID, "winner_id": None,
+        "deal": {"number": 1234, "generator": 1, "difficulty": None,
+                 "play": {"number": 87_531_207_400_219, "suits": 2, "solvable_only": True}},
+        "results": [{"player_id": ME["id"], "score": 480, "elapsed_ms": 65_000,
+                     "reason": "finished", "rating_before": None, "rating_after": None}]})
+    expect(page.locator("#winner")).to_have_text("No opponent in time")
+    expect(page.locator("#no-result")).to_have_text(
+        "Nobody was paired with you before the deadline: the match ends without a result, "
+        "and your rating does not change.")
+    expect(page.locator("#say")).to_have_count(0)  # nobody to say anything to
+    expect(page.locator("#new-game")).to_have_count(0)
+    expect(page.locator("#share-text")).to_have_count(0)
+    expect(page.locator(".scoresheet tbody tr")).to_have_count(1)
+    page.screenshot(path=artifacts / f"quick-lapsed-{size}.png")
+    assert serious(page) == []

@@ -26,9 +26,9 @@ addWords({
 // A quick duel nobody was paired into in time ends with my game only (docs/api.md,
 // "Quick duel"): no opponent, no result, no rating change.
 addWords({
-  en: { qdNoOpponent: "Nobody was paired with you in time: no opponent, no result, your rating does not change." },
-  fr: { qdNoOpponent: "Personne ne vous a été associé à temps : pas d'adversaire, pas de résultat, votre cote ne change pas." },
-  de: { qdNoOpponent: "Niemand wurde rechtzeitig mit dir gepaart: kein Gegner, kein Ergebnis, deine Wertung bleibt gleich." },
+  en: { qdNoOpponent: "No opponent in time", qdNoResult: "Nobody was paired with you before the deadline: the match ends without a result, and your rating does not change." },
+  fr: { qdNoOpponent: "Pas d'adversaire à temps", qdNoResult: "Personne ne vous a été associé avant l'échéance : le match se termine sans résultat, et votre cote ne change pas." },
+  de: { qdNoOpponent: "Kein Gegner rechtzeitig", qdNoResult: "Niemand wurde vor Ablauf der Frist mit dir gepaart: das Match endet ohne Ergebnis, deine Wertung bleibt gleich." },
 });
 
 const hasWinner = (result) => result.winner_id !== null && result.winner_id !== undefined;
@@ -67,6 +67,7 @@ export function resultView({ result, me, nameOf, suits, rated, onNewGame, onLeav
     h("section.panel",
       h("p.winner", {}, alone ? null : icon("trophy"), h("span", { id: "winner" }, winner)),
       wonOnTime(result) ? h("p.tiebreak", { id: "tie-break" }, t("tieOnTime")) : null,
+      alone ? h("p.tiebreak", { id: "no-result" }, t("qdNoResult")) : null,
       h("table.scoresheet", {},
         h("thead", {}, h("tr", {}, [t("player"), t("score"), t("time"), t("howEnded"), t("ratingChange")]
           .map((text) => h("th", { scope: "col" }, text)))),

@@ -118,8 +118,8 @@ export function tableSocial(app, state) {
   }
 
   function sayButtons() {
-    const { matchId, game } = state();
-    if (!matchId || !game) return null;
+    const { matchId, game, opponent } = state();
+    if (!matchId || !game || !opponent) return null; // a quick duel nobody is paired into: nobody to tell
     // Folded behind one small "Say…" (a phone's felt has no row to spare); open, the three.
     const box = h("details.say", { id: "say" }, h("summary", {}, t("sxSay")),
       h("span.choices", { role: "group", "aria-label": t("sxSay") },
