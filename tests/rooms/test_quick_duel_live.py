@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.db.models import DuelTable, Game, Match, Player, utcnow
 from app.rooms.duel import DuelService
 from app.rooms.pubsub import MemoryPubSub
+from app.rooms.sweeper import OverdueSweeper
 from app.services import quick_duel
 from app.services.players import create_player
 from app.services.results import LAPSED
@@ -161,3 +162,35 @@ async def test_a_copy_loaded_while_waiting_seats_the_paired_player(
     his = await duels.open_game(player_id=bob.id, match_id=match_id, follow=no_follow)
     assert his["status"] == "playing" and his["opponent"]["status"] == "playing"
     await duels.close()
+
+
+async def test_the_sweeper_leaves_a_waiting_match_alone_until_its_deadline(
+        session_factory: Sessions) -> None:
+    """With several processes the sweeper ends what no process watches: a quick duel whose
+    one game is over is no settlement gone wrong while it may still be paired; after its
+    deadline it is overdue, and the sweep ends it without an opponent."""
+    clock = FakeClock(float(int(time.time())))
+    duels, results = service(session_factory, clock)
+    store = SqlStore(session_factory)
+    ann = await player(session_factory, "Ann")
+    started = await ask(session_factory, ann)
+    assert started.view.match is not None
+    match_id = started.view.match.id
+    await duels.open_game(player_id=ann.id, match_id=match_id, follow=no_follow)
+    await duels.finish(player_id=ann.id, match_id=match_id, seq=1)
+    await duels.close()  # that process is gone
+    an_hour_later = clock() + 3600.0
+    assert await store.overdue_match_ids(clock() + 60.0) == []
+    async with session_factory() as session:
+        table = await session.get(DuelTable, started.view.table.id)
+        assert table is not None
+        table.expires_at = utcnow() - timedelta(seconds=1)
+        await session.commit()
+    assert await store.overdue_match_ids(an_hour_later) == [match_id]
+    clock.now = an_hour_later  # the next sweep, much later
+    other, results = service(session_factory, clock)
+    sweeper = OverdueSweeper(store=store, duels=other, every=5.0, clock=clock)
+    assert await sweeper.sweep() == 1
+    match, _, _ = await match_row(session_factory, match_id)
+    assert match.status == LAPSED and [r["winner_id"] for r in results] == [None]
+    await other.close()
