@@ -223,3 +223,30 @@ def test_finished_alone_then_nobody_came(screen: tuple[str, Page], static_server
     expect(page.locator(".scoresheet tbody tr")).to_have_count(1)
     page.screenshot(path=artifacts / f"quick-lapsed-{size}.png")
     assert serious(page) == []
+
+
+def test_real_server_i_play_at_once_and_the_next_player_joins_my_deal(
+        browser: Browser, app_server: LiveServer, artifacts: Path) -> None:
+    """Against the real server: Alice asks while nobody waits and plays at once; Bob asks
+    next, is seated into her match and plays at once too; Alice's page sees him arrive."""
+    from tests.web.test_e2e import new_player
+
+    alice = new_player(browser, app_server, "alice")
+    alice.locator("#quick-duel").click()
+    expect(alice.locator(".tableau .column")).to_have_count(10)  # no ready screen
+    expect(alice.locator("#quick-later")).to_contain_text("will play this deal later")
+    expect(alice.locator("#their-state")).to_have_text("plays later")
+    expect(alice.locator("#my-clock")).not_to_have_text("10:00")  # my clock runs
+    alice.screenshot(path=artifacts / "quick-e2e-alone.png")
+
+    bob = new_player(browser, app_server, "bob")
+    expect(bob.locator("#quick-looking")).to_have_text("1 player looking")
+    bob.locator("#quick-duel").click()
+    expect(bob.locator(".tableau .column")).to_have_count(10)
+    expect(bob.locator(".player.them .name")).to_have_text("alice")
+    expect(bob.locator("#quick-later")).to_have_count(0)
+    # Alice's page: her opponent is bob now, playing the same deal.
+    expect(alice.locator(".player.them .name")).to_have_text("bob")
+    expect(alice.locator("#quick-later")).to_have_count(0)
+    expect(alice.locator("#their-state")).to_have_text("playing")
+    bob.screenshot(path=artifacts / "quick-e2e-paired.png")
