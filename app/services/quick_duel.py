@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import games as game_repo
@@ -99,6 +100,11 @@ async def _pair(session: AsyncSession, table_id: int, player: Player,
             raise Forbidden("a player at this table does not accept you", code="ignored")
         session.add(Seat(table_id=table.id, seat=1, player_id=player.id))
         session.add(Game(match_id=match.id, player_id=player.id, seat=1, status="playing"))
+        try:
+            await session.flush()
+        except IntegrityError:  # another player took the seat at the same moment
+            await session.rollback()
+            raise Conflict("that quick duel is taken", code="table_full") from None
         table.status = "full"
     table.expires_at = utcnow() + timedelta(seconds=deadline_seconds)
     await session.commit()

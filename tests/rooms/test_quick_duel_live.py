@@ -194,3 +194,15 @@ async def test_the_sweeper_leaves_a_waiting_match_alone_until_its_deadline(
     match, _, _ = await match_row(session_factory, match_id)
     assert match.status == LAPSED and [r["winner_id"] for r in results] == [None]
     await other.close()
+
+
+async def test_two_players_asking_at_once_are_not_both_seated(session_factory: Sessions) -> None:
+    ann, bob, cara = [await player(session_factory, name) for name in ("Ann", "Bob", "Cara")]
+    started = await ask(session_factory, ann)
+    assert started.view.match is not None
+    both = await asyncio.gather(ask(session_factory, bob), ask(session_factory, cara))
+    assert sorted(taken.paired for taken in both) == [False, True]
+    (paired,) = [taken for taken in both if taken.paired]
+    assert paired.view.match is not None and paired.view.match.id == started.view.match.id
+    _, games, table = await match_row(session_factory, started.view.match.id)
+    assert len(games) == 2 and table.status == "full"
