@@ -293,6 +293,12 @@ async def leave_table(*, session: AsyncSession, table_id: int, player: Player) -
     if playing and await _my_game_goes_on(session, match, player):
         raise Conflict("your game of this match is not over: finish it first",
                        code="match_in_progress")
+    if playing and table.quick and table.status == "open":
+        # A quick duel whose second player is not paired yet (app/services/quick_duel.py):
+        # leaving its page is not giving it up (DELETE /api/quick-duel does that); it
+        # stays in My tables until it settles or lapses. Nothing changed: the lock ends.
+        await session.commit()
+        return await table_view(session=session, table=table)
     await session.delete(seat)
     await session.flush()
     remaining = await seats_of(session, table.id)

@@ -250,3 +250,26 @@ def test_real_server_i_play_at_once_and_the_next_player_joins_my_deal(
     expect(alice.locator("#quick-later")).to_have_count(0)
     expect(alice.locator("#their-state")).to_have_text("playing")
     bob.screenshot(path=artifacts / "quick-e2e-paired.png")
+
+
+def test_real_server_finished_alone_my_duel_waits_in_my_tables(
+        browser: Browser, app_server: LiveServer, artifacts: Path) -> None:
+    """My game over, nobody paired yet: leaving its page keeps the duel (My tables says the
+    opponent plays later), and the next player who asks is still seated into it."""
+    from tests.web.test_e2e import new_player
+
+    alice = new_player(browser, app_server, "alice")
+    alice.locator("#quick-duel").click()
+    expect(alice.locator(".tableau .column")).to_have_count(10)
+    alice.locator("#finish").click()
+    alice.click("#confirm-finish-yes")
+    expect(alice.locator("#quick-later")).to_be_visible()  # not "Waiting for Opponent…"
+    alice.locator("#leave").click()
+    mine = alice.get_by_role("region", name="My tables")
+    expect(mine).to_contain_text("Your game is over; your opponent will play this deal later")
+    alice.screenshot(path=artifacts / "quick-e2e-my-tables.png", full_page=True)
+
+    bob = new_player(browser, app_server, "bob")
+    bob.locator("#quick-duel").click()
+    expect(bob.locator(".player.them .name")).to_have_text("alice")
+    expect(bob.locator("#their-state")).to_have_text("finished early")

@@ -12,6 +12,7 @@ addWords({
     mtDone: "Your game is over; {name} is still playing", mtDoneWait: "Your game is over; {name} has not started yet",
     mtOver: "Match over", mtWon: "Match over: you won", mtLost: "Match over: you lost", mtDraw: "Match over: a draw",
     mtLeft: "{name} left the table",
+    mtLater: "Your game is over; your opponent will play this deal later", mtAlone: "Match over: nobody was paired with you in time",
   },
   fr: {
     mtUnknown: "Match pas encore terminé", mtNew: "Votre partie n'a pas encore commencé",
@@ -19,6 +20,7 @@ addWords({
     mtDone: "Votre partie est finie ; {name} joue encore", mtDoneWait: "Votre partie est finie ; {name} n'a pas encore commencé",
     mtOver: "Match terminé", mtWon: "Match terminé : vous avez gagné", mtLost: "Match terminé : vous avez perdu",
     mtDraw: "Match terminé : égalité", mtLeft: "{name} a quitté la table",
+    mtLater: "Votre partie est finie ; votre adversaire jouera cette donne plus tard", mtAlone: "Match terminé : personne ne vous a été associé à temps",
   },
   de: {
     mtUnknown: "Match noch nicht vorbei", mtNew: "Dein Spiel hat noch nicht begonnen",
@@ -26,6 +28,7 @@ addWords({
     mtDone: "Dein Spiel ist vorbei; {name} spielt noch", mtDoneWait: "Dein Spiel ist vorbei; {name} hat noch nicht begonnen",
     mtOver: "Match vorbei", mtWon: "Match vorbei: du hast gewonnen", mtLost: "Match vorbei: du hast verloren",
     mtDraw: "Match vorbei: unentschieden", mtLeft: "{name} hat den Tisch verlassen",
+    mtLater: "Dein Spiel ist vorbei; dein Gegner spielt dieses Blatt später", mtAlone: "Match vorbei: niemand wurde rechtzeitig mit dir gepaart",
   },
 });
 
@@ -40,6 +43,7 @@ export function mineState(table, other, match, me) {
   const them = match?.games?.find((g) => g.player_id !== me);
   if (!game) return [t(on ? "mtUnknown" : "mtOver"), on];
   if (match.status !== "playing") {
+    if (!them) return [t("mtAlone"), false]; // a quick duel nobody was paired into
     const end = t(match.draw ? "mtDraw" : !match.winner_id ? "mtOver" : match.winner_id === me ? "mtWon" : "mtLost");
     return [other || !them ? end : `${end} · ${t("mtLeft", { name: them.name })}`, false];
   }
@@ -51,5 +55,6 @@ export function mineState(table, other, match, me) {
     return [until ? t("mtBy", { time: clockTime(until) }) : t("mtNew"), true];
   }
   // My game is over (won, finished, timed out, did not start); the match is not.
+  if (!them) return [t("mtLater"), false]; // a quick duel: the opponent comes later
   return [t(them?.status === "not_started" ? "mtDoneWait" : "mtDone", { name: them?.name ?? "" }), false];
 }
