@@ -15,6 +15,7 @@ from app.engine.rules import preset
 from tests.web.boxes import settled_box
 from tests.web.conftest import LiveServer
 from tests.web.fake import MATCH_ID, TABLE_ID, FakeServer
+from tests.web.language import choose_language
 
 
 def open_table(page: Page, server: LiveServer) -> FakeServer:
@@ -164,19 +165,19 @@ def test_hint_points_at_the_move_and_says_why(page: Page, fake: FakeServer,
     expect(page.locator(".hinted")).to_have_count(0, timeout=5000)  # only for a moment
     assert actions_sent(fake) == [{"op": "flip", "col": 2}]
     assert [m["type"] for m in fake.received].count("hint") == 2
-    page.select_option("#lang", "fr")
+    choose_language(page, "fr")
     page.locator("#hint").click()
     expect(live).to_have_text("Indice : déplacez le six de pique en colonne 1 — vide une colonne")
 
 
 def test_language_switch(page: Page, fake: FakeServer) -> None:
     page.evaluate("document.querySelector('#live').textContent = 'Winner: alice'")
-    page.select_option("#lang", "fr")
+    choose_language(page, "fr")
     expect(page.locator("#live")).to_have_text("")  # no English left for a screen reader
     expect(page.locator("#deal")).to_have_text("Distribuer")
     expect(card(page, "7s", 0)).to_have_attribute("aria-label", "sept de pique, colonne 1")
     expect(page.locator("html")).to_have_attribute("lang", "fr")
-    page.select_option("#lang", "de")
+    choose_language(page, "de")
     expect(page.locator("#finish")).to_have_text("Beenden")
     expect(card(page, "7s", 0)).to_have_attribute("aria-label", "Pik Sieben, Spalte 1")
     page.reload()  # the choice is kept

@@ -46,28 +46,34 @@ def test_every_server_error_code_has_a_sentence_in_each_language(
     assert {"bad_target", "undo_barrier", "stale_seq", "spectate_refused", "not_friend",
             "table_full", "validation_error", "internal_error", "not_found"} <= set(codes)
     page.goto(static_server.url + "/css/app.css")
-    missing = page.evaluate("""(codes) => import('/js/i18n.js').then((i18n) =>
-      ['en', 'fr', 'de'].flatMap((lang) => {
-        i18n.setLang(lang);
-        return codes.filter((code) => !i18n.reason(code)).map((code) => `${lang}:${code}`);
-      }))""", codes)
+    missing = page.evaluate("""async (codes) => {
+      const i18n = await import('/js/i18n.js');
+      const missing = [];
+      for (const lang of ['en', 'fr', 'de']) {
+        await i18n.setLang(lang);
+        const unsaid = codes.filter((code) => !i18n.reason(code));
+        missing.push(...unsaid.map((code) => `${lang}:${code}`));
+      }
+      return missing;
+    }""", codes)
     assert missing == []
 
 
 def test_refusals_are_said_plainly_and_unknown_codes_as_a_failure(
         page: Page, static_server: LiveServer) -> None:
     page.goto(static_server.url + "/css/app.css")
-    said = page.evaluate("""() => import('/js/i18n.js').then((i18n) => {
+    said = page.evaluate("""async () => {
+      const i18n = await import('/js/i18n.js');
       const out = {};
       for (const lang of ['en', 'fr', 'de']) {
-        i18n.setLang(lang);
+        await i18n.setLang(lang);
         out[lang] = {
           known: i18n.problemText({ code: 'not_friend', message: 'Alice is not a friend' }),
           unknown: i18n.problemText({ code: 'brand_new', message: 'boom' }),
         };
       }
       return out;
-    })""")
+    }""")
     assert said["fr"]["known"] == (
         "Ce joueur n'est pas dans votre liste d'amis ; ajoutez-le d'abord.")
     assert said["de"]["known"].startswith("Dieser Spieler ist nicht in deiner Freundesliste")

@@ -22,6 +22,7 @@ from tests.support.play import play
 from tests.support.sync_client import Account, SyncClient, seat, signup
 from tests.web.axe import serious
 from tests.web.conftest import LiveServer
+from tests.web.language import choose_language
 from tests.web.test_solo import no_sideways_scroll
 
 SIZES = {"1280x800": (1280, 800), "1920x1080": (1920, 1080), "390x844": (390, 844),
@@ -130,10 +131,10 @@ def test_my_games_statistics_rating_chart_and_a_solo_replay(
         page.locator(".progress").screenshot(path=artifacts / f"history-past-{size}.png")
 
     # French: the same page in other words.
-    page.select_option("#lang", "fr")
+    choose_language(page, "fr")
     expect(page.locator("#games-h")).to_have_text("Mes parties")
     expect(page.locator("#stats-h")).to_have_text("Statistiques")
-    page.select_option("#lang", "en")
+    choose_language(page, "en")
 
     # The solo game's replay: named, at the deal, each step said with its points.
     page.set_viewport_size({"width": 1280, "height": 800})

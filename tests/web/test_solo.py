@@ -19,6 +19,7 @@ from tests.web.axe import serious
 from tests.web.boxes import settled_box
 from tests.web.conftest import LiveServer
 from tests.web.fake_solo import TODAY, FakeSoloServer
+from tests.web.language import choose_language
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -386,7 +387,7 @@ def test_a_won_daily_shows_my_rank_of_the_day(
     expect(page.locator("#my-daily dt").first).to_have_text("My rank")
     page.set_viewport_size(PHONE)
     look(page, artifacts, "daily-my-rank-phone")
-    page.locator("#lang").select_option("fr")
+    choose_language(page, "fr")
     expect(page.locator("#my-rank")).to_have_text("2 sur 4")
 
 
@@ -430,7 +431,7 @@ def test_daily_duel_is_taken_from_the_daily_screen(
         lang: str, find: str, go: str) -> None:
     page.set_viewport_size(PHONE if lang == "de" else DESKTOP)
     page.goto(f"{static_server.url}/#/daily")
-    page.locator("#lang").select_option(lang)
+    choose_language(page, lang)
     page.goto(f"{static_server.url}/#/daily")
     button = page.locator("#daily-duel")
     expect(button).to_have_text(find)
@@ -503,11 +504,11 @@ def test_leaderboards_carry_todays_daily_board(page: Page, solo: FakeSoloServer,
     expect(rows.first).to_contain_text("4:10")  # 250,000 ms
     assert "/daily/2026-12-01/board?page=1&page_size=20" in solo.queries
     look(page, artifacts, "boards-today-phone")
-    page.locator("#lang").select_option("fr")
+    choose_language(page, "fr")
     expect(page.locator("label:has(#lb-tab-today)")).to_have_text("Donne du jour")
     expect(page.locator("#lb-h")).to_have_text("Classement du 1 déc. 2026")
     for lang in ("fr", "de"):  # four tabs, the longer words: still no sideways scroll
-        page.locator("#lang").select_option(lang)
+        choose_language(page, lang)
         no_sideways_scroll(page)
 
 
@@ -532,7 +533,7 @@ def test_player_info_shows_solo_stats_and_badges(page: Page, solo: FakeSoloServe
     expect(page.locator("#badges-h")).to_have_text("Badges (2/15)")
     look(page, artifacts, "player-desktop")
     # French words for the same badges (titles come by code, not from the server).
-    page.locator("#lang").select_option("fr")
+    choose_language(page, "fr")
     expect(medals.nth(1)).to_contain_text("Une semaine")
     expect(medals.nth(1)).to_contain_text("obtenu le")
     page.set_viewport_size(PHONE)
@@ -544,7 +545,7 @@ def test_player_info_shows_solo_stats_and_badges(page: Page, solo: FakeSoloServe
     four = page.locator("#solo-stats tbody th").last
     expect(four).to_have_accessible_name(re.compile("4 couleurs"))
     for lang in ("de", "en"):
-        page.locator("#lang").select_option(lang)
+        choose_language(page, lang)
         assert wrap.evaluate("(w) => w.scrollWidth - w.clientWidth") <= 0, lang
 
 
@@ -587,7 +588,7 @@ def test_choices_fit_a_phone_in_every_language(page: Page, solo: FakeSoloServer,
     are longer than English ones: nothing leaves its group or the screen on a phone."""
     page.set_viewport_size(PHONE)
     page.goto(f"{static_server.url}/#/solo")
-    page.locator("#lang").select_option(language)
+    choose_language(page, language)
     for route in ["#/solo", "#/leaderboards/solo", "#/leaderboards/duel"]:
         page.goto(f"{static_server.url}/{route}")
         expect(page.locator(".seg").first).to_be_visible()
@@ -640,7 +641,7 @@ def test_day_counts_agree_with_their_number(page: Page, solo: FakeSoloServer,
         const i18n = await import('/js/i18n.js');
         const out = [];
         for (const code of ['en', 'fr', 'de']) {
-          i18n.setLang(code);
+          await i18n.setLang(code);
           for (const n of [0, 1, 2]) out.push(i18n.t('days', { n }));
         }
         return out;

@@ -21,13 +21,13 @@ def block(text: str, start: str, end: str) -> str:
 
 def sentences(language: str) -> list[str]:
     """Every string literal of that language's word tables (first page, solo, history)."""
-    first_page = (WEB_JS / "i18n.js").read_text()
+    own = (WEB_JS / f"i18n-{language}.js").read_text()  # the first page's, on demand
     solo = (WEB_JS / "solo-words.js").read_text()
     past = (WEB_JS / "history-words.js").read_text()  # a player's past, replays, redo
     tables = {
-        "fr": [block(first_page, "const FR = {", "\n};"), block(solo, "\n  fr: {", "\n  de: {"),
+        "fr": [block(own, "export default {", "\n};"), block(solo, "\n  fr: {", "\n  de: {"),
                block(past, "\n  fr: {", "\n  de: {")],
-        "de": [block(first_page, "const DE = {", "\n};"), block(solo, "\n  de: {", "\n};"),
+        "de": [block(own, "export default {", "\n};"), block(solo, "\n  de: {", "\n};"),
                block(past, "\n  de: {", "\n});")],
     }[language]
     # "{actions}" is a placeholder's name, not a word the page shows.

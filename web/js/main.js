@@ -1,6 +1,6 @@
 // Boot: header, language, help, the socket and a hash router over the screens.
 import { h, $, clear } from "./dom.js";
-import { t, lang, setLang, onLangChange, LANGUAGES, problemText } from "./i18n.js";
+import { t, lang, setLang, startLang, onLangChange, LANGUAGES, problemText } from "./i18n.js";
 import { api, session } from "./api.js";
 import { createSocket } from "./socket.js";
 import { lobbyScreen, nameScreen, asksRematch } from "./lobby.js";
@@ -206,7 +206,10 @@ export const openHelp = () => import("./help.js").then((m) => m.openHelp()).catc
 
 function boot() {
   renderHeader();
-  $("#lang").addEventListener("change", (event) => setLang(event.target.value));
+  $("#lang").addEventListener("change", (event) => setLang(event.target.value).catch((error) => {
+    console.error(error); // its words could not be loaded: the page stays as it is
+    renderHeader();
+  }));
   $("#help-open").addEventListener("click", openHelp);
   $("#skip").addEventListener("click", (event) => { event.preventDefault(); main.focus(); });
   document.addEventListener("keydown", (event) => {
@@ -231,4 +234,4 @@ function boot() {
   route();
 }
 
-boot();
+startLang().then(boot);

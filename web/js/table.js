@@ -55,13 +55,15 @@ export function tableScreen(app, { tableId }) {
       return render();
     }
     for (const seat of table.seats || []) if (seat.player_id && seat.name) seen.set(seat.player_id, seat.name);
-    // The other player got up: said (after a rematch asked for, as a "no").
+    // The other player got up: said (after a rematch asked for, as a "no"), instead of a
+    // New game that the server refuses without a word on screen.
     const left = was.find((id) => id !== me.id && !(table.seats || []).some((s) => s.player_id === id));
     if (left) {
       news = t(wantNew || asking ? "rematchDeclined" : "opponentLeft", { name: seen.get(left) || t("opponent") });
       asking = false;
     }
-    // The link was used by whoever sat down: a table waiting again needs a new one.
+    // The link was used by whoever sat down: once the table waits again it needs a new one
+    // (the old one only says "already answered"), and nothing of the old copy is said.
     if (left || (was.length < 2 && (table.seats || []).length >= 2)) {
       table.invite_code = undefined;
       copied = "";
@@ -281,8 +283,8 @@ export function tableScreen(app, { tableId }) {
   }
 
   // ---- drawing
-  // A game on screen fills the viewport: the heads-up display (players, stock, runs,
-  // buttons), a status line, the board.
+  // While a game is on screen the table fills the viewport: the heads-up display (both
+  // players, the stock and completed runs, the game buttons), a status line, the board.
   function render() {
     el.classList.remove("game");
     if (gone) return renderGone();
@@ -381,8 +383,9 @@ export function tableScreen(app, { tableId }) {
   // A daily-duel table says so: its one match deals today's daily deal.
   const heading = () => (table?.daily_date ? t("dailyDuel") : t("table"));
 
-  // Until when I may start is said (the no-show rule); once past, opening my game shows
-  // it over and watches the other player's.
+  // Until when I may start is said (the no-show rule): a player who steps away from this
+  // screen would otherwise lose without a word. Once it has passed, opening my game
+  // shows it over and watches the other player's.
   function renderReady() {
     const other = nameOf(undefined) || t("opponent");
     const until = late ? t("startedTooLate") : startBy ? t("startBefore", { time: clockTime(startBy) }) : null;
@@ -410,8 +413,8 @@ export function tableScreen(app, { tableId }) {
   function renderWaiting() {
     const code = table?.invite_code;
     const link = h("input", { id: "invite-link", readonly: true, value: code ? app.inviteUrl(code) : "", "aria-label": t("inviteLink") });
-    // Same field across redraws: typing survives table updates. Focus is read before the
-    // new tree takes the field.
+    // Same field across redraws: typing survives table updates. Focus is taken before the
+    // new tree takes the field (clear() can no longer see it then).
     const friend = el.querySelector("#friend-name") || h("input", { id: "friend-name", name: "friend", autocomplete: "off" });
     const typing = document.activeElement === friend;
     clear(el, h("div.page.narrow",
@@ -527,8 +530,8 @@ export function tableScreen(app, { tableId }) {
 
   const newsLine = () => (news ? h("p.banner.news", { role: "status", id: "table-news" }, news) : null);
 
-  // Refused (my game goes on): said here, never a silent trip to the lobby that leaves
-  // me seated and my clock running.
+  // Refused (my game of a match in progress): said where I am, never a silent trip to the
+  // lobby that leaves me seated and my clock running.
   async function leave() {
     try {
       await api.leave(tableId);
