@@ -37,8 +37,9 @@ from app.rooms.errors import (
 from app.rooms.match import MatchState
 from app.rooms.peers import Change, PeerSync
 from app.rooms.pubsub import PubSub
+from app.rooms.seat_log import rebuild_seat
 from app.rooms.step_runner import Answer, LiveMatch, StepRunner
-from app.rooms.store import DuelStore, SeqTaken, StoredMatch, StoreError
+from app.rooms.store import DuelStore, SeqTaken, StoreError
 
 __all__ = [
     "DuelService", "GameIsOver", "LiveMatch", "NoSuchMatch", "NotOpened", "NotSeated",
@@ -104,7 +105,7 @@ class DuelService:
         rules = rules_from_json(stored.rules)
         deal = stored.deal or await self._store.set_deal(match_id, choose_deal(rules))
         start = start_state(rules, deal)
-        seats = tuple(core.rebuild_seat(game, start, stored.time_limit_s,
+        seats = tuple(rebuild_seat(game, start, stored.time_limit_s,
                                         match_id=stored.match_id)
                       for game in stored.games)
         value = MatchState(match_id, rules, deal, start, seats, expires_at=stored.expires_at,
@@ -113,28 +114,9 @@ class DuelService:
         self._matches[match_id] = live
         if self._peers is not None:
             await self._peers.watch(match_id)
-        await self._resume_clocks(live, stored)
+        if await self._runner.resume(live, stored):
+            self._keep_settled(match_id)
         return live
-
-    async def _resume_clocks(self, live: LiveMatch, stored: StoredMatch) -> None:
-        now = self._clock()
-        for seat, row in zip(live.games, stored.games, strict=True):
-            if seat.over and row.ended_at is None:  # the log says over; the row lags behind
-                assert seat.end_reason is not None and seat.ended_at is not None
-                await self._store.end_game(
-                    seat.game_id, seat.end_reason, seat.ended_at, seat.totals(now))
-            elif seat.started_at is not None and not seat.over:
-                due = core.deadline_due(live.value, seat.player_id, now)
-                if due is not None:
-                    await self._runner.run(live, seat.player_id, due)
-                else:
-                    self._runner.arm(live, seat.player_id)
-        await self._runner.resume_expiry(live, now)
-        if live.over and live.result is None and not stored.finished:
-            await self._runner.conclude(live)
-        elif live.over and live.result is None:
-            live.value = core.settled(live.value, stored.winner_id, {}, now)
-            self._keep_settled(live.match_id)
 
     # ------------------------------------------------------------------ playing
 
@@ -285,30 +267,14 @@ class DuelService:
 
     async def _peer_changed(self, match_id: int, change: Change) -> None:
         """Another process changed the match: follow its action, or drop our stale copy."""
-        if not change.ended and await self._follow(match_id, change):
+        live = self._matches.get(match_id)
+        if (live is not None and not change.ended and change.logged is not None
+                and change.player_id in live.locks
+                and await live.follow(change.player_id, change.logged)):
             return
         await self._invalidate(match_id)
         if change.ended:  # rebuild now: settles the match if that was the last game to end
             await self.match(match_id)
-
-    async def _follow(self, match_id: int, change: Change) -> bool:
-        """Apply another process's logged action to our copy, as a rebuild from the log
-        would; False when only a rebuild will do (not an action, or not the next one)."""
-        live = self._matches.get(match_id)
-        logged, player_id = change.logged, change.player_id
-        if live is None or logged is None or player_id not in live.locks:
-            return False
-        async with live.lock(player_id):
-            if not self._is_current(live):
-                return True  # replaced meanwhile by a copy rebuilt from the log
-            seat = live.game_of(player_id)
-            if logged.seq <= seat.seq:
-                return True  # our copy has it already (rebuilt from the log since)
-            followed = core.follow_logged(seat, logged, match_id=match_id)
-            if followed is None:
-                return False
-            live.value = live.value.with_seat(followed)
-        return True
 
     async def _invalidate(self, match_id: int) -> None:
         live = self._matches.pop(match_id, None)

@@ -24,14 +24,13 @@ import msgspec
 
 from app.engine.actions import ActionFormatError, action_from_json
 from app.engine.errors import IllegalAction
-from app.engine.events import Event
 from app.engine.layout import state_to_layout
 from app.engine.state import GameState
 from app.rooms import frames
 from app.rooms.errors import GameIsOver, NotOpened, ReplayNotReady, SpectateRefused
 from app.rooms.match import MatchState, SeatState
-from app.rooms.store import Progress, StoredAction, StoredGame
-from app.scoring.play import ScoredGame
+from app.rooms.seat_log import RebuiltAck
+from app.rooms.store import Progress
 
 Payload = dict[str, Any]
 FINISH_OP = "finish"
@@ -133,66 +132,8 @@ class Step(_Part):
 # --------------------------------------------------------------------------- building
 
 
-def rebuild_seat(stored: StoredGame, start: GameState, limit: float, *,
-                 match_id: int | None = None) -> SeatState:
-    """Replay the game's log over the deal; the stored end (finish, time-out) is
-    authoritative. ``match_id``: the last logged action's ack rebuilt too, as it was sent."""
-    game = ScoredGame.start(start)
-    actions: list[Payload] = []
-    seq = 0
-    ended_at: float | None = None
-    end_reason: str | None = None
-    last: tuple[StoredAction, ScoredGame, tuple[Event, ...]] | None = None
-    for entry in sorted(stored.actions, key=lambda a: a.seq):
-        action = action_from_json(entry.action)
-        before = game
-        game, events = game.play(action)
-        last = (entry, before, events)
-        actions.append(action.to_json())
-        seq = entry.seq
-        if game.state.won and ended_at is None:
-            ended_at, end_reason = entry.at, "won"
-    if stored.ended_at is not None:
-        ended_at, end_reason = stored.ended_at, stored.end_reason
-    seat = SeatState(stored.game_id, stored.player_id, limit, game, seq, actions, len(actions),
-                stored.started_at, ended_at, end_reason, name=stored.name)
-    if match_id is not None and last is not None:
-        seat.last_ack = _logged_ack(match_id, seat, *last)
-    return seat
-
-
-def follow_logged(seat: SeatState, entry: StoredAction, *, match_id: int
-                  ) -> SeatState | None:
-    """The seat once ``entry``, logged by another process, is applied to this copy, as
-    :func:`rebuild_seat` would have it; None when the entry does not simply follow on
-    (a gap, a game over or not opened here, a win, an action this copy finds illegal):
-    then only a rebuild from the log is right."""
-    if (entry.seq != seat.seq + 1 or seat.log_length != seat.seq or seat.over
-            or seat.started_at is None):
-        return None
-    try:
-        action = action_from_json(entry.action)
-        game, events = seat.game.play(action)
-    except (ActionFormatError, IllegalAction):
-        return None
-    if game.state.won:  # the game ends: the rebuild takes its end from the log
-        return None
-    followed = seat.played(game, entry.seq, action.to_json())
-    followed.last_ack = _logged_ack(match_id, followed, entry, seat.game, events)
-    return followed
-
-
-class RebuiltAck(dict[str, Any]):
-    """A logged action's ack rebuilt from the log: the first resend fans it out again."""
-
-
-def _logged_ack(match_id: int, seat: SeatState, entry: StoredAction, before: ScoredGame,
-                events: tuple[Event, ...]) -> RebuiltAck:
-    won = seat.game.state.won  # the ack as sent: the seat as it was then, and its clock
-    then = seat.evolve(ended_at=entry.at if won else None, end_reason="won" if won else None)
-    delta = seat.game.score.points - before.score.points
-    return RebuiltAck(frames.ack(match_id, then, entry.seq, delta,
-                                 frames.events_json(events), entry.at))
+# A seat rebuilt from its log (a match loaded, another process's action followed):
+# app/rooms/seat_log.py.
 
 
 # --------------------------------------------------------------------------- commands

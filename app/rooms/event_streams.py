@@ -41,6 +41,7 @@ from redis.exceptions import RedisError
 
 from app.ops import metrics
 from app.rooms.batching import Batches
+from app.rooms.redis_scripts import ScriptCall, execute
 
 log = logging.getLogger("spider.streams")
 
@@ -165,12 +166,10 @@ class RedisEventStreams:
             self.owner, player_id, "c:" + channel, "", self._ttl_ms], None))
 
     async def _send(self, batch: list[Write]) -> None:
-        pipe = self._redis.pipeline(transaction=False)
-        for kind, keys, args, _ in batch:
-            script = self._append if kind == "append" else self._cursor
-            await script(keys=keys, args=args, client=pipe)
+        commands = [ScriptCall(self._append if kind == "append" else self._cursor, keys, args)
+                    for kind, keys, args, _ in batch]
         try:
-            answers: list[Any] = await pipe.execute(raise_on_error=False)
+            answers: list[Any] = await execute(self._redis, commands)
         except RedisError:
             metrics.ERRORS.labels(where="streams").inc()
             log.warning("could not write %d stream entries", len(batch), exc_info=True)

@@ -7,7 +7,7 @@ game started or ended) the changing process says so on the match's `sync:` chann
 
 The frequent news, an action logged, carries the action itself (seat, seq, action,
 time): every other process holding the match applies it to its copy, as a rebuild from
-the log would (``duel_core.follow_logged``), and keeps its copy and its subscription.
+the log would (``seat_log.follow_logged``), and keeps its copy and its subscription.
 Any other news, or an action that does not follow on from the copy (a message missed:
 a gap in the seqs), drops the copy: it is rebuilt from the log the next time it is
 needed, so no decision is taken on a stale position. When the news is an end, the

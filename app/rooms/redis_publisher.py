@@ -19,7 +19,6 @@ import contextlib
 import json
 import logging
 from collections.abc import Callable
-from typing import Any
 
 import redis.asyncio as redis
 from redis.exceptions import RedisError
@@ -28,6 +27,7 @@ from app.ops import metrics
 from app.rooms.batching import Batches
 from app.rooms.clock import Clock
 from app.rooms.pubsub import Message
+from app.rooms.redis_scripts import Command, Publish, ScriptCall, execute
 
 RETRY_DELAY = 0.5
 UNKEPT = ("sync:",)  # channels whose messages are not kept in a stream
@@ -100,28 +100,26 @@ class KeptPublisher:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._healer
 
-    def _add_to(self, pipe: Any, channel: str, payload: str, beyond: int | None = None
-                ) -> Any:
+    def _command(self, channel: str, payload: str, beyond: int | None = None) -> Command:
         if channel.startswith(UNKEPT):
-            return pipe.publish(self.prefix + channel, payload)
+            return Publish(self.prefix + channel, payload)
         if beyond is not None:
-            return self._publish_if_heard(
-                keys=[self._stream_key(channel)],
-                args=[self.prefix + channel, payload, self.keep_seconds, beyond], client=pipe)
-        return self._publish(keys=[self._stream_key(channel)],
-                             args=[self.prefix + channel, payload, self.keep_seconds],
-                             client=pipe)
+            return ScriptCall(self._publish_if_heard, [self._stream_key(channel)],
+                              [self.prefix + channel, payload, self.keep_seconds, beyond])
+        return ScriptCall(self._publish, [self._stream_key(channel)],
+                          [self.prefix + channel, payload, self.keep_seconds])
 
     async def _send(self, batch: list[Outgoing]) -> None:
-        pipe = self._redis.pipeline(transaction=False)
         gaps = list(self._gapped)  # first: ahead of anything newer on their channels
-        for channel in gaps:
-            await self._add_to(pipe, channel, _GAP_JSON)
         messages = [item for item in batch if item is not None]
-        for channel, payload, _, beyond in messages:
-            await self._add_to(pipe, channel, payload, beyond)
+        commands = [self._command(channel, _GAP_JSON) for channel in gaps]
+        commands += [self._command(channel, payload, beyond)
+                     for channel, payload, _, beyond in messages]
         try:
-            await pipe.execute()
+            answers = await execute(self._redis, commands)
+            refused = next((a for a in answers if isinstance(a, Exception)), None)
+            if refused is not None:  # Redis refused one (out of memory…): as a lost batch
+                raise refused
         except RedisError:
             metrics.ERRORS.labels(where="pubsub").inc()
             log.warning("could not publish %d messages; their channels get a gap marker",

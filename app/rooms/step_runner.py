@@ -33,7 +33,8 @@ from app.rooms.duel_core import (
 from app.rooms.match import MatchState, SeatState
 from app.rooms.peers import PeerSync
 from app.rooms.pubsub import PubSub, may_deliver
-from app.rooms.store import DuelStore, StoredAction, StoreError
+from app.rooms.seat_log import follow_logged
+from app.rooms.store import DuelStore, StoredAction, StoredMatch, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +83,19 @@ class LiveMatch:
             self.value.seat_of(player_id)  # raises NotSeated for a stranger
             raise AssertionError("every seat has its lock")
         return lock
+
+    async def follow(self, player_id: int, logged: StoredAction) -> bool:
+        """Apply another process's logged action to this copy, as a rebuild from the log
+        would; False when only a rebuild will do (not the next action of the seat)."""
+        async with self.lock(player_id):
+            seat = self.game_of(player_id)
+            if logged.seq <= seat.seq:
+                return True  # this copy has it already (rebuilt from the log since)
+            followed = follow_logged(seat, logged, match_id=self.match_id)
+            if followed is None:
+                return False
+            self.value = self.value.with_seat(followed)
+        return True
 
     def stop_timers(self, *, expiry: bool = False) -> list[asyncio.Task[None]]:
         """Cancel the time-out timers (and ``expiry``: the table's) but the running task:
@@ -246,6 +260,29 @@ class StepRunner:
             timer = live.timers.pop(effect.player_id, None)
             if timer is not None and timer is not asyncio.current_task():
                 timer.cancel()
+
+    async def resume(self, live: LiveMatch, stored: StoredMatch) -> bool:
+        """A match just loaded: its clocks run again, what is overdue ends, a match whose
+        games are all over is settled; True when it was settled before (cached as such)."""
+        now = self.clock()
+        for seat, row in zip(live.games, stored.games, strict=True):
+            if seat.over and row.ended_at is None:  # the log says over; the row lags behind
+                assert seat.end_reason is not None and seat.ended_at is not None
+                await self.store.end_game(
+                    seat.game_id, seat.end_reason, seat.ended_at, seat.totals(now))
+            elif seat.started_at is not None and not seat.over:
+                due = core.deadline_due(live.value, seat.player_id, now)
+                if due is not None:
+                    await self.run(live, seat.player_id, due)
+                else:
+                    self.arm(live, seat.player_id)
+        await self.resume_expiry(live, now)
+        if live.over and live.result is None and not stored.finished:
+            await self.conclude(live)
+        elif live.over and live.result is None:
+            live.value = core.settled(live.value, stored.winner_id, {}, now)
+            return True
+        return False
 
     def arm(self, live: LiveMatch, player_id: int) -> None:
         live.timers[player_id] = asyncio.create_task(self._time_out_later(live, player_id))

@@ -24,6 +24,7 @@ from app.rooms.duel_core import (
 )
 from app.rooms.errors import NotSeated, ReplayNotReady, SpectateRefused
 from app.rooms.match import MatchState
+from app.rooms.seat_log import rebuild_seat
 from app.rooms.store import StoredAction, StoredGame
 from tests.support.duel_layouts import RULES, WINNING_LINE, near_finished_layout
 
@@ -34,7 +35,7 @@ T0 = 1_000.0
 def new_match(time_limit: float = 600.0, expires_at: float | None = None) -> MatchState:
     rules = rules_from_json(RULES)
     start = state_from_layout(rules, near_finished_layout())
-    seats = tuple(core.rebuild_seat(StoredGame(100 + p, p), start, time_limit)
+    seats = tuple(rebuild_seat(StoredGame(100 + p, p), start, time_limit)
                   for p in (ANN, BOB))
     return MatchState(10, rules, {"layout": near_finished_layout()}, start, seats,
                  expires_at=expires_at)
@@ -127,7 +128,7 @@ def test_a_seq_answered_before_a_rebuild_is_fanned_out_again() -> None:
     # opponent again; a second retry is a plain duplicate.
     log = [StoredAction(i, a, T0 + i) for i, a in enumerate(WINNING_LINE[:2], start=1)]
     match = new_match()
-    match = match.with_seat(core.rebuild_seat(StoredGame(101, ANN, started_at=T0, actions=log),
+    match = match.with_seat(rebuild_seat(StoredGame(101, ANN, started_at=T0, actions=log),
                                               match.start, 600))
     step = core.act(match, ANN, 2, WINNING_LINE[1], T0 + 5)
     assert step.writes == ()
@@ -142,7 +143,7 @@ def test_a_seq_answered_before_a_rebuild_is_fanned_out_again() -> None:
 def test_a_won_game_answered_again_after_a_rebuild_is_announced_again() -> None:
     log = [StoredAction(i, a, T0 + i) for i, a in enumerate(WINNING_LINE, start=1)]
     match = new_match()
-    match = match.with_seat(core.rebuild_seat(StoredGame(101, ANN, started_at=T0, actions=log),
+    match = match.with_seat(rebuild_seat(StoredGame(101, ANN, started_at=T0, actions=log),
                                               match.start, 600))
     step = core.act(match, ANN, len(WINNING_LINE), WINNING_LINE[-1], T0 + 50)
     assert [type(e) for e in step.effects] == [Acked, GameEnded]
@@ -157,7 +158,7 @@ def test_a_finish_sent_again_after_a_rebuild_is_answered_as_a_duplicate() -> Non
     stored = StoredGame(101, ANN, started_at=T0, ended_at=T0 + 9, end_reason="finished",
                         actions=log)
     match = new_match()
-    match = match.with_seat(core.rebuild_seat(stored, match.start, 600))
+    match = match.with_seat(rebuild_seat(stored, match.start, 600))
     step = core.act(match, ANN, 3, {"op": "finish"}, T0 + 20)
     assert step.writes == ()
     assert step.reply is not None and step.reply["type"] == "ack", step.reply
@@ -303,12 +304,12 @@ def test_a_rebuilt_seat_replays_its_log_and_keeps_the_stored_end() -> None:
     rules = rules_from_json(RULES)
     start = state_from_layout(rules, near_finished_layout())
     log = [StoredAction(i, a, T0 + i) for i, a in enumerate(WINNING_LINE, start=1)]
-    won = core.rebuild_seat(StoredGame(1, ANN, started_at=T0, actions=log), start, 600)
+    won = rebuild_seat(StoredGame(1, ANN, started_at=T0, actions=log), start, 600)
     assert won.seq == len(WINNING_LINE) and won.end_reason == "won"
     assert won.ended_at == T0 + len(WINNING_LINE)
     half = StoredGame(2, BOB, started_at=T0, ended_at=T0 + 9, end_reason="finished",
                       actions=log[:3])
-    seat = core.rebuild_seat(half, start, 600)
+    seat = rebuild_seat(half, start, 600)
     assert (seat.seq, seat.status, list(seat.actions)) == (3, "finished", WINNING_LINE[:3])
 
 

@@ -11,6 +11,7 @@ from app.engine.rules import rules_from_json
 from app.rooms import duel_core as core
 from app.rooms import frames
 from app.rooms.match import MatchState
+from app.rooms.seat_log import rebuild_seat
 from app.rooms.store import StoredGame
 from tests.support.duel_layouts import RULES, WINNING_LINE, near_finished_layout
 
@@ -20,7 +21,7 @@ T0 = 5_000.0
 def unopened(*, start_by: float | None = None) -> MatchState:
     rules = rules_from_json(RULES)
     start = state_from_layout(rules, near_finished_layout())
-    seats = tuple(core.rebuild_seat(StoredGame(10 + p, p, name=f"P{p}"), start, 300)
+    seats = tuple(rebuild_seat(StoredGame(10 + p, p, name=f"P{p}"), start, 300)
                   for p in (1, 2))
     return MatchState(7, rules, {"number": 5, "generator": 1, "difficulty": "easy"}, start, seats,
                  start_by=start_by)
