@@ -217,7 +217,9 @@ async def test_the_app_lifespan_starts_installs_and_stops_the_pool(tmp_path: Pat
 @pytest.mark.usefixtures("no_solver_children")
 async def test_a_process_worker_fills_and_its_child_dies_at_stop() -> None:
     # The real make, in a spawned child: the event loop's thread never runs the solver.
-    pool = DealPool(sizes={ONE: 2, (4, "hard"): 3}, make=deals.pooled_deal, processes=True)
+    # The bin missing the most is filled first: the two 1-suit deals, then a 4-suit hard
+    # one, still being solved at the stop (with 3 of those wanted, two were solved first).
+    pool = DealPool(sizes={ONE: 2, (4, "hard"): 1}, make=deals.pooled_deal, processes=True)
     pool.start()
     try:
         while pool.ready(ONE) < 2:  # 1-suit deals are quick; 4-suit hard ones are not
