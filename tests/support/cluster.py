@@ -3,6 +3,7 @@ PostgreSQL database sharing the real Redis. Loopback only."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import shutil
 import subprocess
 import uuid
@@ -79,6 +80,22 @@ class Cluster:
         )
         self.servers.append(server)
         return server
+
+    def start_together(self, count: int) -> list[Server]:
+        """``count`` servers started at once, as ``spider cluster`` starts its workers:
+        each waits for its own /readyz, so one after the other cost a start-up each."""
+        first = len(self.servers)
+        with concurrent.futures.ThreadPoolExecutor(max_workers=count) as pool:
+            starting = [pool.submit(start_server, env=self.env, module=SERVE,
+                                    log_path=self.workdir / f"server-{first + i}.log")
+                        for i in range(count)]
+            concurrent.futures.wait(starting)
+        started = [future.result() for future in starting if future.exception() is None]
+        self.servers.extend(started)  # stopped with the cluster, even if another failed
+        errors = [error for future in starting if (error := future.exception()) is not None]
+        if errors:
+            raise errors[0]
+        return started
 
     def restart(self, index: int, sig: int) -> Server:
         """Stop server `index` with `sig` and start a new one on the same port."""
@@ -160,9 +177,8 @@ def pg_cluster_on(tmp_path: Path, redis_url: str | None = None, **extra: str
             **extra,
         )
         cluster = Cluster(env, tmp_path)
-        cluster.start()
-        cluster.start()
         try:
+            cluster.start_together(2)
             yield cluster
         finally:
             cluster.stop()
