@@ -45,6 +45,7 @@ IDLE_SESSION_SECONDS = 15 * 60
 # connections arriving at once would otherwise cost 50 million steps).
 SWEEP_EVERY_SECONDS = 60.0
 MATCH_CHANNEL_GRACE_SECONDS = 5.0
+SETTLED_KEPT = 32  # recent match results a stream remembers, to tell each once
 FROM_STREAM = "from_stream"
 """Marks an answer echoed on the player's channel with the stream it was emitted on."""
 
@@ -60,6 +61,7 @@ class EventStream:
         "_outboxes",
         "_pubsub",
         "_pumps",
+        "_settled",
         "_shared",
         "idle_since",
         "last_n",
@@ -92,6 +94,7 @@ class EventStream:
         self._outboxes: set[Outbox] = set()
         self._pumps: dict[str, tuple[Subscription, asyncio.Task[None] | None]] = {}
         self._chores: set[asyncio.Task[None]] | None = None
+        self._settled: deque[int] | None = None  # matches whose result this stream told
 
     @property
     def connections(self) -> int:
@@ -116,6 +119,9 @@ class EventStream:
             for outbox in self._outboxes:
                 outbox.put(frame, encoded, at_once=at_once)
         if payload.get("type") == "match_result":
+            if self._settled is None:
+                self._settled = deque(maxlen=SETTLED_KEPT)
+            self._settled.append(int(payload["match_id"]))
             self._later(self._leave_match(int(payload["match_id"])))
         return frame
 
@@ -246,6 +252,10 @@ class EventStream:
         if kind == "progress":  # twice per action: the mover's own line is dropped
             if _own_progress(message, self.player_id):
                 return
+        elif kind == "match_result" and message.get("match_id") in (self._settled or ()):
+            # Two processes may settle one match at once (the store settles it once, and
+            # each answers with the result): the player hears it once.
+            return
         elif kind == "gap":  # the channel lost messages (app/rooms/redis_pubsub.py)
             message = frames.resync()
         elif FROM_STREAM in message:  # my own answer, from the process where a tab of mine acted

@@ -126,6 +126,21 @@ async def test_a_settled_match_s_channels_are_dropped(monkeypatch: pytest.Monkey
     await session.close()
 
 
+async def test_a_match_settled_by_two_processes_is_told_once() -> None:
+    # Two processes that hold one match may both settle it: the store settles it once and
+    # answers each with the same result, which each publishes (app/rooms/step_runner.py).
+    pubsub = MemoryPubSub()
+    session = EventStream(1, pubsub)
+    await session.follow(channels.player(1))
+    result = {"type": "match_result", "match_id": 5, "winner_id": 1}
+    for message in (result, result, {**result, "match_id": 6}):
+        await pubsub.publish(channels.player(1), message)
+    await settle()
+    told = [f for f in session.missed_since(session.stream, 0) or [] if f["type"] == "match_result"]
+    assert [f["match_id"] for f in told] == [5, 6]
+    await session.close()
+
+
 async def test_idle_streams_are_forgotten() -> None:
     clock = FakeClock()
     hub = StreamHub(MemoryPubSub(), clock)
