@@ -9,11 +9,11 @@ anything; the runner (``app/rooms/duel.py``) does, in the order given.
 
 Sequence numbers: an action's ``seq`` is its position in the game's log (1, 2, …);
 "finish" takes the next seq too but ends the game row instead of entering the log (the
-log holds rule-book actions only). ``seq`` = last answered, with the same action → the
-same answer again (a resend: never applied twice), with another action → ``seq_taken``
-(two tabs of the player sent that seq at once: one was applied, this one is refused); lower
-→ ``stale_seq``; higher than next → ``bad_seq``; every rejection carries the authoritative
-view for a resync. An illegal action consumes no seq.
+log holds rule-book actions only). Whether a seq is taken, answered again or refused is
+the one rule of ``app/rooms/seat_rule.py`` (``judge`` with ``DUEL``: the same seq with
+another action is ``seq_taken``; the last applied seq is answered again from the log);
+every rejection carries the authoritative view for a resync. An illegal action consumes
+no seq.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from app.engine.actions import ActionFormatError, action_from_json
 from app.engine.errors import IllegalAction
 from app.engine.layout import state_to_layout
 from app.engine.state import GameState
-from app.rooms import frames
+from app.rooms import frames, seat_rule
 from app.rooms.errors import GameIsOver, NotOpened, ReplayNotReady, SpectateRefused
 from app.rooms.match import MatchState, SeatState
 from app.rooms.seat_log import RebuiltAck
@@ -198,21 +198,17 @@ def act(match: MatchState, player_id: int, seq: int, data: Payload, now: float) 
         due = end(match, player_id, "timed_out", seat.deadline)
         return due.then(act(due.match, player_id, seq, data, now))
     last = seat.last_ack
-    if (last is not None and seq == last["seq"]) or (seat.seq > 0 and seq == seat.seq):
-        if not _same_step(seat, seq, data):  # not a resend: another tab took this seq
-            return Step(match, reply=reject(match, seat, seq, "seq_taken",
-                                            f"seq {seq} was taken by another action of "
-                                            "yours (another tab or device) just before"))
+    verdict = seat_rule.judge(
+        seat_rule.DUEL, seq, seat.seq, None if last is None else last["seq"],
+        seat.started_at is not None, None if seat.ended_at is None else seat.status,
+        lambda asked: _same_step(seat, asked, data))
+    if verdict is not seat_rule.ACCEPT:
+        if isinstance(verdict, seat_rule.Refuse):
+            return Step(match, reply=reject(match, seat, seq, verdict.code, verdict.message))
+        # A resend, also of a finish to a copy rebuilt from the log (the finish takes a
+        # seq but is not logged, so the rebuilt seat has no ack of it: the process that
+        # applied it died before its ack went out). Answered as that process would.
         return again(match, seat, seq, now)
-    if seq != seat.seq + 1 or seat.started_at is None or seat.ended_at is not None:
-        if seq == seat.seq + 1 and seat.end_reason == "finished" and _same_step(seat, seq, data):
-            # A finish sent again to a copy rebuilt from the log: the finish takes a seq
-            # but is not logged, so the rebuilt seat has no ack of it (the process that
-            # applied it died before its ack went out). Answered as that process would.
-            return again(match, seat, seq, now)
-        refusal = _seq_refusal(seat, seq)
-        if refusal is not None:
-            return Step(match, reply=reject(match, seat, seq, *refusal))
     if data.get("op") == FINISH_OP and set(data) == {"op"}:
         ended = end(match, player_id, "finished", now, announce=False)
         return _stepped(ended, player_id, seq, 0, [], now)
@@ -250,21 +246,6 @@ def _same_step(seat: SeatState, seq: int, data: Payload) -> bool:
         return False
 
 
-def _seq_refusal(seat: SeatState, seq: int) -> tuple[str, str] | None:
-    """None for the next seq of a game in progress (``act`` checks that case inline)."""
-    if seat.over:
-        return "game_over", f"the game is over ({seat.status})"
-    if seat.started_at is None:
-        return "not_opened", "open the game before playing"
-    if seq < 1:  # the protocol refuses it already; the core stays total
-        return "bad_seq", f"the next seq is {seat.seq + 1}"
-    if seq < seat.seq:
-        return "stale_seq", f"seq {seq} is older than the last applied ({seat.seq})"
-    if seq > seat.seq + 1:
-        return "bad_seq", f"the next seq is {seat.seq + 1}"
-    return None
-
-
 def _stepped(step: Step, player_id: int, seq: int, delta: int, events: list[Payload],
              now: float) -> Step:
     """The step acknowledged: the ack is the reply, and fans out to spectators, then as
@@ -289,7 +270,7 @@ def again(match: MatchState, seat: SeatState, seq: int, now: float) -> Step:
     """The answer to a seq already answered: the same ack, marked as a duplicate."""
     last = seat.last_ack
     if last is not None and last["seq"] == seq and not isinstance(last, RebuiltAck):
-        return Step(match, reply={**last, "duplicate": True})
+        return Step(match, reply=seat_rule.again(last))
     # Rebuilt from the log: the answer is the ack as sent (or, for a finish, the current
     # state), nothing applied again. The process that stored this step may have died
     # before fanning it out: spectators and the opponent see it again (a watch or
@@ -298,7 +279,7 @@ def again(match: MatchState, seat: SeatState, seq: int, now: float) -> Step:
            else frames.ack(match.match_id, seat, seq, 0, [], now))
     seat = seat.evolve(last_ack=ack)
     return Step(match.with_seat(seat), effects=_fan_out(match, seat, now),
-                reply={**ack, "duplicate": True})
+                reply=seat_rule.again(ack))
 
 
 def reject(match: MatchState, seat: SeatState, seq: int, code: str, message: str) -> Payload:

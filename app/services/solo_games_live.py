@@ -26,6 +26,7 @@ from app.engine.state import GameState
 from app.ops.solver_worker import off_loop
 from app.rewards.solo import SoloStart, daily_game
 from app.rooms.frames import game_view
+from app.rooms.seat_rule import Answered
 from app.services import (
     daily,
     subscribers,  # noqa: F401  (every listener subscribed before a publish)
@@ -62,8 +63,10 @@ class LiveGame:
 
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     state: GameState | None = None
-    last_ack: tuple[int, Payload] | None = None  # (seq asked, answer) for duplicates
-    last_assist: tuple[int, Payload] | None = None
+    # The duplicate-answer caches (app/rooms/seat_rule.py): the seq asked and its answer,
+    # of the last action and of the last assistance that played steps.
+    last_ack: Answered | None = None
+    last_assist: Answered | None = None
     finish_line: tuple[int, tuple[Action, ...]] | None = None  # (at seq, actions)
     # Where the last rescue stopped and the rest of its winning line: a player who
     # presses Rescue again from there gets the next actions without a new search.

@@ -37,6 +37,7 @@ from app.engine.state import GameState
 from app.ops.solver_worker import StopFlag, off_loop
 from app.rewards.guide import Guidance, Key, WalkBack, guide, keys_along, position_key, walk_back
 from app.rooms.frames import events_json, game_view
+from app.rooms.seat_rule import Answered
 from app.services import solo_games as games
 from app.services.solo_assists import record_assist
 from app.services.solo_games_live import LiveGame, SoloGames
@@ -86,7 +87,7 @@ class SoloGuide(SoloGames):
         return False
 
     def _refuse(self, game: SoloGame, state: GameState, seq: int,
-                last: tuple[int, Payload] | None) -> Payload | None:
+                last: Answered | None) -> Payload | None:
         """The answer to a step that is not applied (``SoloPlay`` says which)."""
         raise NotImplementedError
 

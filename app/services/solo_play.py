@@ -29,6 +29,7 @@ from app.rewards.assist import (
 )
 from app.rewards.points import rescue_cost
 from app.rooms.frames import events_json, game_view
+from app.rooms.seat_rule import ACCEPT, SOLO, Answered, Refuse, judge
 from app.services import solo_games as games
 from app.services.solo_assists import record_assist
 from app.services.solo_games import SoloGameOver
@@ -98,7 +99,7 @@ class SoloPlay(SoloGuide):
                 "status": game.status, "elapsed_ms": self._elapsed(game),
                 "auto_complete": offered, "duplicate": False,
             }
-            live.last_ack = (seq, ack)
+            live.last_ack = Answered(seq, ack)
         return self._with_end(game, [ack], notes)
 
     @staticmethod
@@ -108,21 +109,18 @@ class SoloPlay(SoloGuide):
         return [*frames, over_frame(game), *notes] if game.status != "playing" else frames
 
     def _refuse(self, game: SoloGame, state: GameState, seq: int,
-                last: tuple[int, Payload] | None) -> Payload | None:
-        """The answer to a step that is not applied: duplicate, over, unopened, bad seq."""
-        if last is not None and seq == last[0]:
-            return {**last[1], "duplicate": True}
-        if game.status != "playing":
-            return self._reject(game, state, seq, "game_over", f"the game is over ({game.status})")
-        if game.started_at is None:
-            return self._reject(game, state, seq, "not_opened", "open the game before playing")
-        next_seq = state.actions + 1
-        if seq < next_seq:
-            return self._reject(game, state, seq, "stale_seq",
-                                f"seq {seq} is older than the last applied ({next_seq - 1})")
-        if seq > next_seq:
-            return self._reject(game, state, seq, "bad_seq", f"the next seq is {next_seq}")
-        return None
+                last: Answered | None) -> Payload | None:
+        """The answer to a step that is not applied: duplicate, over, unopened, bad seq
+        (the one rule, ``app/rooms/seat_rule.py``, as solo plays it: ``SOLO``)."""
+        verdict = judge(SOLO, seq, state.actions, None if last is None else last.seq,
+                        game.started_at is not None,
+                        None if game.status == "playing" else game.status)
+        if verdict is ACCEPT:
+            return None
+        if isinstance(verdict, Refuse):
+            return self._reject(game, state, seq, verdict.code, verdict.message)
+        assert last is not None  # solo answers duplicates from its cache only
+        return last.again()
 
     async def hint(self, *, player_id: int, game_id: int) -> Payload:
         """A guided hint (``SoloGuide.guided_hint``: the player's whole deal, never a
@@ -239,7 +237,7 @@ class SoloPlay(SoloGuide):
             "auto_complete": offered, "duplicate": False,
         }
         if steps:
-            live.last_assist = (seq, answer)
+            live.last_assist = Answered(seq, answer)
             live.last_ack = None
         return answer
 
