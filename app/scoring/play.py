@@ -22,6 +22,17 @@ class ScoredGame(Value):
     def start(cls, state: GameState) -> ScoredGame:
         return cls(state, start_score(state.rules.scoring, state))
 
+    @classmethod
+    def at(cls, state: GameState) -> ScoredGame:
+        """The game scored at a position reached by any path: for the schemes that are
+        functions of the position (``windows``, the solo and daily presets' scheme, and
+        ``aisleriot``). ``duel`` scores a game's history: fold it from the start."""
+        scheme = state.rules.scoring
+        if scheme == "duel" and state.actions:
+            raise ValueError("the duel scheme scores a game's history, not a position: "
+                             "fold the game from its start")
+        return cls(state, start_score(scheme, state))
+
     def play(self, action: Action) -> tuple[ScoredGame, tuple[Event, ...]]:
         """Apply a legal action; an illegal one raises and leaves this game as it was."""
         state, events = apply(self.state, action)

@@ -25,7 +25,7 @@ from app.engine.state import GameState
 from app.errors import Conflict, Forbidden, NotFound
 from app.rewards.points import PointsBreakdown, points_breakdown
 from app.rewards.solo import SoloOptions, SoloStart
-from app.scoring.schemes import windows_points
+from app.scoring.play import ScoredGame
 
 GENERATOR_VERSION = 1
 MAPPING_VERSION = 1
@@ -125,13 +125,14 @@ def new_game(*, player_id: int, start: SoloStart, kind: str, day: date | None,
         difficulty=start.difficulty, daily_date=day, status="playing", created_at=now,
         actions_count=0, undos=0, hints=0, rescues=0, auto_completed=False, assisted=False,
         undo_to_winnable=0,
-        score=start_score_of(start.state), elapsed_ms=None, points=None,
+        score=score_of(start.state), elapsed_ms=None, points=None,
     )
 
 
-def start_score_of(state: GameState) -> int:
-    """The ``windows`` score shown during solo play."""
-    return windows_points(state)
+def score_of(state: GameState) -> int:
+    """The score shown during solo play: the solo rules' scheme (the presets score by
+    ``windows``, a function of the position) through ``ScoredGame``, as duels score."""
+    return ScoredGame.at(state).points
 
 
 def end_game(game: SoloGame, *, status: str, at: datetime) -> None:
@@ -164,7 +165,7 @@ def append_action(*, session: AsyncSession, game: SoloGame, seq: int, action: Ac
     game.actions_count = after.actions
     if action.to_json()["op"] == "undo":
         game.undos += 1
-    game.score = start_score_of(after)
+    game.score = score_of(after)
 
 
 async def abandon_playing_solo(*, session: AsyncSession, player_id: int, now: datetime

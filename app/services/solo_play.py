@@ -30,6 +30,7 @@ from app.rewards.assist import (
 from app.rewards.points import rescue_cost
 from app.rooms.frames import events_json, game_view
 from app.rooms.seat_rule import ACCEPT, SOLO, Answered, Refuse, judge
+from app.scoring.play import ScoredGame
 from app.services import solo_games as games
 from app.services.solo_assists import record_assist
 from app.services.solo_games import SoloGameOver
@@ -78,13 +79,14 @@ class SoloPlay(SoloGuide):
             refused = self._refuse(game, state, seq, live.last_ack)
             if refused is not None:
                 return [refused]
+            before = ScoredGame.at(state)
             try:
                 parsed = action_from_json(action)
-                after, events = apply(state, parsed)
+                scored, events = before.play(parsed)
             except (ActionFormatError, IllegalAction) as error:
                 code = error.code if isinstance(error, IllegalAction) else "bad_action"
                 return [self._reject(game, state, seq, code, str(error))]
-            now = self.clock()
+            now, after = self.clock(), scored.state
             games.append_action(session=session, game=game, seq=seq, action=parsed,
                                 by="player", at=now, after=after)
             if after.won:
@@ -95,7 +97,7 @@ class SoloPlay(SoloGuide):
             ack = {
                 "type": "solo_ack", "game_id": game.id, "seq": seq,
                 "view": game_view(after), "score": game.score,
-                "delta": game.score - games.start_score_of(state), "events": events_json(events),
+                "delta": scored.points - before.points, "events": events_json(events),
                 "status": game.status, "elapsed_ms": self._elapsed(game),
                 "auto_complete": offered, "duplicate": False,
             }

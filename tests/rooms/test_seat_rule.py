@@ -269,8 +269,7 @@ def test_a_resend_of_every_step_just_taken_gets_the_same_answer(
         assert verdict is ACCEPT and answer is not None
         again_verdict, repeat = seat.command(seq, action)
         assert again_verdict is DUPLICATE and repeat == {**answer, "duplicate": True}
-        other = judge(rule, seq, len(seat.log), seq, True, None,
-                      lambda asked: seat.log[asked - 1] == action + 1)
+        other, _ = seat.command(seq, action + 1)  # another tab's action, same seq
         assert name_of(other) == ("seq_taken" if rule.checks_action else "duplicate")
         # The seq before, once passed: stale (in a duel it is no longer the last one).
         if seq > 1:
