@@ -1,5 +1,8 @@
 """A seat as the replay of its log (in the style of a game as a fold of moves over a start).
 
+``replay_log`` is the position a log leads to, for every log (a duel's game, a solo or
+daily game: app/services/deals.py, solo_games.py); ``actions_of`` its actions in order.
+
 ``rebuild_seat`` replays a stored game over the deal (a match loaded, a copy rebuilt);
 ``follow_logged`` applies one more logged action to a copy (another process logged it:
 app/rooms/peers.py), giving the same seat a rebuild would. Both rebuild the last action's
@@ -8,20 +11,48 @@ ack as it was sent, marked :class:`RebuiltAck`.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, Protocol
 
-from app.engine.actions import ActionFormatError, action_from_json
+from app.engine.actions import Action, ActionFormatError, action_from_json
 from app.engine.errors import IllegalAction
 from app.engine.events import Event
+from app.engine.game import replay
 from app.engine.state import GameState
 from app.rooms import frames
 from app.rooms.match import SeatState
 from app.rooms.store import StoredAction, StoredGame
 from app.scoring.play import ScoredGame
 
-__all__ = ["RebuiltAck", "follow_logged", "rebuild_seat"]
+__all__ = ["LogEntry", "RebuiltAck", "actions_of", "follow_logged", "rebuild_seat",
+           "replay_log"]
 
 Payload = dict[str, Any]
+
+
+class LogEntry(Protocol):
+    """One logged action as every log holds it: its seq and its rule-book JSON (a duel's
+    ``GameAction`` or a solo game's ``SoloAction`` row, a :class:`StoredAction`)."""
+
+    @property
+    def seq(self) -> int: ...
+
+    @property
+    def action(self) -> Payload: ...
+
+
+def _seq(entry: LogEntry) -> int:
+    return entry.seq
+
+
+def actions_of(entries: Iterable[LogEntry]) -> tuple[Action, ...]:
+    """The logged actions in seq order."""
+    return tuple(action_from_json(entry.action) for entry in sorted(entries, key=_seq))
+
+
+def replay_log(start: GameState, entries: Iterable[LogEntry]) -> GameState:
+    """The position the log leads to from ``start`` (the rule book's replay)."""
+    return replay(start, actions_of(entries))
 
 
 def rebuild_seat(stored: StoredGame, start: GameState, limit: float, *,
@@ -34,7 +65,7 @@ def rebuild_seat(stored: StoredGame, start: GameState, limit: float, *,
     ended_at: float | None = None
     end_reason: str | None = None
     last: tuple[StoredAction, ScoredGame, tuple[Event, ...]] | None = None
-    for entry in sorted(stored.actions, key=lambda a: a.seq):
+    for entry in sorted(stored.actions, key=_seq):
         action = action_from_json(entry.action)
         before = game
         game, events = game.play(action)

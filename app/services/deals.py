@@ -35,17 +35,16 @@ from typing import Any
 
 from app.db.games import DealChoice
 from app.db.models import GameAction, Match
-from app.engine.actions import Action, action_from_json
 from app.engine.daily import daily_deal, daily_deal_number
 from app.engine.deal import GENERATOR_VERSION, deal
 from app.engine.deal_numbers import random_duel_number
-from app.engine.game import replay
 from app.engine.record import Record
 from app.engine.rules import Rules, preset
 from app.engine.solver import difficulty_of, solvable_by_default, solvable_deal, solve
 from app.engine.state import GameState
 from app.ops.solver_worker import off_loop
 from app.rooms import deal_forms
+from app.rooms.seat_log import actions_of, replay_log
 from app.services import deal_pool
 from app.services.deal_pool import SOLVABLE, Bin, DealPool
 
@@ -227,13 +226,9 @@ def start_state(match: Match, rules: Rules | None = None) -> GameState:
     return deal_forms.start_state(rules or match_rules(match), stored_deal(match))
 
 
-def logged_actions(rows: tuple[GameAction, ...] | list[GameAction]) -> tuple[Action, ...]:
-    return tuple(action_from_json(row.action) for row in sorted(rows, key=lambda r: r.seq))
-
-
 def rebuild(match: Match, rows: tuple[GameAction, ...] | list[GameAction]) -> GameState:
     """The game's current position: the start replayed through the logged actions."""
-    return replay(start_state(match), logged_actions(rows))
+    return replay_log(start_state(match), rows)
 
 
 def game_record(match: Match, rows: tuple[GameAction, ...] | list[GameAction]) -> dict[str, Any]:
@@ -241,7 +236,7 @@ def game_record(match: Match, rows: tuple[GameAction, ...] | list[GameAction]) -
     record = Record(
         rules=match_rules(match),
         start=start_state(match),
-        actions=logged_actions(rows),
+        actions=actions_of(rows),
         deal_number=match.deal_number if _by_number(match) else None,
     )
     return record.to_json()

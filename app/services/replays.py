@@ -21,9 +21,10 @@ from app.engine.actions import Action
 from app.engine.layout import state_to_layout
 from app.engine.state import GameState
 from app.errors import Conflict
+from app.rooms.seat_log import actions_of
 from app.scoring.play import ScoredGame
 from app.services import solo_games
-from app.services.deals import logged_actions, match_rules, play_this_deal, start_state
+from app.services.deals import match_rules, play_this_deal, start_state
 from app.services.results import settled_game
 
 Payload = dict[str, Any]
@@ -77,7 +78,7 @@ async def solo_replay(*, session: AsyncSession, game_id: int) -> Payload:
     return _replay(
         kind=game.kind, game_id=game.id, player_id=game.player_id,
         name=await _name(session, game.player_id), start=solo_games.start_state(game),
-        actions=solo_games.actions_of(log), times=[_ms(row.at, game.started_at) for row in log],
+        actions=actions_of(log), times=[_ms(row.at, game.started_at) for row in log],
         by=[row.by for row in log], play=play, status=game.status,
         daily_date=None if game.daily_date is None else game.daily_date.isoformat(),
         number=game.number, options=options.to_json(), match_id=None,
@@ -93,7 +94,7 @@ async def duel_replay(*, session: AsyncSession, game_id: int) -> Payload:
     return _replay(
         kind="duel", game_id=game.id, player_id=game.player_id,
         name=await _name(session, game.player_id),
-        start=start_state(match, match_rules(match)), actions=logged_actions(rows),
+        start=start_state(match, match_rules(match)), actions=actions_of(rows),
         times=times, by=["player"] * len(rows), play=play_this_deal(match),
         status=game.status, match_id=match.id,
         ended_at=None if game.ended_at is None else game.ended_at.isoformat())

@@ -19,12 +19,12 @@ from app.db.games import LoadedGame
 from app.db.models import DuelTable, Game, Match, Player, utcnow
 from app.engine.rules import with_options
 from app.errors import Conflict, InvalidInput, NotFound
+from app.rooms.seat_log import actions_of
 from app.rooms.winner import NO_SHOW, NOT_STARTED, GameStatus, PlayerOutcome, decide_winner
 from app.scoring.play import ScoredGame
 from app.services import subscribers  # noqa: F401  (every listener subscribed before a publish)
 from app.services.deals import (
     game_record,
-    logged_actions,
     match_rules,
     play_this_deal,
     start_state,
@@ -103,7 +103,7 @@ async def duel_points(session: AsyncSession, match: Match, game: Game) -> int:
     rules = with_options(match_rules(match), scoring="duel")
     scored = ScoredGame.start(start_state(match, rules))
     rows = await game_repo.actions_of_game(session, game_id=game.id)
-    for action in logged_actions(rows):
+    for action in actions_of(rows):
         scored, _ = scored.play(action)
     return scored.points
 

@@ -16,15 +16,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Player
 from app.db.solo_models import SoloAction, SoloGame
-from app.engine.actions import Action, action_from_json
+from app.engine.actions import Action
 from app.engine.daily import utc_day
-from app.engine.deal import deal
-from app.engine.game import replay
 from app.engine.record import Record
 from app.engine.state import GameState
 from app.errors import Conflict, Forbidden, NotFound
 from app.rewards.points import PointsBreakdown, points_breakdown
 from app.rewards.solo import SoloOptions, SoloStart
+from app.rooms import deal_forms
+from app.rooms.seat_log import actions_of, replay_log
 from app.scoring.play import ScoredGame
 
 GENERATOR_VERSION = 1
@@ -50,7 +50,9 @@ def options_of(game: SoloGame) -> SoloOptions:
 
 
 def start_state(game: SoloGame) -> GameState:
-    return deal(game.source_deal, options_of(game).rules())
+    """The game's starting position: its generator deal, rebuilt as every stored deal is
+    (``deal_forms.start_state``, duels' too)."""
+    return deal_forms.start_state(options_of(game).rules(), {"number": game.source_deal})
 
 
 def daily_deadline(day: date) -> datetime:
@@ -104,14 +106,10 @@ async def logged_actions(*, session: AsyncSession, game_id: int) -> list[SoloAct
         select(SoloAction).where(SoloAction.game_id == game_id).order_by(SoloAction.seq)))
 
 
-def actions_of(log: Sequence[SoloAction]) -> list[Action]:
-    return [action_from_json(entry.action) for entry in log]
-
-
 async def rebuild(*, session: AsyncSession, game: SoloGame) -> GameState:
     """The game's position from its start and its log."""
-    return replay(start_state(game),
-                  actions_of(await logged_actions(session=session, game_id=game.id)))
+    return replay_log(start_state(game), await logged_actions(session=session,
+                                                              game_id=game.id))
 
 
 def new_game(*, player_id: int, start: SoloStart, kind: str, day: date | None,
@@ -195,7 +193,7 @@ def record_of(game: SoloGame, log: Sequence[SoloAction]) -> Record:
         raise Conflict("the game is still in progress: its record comes once it is over",
                        code="game_in_progress")
     start = start_state(game)
-    return Record(start.rules, start, tuple(actions_of(log)), deal_number=game.source_deal)
+    return Record(start.rules, start, actions_of(log), deal_number=game.source_deal)
 
 
 @dataclass(frozen=True, slots=True)

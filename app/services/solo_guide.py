@@ -37,6 +37,7 @@ from app.engine.state import GameState
 from app.ops.solver_worker import StopFlag, off_loop
 from app.rewards.guide import Guidance, Key, WalkBack, guide, keys_along, position_key, walk_back
 from app.rooms.frames import events_json, game_view
+from app.rooms.seat_log import actions_of
 from app.rooms.seat_rule import Answered
 from app.services import solo_games as games
 from app.services.solo_assists import record_assist
@@ -279,8 +280,7 @@ class SoloGuide(SoloGames):
         else:
             self._memory.move_to_end(game.id)
         if memory.count != state.actions:
-            actions = games.actions_of(await games.logged_actions(session=session,
-                                                                  game_id=game.id))
+            actions = actions_of(await games.logged_actions(session=session, game_id=game.id))
             if memory.state is not None and 0 <= memory.count <= len(actions):
                 _, keys = keys_along(memory.state, actions[memory.count:])
             else:
