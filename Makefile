@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 .PHONY: run test lint bench bench-solver browser haproxy cluster clean
 
 # constraints.txt: the releases the suite was last run with (a new uvicorn broke a fresh
-# clone's tests once: app/ops/lean_ws.py is written for named releases).
+# clone's tests once: app/runtime/lean_ws.py is written for named releases).
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip

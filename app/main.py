@@ -38,10 +38,10 @@ from app.api.routes import tables as tables_routes
 from app.db.engine import make_engine, make_session_factory
 from app.ops import echo, lifecycle
 from app.ops import routes as ops_routes
-from app.ops.connections import ConnectionRegistry
 from app.ops.middleware import RequestIdMiddleware, WebSocketShortcut
 from app.rooms import channels
 from app.rooms.presence import NobodyOnline
+from app.runtime.connections import ConnectionRegistry
 from app.services.live_rooms import build_live_rooms
 from app.services.solo_games_live import Publish
 from app.services.solo_play import SoloPlay

@@ -60,7 +60,8 @@ class Settings(BaseSettings):
     ws_ping_timeout: float = 20.0
     ws_protocol_max_bytes: int = 65_536
     ws_per_message_deflate: bool = False
-    # "lean": uvicorn's websockets-sansio with lighter per-connection state (app/ops/lean_ws.py).
+    # "lean": uvicorn's websockets-sansio with lighter per-connection state
+    # (app/runtime/lean_ws.py).
     ws_implementation: str = "lean"
     # Check every server frame against the protocol models before sending it (and that
     # the fast serializer says the same). Costs CPU on every frame: on in the test suite,
@@ -126,7 +127,7 @@ class Settings(BaseSettings):
     # Child processes for the solver calls of requests (hints, rescues, auto-complete,
     # solo and daily starts, a match's deal when the pool has none): spawned on first use,
     # each ~one Python interpreter's memory; 0: threads of the server process, which take
-    # the interpreter's lock from the event loop while they solve (app/ops/solver_worker.py).
+    # the interpreter's lock from the event loop while they solve (app/runtime/solver_worker.py).
     solver_processes: int = Field(2, ge=0)
     # The collector's thresholds in `spider serve` (young, middle, full; why these:
     # app/ops/serve.py settle_memory). In the environment as JSON: '[100,1,20000]'.

@@ -38,9 +38,9 @@ from app.db.models import Player
 from app.engine.actions import Action, Undo, action_from_json
 from app.engine.game import legal_moves, push
 from app.engine.state import GameState
-from app.ops import solver_worker
 from app.rewards.guide import position_key
 from app.rewards.solo import SoloOptions, solo_start
+from app.runtime import solver_worker
 from app.services.solo_play import SoloPlay
 from bench.database import sqlite_url, upgrade
 

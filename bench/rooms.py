@@ -20,12 +20,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from app.ops import metrics
-from app.rooms.clock import SYSTEM_CLOCK, Clock
 from app.rooms.duel import DuelService
 from app.rooms.pubsub import MemoryPubSub
 from app.rooms.store import MemoryStore, Progress, StoredGame, StoredMatch
 from app.rooms.streams import StreamHub
+from app.runtime import metrics
+from app.runtime.clock import SYSTEM_CLOCK, Clock
 from bench.bot import choose
 
 RESULTS = Path(__file__).resolve().parent / "results"

@@ -26,9 +26,9 @@ from typing import Any
 
 from pydantic_core import to_json
 
-from app.ops import metrics
-from app.rooms.clock import SYSTEM_CLOCK, Clock
 from app.rooms.streams import EventStream
+from app.runtime import metrics
+from app.runtime.clock import SYSTEM_CLOCK, Clock
 from bench.bot import choose
 from bench.rooms import RESULTS, run_setup
 

@@ -5,7 +5,7 @@
 
 What a server process's players feel while one of them asks the solver: one caller asks
 for rescues on a 4-suit position back to back (each a search of up to 20,000 nodes, the
-heaviest request call), through ``app.ops.solver_worker.off_loop``, once with no solver
+heaviest request call), through ``app.runtime.solver_worker.off_loop``, once with no solver
 process installed (a thread of this process, as every request call was before) and once
 with one installed (a spawned child). Meanwhile the loop sleeps 5 ms again and again; the
 overshoot of each sleep is its lag (as ``bench.deal_pool_lag`` measures the deal pool).
@@ -24,8 +24,8 @@ from typing import Any
 
 from app.engine.deal import deal
 from app.engine.rules import preset
-from app.ops import solver_worker
 from app.rewards.assist import rescue_actions
+from app.runtime import solver_worker
 from bench.deal_pool_lag import command_line, lags, report, summary
 
 RESULTS = Path(__file__).resolve().parent / "results" / "solver_lag.json"

@@ -1,5 +1,5 @@
 """One place assembles the app (app/main.py); no framework method is replaced; no other
-library's private attribute is touched outside the lean WebSocket path (app/ops/lean_ws.py)."""
+library's private attribute is touched outside the lean WebSocket path (app/runtime/lean_ws.py)."""
 
 import ast
 import re
@@ -11,7 +11,7 @@ from fastapi import FastAPI
 APP = Path(__file__).resolve().parents[1] / "app"
 FILES = sorted(APP.rglob("*.py"))
 ASSEMBLER = APP / "main.py"
-PRIVATE_HOOKS = APP / "ops" / "lean_ws.py"
+PRIVATE_HOOKS = APP / "runtime" / "lean_ws.py"
 
 # What assembling looks like: adding routes, middleware, mounts or handlers to the app,
 # putting things on app.state, and swapping the framework's own methods or lifespan.

@@ -12,9 +12,9 @@ import logging
 
 from app.api import protocol_solo as p
 from app.errors import SpiderError
-from app.ops import metrics
 from app.rooms import frames
 from app.rooms.streams import EventStream, Outbox
+from app.runtime import metrics
 from app.services.solo_play import SoloPlay
 
 log = logging.getLogger(__name__)

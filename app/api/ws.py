@@ -24,11 +24,12 @@ from app.api import limits, solo_ws, table_talk
 from app.api import protocol as p
 from app.api.protocol_social import Say
 from app.errors import BadRequest, NotAuthenticated, RateLimited, SpiderError, TooLarge
-from app.ops import context, lean_ws, metrics
-from app.ops.connections import ConnectionRegistry, TooManyConnections
+from app.ops import context
 from app.rooms import channels, frames
 from app.rooms.runtime import Rooms
 from app.rooms.streams import EventStream, Outbox
+from app.runtime import lean_ws, metrics
+from app.runtime.connections import ConnectionRegistry, TooManyConnections
 from app.services.solo_play import SoloPlay
 
 log = logging.getLogger(__name__)
@@ -107,7 +108,7 @@ def _delivery(websocket: WebSocket, outbox: Outbox, *, validate: bool
 
 def _sender(websocket: WebSocket, *, validate: bool
             ) -> Callable[[dict[str, Any], bytes | None, bool], bool] | None:
-    """Frames straight to uvicorn's protocol when it is the lean one (app/ops/lean_ws.py):
+    """Frames straight to uvicorn's protocol when it is the lean one (app/runtime/lean_ws.py):
     the ASGI way costs a task and five coroutine layers per frame."""
     protocol = lean_ws.text_sender(websocket)
     if protocol is None:

@@ -8,9 +8,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 from starlette.datastructures import State
 
-from app.ops.connections import ConnectionRegistry
 from app.ops.health import Readiness, database_check
 from app.ops.logging import configure_logging, flush_logs
+from app.runtime.connections import ConnectionRegistry
 from app.settings import Settings
 
 log = logging.getLogger("spider.ops")

@@ -16,7 +16,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
-from app.ops import context, metrics
+from app.ops import context
+from app.runtime import metrics
 
 log = logging.getLogger("spider.access")
 _USABLE_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")

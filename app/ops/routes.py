@@ -3,8 +3,8 @@
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
-from app.ops import metrics
 from app.ops.health import Readiness
+from app.runtime import metrics
 
 router = APIRouter(tags=["operations"])
 

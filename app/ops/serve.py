@@ -44,7 +44,7 @@ def ws_protocol(name: str, *, fitting: bool | None = None) -> str | type[asyncio
     or uvicorn's stock one with framework releases lean_ws.py was not written for; any
     other name is uvicorn's own choice ("websockets-sansio", "websockets", "wsproto")."""
     if name == "lean":
-        from app.ops import lean_ws
+        from app.runtime import lean_ws
 
         if lean_ws.FITS if fitting is None else fitting:
             return lean_ws.LeanWebSocketProtocol

@@ -20,10 +20,8 @@ from typing import Any
 
 from app.engine.rules import rules_from_json
 from app.engine.solver.advice import hint as visible_hint
-from app.ops.solver_worker import off_loop
 from app.rooms import channels, frames
 from app.rooms import duel_core as core
-from app.rooms.clock import SYSTEM_CLOCK, Clock
 from app.rooms.deal_forms import choose_deal, start_state
 from app.rooms.errors import (
     GameIsOver,
@@ -40,6 +38,8 @@ from app.rooms.pubsub import PubSub
 from app.rooms.seat_log import rebuild_seat
 from app.rooms.step_runner import Answer, LiveMatch, StepRunner
 from app.rooms.store import DuelStore, SeqTaken, StoreError
+from app.runtime.clock import SYSTEM_CLOCK, Clock
+from app.runtime.solver_worker import off_loop
 
 __all__ = [
     "DuelService", "GameIsOver", "LiveMatch", "NoSuchMatch", "NotOpened", "NotSeated",

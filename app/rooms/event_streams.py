@@ -39,9 +39,9 @@ from typing import Any, cast
 import redis.asyncio as redis
 from redis.exceptions import RedisError
 
-from app.ops import metrics
 from app.rooms.batching import Batches
 from app.rooms.redis_scripts import ScriptCall, execute
+from app.runtime import metrics
 
 log = logging.getLogger("spider.streams")
 

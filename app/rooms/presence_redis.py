@@ -27,7 +27,7 @@ of who is online elsewhere, kept by those messages and refreshed from a snapshot
 heartbeat (pub/sub delivery is at most once; the snapshot repairs anything lost).
 
 If Redis cannot be reached, connections are admitted anyway (the per-process cap of
-`app.ops.connections` still holds) and the process rewrites its numbers at the next
+`app.runtime.connections` still holds) and the process rewrites its numbers at the next
 heartbeat that works.
 """
 
@@ -44,14 +44,14 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 import redis.asyncio as redis
 from redis.exceptions import RedisError
 
-from app.ops import metrics
-from app.ops.connections import TooManyConnections
 from app.rooms import presence_scripts as scripts
-from app.rooms.clock import SYSTEM_CLOCK, Clock
 from app.rooms.event_streams import RedisEventStreams
 from app.rooms.pubsub import PubSub, Subscription
 from app.rooms.redis_healing import healing_options
 from app.rooms.streams import EventStream, Outbox, Payload, StreamHub
+from app.runtime import metrics
+from app.runtime.clock import SYSTEM_CLOCK, Clock
+from app.runtime.connections import TooManyConnections
 
 log = logging.getLogger("spider.presence")
 

@@ -18,7 +18,7 @@ from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from typing import Any, Protocol, runtime_checkable
 
-from app.ops.light_queue import LightQueue
+from app.runtime.light_queue import LightQueue
 
 Message = dict[str, Any]
 log = logging.getLogger(__name__)

@@ -23,11 +23,11 @@ from collections.abc import Callable
 import redis.asyncio as redis
 from redis.exceptions import RedisError
 
-from app.ops import metrics
 from app.rooms.batching import Batches
-from app.rooms.clock import Clock
 from app.rooms.pubsub import Message
 from app.rooms.redis_scripts import Command, Publish, ScriptCall, execute
+from app.runtime import metrics
+from app.runtime.clock import Clock
 
 RETRY_DELAY = 0.5
 UNKEPT = ("sync:",)  # channels whose messages are not kept in a stream

@@ -37,12 +37,12 @@ from typing import Any
 
 import redis.asyncio as redis
 
-from app.ops import metrics
-from app.rooms.clock import SYSTEM_CLOCK, Clock
 from app.rooms.event_streams import StreamId, kept_after, newest_kept, parse_id
 from app.rooms.pubsub import Message, QueuedSubscription
 from app.rooms.redis_healing import healing_options
 from app.rooms.redis_publisher import GAP, RETRY_DELAY, UNKEPT, KeptPublisher
+from app.runtime import metrics
+from app.runtime.clock import SYSTEM_CLOCK, Clock
 
 __all__ = ["GAP", "RETRY_DELAY", "UNKEPT", "RedisPubSub", "StreamMessage"]
 

@@ -15,10 +15,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.ops import metrics
 from app.rooms import channels, frames
 from app.rooms import duel_core as core
-from app.rooms.clock import Clock
 from app.rooms.duel_core import (
     ACKED,
     AppendAction,
@@ -35,6 +33,8 @@ from app.rooms.peers import PeerSync
 from app.rooms.pubsub import PubSub, may_deliver
 from app.rooms.seat_log import follow_logged
 from app.rooms.store import DuelStore, StoredAction, StoredMatch, StoreError
+from app.runtime import metrics
+from app.runtime.clock import Clock
 
 log = logging.getLogger(__name__)
 

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 from pydantic_core import to_json
 
 from app.rooms import channels, frames
-from app.rooms.clock import SYSTEM_CLOCK, Clock
 from app.rooms.outbox import Outbox, Payload
 from app.rooms.pubsub import (
     PubSub,
@@ -31,6 +30,7 @@ from app.rooms.pubsub import (
     lost_on,
     publish_elsewhere,
 )
+from app.runtime.clock import SYSTEM_CLOCK, Clock
 
 __all__ = ["EventStream", "Outbox", "Payload", "StreamHub"]
 

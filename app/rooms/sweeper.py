@@ -26,10 +26,10 @@ import contextlib
 import logging
 import random
 
-from app.ops import metrics
-from app.rooms.clock import SYSTEM_CLOCK, Clock
 from app.rooms.duel import DuelService
 from app.rooms.store import DuelStore
+from app.runtime import metrics
+from app.runtime.clock import SYSTEM_CLOCK, Clock
 
 log = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@
 
 Deals solved ahead of need wait in the process's deal pool (``app/services/deal_pool.py``);
 ``choose_deal`` takes one when it can and otherwise searches one itself in a solver
-process (``app.ops.solver_worker``; a rated search for at most the pool's
+process (``app.runtime.solver_worker``; a rated search for at most the pool's
 ``wait_seconds``, then any solved deal).
 Storing the generator number keeps every record verifiable with ``spider replay``
 (``{"deal": {"number": ...}}``).
@@ -42,9 +42,9 @@ from app.engine.record import Record
 from app.engine.rules import Rules, preset
 from app.engine.solver import difficulty_of, solvable_by_default, solvable_deal, solve
 from app.engine.state import GameState
-from app.ops.solver_worker import off_loop
 from app.rooms import deal_forms
 from app.rooms.seat_log import actions_of, replay_log
+from app.runtime.solver_worker import off_loop
 from app.services import deal_pool
 from app.services.deal_pool import SOLVABLE, Bin, DealPool
 

@@ -18,7 +18,7 @@ one game that depend on each other: a game's next action waits for the previous 
 (the game's lock). SQLite has one writer at a time anyway: one batch in flight there.
 
 A lone action (no batch in flight) starts its writer in its own task's turn
-(``app/ops/eager.py``): the statement leaves at once instead of behind the rest of the
+(``app/runtime/eager.py``): the statement leaves at once instead of behind the rest of the
 turn's work; with a batch in flight, the next one starts at the end of the turn with every
 row the turn brought. As a batch commits, each row's ``then`` (the duel's: adopt the seat,
 send the ack) runs right there, before the appending tasks wake one after the other.
@@ -38,8 +38,8 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.db.log_writer import LogRow, LogWriter, Refused, WriteFailed, log_writer
-from app.ops.eager import Eager
 from app.rooms.store import Progress, SeqTaken, StoreError
+from app.runtime.eager import Eager
 from app.services.sql_store import SqlStore
 
 log = logging.getLogger(__name__)
@@ -98,7 +98,7 @@ class GroupCommitSqlStore(SqlStore):
             log_ = self._idle.pop()
             # Nothing in flight (a lone action, the usual case below a few hundred a
             # second) on a connected writer: started in this task's turn, its statement
-            # leaves now instead of behind the rest of the turn's work (app/ops/eager.py);
+            # leaves now instead of behind the rest of the turn's work (app/runtime/eager.py);
             # it runs on its own all the same. Under load (a batch in flight) the next one
             # starts at the end of the turn, with every row the turn brought.
             self._start(_Lane(log_), eager=not in_flight and log_.ready())

@@ -14,11 +14,11 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from app.db.models import Friendship, Player
 from app.db.sqlite_wal import use_wal
 from app.errors import NotAuthenticated
-from app.ops import solver_worker
 from app.rooms.pubsub import PubSub
 from app.rooms.pubsub_backends import make_pubsub
 from app.rooms.runtime import Rooms, build_rooms
 from app.rooms.streams import StreamHub
+from app.runtime import solver_worker
 from app.services import deal_pool, deal_pool_store, solo_pool
 from app.services.auth import verify_token
 from app.services.deals import pooled_deal
@@ -138,7 +138,7 @@ def start_solo_pool(settings: Settings, sessions: async_sessionmaker[AsyncSessio
 
 
 def use_solver_processes(settings: Settings) -> Callable[[], Awaitable[None]]:
-    """Send the requests' solver calls to child processes (app/ops/solver_worker.py), if
+    """Send the requests' solver calls to child processes (app/runtime/solver_worker.py), if
     ``solver_processes`` is not 0; returns the closer, which sends them to threads again
     (the children are kept for the process's next app: stopped at exit)."""
     size = settings.solver_processes

@@ -23,10 +23,10 @@ from app.db.solo_models import SoloGame
 from app.engine.actions import Action
 from app.engine.daily import utc_day
 from app.engine.state import GameState
-from app.ops.solver_worker import off_loop
 from app.rewards.solo import SoloStart, daily_game
 from app.rooms.frames import game_view
 from app.rooms.seat_rule import Answered
+from app.runtime.solver_worker import off_loop
 from app.services import (
     daily,
     subscribers,  # noqa: F401  (every listener subscribed before a publish)

@@ -34,11 +34,11 @@ from app.engine.actions import Action, Undo
 from app.engine.game import apply, push
 from app.engine.solver.advice import reason_for
 from app.engine.state import GameState
-from app.ops.solver_worker import StopFlag, off_loop
 from app.rewards.guide import Guidance, Key, WalkBack, guide, keys_along, position_key, walk_back
 from app.rooms.frames import events_json, game_view
 from app.rooms.seat_log import actions_of
 from app.rooms.seat_rule import Answered
+from app.runtime.solver_worker import StopFlag, off_loop
 from app.services import solo_games as games
 from app.services.solo_assists import record_assist
 from app.services.solo_games_live import LiveGame, SoloGames

@@ -19,7 +19,6 @@ from app.engine.errors import IllegalAction
 from app.engine.game import apply
 from app.engine.solver.advice import Rescue
 from app.engine.state import GameState
-from app.ops.solver_worker import off_loop
 from app.rewards.assist import (
     RESCUE_ACTIONS,
     RESCUE_NODES,
@@ -30,6 +29,7 @@ from app.rewards.assist import (
 from app.rewards.points import rescue_cost
 from app.rooms.frames import events_json, game_view
 from app.rooms.seat_rule import ACCEPT, SOLO, Answered, Refuse, judge
+from app.runtime.solver_worker import off_loop
 from app.scoring.play import ScoredGame
 from app.services import solo_games as games
 from app.services.solo_assists import record_assist

@@ -15,7 +15,7 @@ from app.db import games as game_repo
 from app.db.games import DealChoice
 from app.db.models import DuelTable, Invite, Match, Player, Seat, utcnow
 from app.errors import Conflict, Forbidden, InvalidInput, NotFound
-from app.ops.solver_worker import off_loop
+from app.runtime.solver_worker import off_loop
 from app.services.bands import check_level, level_allows
 from app.services.deals import choose_deal, daily_choice
 from app.services.friends import ignore_between_any

@@ -6,7 +6,7 @@ from fastapi import FastAPI
 from prometheus_client import REGISTRY
 
 from app.main import create_app
-from app.ops import metrics
+from app.runtime import metrics
 from app.settings import Settings
 
 

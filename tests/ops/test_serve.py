@@ -55,15 +55,15 @@ def test_the_echo_endpoint_exists_only_when_asked_for(tmp_path: Path) -> None:
 
 
 def test_spider_serve_runs_the_lean_websocket_protocol_by_default() -> None:
-    from app.ops.lean_ws import LeanWebSocketProtocol
+    from app.runtime.lean_ws import LeanWebSocketProtocol
 
     assert uvicorn_config(Settings()).ws is LeanWebSocketProtocol
     assert uvicorn_config(Settings(ws_implementation="wsproto")).ws == "wsproto"
 
 
 async def test_the_light_queue_and_event_behave_like_asyncio_s() -> None:
-    from app.ops.lean_ws import LightEvent
-    from app.ops.light_queue import LightQueue
+    from app.runtime.lean_ws import LightEvent
+    from app.runtime.light_queue import LightQueue
 
     queue = LightQueue()
     getter = asyncio.create_task(queue.get())
@@ -177,7 +177,7 @@ async def test_the_lean_protocol_s_direct_frames_keep_their_order_and_go_before_
 def test_the_lean_protocol_frames_text_as_websockets_does() -> None:
     from websockets.frames import Frame, Opcode
 
-    from app.ops.lean_ws import text_frame
+    from app.runtime.lean_ws import text_frame
 
     for size in (0, 1, 125, 126, 127, 65_535, 65_536, 70_000):
         payload = ("é" * size).encode()[:size]

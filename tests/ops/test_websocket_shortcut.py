@@ -7,8 +7,9 @@ import pytest
 from starlette.types import Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
-from app.ops import context, metrics
+from app.ops import context
 from app.ops.middleware import WebSocketShortcut
+from app.runtime import metrics
 
 
 def ws_scope(path: str, *, request_id: bytes | None = None) -> Scope:

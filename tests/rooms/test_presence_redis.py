@@ -12,11 +12,11 @@ from dataclasses import dataclass
 import pytest
 import redis.asyncio as redis
 
-from app.ops.connections import TooManyConnections
 from app.rooms import channels
 from app.rooms.presence_redis import POOL_SIZE, SharedPresence
 from app.rooms.pubsub import MemoryPubSub, Subscription
 from app.rooms.redis_pubsub import RedisPubSub
+from app.runtime.connections import TooManyConnections
 from tests.support.servers import require_redis
 
 TTL, HEARTBEAT = 1.0, 0.2

@@ -18,7 +18,7 @@ from app.engine.rules import preset
 from app.engine.solver.solvable import solvable_deal
 from app.engine.state import RUNS_TO_WIN
 from app.main import create_app
-from app.ops import solver_worker
+from app.runtime import solver_worker
 from app.services import deal_pool, deals
 from app.services.deal_pool import SOLVABLE, Bin, DealPool, PoolSizeError
 from tests.support.api import make_settings
@@ -191,7 +191,7 @@ def test_a_bad_size_is_refused(size: object) -> None:
 @pytest.fixture
 def no_solver_children() -> None:
     """The children counted are the deal pool's: the requests' solver processes, which a
-    process keeps across apps (app/ops/solver_worker.py), are stopped first."""
+    process keeps across apps (app/runtime/solver_worker.py), are stopped first."""
     solver_worker.shutdown(wait=True)
 
 

@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.db.games import DealChoice
 from app.db.pool_models import PooledDeal
 from app.main import create_app
-from app.ops import solver_worker
+from app.runtime import solver_worker
 from app.services import deal_pool, deal_pool_store
 from app.services.deal_pool import SOLVABLE, Bin
 from tests.support.api import make_settings

@@ -435,7 +435,7 @@ async def test_an_append_does_not_wait_for_the_batch_in_flight(
 
 
 async def test_a_lone_append_sends_its_row_in_its_own_turn(store: GroupCommitSqlStore) -> None:
-    # No batch in flight: the writer starts in the appending task's turn (app/ops/eager.py),
+    # No batch in flight: the writer starts in the appending task's turn (app/runtime/eager.py),
     # so the row is on its way before the callbacks queued earlier in this turn run.
     order: list[str] = []
 

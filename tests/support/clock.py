@@ -6,7 +6,7 @@ import asyncio
 import heapq
 import itertools
 
-from app.rooms.clock import Clock
+from app.runtime.clock import Clock
 
 
 class FakeClock(Clock):

@@ -20,8 +20,8 @@ from app.api.solo_schemas import (
     SoloGameOut,
     StreakOut,
 )
-from app.ops.solver_worker import off_loop
 from app.rewards.solo import daily_game
+from app.runtime.solver_worker import off_loop
 from app.services import daily, daily_duel
 from app.services import solo_games as games
 

@@ -25,8 +25,8 @@ from app.api.solo_schemas import (
 from app.db.solo_models import SoloGame
 from app.engine.daily import daily_deal_number
 from app.engine.deal_numbers import random_deal_number
-from app.ops.solver_worker import off_loop
 from app.rewards.solo import SoloOptions, solo_start
+from app.runtime.solver_worker import off_loop
 from app.services import daily, solo_assists, solo_pool
 from app.services import solo_games as games
 from app.services.solo_play import SoloPlay

@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Hashable
 from typing import Protocol
 
 from app.errors import RateLimited
-from app.ops import metrics
+from app.runtime import metrics
 
 
 class Closable(Protocol):

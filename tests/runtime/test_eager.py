@@ -5,7 +5,7 @@ import contextvars
 
 import pytest
 
-from app.ops.eager import Eager
+from app.runtime.eager import Eager
 
 where: contextvars.ContextVar[str] = contextvars.ContextVar("where", default="outside")
 

@@ -2,7 +2,7 @@
 
 The live code increments these with one line each, e.g.::
 
-    from app.ops import metrics
+    from app.runtime import metrics
     metrics.ACTIONS.labels(op="move").inc()
 
 Actions per second is `rate(spider_actions_total[1m])` on the Prometheus side; a counter

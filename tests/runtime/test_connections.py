@@ -4,8 +4,8 @@ import asyncio
 
 import pytest
 
-from app.ops import metrics
-from app.ops.connections import ConnectionRegistry, TooManyConnections
+from app.runtime import metrics
+from app.runtime.connections import ConnectionRegistry, TooManyConnections
 
 
 class FakeSocket:

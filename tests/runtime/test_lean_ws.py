@@ -6,9 +6,9 @@ from types import SimpleNamespace
 
 from websockets.protocol import State
 
-from app.ops import lean_ws
-from app.ops.lean_ws import LeanWebSocketProtocol
 from app.ops.serve import ws_protocol
+from app.runtime import lean_ws
+from app.runtime.lean_ws import LeanWebSocketProtocol
 
 
 def _websocket_served_by_lean() -> tuple[SimpleNamespace, LeanWebSocketProtocol]:
@@ -17,7 +17,7 @@ def _websocket_served_by_lean() -> tuple[SimpleNamespace, LeanWebSocketProtocol]
 
 
 def test_the_installed_releases_are_the_ones_lean_ws_was_written_for() -> None:
-    # Failing here after an upgrade: read app/ops/lean_ws.py against the new releases'
+    # Failing here after an upgrade: read app/runtime/lean_ws.py against the new releases'
     # internals (uvicorn's WebSocketsSansIOProtocol, Starlette's WebSocket, websockets'
     # frames), run tests/ops/test_serve.py, then move WRITTEN_FOR on.
     assert lean_ws.installed_versions() == lean_ws.WRITTEN_FOR

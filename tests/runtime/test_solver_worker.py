@@ -1,4 +1,4 @@
-"""The requests' solver calls in child processes (app/ops/solver_worker.py)."""
+"""The requests' solver calls in child processes (app/runtime/solver_worker.py)."""
 
 from __future__ import annotations
 
@@ -19,9 +19,9 @@ import pytest
 
 from app.engine.game import replay
 from app.engine.solver.advice import hint as visible_hint
-from app.ops import solver_worker
 from app.rewards.assist import auto_complete, rescue_actions
 from app.rewards.solo import SoloOptions, daily_game, solo_start
+from app.runtime import solver_worker
 from app.services.deals import daily_choice, rated_search
 from app.settings import Settings
 from tests.support.solo import one_suit
@@ -138,7 +138,7 @@ def test_the_server_solves_in_child_processes_by_default() -> None:
 
 PARENT = """
 import asyncio, os, sys, time
-from app.ops import solver_worker
+from app.runtime import solver_worker
 
 async def main():
     solver_worker.install(1)

@@ -25,7 +25,7 @@ breaks the pool: the call is retried once on a new pool, so a lost child costs a
 not an answer. A call whose caller is cancelled, or that is running when the pool is
 shut down, still ends in the child, within the solver's own budget (every call site
 passes one; the longest is a match's deal search, ``deal_pool_wait_seconds``): the
-executor has no public way to kill its children, and only ``app/ops/lean_ws.py`` may
+executor has no public way to kill its children, and only ``app/runtime/lean_ws.py`` may
 touch other libraries' private parts.
 """
 

@@ -26,7 +26,7 @@ flags) and on the ASGI ``send`` Starlette keeps inside its ``WebSocket``; the re
 tests in tests/ops/test_serve.py go through all of them. This is the one module of app/
 that touches other libraries' private parts, and only with the releases it was written
 against (:data:`WRITTEN_FOR`): with any other, ``spider serve`` runs uvicorn's stock
-protocol and every frame goes the ASGI way (tests/ops/test_lean_ws.py).
+protocol and every frame goes the ASGI way (tests/runtime/test_lean_ws.py).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from websockets.exceptions import InvalidState
 from websockets.protocol import State
 
-from app.ops.light_queue import LightQueue
+from app.runtime.light_queue import LightQueue
 
 log = logging.getLogger(__name__)
 
