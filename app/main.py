@@ -36,11 +36,11 @@ from app.api.routes import results as results_routes
 from app.api.routes import solo as solo_routes
 from app.api.routes import tables as tables_routes
 from app.db.engine import make_engine, make_session_factory
+from app.messaging import channels
+from app.messaging.presence import NobodyOnline
 from app.ops import echo, lifecycle
 from app.ops import routes as ops_routes
 from app.ops.middleware import RequestIdMiddleware, WebSocketShortcut
-from app.rooms import channels
-from app.rooms.presence import NobodyOnline
 from app.runtime.connections import ConnectionRegistry
 from app.services.live_rooms import build_live_rooms
 from app.services.solo_games_live import Publish

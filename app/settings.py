@@ -89,10 +89,10 @@ class Settings(BaseSettings):
     # Prefix of every Redis pub/sub channel (and presence key): deployments sharing one
     # Redis stay apart.
     redis_channel_prefix: str = "spider:"
-    # Shared presence with the redis backend (app/rooms/presence_redis.py): a process
+    # Shared presence with the redis backend (app/messaging/redis_presence.py): a process
     # counts while its heartbeat is younger than the ttl, so a crashed process's
     # connections vanish within presence_ttl_seconds (events: + one heartbeat).
-    # Players' event streams in Redis (app/rooms/event_streams.py): a client resumes on
+    # Players' event streams in Redis (app/messaging/redis_streams.py): a client resumes on
     # any process within the last `event_stream_retention` events of its stream, while
     # the stream was written within `event_stream_ttl_seconds`; channel messages are kept
     # `channel_stream_retention_seconds` (the longest gap a stream can catch up on after

@@ -20,10 +20,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from app.messaging.player_streams import StreamHub
+from app.messaging.pubsub import MemoryPubSub
 from app.rooms.duel import DuelService
-from app.rooms.pubsub import MemoryPubSub
 from app.rooms.store import MemoryStore, Progress, StoredGame, StoredMatch
-from app.rooms.streams import StreamHub
 from app.runtime import metrics
 from app.runtime.clock import SYSTEM_CLOCK, Clock
 from bench.bot import choose

@@ -26,7 +26,7 @@ from typing import Any
 
 from pydantic_core import to_json
 
-from app.rooms.streams import EventStream
+from app.messaging.player_streams import EventStream
 from app.runtime import metrics
 from app.runtime.clock import SYSTEM_CLOCK, Clock
 from bench.bot import choose

@@ -17,7 +17,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.api.schemas import InviteOut, TableOut
 from app.db.models import Player
-from app.rooms import channels, frames
+from app.messaging import channels
+from app.rooms import frames
 from app.rooms.live_lobby import LobbyChange, publish_invite, publish_table_change
 from app.rooms.runtime import Rooms
 from app.services import tables

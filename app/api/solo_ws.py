@@ -12,8 +12,8 @@ import logging
 
 from app.api import protocol_solo as p
 from app.errors import SpiderError
+from app.messaging.player_streams import EventStream, Outbox
 from app.rooms import frames
-from app.rooms.streams import EventStream, Outbox
 from app.runtime import metrics
 from app.services.solo_play import SoloPlay
 

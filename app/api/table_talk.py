@@ -14,7 +14,8 @@ from starlette.datastructures import State
 
 from app.api.protocol_social import Say
 from app.api.ratelimit import TokenBuckets
-from app.rooms import channels, frames
+from app.messaging import channels
+from app.rooms import frames
 from app.rooms.errors import NotSeated, SayTooOften
 from app.rooms.runtime import Rooms
 from app.services.friends import ignored_among

@@ -24,10 +24,11 @@ from app.api import limits, solo_ws, table_talk
 from app.api import protocol as p
 from app.api.protocol_social import Say
 from app.errors import BadRequest, NotAuthenticated, RateLimited, SpiderError, TooLarge
+from app.messaging import channels
+from app.messaging.player_streams import EventStream, Outbox
 from app.ops import context
-from app.rooms import channels, frames
+from app.rooms import frames
 from app.rooms.runtime import Rooms
-from app.rooms.streams import EventStream, Outbox
 from app.runtime import lean_ws, metrics
 from app.runtime.connections import ConnectionRegistry, TooManyConnections
 from app.services.solo_play import SoloPlay

@@ -20,8 +20,10 @@ from typing import Any
 
 from app.engine.rules import rules_from_json
 from app.engine.solver.advice import hint as visible_hint
-from app.rooms import channels, frames
+from app.messaging import channels
+from app.messaging.pubsub import PubSub
 from app.rooms import duel_core as core
+from app.rooms import frames
 from app.rooms.deal_forms import choose_deal, start_state
 from app.rooms.errors import (
     GameIsOver,
@@ -34,7 +36,6 @@ from app.rooms.errors import (
 )
 from app.rooms.match import MatchState
 from app.rooms.peers import Change, PeerSync
-from app.rooms.pubsub import PubSub
 from app.rooms.seat_log import rebuild_seat
 from app.rooms.step_runner import Answer, LiveMatch, StepRunner
 from app.rooms.store import DuelStore, SeqTaken, StoreError

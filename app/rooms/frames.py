@@ -1,7 +1,9 @@
 """Every frame the server sends is built here, and everything about a game in it.
 
 One builder per frame type of the protocol (``app/api/protocol.py`` holds their models;
-``tests/rooms/test_frames.py`` checks every builder against its model). Frames are plain
+``tests/rooms/test_frames.py`` checks every builder against its model); the two that a
+player's event stream makes itself, ``presence`` and ``resync``, are built in
+``app/messaging/stream_frames.py`` and handed on from here. Frames are plain
 dicts, built once and never mutated afterwards: event streams copy them shallowly to
 number them (``n``), so building a pydantic object per frame would only cost CPU on the
 hottest path.
@@ -31,6 +33,8 @@ from app.engine.events import (
     RunCompleted,
 )
 from app.engine.view import player_view
+from app.messaging.stream_frames import presence as presence  # made by the event streams
+from app.messaging.stream_frames import resync as resync
 from app.rooms.deal_forms import public_deal
 from app.rooms.match import SeatState
 from app.rooms.winner import PlayerOutcome
@@ -185,10 +189,6 @@ def resume_result(*, resumed: bool, stream: str, last_event: int) -> Payload:
             "last_event": last_event}
 
 
-def presence(player_id: int, online: bool) -> Payload:
-    return {"type": "presence", "player_id": player_id, "online": online}
-
-
 def lobby(change: str, table: Payload) -> Payload:
     return {"type": "lobby", "change": change, "table": table}
 
@@ -209,11 +209,6 @@ def friend(change: str, player_id: int, name: str) -> Payload:
 def said(match_id: int, player_id: int, code: str) -> Payload:
     """A canned message at a duel table: a code, never free text."""
     return {"type": "said", "match_id": match_id, "player_id": player_id, "code": code}
-
-
-def resync() -> Payload:
-    """Told to a stream whose channel lost messages (its client asks for snapshots)."""
-    return {"type": "resync", "reason": "events_lost"}
 
 
 def error(code: str, message: str) -> Payload:

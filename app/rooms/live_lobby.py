@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from app.rooms import channels, frames
-from app.rooms.pubsub import PubSub
+from app.messaging import channels
+from app.messaging.pubsub import PubSub
+from app.rooms import frames
 
 LobbyChange = Literal["table_created", "seat_taken", "table_closed", "table_updated"]
 

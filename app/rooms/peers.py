@@ -28,7 +28,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from app.rooms.pubsub import PubSub, Subscription
+from app.messaging.pubsub import PubSub, Subscription
 from app.rooms.store import StoredAction
 
 log = logging.getLogger(__name__)

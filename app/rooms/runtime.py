@@ -12,10 +12,10 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from app.messaging.player_streams import StreamHub
+from app.messaging.pubsub import PubSub
 from app.rooms.duel import DuelService
-from app.rooms.pubsub import PubSub
 from app.rooms.store import DuelStore
-from app.rooms.streams import StreamHub
 from app.rooms.sweeper import OverdueSweeper
 from app.runtime.clock import SYSTEM_CLOCK, Clock
 

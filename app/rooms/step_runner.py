@@ -15,8 +15,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.rooms import channels, frames
+from app.messaging import channels
+from app.messaging.pubsub import PubSub, may_deliver
 from app.rooms import duel_core as core
+from app.rooms import frames
 from app.rooms.duel_core import (
     ACKED,
     AppendAction,
@@ -30,7 +32,6 @@ from app.rooms.duel_core import (
 )
 from app.rooms.match import MatchState, SeatState
 from app.rooms.peers import PeerSync
-from app.rooms.pubsub import PubSub, may_deliver
 from app.rooms.seat_log import follow_logged
 from app.rooms.store import DuelStore, StoredAction, StoredMatch, StoreError
 from app.runtime import metrics

@@ -20,7 +20,7 @@ from sqlalchemy.orm import InstrumentedAttribute
 
 from app.db.models import FriendRequest, Friendship, Ignore, Player
 from app.errors import Conflict, Forbidden, InvalidInput, NotFound
-from app.rooms.presence import NobodyOnline, Presence
+from app.messaging.presence import NobodyOnline, Presence
 from app.services.paging import Page, page_rows
 from app.services.players import find_by_name
 

@@ -14,10 +14,10 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from app.db.models import Friendship, Player
 from app.db.sqlite_wal import use_wal
 from app.errors import NotAuthenticated
-from app.rooms.pubsub import PubSub
-from app.rooms.pubsub_backends import make_pubsub
+from app.messaging.player_streams import StreamHub
+from app.messaging.pubsub import PubSub
+from app.messaging.pubsub_backends import make_pubsub
 from app.rooms.runtime import Rooms, build_rooms
-from app.rooms.streams import StreamHub
 from app.runtime import solver_worker
 from app.services import deal_pool, deal_pool_store, solo_pool
 from app.services.auth import verify_token
@@ -154,9 +154,9 @@ def use_solver_processes(settings: Settings) -> Callable[[], Awaitable[None]]:
 async def shared_streams(settings: Settings, pubsub: PubSub) -> StreamHub:
     """Event streams whose presence, connection cap and events hold across processes
     (Redis)."""
-    from app.rooms.event_streams import RedisEventStreams  # redis only here
-    from app.rooms.presence_redis import SharedPresence, SharedStreamHub
-    from app.rooms.redis_pubsub import RedisPubSub
+    from app.messaging.redis_presence import SharedPresence, SharedStreamHub
+    from app.messaging.redis_pubsub import RedisPubSub
+    from app.messaging.redis_streams import RedisEventStreams  # redis only here
 
     assert isinstance(pubsub, RedisPubSub)
     streams = RedisEventStreams(

@@ -14,8 +14,8 @@ from app.api.protocol import (
     ProtocolError,
     parse_client_message,
 )
+from app.messaging.pubsub import MemoryPubSub
 from app.rooms.duel import DuelService
-from app.rooms.pubsub import MemoryPubSub
 from app.rooms.store import MemoryStore, StoredGame, StoredMatch
 from tests.support.duel_layouts import RULES, WINNING_LINE, near_finished_layout
 

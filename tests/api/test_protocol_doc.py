@@ -12,8 +12,8 @@ from pydantic import TypeAdapter
 from app.api import limits, ws
 from app.api import protocol as p
 from app.engine.errors import IllegalAction
+from app.messaging.player_streams import BUFFER_EVENTS
 from app.rooms.errors import RoomError
-from app.rooms.streams import BUFFER_EVENTS
 from app.runtime.connections import TooManyConnections
 from app.settings import Settings
 

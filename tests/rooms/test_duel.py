@@ -10,7 +10,8 @@ import pytest
 
 from app.engine.actions import action_from_json
 from app.engine.game import is_legal
-from app.rooms import channels
+from app.messaging import channels
+from app.messaging.pubsub import MemoryPubSub
 from app.rooms.duel import (
     DuelService,
     GameIsOver,
@@ -21,7 +22,6 @@ from app.rooms.duel import (
     SpectateRefused,
 )
 from app.rooms.frames import iso_time
-from app.rooms.pubsub import MemoryPubSub
 from app.rooms.store import MemoryStore, StoredGame, StoredMatch, StoreError
 from tests.support.clock import FakeClock
 from tests.support.duel_layouts import RULES, WINNING_LINE, near_finished_layout

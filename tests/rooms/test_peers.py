@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
+from app.messaging.pubsub import MemoryPubSub
 from app.rooms.duel import DuelService
-from app.rooms.pubsub import MemoryPubSub
 from app.rooms.store import MemoryStore, Progress, StoredGame, StoredMatch
 from bench.bot import legal_moves
 from tests.support.clock import FakeClock

@@ -15,8 +15,8 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import DuelTable, Game, Match, Player, utcnow
+from app.messaging.pubsub import MemoryPubSub
 from app.rooms.duel import DuelService
-from app.rooms.pubsub import MemoryPubSub
 from app.rooms.sweeper import OverdueSweeper
 from app.services import quick_duel
 from app.services.players import create_player

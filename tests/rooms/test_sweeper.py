@@ -4,8 +4,8 @@ import asyncio
 from typing import Any
 
 from app.db.models import Game, Match
+from app.messaging.pubsub import MemoryPubSub
 from app.rooms.duel import DuelService
-from app.rooms.pubsub import MemoryPubSub
 from app.rooms.store import (
     SETTLE_GRACE_SECONDS,
     MemoryStore,

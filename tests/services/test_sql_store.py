@@ -10,8 +10,8 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import DuelTable, Game, GameAction, Match
+from app.messaging.pubsub import MemoryPubSub
 from app.rooms.duel import DuelService
-from app.rooms.pubsub import MemoryPubSub
 from app.rooms.store import StoreError
 from app.services.players import create_player
 from app.services.sql_store import SqlStore

@@ -14,7 +14,8 @@ from app.api.auth import Me
 from app.api.database import Session
 from app.api.routes.common import problems
 from app.api.schemas import Suits, TableOut
-from app.rooms import channels, frames
+from app.messaging import channels
+from app.rooms import frames
 from app.services import quick_duel
 
 router = APIRouter(prefix="/api/quick-duel", tags=["tables"])

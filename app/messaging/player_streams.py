@@ -20,9 +20,10 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic_core import to_json
 
-from app.rooms import channels, frames
-from app.rooms.outbox import Outbox, Payload
-from app.rooms.pubsub import (
+from app.messaging import channels
+from app.messaging import stream_frames as frames
+from app.messaging.outbox import Outbox, Payload
+from app.messaging.pubsub import (
     PubSub,
     QueuedSubscription,
     Subscription,
@@ -35,7 +36,7 @@ from app.runtime.clock import SYSTEM_CLOCK, Clock
 __all__ = ["EventStream", "Outbox", "Payload", "StreamHub"]
 
 if TYPE_CHECKING:  # redis is imported only with the redis backend
-    from app.rooms.event_streams import Claim, RedisEventStreams, StreamId
+    from app.messaging.redis_streams import Claim, RedisEventStreams, StreamId
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +80,7 @@ class EventStream:
         self.last_n = 0 if claim is None else claim[1].last_n
         self._shared = shared
         # With shared streams, per followed channel: the id of the last message taken
-        # (app/rooms/event_streams.py), so a message is never taken twice.
+        # (app/messaging/redis_streams.py), so a message is never taken twice.
         self._cursors: dict[str, StreamId] | None = {} if shared is not None else None
         self._clock = clock
         self.idle_since = clock()
@@ -112,7 +113,7 @@ class EventStream:
             self._buffer = deque(maxlen=BUFFER_EVENTS)
         encoded = to_json(frame)  # once, for the buffer and every connection
         self._buffer.append((self.last_n, encoded))
-        if self._shared is not None:  # out once Redis has it (app/rooms/event_streams.py)
+        if self._shared is not None:  # out once Redis has it (app/messaging/redis_streams.py)
             self._shared.append(self.stream, self.player_id, self.last_n, encoded, taken,
                                 _sender(list(self._outboxes), frame, encoded))
         else:
@@ -256,7 +257,7 @@ class EventStream:
             # Two processes may settle one match at once (the store settles it once, and
             # each answers with the result): the player hears it once.
             return
-        elif kind == "gap":  # the channel lost messages (app/rooms/redis_pubsub.py)
+        elif kind == "gap":  # the channel lost messages (app/messaging/redis_pubsub.py)
             message = frames.resync()
         elif FROM_STREAM in message:  # my own answer, from the process where a tab of mine acted
             if message[FROM_STREAM] == self.stream:
@@ -285,7 +286,7 @@ def _sender(outboxes: list[Outbox], frame: Payload, encoded: bytes) -> Callable[
 
 
 def _kept(payload: Payload, channel: str, stream_id: StreamId) -> Payload:
-    from app.rooms.redis_pubsub import StreamMessage  # only with shared streams (redis)
+    from app.messaging.redis_pubsub import StreamMessage  # only with shared streams (redis)
 
     return StreamMessage(payload, channel, stream_id)
 

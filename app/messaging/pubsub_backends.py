@@ -4,7 +4,7 @@ Apart from ``pubsub.py`` because the Redis backend builds on that module's queue
 choice imports both, neither imports the choice (no import circle).
 """
 
-from app.rooms.pubsub import MemoryPubSub, PubSub
+from app.messaging.pubsub import MemoryPubSub, PubSub
 
 
 def make_pubsub(backend: str, *, redis_url: str = "", channel_prefix: str = "",
@@ -13,7 +13,7 @@ def make_pubsub(backend: str, *, redis_url: str = "", channel_prefix: str = "",
     if backend == "memory":
         return MemoryPubSub()
     if backend == "redis":
-        from app.rooms.redis_pubsub import RedisPubSub  # redis is imported only when used
+        from app.messaging.redis_pubsub import RedisPubSub  # redis is imported only when used
 
         return RedisPubSub(redis_url, prefix=channel_prefix, keep_seconds=keep_seconds)
     raise ValueError(f"unknown pubsub backend {backend!r}: 'memory' or 'redis'")

@@ -4,8 +4,8 @@ import asyncio
 
 import pytest
 
-from app.rooms import pubsub
-from app.rooms.pubsub import MemoryPubSub, may_deliver
+from app.messaging import pubsub
+from app.messaging.pubsub import MemoryPubSub, may_deliver
 
 
 async def test_a_waiting_reader_gets_messages_in_order_and_close_ends_it() -> None:

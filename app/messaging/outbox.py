@@ -1,5 +1,6 @@
 """The frames waiting for one connection (`Outbox`), sent in order; a player's event
-stream (`app.rooms.streams.EventStream`) puts every event in each of its connections' outboxes."""
+stream (`app.messaging.player_streams.EventStream`) puts every event in each of its
+connections' outboxes."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 Payload = dict[str, Any]
-log = logging.getLogger("app.rooms.streams")
+log = logging.getLogger("app.messaging.player_streams")
 
 OUTBOX_LIMIT = 5000
 

@@ -1,4 +1,4 @@
-"""Publishing on the Redis bus (`app.rooms.redis_pubsub`): messages kept in a stream per
+"""Publishing on the Redis bus (`app.messaging.redis_pubsub`): messages kept in a stream per
 channel, sent in batches, and gap markers for what Redis did not take.
 
 Every message published meanwhile, whoever published it, goes out in order as one
@@ -23,9 +23,9 @@ from collections.abc import Callable
 import redis.asyncio as redis
 from redis.exceptions import RedisError
 
-from app.rooms.batching import Batches
-from app.rooms.pubsub import Message
-from app.rooms.redis_scripts import Command, Publish, ScriptCall, execute
+from app.messaging.batching import Batches
+from app.messaging.pubsub import Message
+from app.messaging.redis_scripts import Command, Publish, ScriptCall, execute
 from app.runtime import metrics
 from app.runtime.clock import Clock
 

@@ -1,4 +1,4 @@
-"""The Redis backend of the publish/subscribe interface (`app.rooms.pubsub`).
+"""The Redis backend of the publish/subscribe interface (`app.messaging.pubsub`).
 
 Several server processes share one Redis: a message published by any of them reaches the
 subscribers of all of them. Each process holds one Redis connection for publishing (a
@@ -13,11 +13,11 @@ its stream id. Pub/sub itself is at most once (a message published while the sub
 connection is down is lost), so when the reader gets its connection back it reads each
 subscribed channel's stream after the last id it delivered and delivers what it missed,
 in order, before anything newer; a message seen twice is dropped by its id. Those ids
-also let players' event streams (`app.rooms.event_streams`) catch up on a channel after
+also let players' event streams (`app.messaging.redis_streams`) catch up on a channel after
 moving to another process. ``sync:`` channels (cache invalidation, idempotent) are not
-kept; nor are the presence scripts' own messages (`app.rooms.presence_redis`).
+kept; nor are the presence scripts' own messages (`app.messaging.redis_presence`).
 
-Publishing is `app.rooms.redis_publisher`'s: a publish that Redis did not take (Redis
+Publishing is `app.messaging.redis_publisher`'s: a publish that Redis did not take (Redis
 away, restarting) is not sent again, its channel gets a gap marker, ``{"type": "gap"}``,
 once Redis answers: subscribers learn that they missed something (a player's event stream
 sends its client a ``resync``; a peer drops its cached match). ``publish`` itself does not
@@ -37,10 +37,10 @@ from typing import Any
 
 import redis.asyncio as redis
 
-from app.rooms.event_streams import StreamId, kept_after, newest_kept, parse_id
-from app.rooms.pubsub import Message, QueuedSubscription
-from app.rooms.redis_healing import healing_options
-from app.rooms.redis_publisher import GAP, RETRY_DELAY, UNKEPT, KeptPublisher
+from app.messaging.pubsub import Message, QueuedSubscription
+from app.messaging.redis_healing import healing_options
+from app.messaging.redis_publisher import GAP, RETRY_DELAY, UNKEPT, KeptPublisher
+from app.messaging.redis_streams import StreamId, kept_after, newest_kept, parse_id
 from app.runtime import metrics
 from app.runtime.clock import SYSTEM_CLOCK, Clock
 

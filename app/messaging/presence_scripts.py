@@ -9,7 +9,7 @@ Under the deployment's prefix:
 
 Every change runs as one script, so a check and its write are atomic across processes,
 and the script itself publishes the change of the *global* state on ``presence:{id}``
-and on :data:`CHANGES`. What the registry promises is said in app/rooms/presence_redis.py
+and on :data:`CHANGES`. What the registry promises is said in app/messaging/redis_presence.py
 (``SharedPresence``, the only user of these scripts).
 """
 

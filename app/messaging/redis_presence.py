@@ -4,7 +4,7 @@ With one process, presence is the process's own connection count (`StreamHub`). 
 several, a player connected to process B must look online on process A, and the cap on
 connections per player must hold across processes. Redis keeps, per process, its
 heartbeat and its connections of each player, and a version counter
-(app/rooms/presence_scripts.py has the keys and the scripts).
+(app/messaging/presence_scripts.py has the keys and the scripts).
 
 A process counts only while its heartbeat is younger than ``ttl``: a process that
 crashed stops counting ``ttl`` seconds after its last heartbeat at most, so its players
@@ -44,11 +44,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 import redis.asyncio as redis
 from redis.exceptions import RedisError
 
-from app.rooms import presence_scripts as scripts
-from app.rooms.event_streams import RedisEventStreams
-from app.rooms.pubsub import PubSub, Subscription
-from app.rooms.redis_healing import healing_options
-from app.rooms.streams import EventStream, Outbox, Payload, StreamHub
+from app.messaging import presence_scripts as scripts
+from app.messaging.player_streams import EventStream, Outbox, Payload, StreamHub
+from app.messaging.pubsub import PubSub, Subscription
+from app.messaging.redis_healing import healing_options
+from app.messaging.redis_streams import RedisEventStreams
 from app.runtime import metrics
 from app.runtime.clock import SYSTEM_CLOCK, Clock
 from app.runtime.connections import TooManyConnections
@@ -310,7 +310,7 @@ class SharedStreamHub(StreamHub):
     """Sessions of this process, with presence and the connection cap shared in Redis.
 
     Who is online and how many connections a player holds are global; the event
-    streams are written to Redis too when ``shared`` is given (app/rooms/event_streams.py),
+    streams are written to Redis too when ``shared`` is given (app/messaging/redis_streams.py),
     so a client can resume its stream on any process.
     """
 

@@ -7,8 +7,8 @@ from collections.abc import AsyncIterator
 import pytest
 import redis.asyncio as redis
 
-from app.rooms import pubsub
-from app.rooms.redis_pubsub import RETRY_DELAY, RedisPubSub, StreamMessage
+from app.messaging import pubsub
+from app.messaging.redis_pubsub import RETRY_DELAY, RedisPubSub, StreamMessage
 from tests.support.clock import FakeClock
 from tests.support.servers import require_redis
 
@@ -185,8 +185,8 @@ async def test_a_prefix_keeps_deployments_on_one_redis_apart(url: str) -> None:
 
 
 async def test_the_backend_is_chosen_by_setting(url: str) -> None:
-    from app.rooms.pubsub import MemoryPubSub
-    from app.rooms.pubsub_backends import make_pubsub
+    from app.messaging.pubsub import MemoryPubSub
+    from app.messaging.pubsub_backends import make_pubsub
 
     assert isinstance(make_pubsub("memory"), MemoryPubSub)
     bus = make_pubsub("redis", redis_url=url, channel_prefix="x:")

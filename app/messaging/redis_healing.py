@@ -7,7 +7,7 @@ answers. So every client retries a command that failed on a connection error, at
 a fresh connection, then after a short backoff; and a connection idle for a while is
 pinged before use. The retries stay short: a publish waits for them, and behind it the
 game's next step (a real outage is announced by a gap marker instead:
-app/rooms/redis_pubsub.py).
+app/messaging/redis_pubsub.py).
 """
 
 from typing import Any

@@ -1,4 +1,4 @@
-"""Scripts in pipelines by their SHA alone (app/rooms/redis_scripts.py), on a Redis of
+"""Scripts in pipelines by their SHA alone (app/messaging/redis_scripts.py), on a Redis of
 the test's own: its command counts and its script cache are the test's alone."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import redis.asyncio as redis
 
-from app.rooms.redis_scripts import Publish, ScriptCall, execute
+from app.messaging.redis_scripts import Publish, ScriptCall, execute
 from tests.support.own_redis import OwnRedis, own_redis  # noqa: F401 (fixture)
 
 COUNT = "return redis.call('INCRBY', KEYS[1], ARGV[1])"

@@ -6,10 +6,11 @@ import json
 
 import pytest
 
-from app.rooms import channels, streams
-from app.rooms import outbox as outbox_module
-from app.rooms.pubsub import MemoryPubSub
-from app.rooms.streams import EventStream, Outbox, Payload, StreamHub
+from app.messaging import channels
+from app.messaging import outbox as outbox_module
+from app.messaging import player_streams as streams
+from app.messaging.player_streams import EventStream, Outbox, Payload, StreamHub
+from app.messaging.pubsub import MemoryPubSub
 from tests.support.clock import FakeClock
 
 
@@ -278,7 +279,7 @@ async def test_an_answer_is_written_at_once_other_events_with_the_loop_turn() ->
 
 async def test_a_channel_that_lost_messages_tells_the_client_to_resync() -> None:
     # The Redis bus sends {"type": "gap"} on a channel once Redis is back from losing
-    # some of its messages (app/rooms/redis_pubsub.py): the client hears `resync`, a
+    # some of its messages (app/messaging/redis_pubsub.py): the client hears `resync`, a
     # numbered event like any other (a resume replays it too).
     pubsub = MemoryPubSub()
     hub = StreamHub(pubsub)

@@ -7,8 +7,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from app.rooms.event_streams import RedisEventStreams
-from app.rooms.redis_pubsub import GAP, RedisPubSub
+from app.messaging.redis_pubsub import GAP, RedisPubSub
+from app.messaging.redis_streams import RedisEventStreams
 from tests.support.own_redis import OwnRedis, own_redis  # noqa: F401 (fixture)
 
 

@@ -1,8 +1,8 @@
 """Players' event streams kept in Redis, so a client can resume on any process.
 
-A player's numbered event stream (`app.rooms.streams.EventStream`) is written here as it is
-emitted, and can be taken over by another process when the client comes back there with
-``(stream, last_event)``. Under the deployment's prefix:
+A player's numbered event stream (`app.messaging.player_streams.EventStream`) is written
+here as it is emitted, and can be taken over by another process when the client comes back
+there with ``(stream, last_event)``. Under the deployment's prefix:
 
 - ``es:{<stream>}``: a Redis Stream, entry id ``<n>-1``, field ``f`` = the frame's JSON
   as sent; trimmed to about ``retention`` entries (``MAXLEN ~``);
@@ -14,7 +14,7 @@ Both expire ``ttl`` seconds after the stream's last write. The braces are a hash
 both keys of a stream live on one Redis Cluster slot, so the scripts stay legal there.
 
 Channel messages are themselves kept in per-channel Redis Streams by the Redis bus
-(`app.rooms.redis_pubsub`), so a process taking a stream over reads what the stream's
+(`app.messaging.redis_pubsub`), so a process taking a stream over reads what the stream's
 channels published after their cursors — the events published while no process held the
 player (the old one died, the client had not reconnected yet) — and numbers them on.
 
@@ -39,8 +39,8 @@ from typing import Any, cast
 import redis.asyncio as redis
 from redis.exceptions import RedisError
 
-from app.rooms.batching import Batches
-from app.rooms.redis_scripts import ScriptCall, execute
+from app.messaging.batching import Batches
+from app.messaging.redis_scripts import ScriptCall, execute
 from app.runtime import metrics
 
 log = logging.getLogger("spider.streams")

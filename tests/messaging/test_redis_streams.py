@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from app.rooms import channels
-from app.rooms.event_streams import RedisEventStreams
-from app.rooms.redis_pubsub import RedisPubSub
-from app.rooms.streams import EventStream, Outbox, StreamHub
+from app.messaging import channels
+from app.messaging.player_streams import EventStream, Outbox, StreamHub
+from app.messaging.redis_pubsub import RedisPubSub
+from app.messaging.redis_streams import RedisEventStreams
 from tests.support.servers import require_redis
 
 PLAYER = 7

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 import pytest
 import redis.asyncio as redis
 
-from app.rooms import channels
-from app.rooms.presence_redis import POOL_SIZE, SharedPresence
-from app.rooms.pubsub import MemoryPubSub, Subscription
-from app.rooms.redis_pubsub import RedisPubSub
+from app.messaging import channels
+from app.messaging.pubsub import MemoryPubSub, Subscription
+from app.messaging.redis_presence import POOL_SIZE, SharedPresence
+from app.messaging.redis_pubsub import RedisPubSub
 from app.runtime.connections import TooManyConnections
 from tests.support.servers import require_redis
 
