@@ -4,7 +4,7 @@ the server runs (``app``: the app behind the WebSocket shortcut).
 Everything the app holds is built here from the settings, in this order: the database,
 the placeholders the live layer replaces when it starts, rate limits, solo play and
 operations (``app.state``); then the routes; then the lifespan, which starts operations
-first and the live layer (``app/services/live_rooms.py``) inside them, and stops them the
+first and the live layer (wired in ``app/wiring.py``) inside them, and stops them the
 other way round. No other module adds routes, middleware or state to the app
 (tests/test_assembly.py).
 """
@@ -42,10 +42,10 @@ from app.ops import echo, lifecycle
 from app.ops import routes as ops_routes
 from app.ops.middleware import RequestIdMiddleware, WebSocketShortcut
 from app.runtime.connections import ConnectionRegistry
-from app.services.live_rooms import build_live_rooms
 from app.services.solo_games_live import Publish
 from app.services.solo_play import SoloPlay
 from app.settings import Settings, get_settings
+from app.wiring import build_live_rooms
 
 ROUTERS = (
     players_routes.router, friends_routes.router, tables_routes.router,

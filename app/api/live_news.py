@@ -19,8 +19,8 @@ from app.api.schemas import InviteOut, TableOut
 from app.db.models import Player
 from app.messaging import channels
 from app.rooms import frames
+from app.rooms.layer import Rooms
 from app.rooms.live_lobby import LobbyChange, publish_invite, publish_table_change
-from app.rooms.runtime import Rooms
 from app.services import tables
 from app.services.settled import MatchSettled, match_settled
 

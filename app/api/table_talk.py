@@ -17,7 +17,7 @@ from app.api.ratelimit import TokenBuckets
 from app.messaging import channels
 from app.rooms import frames
 from app.rooms.errors import NotSeated, SayTooOften
-from app.rooms.runtime import Rooms
+from app.rooms.layer import Rooms
 from app.services.friends import ignored_among
 from app.settings import Settings
 

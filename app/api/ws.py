@@ -28,7 +28,7 @@ from app.messaging import channels
 from app.messaging.player_streams import EventStream, Outbox
 from app.ops import context
 from app.rooms import frames
-from app.rooms.runtime import Rooms
+from app.rooms.layer import Rooms
 from app.runtime import lean_ws, metrics
 from app.runtime.connections import ConnectionRegistry, TooManyConnections
 from app.services.solo_play import SoloPlay

@@ -27,7 +27,7 @@ out twice. The contents live in memory; what a pool holds at stop is kept in the
 database for the next start (``app/services/deal_pool_store.py``: :meth:`holding`, then
 :meth:`offer` at start). A bin of size 0 is left out; with every size 0 the pool is off.
 
-The process's pool is installed by the rooms wiring (``app/services/live_rooms.py``) and read
+The process's pool is installed by the rooms wiring (``app/wiring.py``) and read
 by ``app.services.deals.choose_deal`` through :func:`installed`.
 """
 

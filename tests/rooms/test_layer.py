@@ -1,7 +1,7 @@
 """The rooms runtime: restoring unfinished matches at start, retried on its clock."""
 
 from app.messaging.pubsub import MemoryPubSub
-from app.rooms.runtime import build_rooms
+from app.rooms.layer import build_rooms
 from app.rooms.store import MemoryStore, StoreError
 from tests.support.clock import FakeClock, settle
 

@@ -1,5 +1,10 @@
-"""The rooms layer on the SQL database: store, token check, friends, pubsub, presence,
-the deal pool. ``app/main.py`` builds it in the app's lifespan."""
+"""The composition root of the live layer: the rooms on the SQL database, with the store
+(group commit or plain), token check, friends, the pub/sub backend, event streams and
+presence (in-process, or shared through Redis), the overdue sweeper and the deal pool.
+
+The one module that knows every concrete piece; ``app/main.py`` (the app's own
+composition root) builds it in the app's lifespan. Nothing else imports it.
+"""
 
 from __future__ import annotations
 
@@ -17,7 +22,7 @@ from app.errors import NotAuthenticated
 from app.messaging.player_streams import StreamHub
 from app.messaging.pubsub import PubSub
 from app.messaging.pubsub_backends import make_pubsub
-from app.rooms.runtime import Rooms, build_rooms
+from app.rooms.layer import Rooms, build_rooms
 from app.runtime import solver_worker
 from app.services import deal_pool, deal_pool_store, solo_pool
 from app.services.auth import verify_token
