@@ -42,7 +42,7 @@ from app.ops import echo, lifecycle
 from app.ops import routes as ops_routes
 from app.ops.middleware import RequestIdMiddleware, WebSocketShortcut
 from app.runtime.connections import ConnectionRegistry
-from app.services.solo_games_live import Publish
+from app.services.solo_lifecycle import Publish
 from app.services.solo_play import SoloPlay
 from app.settings import Settings, get_settings
 from app.wiring import build_live_rooms

@@ -51,7 +51,7 @@ def categories_of(kind: type[SpiderError]) -> set[type[SpiderError]]:
 
 def test_the_family_reaches_every_layer() -> None:
     modules = {kind.__module__ for kind in FAMILY}
-    assert {"app.rooms.errors", "app.services.solo_games", "app.api.limits",
+    assert {"app.rooms.errors", "app.services.solo_store", "app.api.limits",
             "app.api.protocol", "app.runtime.connections"} <= modules
 
 

@@ -18,7 +18,7 @@ from app.db.models import Player
 from app.db.solo_models import PlayerBadge, SoloGame
 from app.rewards.solo import SUIT_COUNTS
 from app.services import daily
-from app.services.solo_games import DAILY_WINDOW
+from app.services.solo_store import DAILY_WINDOW
 
 
 def week_start(now: datetime) -> datetime:

@@ -23,7 +23,7 @@ from app.engine.state import GameState
 from app.errors import Conflict
 from app.rooms.seat_log import actions_of
 from app.scoring.play import ScoredGame
-from app.services import solo_games
+from app.services import solo_store
 from app.services.deals import match_rules, play_this_deal, start_state
 from app.services.results import settled_game
 
@@ -67,17 +67,17 @@ async def _name(session: AsyncSession, player_id: int) -> str:
 
 async def solo_replay(*, session: AsyncSession, game_id: int) -> Payload:
     """A finished solo or daily game's replay (409 ``game_in_progress`` before)."""
-    game: SoloGame = await solo_games.get_game(session=session, game_id=game_id)
+    game: SoloGame = await solo_store.get_game(session=session, game_id=game_id)
     if game.status == "playing":
         raise Conflict("the game is still in progress: its replay comes once it is over",
                        code="game_in_progress")
-    log = await solo_games.logged_actions(session=session, game_id=game.id)
-    options = solo_games.options_of(game)
+    log = await solo_store.logged_actions(session=session, game_id=game.id)
+    options = solo_store.options_of(game)
     play = {"number": game.number, "suits": game.suits, "solvable_only": game.solvable_only,
             "relaxed": game.relaxed}
     return _replay(
         kind=game.kind, game_id=game.id, player_id=game.player_id,
-        name=await _name(session, game.player_id), start=solo_games.start_state(game),
+        name=await _name(session, game.player_id), start=solo_store.start_state(game),
         actions=actions_of(log), times=[_ms(row.at, game.started_at) for row in log],
         by=[row.by for row in log], play=play, status=game.status,
         daily_date=None if game.daily_date is None else game.daily_date.isoformat(),

@@ -39,9 +39,9 @@ from app.rooms.frames import events_json, game_view
 from app.rooms.seat_log import actions_of
 from app.rooms.seat_rule import Answered
 from app.runtime.solver_worker import StopFlag, off_loop
-from app.services import solo_games as games
+from app.services import solo_store as games
 from app.services.solo_assists import record_assist
-from app.services.solo_games_live import LiveGame, SoloGames
+from app.services.solo_lifecycle import LiveGame, SoloGames
 
 Payload = dict[str, Any]
 R = TypeVar("R")

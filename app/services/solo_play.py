@@ -1,7 +1,7 @@
 """Live solo and daily play: open, act, hint, rescue, auto-complete (the WebSocket's side).
 
 The same authoritative engine as duels judges every action; legal ones are logged
-(``app.services.solo_games``) before they are answered. Each game has a lock in this
+(``app.services.solo_store``) before they are answered. Each game has a lock in this
 process, and its position is cached between actions; the cache is checked against the
 row's action count on every step and rebuilt from the log when another process (or a
 restart) moved on. Answers are the frames of docs/solo-and-daily.md section 5.
@@ -31,11 +31,11 @@ from app.rooms.frames import events_json, game_view
 from app.rooms.seat_rule import ACCEPT, SOLO, Answered, Refuse, judge
 from app.runtime.solver_worker import off_loop
 from app.scoring.play import ScoredGame
-from app.services import solo_games as games
+from app.services import solo_store as games
 from app.services.solo_assists import record_assist
-from app.services.solo_games import SoloGameOver
-from app.services.solo_games_live import LiveGame, position_of
 from app.services.solo_guide import SoloGuide
+from app.services.solo_lifecycle import LiveGame, position_of
+from app.services.solo_store import SoloGameOver
 from app.services.solo_views import over_frame
 
 Payload = dict[str, Any]

@@ -11,7 +11,7 @@ from typing import Any
 
 from app.db.solo_models import SoloAssistEntry, SoloGame
 from app.services.solo_assists import assists_json
-from app.services.solo_games import breakdown_of, options_of
+from app.services.solo_store import breakdown_of, options_of
 
 Payload = dict[str, Any]
 

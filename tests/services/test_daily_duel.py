@@ -12,7 +12,7 @@ from app.db import games as repo
 from app.db.models import Player, Rating, utcnow
 from app.engine.daily import daily_deal, daily_deal_number
 from app.errors import Conflict
-from app.services import daily, daily_duel, players, results, solo_games, tables
+from app.services import daily, daily_duel, players, results, solo_store, tables
 from app.services.daily_duel import DailyDuel
 from tests.support.play import play
 
@@ -97,6 +97,6 @@ async def test_one_daily_duel_a_day_and_it_is_not_the_daily_attempt(
     assert await daily_duel.my_daily_duel(session=session, player=bob,
                                           day=TODAY) == met.view.table.id
     # The daily game knows nothing of it: no attempt, nobody on today's counts.
-    assert await solo_games.daily_of(session=session, player_id=bob.id, day=TODAY) is None
+    assert await solo_store.daily_of(session=session, player_id=bob.id, day=TODAY) is None
     counts = await daily.day_counts(session=session, day=TODAY)
     assert (counts.players, counts.winners) == (0, 0)

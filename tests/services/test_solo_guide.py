@@ -17,8 +17,8 @@ from app.engine.solver import solve
 from app.engine.state import GameState
 from app.rewards.guide import Guidance, position_key, walk_back
 from app.rewards.solo import SoloOptions, solo_start
-from app.services import solo_games as games
 from app.services import solo_guide
+from app.services import solo_store as games
 from tests.support.solo import FakeClock, add_player, make_play
 
 

@@ -19,8 +19,8 @@ from app.rewards.points import win_points
 from app.rewards.solo import SoloOptions, solo_start
 from app.scoring.replay import replay_record
 from app.scoring.schemes import windows_points
-from app.services import solo_games as games
 from app.services import solo_play
+from app.services import solo_store as games
 from tests.support.solo import FakeClock, Outside, add_player, make_play, one_suit
 
 

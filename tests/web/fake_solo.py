@@ -28,7 +28,7 @@ from app.rewards.badges import BADGES
 from app.rewards.points import points_breakdown, rescue_cost
 from app.rewards.solo import SoloOptions, SoloStart, daily_game, solo_start
 from app.scoring.play import ScoredGame
-from app.services.solo_games_live import Position, position_of
+from app.services.solo_lifecycle import Position, position_of
 from app.services.solo_play import known_way_out
 from tests.web.fake import ME, event_json
 

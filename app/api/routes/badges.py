@@ -8,7 +8,7 @@ from app.api.database import Session
 from app.api.routes.common import Id, problems
 from app.api.solo_schemas import BadgeGameOut, BadgeOut, HeldBadgeOut
 from app.services import badges
-from app.services.solo_games import player_name
+from app.services.solo_store import player_name
 
 router = APIRouter(prefix="/api", tags=["badges"])
 

@@ -23,7 +23,7 @@ from app.api.solo_schemas import (
 from app.rewards.solo import daily_game
 from app.runtime.solver_worker import off_loop
 from app.services import daily, daily_duel
-from app.services import solo_games as games
+from app.services import solo_store as games
 
 router = APIRouter(prefix="/api/daily", tags=["daily"])
 

@@ -28,7 +28,7 @@ from app.engine.deal_numbers import random_deal_number
 from app.rewards.solo import SoloOptions, solo_start
 from app.runtime.solver_worker import off_loop
 from app.services import daily, solo_assists, solo_pool
-from app.services import solo_games as games
+from app.services import solo_store as games
 from app.services.solo_play import SoloPlay
 from app.services.solo_views import game_json
 

@@ -31,10 +31,10 @@ from app.services import (
     daily,
     subscribers,  # noqa: F401  (every listener subscribed before a publish)
 )
-from app.services import solo_games as games
+from app.services import solo_store as games
 from app.services.daily import DailyAlreadyPlayed
 from app.services.settled import SoloSettled, solo_settled, take_notifications
-from app.services.solo_games import SoloGameOver
+from app.services.solo_store import SoloGameOver
 from app.services.solo_views import over_frame
 
 Payload = dict[str, Any]
