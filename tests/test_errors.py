@@ -101,7 +101,7 @@ HTTP_WORDS = re.compile(
     r"^\s*(from|import)\s+(fastapi|starlette|http)\b", re.MULTILINE)
 
 
-@pytest.mark.parametrize("layer", ["services", "rooms"])
+@pytest.mark.parametrize("layer", ["services", "rooms", "messaging"])
 def test_services_and_rooms_never_speak_http(layer: str) -> None:
     offenders = [f"{path.relative_to(APP.parent)}: {match.group(0).strip()}"
                  for path in sorted((APP / layer).rglob("*.py"))

@@ -1,7 +1,14 @@
 """The house rules of app/: what each layer may import, no import circle, short modules.
 
-- ``app/rooms/`` is the live layer: it imports nothing SQL and nothing from
-  ``app/services/`` (services may import rooms, never the other way round).
+- Each package imports only downwards (docs/architecture.md, "Where a new feature goes"):
+  ``app/runtime/`` (run-time primitives) imports nothing of app/ but ``app.errors``;
+  ``app/messaging/`` (pub/sub, event streams, presence) nothing of the rooms, services,
+  adapters, database or server shell; ``app/rooms/`` (live play) nothing SQL and nothing
+  of the services, adapters or shell (services may import rooms, never the other way
+  round); ``app/services/`` nothing of the adapters or shell; ``app/ops/`` (the server
+  shell) nothing of the live layer or services. The composition root (``app/main.py``,
+  ``app/wiring.py``) is imported by nobody but ``app/main.py``.
+  The engine, scoring and rewards are pure: ``tests/engine/test_purity.py``.
 - No two modules of app/ import each other, directly or through others.
 - No module over 400 lines, no class over 250, no exception.
 - No two modules of the browser client (web/) import each other, directly or through
@@ -27,7 +34,20 @@ WEB_IMPORT = re.compile(
     r"""^\s*(?:import|export)\b[^;()"']*?\bfrom\s*["']([^"']+)["']"""
     r"""|^\s*import\s*["']([^"']+)["']"""
     r"""|\bimport\(\s*["']([^"']+)["']\s*\)""", re.M)
-ROOMS_FORBIDDEN = ("sqlalchemy", "aiosqlite", "asyncpg", "alembic", "app.db", "app.services")
+SQL = ("sqlalchemy", "aiosqlite", "asyncpg", "alembic", "app.db")
+WEB_STACK = ("fastapi", "starlette", "uvicorn")
+ROOT = ("app.main", "app.wiring")
+# What no module of a package may import (a name or any module under it).
+FORBIDDEN = {
+    "runtime": ("app.engine", "app.scoring", "app.rewards", "app.messaging", "app.rooms",
+                "app.services", "app.api", "app.ops", "app.cli", *SQL, *ROOT),
+    "messaging": ("app.engine", "app.scoring", "app.rewards", "app.rooms", "app.services",
+                  "app.api", "app.ops", "app.cli", *SQL, *WEB_STACK, *ROOT),
+    "rooms": ("app.services", "app.api", "app.ops", "app.cli", *SQL, *WEB_STACK, *ROOT),
+    "services": ("app.api", "app.ops", "app.cli", *ROOT),
+    "ops": ("app.messaging", "app.rooms", "app.services", "app.api", "app.cli", *ROOT),
+    "api": ("app.cli", *ROOT),
+}
 MODULE_LINES_MAX = 400
 # Class names still defined twice (issue 22 renamed the others); each goes with its rename.
 KNOWN_TWICE = {"Hint", "Invite", "Outcome", "PointsBreakdown", "Presence", "Progress",
@@ -57,21 +77,40 @@ def app_imports(name: str) -> set[str]:
     return {other for other in imported(MODULES[name]) if other in MODULES and other != name}
 
 
-def rooms_modules() -> list[Path]:
-    return sorted((APP / "rooms").rglob("*.py"))
+def layered_modules() -> list[tuple[str, Path]]:
+    return [(package, path) for package in FORBIDDEN
+            for path in sorted((APP / package).rglob("*.py"))]
 
 
 def test_there_are_modules_to_check() -> None:
-    assert len(rooms_modules()) >= 10 and len(MODULES) >= 100
+    per_package = {package: sum(1 for found, _ in layered_modules() if found == package)
+                   for package in FORBIDDEN}
+    assert min(per_package.values()) >= 5 and per_package["rooms"] >= 10, per_package
+    assert len(MODULES) >= 100
 
 
-@pytest.mark.parametrize("path", rooms_modules(), ids=lambda p: p.name)
-def test_rooms_import_nothing_sql_and_no_service(path: Path) -> None:
-    bad = {
-        name for name in imported(path)
-        if any(name == banned or name.startswith(banned + ".") for banned in ROOMS_FORBIDDEN)
-    }
+def _banned(name: str, banned: tuple[str, ...]) -> bool:
+    return any(name == ban or name.startswith(ban + ".") for ban in banned)
+
+
+@pytest.mark.parametrize(("package", "path"), layered_modules(),
+                         ids=lambda p: p if isinstance(p, str) else p.name)
+def test_each_package_imports_only_downwards(package: str, path: Path) -> None:
+    bad = {name for name in imported(path) if _banned(name, FORBIDDEN[package])}
     assert not bad, f"{path.relative_to(APP.parent)} imports {sorted(bad)}"
+
+
+def test_the_layer_rule_sees_a_banned_import() -> None:
+    assert _banned("app.rooms.frames", FORBIDDEN["messaging"])
+    assert _banned("sqlalchemy.ext.asyncio", FORBIDDEN["rooms"])
+    assert not _banned("app.messaging.pubsub", FORBIDDEN["rooms"])
+    assert not _banned("app.roomsy", FORBIDDEN["messaging"])
+
+
+def test_only_main_imports_the_composition_root() -> None:
+    found = [f"{name}: {other}" for name, path in MODULES.items() if name != "app.main"
+             for other in imported(path) if _banned(other, ROOT)]
+    assert found == []
 
 
 def circles(graph: dict[str, set[str]]) -> list[list[str]]:
