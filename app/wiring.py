@@ -19,9 +19,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from app.db.models import Friendship, Player
 from app.db.sqlite_wal import use_wal
 from app.errors import NotAuthenticated
-from app.messaging.player_streams import StreamHub
 from app.messaging.pubsub import PubSub
 from app.messaging.pubsub_backends import make_pubsub
+from app.messaging.stream_hub import StreamHub
 from app.rooms.layer import Rooms, build_rooms
 from app.runtime import solver_worker
 from app.services import deal_pool, deal_pool_store, solo_pool

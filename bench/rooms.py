@@ -20,8 +20,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from app.messaging.player_streams import StreamHub
 from app.messaging.pubsub import MemoryPubSub
+from app.messaging.stream_hub import StreamHub
 from app.rooms.duel import DuelService
 from app.rooms.store import MemoryStore, Progress, StoredGame, StoredMatch
 from app.runtime import metrics

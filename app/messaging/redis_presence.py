@@ -45,10 +45,11 @@ import redis.asyncio as redis
 from redis.exceptions import RedisError
 
 from app.messaging import presence_scripts as scripts
-from app.messaging.player_streams import EventStream, Outbox, Payload, StreamHub
+from app.messaging.player_streams import EventStream, Outbox, Payload
 from app.messaging.pubsub import PubSub, Subscription
 from app.messaging.redis_healing import healing_options
 from app.messaging.redis_streams import RedisEventStreams
+from app.messaging.stream_hub import StreamHub
 from app.runtime import metrics
 from app.runtime.clock import SYSTEM_CLOCK, Clock
 from app.runtime.connections import TooManyConnections

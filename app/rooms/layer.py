@@ -12,8 +12,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from app.messaging.player_streams import StreamHub
 from app.messaging.pubsub import PubSub
+from app.messaging.stream_hub import StreamHub
 from app.rooms.duel import DuelService
 from app.rooms.store import DuelStore
 from app.rooms.sweeper import OverdueSweeper

@@ -6,11 +6,12 @@ import json
 
 import pytest
 
-from app.messaging import channels
+from app.messaging import channels, stream_hub
 from app.messaging import outbox as outbox_module
 from app.messaging import player_streams as streams
-from app.messaging.player_streams import EventStream, Outbox, Payload, StreamHub
+from app.messaging.player_streams import EventStream, Outbox, Payload
 from app.messaging.pubsub import MemoryPubSub
+from app.messaging.stream_hub import StreamHub
 from tests.support.clock import FakeClock
 
 
@@ -147,7 +148,7 @@ async def test_idle_streams_are_forgotten() -> None:
     hub = StreamHub(MemoryPubSub(), clock)
     session, outbox = await hub.connect(3, lambda s: [])
     await hub.disconnect(session, outbox)
-    clock.now += streams.IDLE_SESSION_SECONDS
+    clock.now += stream_hub.IDLE_SESSION_SECONDS
     await hub.sweep()
     assert await hub.session(3) is session  # idle exactly that long: kept
     clock.now += 1

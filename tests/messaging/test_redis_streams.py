@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 
 from app.messaging import channels
-from app.messaging.player_streams import EventStream, Outbox, StreamHub
+from app.messaging.player_streams import EventStream, Outbox
 from app.messaging.redis_pubsub import RedisPubSub
 from app.messaging.redis_streams import RedisEventStreams
+from app.messaging.stream_hub import StreamHub
 from tests.support.servers import require_redis
 
 PLAYER = 7
