@@ -16,7 +16,7 @@ from app.engine.rules import preset
 from app.engine.state import GameState
 from app.rewards.solo import SoloOptions
 from app.scoring.play import ScoredGame
-from app.services.solo_games import score_of, start_state
+from app.services.solo_store import score_of, start_state
 from tests.support.duel_layouts import near_finished_layout
 
 
