@@ -3,6 +3,7 @@ import { h, clear, announce } from "./dom.js";
 import { t, levelName, difficultyLabel, problemText } from "./i18n.js";
 import { api } from "./api.js";
 import { faceHtml, icon, loadSprite } from "./face.js";
+import { tableSummary, hostName, glyphs } from "./summary.js";
 
 export function nameScreen(app, { then, inviteCode }) {
   const el = h("section.screen.narrow.welcome");
@@ -378,12 +379,6 @@ function items(page) {
 }
 
 const ownerId = (table) => table.owner_id;
-const hostName = (table) => table.owner_name ?? "";
-
-const SUIT_GLYPHS = { 1: "♠", 2: "♠♥", 4: "♠♥♦♣" };
-const glyphs = (text) => h("span.suits", { "aria-hidden": "true" },
-  [...text].map((g) => h("span", { class: "♥♦".includes(g) ? "rs" : "" }, g)));
-
 // At my table, the other player wants a new game and I have not said yes yet.
 export const asksRematch = (table, me) => table.match_status !== "playing"
   && (table.seats || []).some((s) => s.player_id !== me?.id && s.wants_new_game)
@@ -402,21 +397,6 @@ function inviteText(invite) {
     suits: [null, t("oneSuit"), t("twoSuits"), null, t("fourSuits")][table.suits] ?? "",
     time: table.time_limit_seconds ? t("minutes", { n: Math.round(table.time_limit_seconds / 60) }) : t("unlimited"),
   });
-}
-
-// A table in one line: host (or, in My tables, the other player: none while alone), suits,
-// time, level, rated; as badges.
-export function tableSummary(table, host = hostName(table)) {
-  const suits = [null, t("oneSuit"), t("twoSuits"), null, t("fourSuits")][table.suits] ?? "";
-  const limit = table.time_limit_seconds;
-  return h("span.summary", {},
-    host ? h("a.host", { href: `#/player/${encodeURIComponent(host)}` }, host) : null,
-    h("span.badge", {}, glyphs(SUIT_GLYPHS[table.suits] ?? ""), suits),
-    h("span.badge", {}, limit ? t("minutes", { n: Math.round(limit / 60) }) : t("unlimited")),
-    table.level && table.level !== "any" ? h("span.badge", {}, levelName(table.level)) : null,
-    table.difficulty && table.difficulty !== "any" ? h("span.badge", {}, difficultyLabel(table.difficulty)) : null,
-    table.rated ? h("span.badge.rated", {}, t("rated")) : null,
-    table.public === false ? h("span.badge", {}, t("private")) : null);
 }
 
 function newGameDialog(isPublic, create, title = t("newGame")) {

@@ -1,0 +1,54 @@
+// What the duel table (table.js) and the solo table (soloplay.js) show and say alike: a
+// hint lit up and said, the events said to screen readers, Enter after a hint, a panel's
+// figure. Below both screens, so that neither imports the other.
+import { h, announce } from "./dom.js";
+import { t, cardName, suitName, tip } from "./i18n.js";
+
+// Enter with the focus outside the board (the page, after pressing I) plays the hint just
+// given; on a button or link Enter keeps pressing it; inside the board, board.js handles it.
+export function enterPlaysHint(event, board) {
+  if (event.defaultPrevented || event.target.closest("button, a, [role=button]")) return false;
+  if (!board.playSuggested()) return false;
+  event.preventDefault();
+  return true;
+}
+
+// A hint points: it lights up what to play for a moment and says why, in the status
+// line for everyone and in the live region for screen readers. It plays nothing by
+// itself; Enter right after it plays it (board.suggest). Shared by the duel and solo
+// tables.
+export function showHintOn(el, board, view, { action: a, reason }) {
+  if (a?.op === "undo") {
+    const undo = el.querySelector("#undo");
+    undo?.classList.add("hinted");
+    setTimeout(() => undo?.classList.remove("hinted"), 2500);
+  } else if (a) board?.light(a); // the board lights it again if it redraws meanwhile
+  const what = !a ? t("hintNone") : a.op === "move"
+    ? t("hintMove", { card: cardName(view.columns[a.from].up.at(-a.count), { article: true }), n: a.to + 1 })
+    : a.op === "flip" ? t("hintFlip", { n: a.col + 1 }) : t(a.op === "deal" ? "hintDeal" : "hintUndo");
+  const text = t("hintSays", { what: `${what}${reason === "deal" ? "" : ` — ${tip(reason)}`}` });
+  board?.say(text, { kind: "hint" });
+  announce(text);
+  board?.suggest(a); // Enter next plays it
+}
+
+// Moves, deals, flips and completed runs said to screen readers; a completed run pops.
+export function sayEvents(el, events = [], mine = true) {
+  const said = [];
+  for (const e of events) {
+    if (e.kind === "moved") said.push(t("moved", { card: cardName(e.cards[0]), n: e.to + 1 }));
+    else if (e.kind === "dealt") said.push(t("dealt"));
+    else if (e.kind === "flipped" && mine) said.push(t("flipped", { card: cardName(e.card), n: e.col + 1 }));
+    else if (e.kind === "undone") said.push(t("undone"));
+    else if (e.kind === "run_completed") {
+      said.push(t("runDone", { suit: suitName(e.suit) }));
+      requestAnimationFrame(() => el.querySelector(".runs .run:last-child")?.classList.add("fresh"));
+    }
+  }
+  if (said.length) announce(said.join(" "));
+}
+
+// One figure of a player panel: "Score 480".
+export function stat(label, value, id) {
+  return h("span.stat", {}, h("span.label", {}, label), " ", h("span.value", { id }, String(value)));
+}

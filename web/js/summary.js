@@ -1,0 +1,26 @@
+// A table in one line (host, suits, time, level, difficulty, rated, private; as badges),
+// shown by the lobby (lobby.js) and at the table (table.js): below both, so that the table
+// does not import the lobby.
+import { h } from "./dom.js";
+import { t, levelName, difficultyLabel } from "./i18n.js";
+
+export const hostName = (table) => table.owner_name ?? "";
+
+const SUIT_GLYPHS = { 1: "♠", 2: "♠♥", 4: "♠♥♦♣" };
+export const glyphs = (text) => h("span.suits", { "aria-hidden": "true" },
+  [...text].map((g) => h("span", { class: "♥♦".includes(g) ? "rs" : "" }, g)));
+
+// A table in one line: host (or, in My tables, the other player: none while alone), suits,
+// time, level, rated; as badges.
+export function tableSummary(table, host = hostName(table)) {
+  const suits = [null, t("oneSuit"), t("twoSuits"), null, t("fourSuits")][table.suits] ?? "";
+  const limit = table.time_limit_seconds;
+  return h("span.summary", {},
+    host ? h("a.host", { href: `#/player/${encodeURIComponent(host)}` }, host) : null,
+    h("span.badge", {}, glyphs(SUIT_GLYPHS[table.suits] ?? ""), suits),
+    h("span.badge", {}, limit ? t("minutes", { n: Math.round(limit / 60) }) : t("unlimited")),
+    table.level && table.level !== "any" ? h("span.badge", {}, levelName(table.level)) : null,
+    table.difficulty && table.difficulty !== "any" ? h("span.badge", {}, difficultyLabel(table.difficulty)) : null,
+    table.rated ? h("span.badge.rated", {}, t("rated")) : null,
+    table.public === false ? h("span.badge", {}, t("private")) : null);
+}
