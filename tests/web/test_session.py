@@ -15,8 +15,10 @@ from tests.web.conftest import LiveServer
 PRELUDE = """
 const s = await import('/js/session.js');
 const view = (n) => ({ columns: [], stock: 0, removed: [], actions: n, tag: n });
-const snapshot = (seq) => ({ view: view(seq), score: 500 - seq, seq, status: 'playing', time_left_ms: 60000 });
-const ack = (seq, extra = {}) => ({ type: 'ack', seq, view: view(seq), score: 500 - seq, status: 'playing',
+const snapshot = (seq) => ({ view: view(seq), score: 500 - seq, seq, status: 'playing',
+  time_left_ms: 60000 });
+const ack = (seq, extra = {}) => ({ type: 'ack', seq, view: view(seq), score: 500 - seq,
+  status: 'playing',
   time_left_ms: 50000, events: [{ kind: 'moved', from: 1, to: 2, cards: ['9h'] }], ...extra });
 const reject = (code, nextSeq) => ({ type: 'reject', code, message: code, next_seq: nextSeq,
   view: view(nextSeq - 1), score: 501 - nextSeq, status: 'playing' });
@@ -44,10 +46,14 @@ def test_my_acks_in_order_move_the_seq_and_take_the_state(page: Page,
       const one = await game.play(move, first.send);
       const second = sender([ack(5)]);
       let during = null;
-      const pending = game.play(move, async (seq) => { during = game.pending; return second.send(seq); });
+      const pending = game.play(move, async (seq) => {
+        during = game.pending;
+        return second.send(seq);
+      });
       const two = await pending;
-      return { sent: [...first.sent, ...second.sent], one: [one.ok, one.applied], two: [two.ok, two.applied],
-               during, after: game.pending, seq: game.game.seq, tag: game.game.view.tag, left: game.game.left,
+      return { sent: [...first.sent, ...second.sent], one: [one.ok, one.applied],
+               two: [two.ok, two.applied], during, after: game.pending, seq: game.game.seq,
+               tag: game.game.view.tag, left: game.game.left,
                rules: game.game.rules, at: game.game.at, next: game.nextSeq, resynced };
     """)
     assert out["sent"] == [4, 5]
@@ -108,7 +114,8 @@ def test_an_outdated_seq_is_tried_once_more_on_the_fresh_view_in_a_duel_only(
       solo.start({ ...snapshot(3), elapsed_ms: 1000, auto_complete: false });
       const o = sender([{ ...reject('stale_seq', 6), type: 'solo_reject' }]);
       const oo = await solo.play(move, o.send);
-      return { duel: [d.sent, dd.ok, seqAfterRetry], twice: [twice.sent, tt.ok, tt.code, duel.game.seq],
+      return { duel: [d.sent, dd.ok, seqAfterRetry],
+               twice: [twice.sent, tt.ok, tt.code, duel.game.seq],
                solo: [o.sent, oo.ok, oo.code, solo.game.seq] };
     """)
     assert out["duel"] == [[4, 6], True, 6]
@@ -149,7 +156,8 @@ def test_a_snapshot_starts_over_and_an_answer_for_an_old_game_is_dropped(
       const over = s.gameSession(s.DUEL);
       over.start({ ...snapshot(2), status: 'timed_out' });
       const refused = await over.play(move, async () => ack(3));
-      return { before: [before.ok, before.code], done: done.ok, seq: game.game.seq, pending: game.pending,
+      return { before: [before.ok, before.code], done: done.ok, seq: game.game.seq,
+               pending: game.pending,
                refused: [refused.ok, refused.code], isOver: over.over };
     """)
     assert out["before"] == [False, "game_over"]
@@ -162,9 +170,11 @@ def test_solo_frames_take_the_solo_clock_and_assists_the_whole_state(
     out = run(page, static_server, """
       const game = s.gameSession(s.SOLO, { now: () => 42 });
       game.start({ ...snapshot(0), elapsed_ms: 1000, auto_complete: false }, { rescues: 0 });
-      const answers = sender([{ ...ack(1), type: 'solo_ack', elapsed_ms: 4100, auto_complete: true }]);
+      const answers = sender([
+        { ...ack(1), type: 'solo_ack', elapsed_ms: 4100, auto_complete: true }]);
       const done = await game.play(move, answers.send);
-      const a = { ok: done.ok, seq: game.game.seq, elapsed: game.game.elapsed, auto: game.game.auto };
+      const a = { ok: done.ok, seq: game.game.seq, elapsed: game.game.elapsed,
+                  auto: game.game.auto };
       game.take({ seq: 6, view: view(6), score: 440, status: 'playing', elapsed_ms: 9000,
                   auto_complete: false }, { rescues: 1 });
       game.resync({ next_seq: 7, status: 'won', score: 999 });
