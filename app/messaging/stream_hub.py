@@ -13,6 +13,7 @@ from app.messaging.outbox import Outbox, Payload
 from app.messaging.player_streams import EventStream
 from app.messaging.pubsub import PubSub
 from app.runtime.clock import SYSTEM_CLOCK, Clock
+from app.runtime.keyed_lock import KeyedLock
 
 if TYPE_CHECKING:  # redis is imported only with the redis backend
     from app.messaging.redis_streams import Claim, RedisEventStreams
@@ -35,6 +36,7 @@ class StreamHub:
             shared.on_lost(self._lost)
         self._closing: set[asyncio.Task[None]] = set()
         self._sessions: dict[int, EventStream] = {}
+        self._connecting = KeyedLock()  # players connecting right now
         self._presence_listeners: list[Callable[[int], Awaitable[None]]] = []
         self._swept_at = clock()
 
@@ -65,15 +67,19 @@ class StreamHub:
         if self._clock() - self._swept_at >= SWEEP_EVERY_SECONDS:
             self._swept_at = self._clock()
             await self.sweep()
-        claim = await self._take_over(player_id, *resume)
-        session = await self.session(player_id)
-        was_online = session.connections > 0
-        outbox = session.attach(prelude(session))
-        if claim is not None:  # after the prelude: what was published while nobody held it
-            await session.follow(channels.player(player_id), claim.cursors.pop(
-                channels.player(player_id), None))
-            for channel, since in claim.cursors.items():
-                await session.follow(channel, since)
+        # One connection of a player at a time from here to its outbox: two tabs coming
+        # back at once (their process died) would otherwise each make a session of the
+        # stream they shared, and each tab would get only its own half of the events.
+        async with self._connecting.hold(player_id):
+            claim = await self._take_over(player_id, *resume)
+            session = await self.session(player_id)
+            was_online = session.connections > 0
+            outbox = session.attach(prelude(session))
+            if claim is not None:  # after the prelude: what was published meanwhile
+                await session.follow(channels.player(player_id), claim.cursors.pop(
+                    channels.player(player_id), None))
+                for channel, since in claim.cursors.items():
+                    await session.follow(channel, since)
         if not was_online:
             await self._presence_changed(player_id, online=True)
         return session, outbox

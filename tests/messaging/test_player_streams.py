@@ -3,6 +3,7 @@
 import asyncio
 import gc
 import json
+from typing import Any
 
 import pytest
 
@@ -87,6 +88,31 @@ async def test_progress_lines_reach_the_other_players_not_the_one_they_describe(
     assert about["ann"] == [("progress", 2), ("game_over", 1)]
     assert about["bob"] == [("progress", 1), ("game_over", 1)]
     assert [f["n"] for f in ann_box.pending if f is not None] == [1, 2]  # no gap
+    await hub.close()
+
+
+class SlowPubSub(MemoryPubSub):
+    """Subscribing takes a turn of the loop, as over the network (Redis)."""
+
+    async def subscribe(self, channel: str) -> Any:
+        await asyncio.sleep(0.01)
+        return await super().subscribe(channel)
+
+
+async def test_two_tabs_connecting_at_once_share_one_stream() -> None:
+    # Two tabs of a player coming back at the same moment (their process died): one
+    # session, so each tab gets every event (each of its own would get half of them).
+    pubsub = SlowPubSub()
+    hub = StreamHub(pubsub)
+    (one, one_box), (two, two_box) = await asyncio.gather(
+        hub.connect(7, lambda s: []), hub.connect(7, lambda s: []))
+    assert one is two and one.connections == 2
+    one.emit({"type": "ack", "seq": 1})
+    await pubsub.publish(channels.player(7), {"type": "invite", "invite": {}})
+    await settle()
+    for box in (one_box, two_box):
+        assert [f["type"] for f in box.pending if f is not None] == ["ack", "invite"]
+    assert len(hub._connecting) == 0  # no lock kept once both are in
     await hub.close()
 
 
