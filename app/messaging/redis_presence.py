@@ -57,6 +57,7 @@ from app.runtime.connections import TooManyConnections
 log = logging.getLogger("spider.presence")
 
 REDIS_TIMEOUT = 2.0  # a connect must not hang on an unreachable Redis
+CLOSE_RETRY_SECONDS = 0.5
 POOL_SIZE = 100  # connections to Redis per process, shared by every presence change
 
 Listener = Callable[[int], Awaitable[None]]
@@ -208,7 +209,10 @@ class SharedPresence:
         await self._refresh_view()
 
     async def _beat_forever(self) -> None:
-        while True:
+        # Not `while True`: redis-py may swallow a cancellation that lands inside a call
+        # (seen: a close waiting forever on a heartbeat that beat on), so `close` also
+        # says stop.
+        while not self._closed:
             await self._clock.sleep(self.heartbeat)
             try:
                 await self.beat()
@@ -293,8 +297,11 @@ class SharedPresence:
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
+            while not task.done():  # cancelled again if a library swallowed it (above)
+                await asyncio.wait([task], timeout=CLOSE_RETRY_SECONDS)
+                task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+                task.result()
         self._tasks.clear()
         if self._subscription is not None:
             await self._subscription.close()

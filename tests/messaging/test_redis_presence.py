@@ -4,6 +4,7 @@ stand for two server processes (tests/cluster runs real processes)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable
@@ -195,3 +196,32 @@ async def test_presence_comes_back_after_redis_lost_its_data(
     assert b.presence.is_online(13)
     await a.presence.release(13)  # new versions start low again: still heard
     await eventually(lambda: not b.presence.is_online(13))
+
+
+async def test_close_ends_a_heartbeat_that_swallowed_its_cancellation() -> None:
+    """Bug: a cancellation landing inside a Redis call was swallowed (redis-py), the
+    heartbeat beat on, and `close` waited for it forever (a hung test teardown)."""
+    presence = SharedPresence(require_redis(), pubsub=MemoryPubSub(),
+                              prefix=f"t{uuid.uuid4().hex[:8]}:", ttl=TTL,
+                              heartbeat=0.01, max_per_player=1)
+    await presence.start()
+    beats = 0
+
+    async def swallowing_beat() -> None:
+        nonlocal beats
+        beats += 1
+        with contextlib.suppress(asyncio.CancelledError):  # as the library did
+            await asyncio.sleep(0.05)
+
+    presence.beat = swallowing_beat  # type: ignore[method-assign]
+    while beats < 2:  # the heartbeat is in a beat, or about to be
+        await asyncio.sleep(0.01)
+    closing = asyncio.create_task(presence.close())
+    done, _ = await asyncio.wait([closing], timeout=5)
+    if not done:  # end what the bug left running, so that the failure is all that hangs
+        async def ending_beat() -> None:
+            raise asyncio.CancelledError
+
+        presence.beat = ending_beat  # type: ignore[method-assign]
+        await closing
+    assert done, "close waited on a heartbeat that went on beating"
