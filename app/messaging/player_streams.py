@@ -46,6 +46,8 @@ MATCH_CHANNEL_GRACE_SECONDS = 5.0
 SETTLED_KEPT = 32  # recent match results a stream remembers, to tell each once
 FROM_STREAM = "from_stream"
 """Marks an answer echoed on the player's channel with the stream it was emitted on."""
+Siblings = Callable[["EventStream"], "list[EventStream]"]
+"""The player's other streams on this process."""
 
 
 class EventStream:
@@ -61,6 +63,7 @@ class EventStream:
         "_pumps",
         "_settled",
         "_shared",
+        "_siblings",
         "idle_since",
         "last_n",
         "player_id",
@@ -69,10 +72,13 @@ class EventStream:
 
     def __init__(self, player_id: int, pubsub: PubSub, clock: Clock = SYSTEM_CLOCK, *,
                  shared: RedisEventStreams | None = None,
-                 claim: tuple[str, Claim] | None = None) -> None:
+                 claim: tuple[str, Claim] | None = None,
+                 siblings: Siblings | None = None) -> None:
         """``shared``: every event also written to Redis (any process can resume the
-        stream); ``claim``: a stream taken over from another process, with its events."""
+        stream); ``claim``: a stream taken over from another process, with its events;
+        ``siblings``: the player's other streams on this process (``StreamHub``)."""
         self.player_id = player_id
+        self._siblings = siblings
         self.stream = secrets.token_hex(8) if claim is None else claim[0]
         self.last_n = 0 if claim is None else claim[1].last_n
         self._shared = shared
@@ -129,8 +135,11 @@ class EventStream:
         published on the player's channel so theirs get it too (``_take`` there; our own
         session skips it by ``from_stream``). Refusals concern the asking tab only."""
         frame = self.emit(answer, at_once=True)
-        if answer.get("type") == "ack" and not answer.get("duplicate") and crosses_processes(
-                self._pubsub):
+        if answer.get("type") != "ack" or answer.get("duplicate"):
+            return frame
+        for sibling in self._siblings(self) if self._siblings is not None else ():
+            sibling.emit(answer)  # another tab's stream here (it resumed here, apart)
+        if crosses_processes(self._pubsub):
             self._later(self._echo(answer))
         return frame
 
@@ -257,7 +266,9 @@ class EventStream:
         elif kind == "gap":  # the channel lost messages (app/messaging/redis_pubsub.py)
             message = frames.resync()
         elif FROM_STREAM in message:  # my own answer, from the process where a tab of mine acted
-            if message[FROM_STREAM] == self.stream:
+            if message[FROM_STREAM] == self.stream or any(
+                    sibling.stream == message[FROM_STREAM] for sibling in
+                    (self._siblings(self) if self._siblings is not None else ())):
                 return  # made here: every tab here has it already
             message = {key: value for key, value in message.items() if key != FROM_STREAM}
         self.emit(message, taken)

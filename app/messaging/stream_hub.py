@@ -35,7 +35,10 @@ class StreamHub:
         if shared is not None:
             shared.on_lost(self._lost)
         self._closing: set[asyncio.Task[None]] = set()
-        self._sessions: dict[int, EventStream] = {}
+        self._sessions: dict[int, EventStream] = {}  # where a player's new connections go
+        # Streams a player's other tab resumed here while the player had connections on
+        # another stream here (their process died): each tab keeps its own stream.
+        self._apart: dict[int, list[EventStream]] = {}
         self._connecting = KeyedLock()  # players connecting right now
         self._presence_listeners: list[Callable[[int], Awaitable[None]]] = []
         self._swept_at = clock()
@@ -44,8 +47,16 @@ class StreamHub:
         self._presence_listeners.append(listener)
 
     def is_online(self, player_id: int) -> bool:
-        session = self._sessions.get(player_id)
-        return session is not None and session.connections > 0
+        return any(session.connections for session in self._all_of(player_id))
+
+    def _all_of(self, player_id: int) -> list[EventStream]:
+        home = self._sessions.get(player_id)
+        return [*([home] if home is not None else []), *self._apart.get(player_id, ())]
+
+    def _siblings(self, session: EventStream) -> list[EventStream]:
+        if session.player_id not in self._apart:  # the usual case: one stream here
+            return []
+        return [other for other in self._all_of(session.player_id) if other is not session]
 
     def online_among(self, player_ids: list[int]) -> list[int]:
         return [player_id for player_id in player_ids if self.is_online(player_id)]
@@ -53,7 +64,8 @@ class StreamHub:
     async def session(self, player_id: int) -> EventStream:
         session = self._sessions.get(player_id)
         if session is None:
-            session = EventStream(player_id, self._pubsub, self._clock, shared=self._shared)
+            session = EventStream(player_id, self._pubsub, self._clock, shared=self._shared,
+                                  siblings=self._siblings)
             await session.follow(channels.player(player_id))
             self._sessions[player_id] = session
         return session
@@ -71,9 +83,9 @@ class StreamHub:
         # back at once (their process died) would otherwise each make a session of the
         # stream they shared, and each tab would get only its own half of the events.
         async with self._connecting.hold(player_id):
-            claim = await self._take_over(player_id, *resume)
-            session = await self.session(player_id)
-            was_online = session.connections > 0
+            was_online = self.is_online(player_id)
+            session, claim = await self._resumed(player_id, *resume)
+            session = session or await self.session(player_id)
             outbox = session.attach(prelude(session))
             if claim is not None:  # after the prelude: what was published meanwhile
                 await session.follow(channels.player(player_id), claim.cursors.pop(
@@ -84,25 +96,31 @@ class StreamHub:
             await self._presence_changed(player_id, online=True)
         return session, outbox
 
-    async def _take_over(self, player_id: int, stream: str | None, last_event: int | None
-                         ) -> Claim | None:
-        """The stream another process wrote, made this process's session of the player.
+    async def _resumed(self, player_id: int, stream: str | None, last_event: int | None
+                       ) -> tuple[EventStream | None, Claim | None]:
+        """The session of ``stream`` here, or the stream another process wrote taken over
+        (with its claim); (None, None) when it cannot be resumed (snapshots follow).
 
-        Not when the stream is ours already, nor when the player has connections here on
-        another stream (they keep theirs; this one gets snapshots, as before)."""
-        here = self._sessions.get(player_id)
-        if (self._shared is None or stream is None or last_event is None
-                or (here is not None and (here.stream == stream or here.connections))):
-            return None
+        A stream taken over while the player has connections here on another stream (two
+        tabs, whose process died under one) stays apart: each tab keeps its own."""
+        if self._shared is None or stream is None or last_event is None:
+            return None, None
+        for session in self._all_of(player_id):
+            if session.stream == stream:
+                return session, None
         claim = await self._shared.claim(stream, player_id, last_event)
         if claim is None:
-            return None
+            return None, None
+        session = EventStream(player_id, self._pubsub, self._clock, shared=self._shared,
+                              claim=(stream, claim), siblings=self._siblings)
+        here = self._sessions.get(player_id)
+        if here is not None and here.connections:
+            self._apart.setdefault(player_id, []).append(session)
+            return session, claim
         if here is not None:  # an idle session of ours: the moved stream replaces it
-            del self._sessions[player_id]
             await here.close()
-        self._sessions[player_id] = EventStream(player_id, self._pubsub, self._clock,
-                                                shared=self._shared, claim=(stream, claim))
-        return claim
+        self._sessions[player_id] = session
+        return session, claim
 
     def _lost(self, stream: str) -> None:
         """Another process took this stream over: ours writes nothing more. Its sockets
@@ -110,14 +128,33 @@ class StreamHub:
         for player_id, session in list(self._sessions.items()):
             if session.stream == stream:
                 del self._sessions[player_id]
-                task = asyncio.create_task(session.close())
-                self._closing.add(task)
-                task.add_done_callback(self._closing.discard)
+                self._close_later(session)
+        for apart in list(self._apart.values()):
+            for session in [s for s in apart if s.stream == stream]:
+                self._forget_apart(session)
+                self._close_later(session)
+
+    def _close_later(self, session: EventStream) -> None:
+        task = asyncio.create_task(session.close())
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
 
     async def disconnect(self, session: EventStream, outbox: Outbox) -> None:
         session.detach(outbox)
-        if session.connections == 0:
+        if session.connections:
+            return
+        if session in self._apart.get(session.player_id, ()):
+            # Kept in Redis: its tab may resume it here (claimed again) or anywhere.
+            self._forget_apart(session)
+            await session.close()
+        if not self.is_online(session.player_id):
             await self._presence_changed(session.player_id, online=False)
+
+    def _forget_apart(self, session: EventStream) -> None:
+        apart = self._apart[session.player_id]
+        apart.remove(session)
+        if not apart:
+            del self._apart[session.player_id]
 
     async def _presence_changed(self, player_id: int, *, online: bool) -> None:
         await self._pubsub.publish(
@@ -136,6 +173,7 @@ class StreamHub:
                 await session.close()
 
     async def close(self) -> None:
-        for session in self._sessions.values():
+        for session in [*self._sessions.values(), *(s for a in self._apart.values() for s in a)]:
             await session.close()
         self._sessions.clear()
+        self._apart.clear()

@@ -87,6 +87,7 @@ class Tab:
     _last_n: int = 0
     _seen: int = 0  # frames of the current connection already looked at
     _reconnecting: asyncio.Lock = field(default_factory=asyncio.Lock)
+    moves: list[tuple[float, bool]] = field(default_factory=list)  # (when, resumed)
 
     @property
     def client(self) -> DuelClient:
@@ -120,6 +121,7 @@ class Tab:
             if self.client is not old:
                 return
             self.connections.append(await self._open(old.welcome["stream"], old.last_event))
+            self.moves.append((time.monotonic(), self.client.welcome["resumed"]))
             self._seen = 0
             if not self.client.welcome["resumed"]:
                 self.resyncs += 1
@@ -281,7 +283,8 @@ async def terminate_backends(database: str, times: int) -> int:
     return ended
 
 
-async def faults(cluster: Cluster, redis: OwnRedis, log: list[str]) -> None:
+async def faults(cluster: Cluster, redis: OwnRedis, log: list[str],
+                 restarts: list[float]) -> None:
     """Each fault in turn, with play going on around them."""
     database = cluster.env["SPIDER_DATABASE_URL"].rsplit("/", 1)[1]
     for index in (0, 1):
@@ -290,6 +293,7 @@ async def faults(cluster: Cluster, redis: OwnRedis, log: list[str]) -> None:
         await asyncio.to_thread(cluster.restart, index, signal.SIGKILL)
     await asyncio.sleep(CALM_S)
     log.append("Redis restarted")
+    restarts.append(time.monotonic())
     redis.stop()
     await asyncio.sleep(0.5)
     redis.start()
@@ -326,7 +330,8 @@ async def test_chaos_every_fault_under_live_duels_loses_nothing(
             await duel.second.watch(duel.first.player.id)
     playing = [asyncio.create_task(side.play(play)) for side in sides]
     log: list[str] = []
-    await faults(cluster, own_redis, log)
+    redis_restarted: list[float] = []
+    await faults(cluster, own_redis, log, redis_restarted)
     play.set()
     await asyncio.wait_for(asyncio.gather(*playing), timeout=60)
     for side in sides:
@@ -350,6 +355,10 @@ async def test_chaos_every_fault_under_live_duels_loses_nothing(
     # Every fault bit: actions were in flight when a worker died, and tabs moved.
     assert sum(tab.interrupted for tab in tabs) >= 3, log
     assert len(reconnected) >= len(tabs), log  # two kills: every tab moved at least once
+    # Until Redis lost the streams, every tab resumed its own stream wherever it landed,
+    # a second tab beside the first included.
+    before = [resumed for tab in tabs for when, resumed in tab.moves if when < redis_restarted[0]]
+    assert before and all(before), (sum(before), len(before))
     async with httpx.AsyncClient(base_url=cluster.http, timeout=30) as http:
         for duel in duels:
             await check_duel(http, duel)

@@ -147,3 +147,40 @@ async def test_a_stream_gone_or_not_the_players_is_not_taken_over(
     _, _, fresh = await two.connect(("no-such-stream", 3))
     await settled(two)
     assert fresh[0]["resumed"] is False and fresh[0]["stream"] != "no-such-stream"
+
+
+async def test_a_tab_resumes_its_own_stream_where_another_tab_of_the_player_is(
+    processes: tuple[Process, Process],
+) -> None:
+    """Issue 23, target 2: two tabs on two processes; the one whose process goes away
+    comes back where the other tab is and resumes its own stream (it used to get a
+    fresh one and snapshots); from then on each gets every event, the other's acks too."""
+    one, two = processes
+    a, a_box, a_seen = await one.connect()  # tab A on process one
+    b, _, b_seen = await two.connect()  # tab B on process two: another stream
+    for session in (a, b):
+        await session.follow(channels.match(3))
+    await two.bus.publish(channels.match(3), {"type": "progress", "id": 1})
+    await settled(one, two)
+    last = numbers(a_seen)[-1]
+    await one.hub.disconnect(a, a_box)  # A's connection drops
+    await a_box.stop()
+    await two.bus.publish(channels.match(3), {"type": "progress", "id": 2})
+    await settled(one, two)
+
+    moved, _, again = await two.connect((a.stream, last))
+    await settled(one, two)
+    assert again[0]["resumed"] is True and moved.stream == a.stream != b.stream
+    assert [f["id"] for f in again[1:]] == [2]  # what it missed, nothing twice
+    assert two.hub.is_online(PLAYER)
+    # Each tab's acks reach the other (same process: no echo through Redis), once.
+    b.emit_answer({"type": "ack", "seq": 5, "view": {}, "events": []})
+    moved.emit_answer({"type": "ack", "seq": 6, "view": {}, "events": []})
+    await two.bus.publish(channels.match(3), {"type": "progress", "id": 3})
+    await settled(one, two)
+    for seen in (again, b_seen):
+        assert sorted((f["type"], f.get("seq") or f.get("id")) for f in seen
+                      if f["type"] in ("ack", "progress") and f.get("id") != 1
+                      and f.get("id") != 2) == [("ack", 5), ("ack", 6), ("progress", 3)]
+        assert numbers(seen) == list(range(numbers(seen)[0], numbers(seen)[-1] + 1))
+    assert numbers(again)[0] == last + 1
