@@ -24,6 +24,7 @@ CODE_PATTERNS = [
     r'\breject\([^\n]*?"([a-z_]+)"',
     r'^\s*return\s+"([a-z_]+)",\s',  # the duel core's refusals: (code, message)
     r'\bproblem\(\s*\d+,\s*"([a-z_]+)"',
+    r'\bRefuse\(\s*"([a-z_]+)"',  # the seat rule's refusals (app/rooms/seat_rule.py)
 ]
 STATUS_TABLE = re.compile(r"_HTTP_CODES\s*=\s*\{(.*?)\}", re.S)
 

@@ -153,6 +153,7 @@ def test_a_friend_request_declined_then_accepted(
     alice.goto("/#/player/bob")
     add = alice.get_by_role("button", name="Add friend")
     expect(add).to_be_visible()
+    expect(alice.locator("dl.stats").first).to_be_visible()  # drawn once the stats came
     # At the top of the page, above the duel statistics.
     assert add.bounding_box()["y"] < alice.locator("dl.stats").first.bounding_box()["y"]  # type: ignore[index]
     add.click()
