@@ -25,6 +25,10 @@ class StoreError(RuntimeError):
     """Storage refused or failed; the caller changes nothing in memory."""
 
 
+FINISHED = "finished"
+"""The end reason of a player's finish command (the only end a player asks for)."""
+
+
 class SeqTaken(StoreError):
     """An action with this ``seq`` is already in the game's log (unique constraint)."""
 
@@ -105,6 +109,9 @@ class DuelStore(Protocol):
         ...
 
     async def end_game(self, game_id: int, reason: str, at: float, progress: Progress) -> None:
+        """Record the game's end, once: an end already recorded stays (two processes
+        timing out one game). A second :data:`FINISHED` raises :class:`SeqTaken`: only
+        a copy that missed the first one asks for it, and the log must answer."""
         ...
 
     async def finish_match(self, match_id: int, outcomes: list[PlayerOutcome]) -> Settled:
@@ -169,6 +176,8 @@ class MemoryStore:
         if game.ended_at is None:
             game.ended_at = at
             game.end_reason = reason
+        elif reason == FINISHED:  # a second finish: from a stale copy (as SqlStore says)
+            raise SeqTaken(f"game {game_id} is over already ({game.end_reason})")
 
     async def finish_match(self, match_id: int, outcomes: list[PlayerOutcome]) -> Settled:
         winner_id = decide_winner(outcomes)

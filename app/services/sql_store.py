@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.db import games as repo
 from app.db.models import DuelTable, Game, Match, Player, utc_from_seconds, utcnow
 from app.rooms.store import (
+    FINISHED,
     SETTLE_GRACE_SECONDS,
     Progress,
     SeqTaken,
@@ -148,6 +149,11 @@ class SqlStore:
             if game is None:
                 raise StoreError(f"no game {game_id}")
             if game.status != "playing":
+                if reason == FINISHED:
+                    # Only a player's finish ends a game so, once: a second one comes from
+                    # a copy that missed the first (its process died before its news
+                    # left). The log decides, as for a seq taken.
+                    raise SeqTaken(f"game {game_id} is over already ({game.status})")
                 return  # already recorded (a restart finishing what was half done)
             await repo.finish_game(session, game=game, status=reason, progress=progress,
                                    at=utc_from_seconds(at))

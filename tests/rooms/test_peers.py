@@ -22,16 +22,21 @@ async def no_follow(channel: str) -> None:
 
 
 def two_processes() -> tuple[MemoryStore, DuelService, DuelService]:
+    store = one_match()
+    bus, clock = MemoryPubSub(), FakeClock()
+    one = DuelService(store=store, pubsub=bus, clock=clock, peers=True)
+    two = DuelService(store=store, pubsub=bus, clock=clock, peers=True)
+    return store, one, two
+
+
+def one_match() -> MemoryStore:
     store = MemoryStore()
     store.add_match(StoredMatch(
         match_id=MATCH, rules=RULES, time_limit_s=600.0,
         games=[StoredGame(101, ANN), StoredGame(102, BOB)],
         deal={"layout": near_finished_layout()},
     ))
-    bus, clock = MemoryPubSub(), FakeClock()
-    one = DuelService(store=store, pubsub=bus, clock=clock, peers=True)
-    two = DuelService(store=store, pubsub=bus, clock=clock, peers=True)
-    return store, one, two
+    return store
 
 
 async def settle() -> None:
@@ -95,6 +100,30 @@ async def test_a_stale_copy_takes_the_next_seq_from_the_log_not_as_out_of_turn()
     # A seq truly out of turn is still refused, once the copy is fresh.
     early = await two.act(player_id=ANN, match_id=MATCH, seq=5, action=WINNING_LINE[2])
     assert early["type"] == "reject" and early["code"] == "bad_seq" and early["next_seq"] == 3
+    await one.close()
+    await two.close()
+
+
+async def test_a_finish_resent_to_a_stale_copy_answers_with_the_stored_end() -> None:
+    # Ann finishes through process one, which dies before its news leaves (here: the
+    # two processes share no bus); her resend reaches process two, whose copy still has
+    # the game in progress. The answer is the stored finish (its time), not a second
+    # finish made later.
+    store, clock = one_match(), FakeClock()
+    one = DuelService(store=store, pubsub=MemoryPubSub(), clock=clock, peers=True)
+    two = DuelService(store=store, pubsub=MemoryPubSub(), clock=clock, peers=True)
+    start = await one.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    await two.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    await clock.advance(1.25)
+    finished_at = clock()
+    done = await one.finish(player_id=ANN, match_id=MATCH, seq=1)
+    assert done["type"] == "ack" and done["status"] == "finished"
+    await clock.advance(0.75)  # the reconnection takes a while: the clock runs on
+    resent = await two.finish(player_id=ANN, match_id=MATCH, seq=1)
+    assert resent["type"] == "ack" and resent["duplicate"] is True, resent
+    assert resent["status"] == "finished"
+    assert resent["time_left_ms"] == done["time_left_ms"] == start["time_left_ms"] - 1250
+    assert store.matches[MATCH].games[0].ended_at == finished_at
     await one.close()
     await two.close()
 
