@@ -145,6 +145,15 @@ async def actions_of_game(session: AsyncSession, *, game_id: int) -> tuple[GameA
     return tuple(result)
 
 
+async def game_head(session: AsyncSession, *, game_id: int) -> tuple[int, bool] | None:
+    """The game's last logged seq (0 for none) and whether its end is recorded; None when
+    there is no such game. One round trip."""
+    last = (select(func.coalesce(func.max(GameAction.seq), 0))
+            .where(GameAction.game_id == game_id).scalar_subquery())
+    row = (await session.execute(select(Game.status, last).where(Game.id == game_id))).first()
+    return None if row is None else (int(row[1]), row[0] != "playing")
+
+
 async def load_game(session: AsyncSession, *, game_id: int) -> LoadedGame | None:
     """A game, its match and its whole action log in order, or None."""
     game = await session.get(Game, game_id)

@@ -126,6 +126,10 @@ class DuelService:
         live = await self.match(match_id)
         if live.value.awaiting and not live.value.seated(player_id):
             live = await self.reload(match_id)  # paired since our copy was made (a quick duel)
+        elif self._peers is not None and await self._behind_the_log(live, player_id):
+            # Another process played this game and its news has not reached our copy yet
+            # (the player's other tab heard of the step first): the log decides.
+            live = await self.reload(match_id)
         async with live.lock(player_id):
             await follow(channels.match(match_id))
             now = self._clock()
@@ -134,6 +138,17 @@ class DuelService:
                 if step is not None:
                     await self._runner.run(live, player_id, step)
             return self._runner.snapshot(live, live.game_of(player_id), role="player")
+
+    async def _behind_the_log(self, live: LiveMatch, player_id: int) -> bool:
+        if not live.value.seated(player_id):
+            return False  # an outsider: refused by the core as it is
+        seat = live.game_of(player_id)
+        try:
+            last_logged, ended = await self._store.game_head(seat.game_id)
+        except StoreError:  # the database is away: our copy is the best answer there is
+            log.warning("could not read the log's head of game %d", seat.game_id)
+            return False
+        return last_logged > seat.log_length or (ended and not seat.over)
 
     async def act(
         self, *, player_id: int, match_id: int, seq: int, action: Payload,

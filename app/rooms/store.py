@@ -108,6 +108,11 @@ class DuelStore(Protocol):
         a loop turn before the appending task wakes); not if the write fails."""
         ...
 
+    async def game_head(self, game_id: int) -> tuple[int, bool]:
+        """The game's last logged seq (0 for none) and whether its end is recorded: a copy
+        behind either is stale (another process played or ended it)."""
+        ...
+
     async def end_game(self, game_id: int, reason: str, at: float, progress: Progress) -> None:
         """Record the game's end, once: an end already recorded stays (two processes
         timing out one game). A second :data:`FINISHED` raises :class:`SeqTaken`: only
@@ -170,6 +175,10 @@ class MemoryStore:
         game.actions.append(StoredAction(seq, dict(action), at))
         if then is not None:
             then()
+
+    async def game_head(self, game_id: int) -> tuple[int, bool]:
+        game = self._game(game_id)
+        return max((stored.seq for stored in game.actions), default=0), game.ended_at is not None
 
     async def end_game(self, game_id: int, reason: str, at: float, progress: Progress) -> None:
         game = self._game(game_id)

@@ -138,6 +138,14 @@ class SqlStore:
             await repo.append_action(session, game_id=game_id, seq=seq, action=action,
                                      at=utc_from_seconds(at), progress=progress)
 
+    async def game_head(self, game_id: int) -> tuple[int, bool]:
+        with _storage_errors():
+            async with self._sessions() as session:
+                head = await repo.game_head(session, game_id=game_id)
+        if head is None:
+            raise StoreError(f"no game {game_id}")
+        return head
+
     async def end_game(self, game_id: int, reason: str, at: float, progress: Progress) -> None:
         with _storage_errors():
             await self._end_game(game_id, reason, at, progress)

@@ -128,6 +128,26 @@ async def test_a_finish_resent_to_a_stale_copy_answers_with_the_stored_end() -> 
     await two.close()
 
 
+async def test_opening_on_a_copy_that_missed_news_answers_from_the_log() -> None:
+    # Ann's other tab heard of her steps (and of her finish) before its process did: its
+    # open_game answers with the game as logged, not with the copy one step back.
+    store, clock = one_match(), FakeClock()
+    one = DuelService(store=store, pubsub=MemoryPubSub(), clock=clock, peers=True)
+    two = DuelService(store=store, pubsub=MemoryPubSub(), clock=clock, peers=True)
+    await one.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    await two.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    acked = [await one.act(player_id=ANN, match_id=MATCH, seq=seq, action=action)
+             for seq, action in enumerate(WINNING_LINE[:2], start=1)]
+    seen = await two.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    assert (seen["seq"], seen["view"]) == (2, acked[-1]["view"])
+    done = await one.finish(player_id=ANN, match_id=MATCH, seq=3)
+    seen = await two.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    assert seen["status"] == "finished", seen  # (its seq counts the logged actions: 2)
+    assert seen["time_left_ms"] == done["time_left_ms"]
+    await one.close()
+    await two.close()
+
+
 async def test_the_match_is_settled_when_its_last_game_ends_on_another_process() -> None:
     store, one, two = two_processes()
     await one.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
