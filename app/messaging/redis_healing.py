@@ -22,11 +22,13 @@ BACKOFF_CAP_SECONDS = 0.05
 HEALTH_CHECK_SECONDS = 10
 
 
-def healing_options() -> dict[str, Any]:
-    """Keyword arguments for a redis-py client or connection pool."""
+def healing_options(*, retry_timeouts: bool = True) -> dict[str, Any]:
+    """Keyword arguments for a redis-py client or connection pool. ``retry_timeouts``
+    False: a command that timed out is not sent again, for commands that must not run
+    twice (a publish: a hung Redis may still run the first one once it wakes up)."""
     return {
         "retry": Retry(ExponentialBackoff(cap=BACKOFF_CAP_SECONDS, base=BACKOFF_BASE_SECONDS),
                        RETRIES),
-        "retry_on_error": [ConnectionError, TimeoutError],
+        "retry_on_error": [ConnectionError, TimeoutError] if retry_timeouts else [ConnectionError],
         "health_check_interval": HEALTH_CHECK_SECONDS,
     }

@@ -48,6 +48,11 @@ __all__ = ["GAP", "RETRY_DELAY", "UNKEPT", "RedisPubSub", "StreamMessage"]
 
 POOL_SIZE = 100
 POOL_WAIT_SECONDS = 10.0
+# A command Redis does not answer within this fails, and is not sent again (a hung Redis
+# may still run it when it wakes): a publish waits for Redis, and behind it the game's
+# next step, so a hung Redis (open connections, no answer) must cost a second and a gap
+# marker, never the game.
+COMMAND_TIMEOUT_SECONDS = 1.0
 READ_TIMEOUT = 1.0
 CONFIRM_TIMEOUT = 5.0
 
@@ -78,7 +83,9 @@ class RedisPubSub:
         # channel's newest id, did).
         pool = redis.BlockingConnectionPool.from_url(
             url, client_name=name, max_connections=POOL_SIZE, timeout=POOL_WAIT_SECONDS,
-            **healing_options())
+            socket_timeout=COMMAND_TIMEOUT_SECONDS,
+            socket_connect_timeout=COMMAND_TIMEOUT_SECONDS,
+            **healing_options(retry_timeouts=False))
         self._redis = redis.Redis(connection_pool=pool)
         # The subscriber connection on a client of its own, without the retries: its
         # reader must see a lost connection (and catch up on what it missed), which a

@@ -7,6 +7,7 @@ everything, as the issue's outage did."""
 from __future__ import annotations
 
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -61,9 +62,20 @@ class OwnRedis:
     def stop(self) -> None:
         """Gone at once, as a crashed or restarting Redis (every connection dropped)."""
         if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGCONT)  # a paused one dies too
             self.process.kill()
             self.process.wait(timeout=10)
         self.process = None
+
+    def pause(self) -> None:
+        """Hung, not gone: connections stay open and nothing answers (SIGSTOP), as a Redis
+        stuck on a slow disk or behind a partition."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGCONT)
 
     def restart(self) -> None:
         self.stop()
