@@ -126,7 +126,7 @@ class DuelService:
         live = await self.match(match_id)
         if live.value.awaiting and not live.value.seated(player_id):
             live = await self.reload(match_id)  # paired since our copy was made (a quick duel)
-        elif self._peers is not None and await self._behind_the_log(live, player_id):
+        elif self._peers is not None and await _behind_the_log(self._store, live, player_id):
             # Another process played this game and its news has not reached our copy yet
             # (the player's other tab heard of the step first): the log decides.
             live = await self.reload(match_id)
@@ -138,17 +138,6 @@ class DuelService:
                 if step is not None:
                     await self._runner.run(live, player_id, step)
             return self._runner.snapshot(live, live.game_of(player_id), role="player")
-
-    async def _behind_the_log(self, live: LiveMatch, player_id: int) -> bool:
-        if not live.value.seated(player_id):
-            return False  # an outsider: refused by the core as it is
-        seat = live.game_of(player_id)
-        try:
-            last_logged, ended = await self._store.game_head(seat.game_id)
-        except StoreError:  # the database is away: our copy is the best answer there is
-            log.warning("could not read the log's head of game %d", seat.game_id)
-            return False
-        return last_logged > seat.log_length or (ended and not seat.over)
 
     async def act(
         self, *, player_id: int, match_id: int, seq: int, action: Payload,
@@ -314,3 +303,17 @@ def _ahead(reply: Payload | None, seq: int) -> bool:
     """A refusal of a seq beyond the next one of the copy that answered."""
     return (reply is not None and reply.get("code") == "bad_seq"
             and seq > int(reply.get("next_seq", seq)))
+
+
+async def _behind_the_log(store: DuelStore, live: LiveMatch, player_id: int) -> bool:
+    """Whether the log holds more of the player's game than our copy (another process
+    logged a step, or recorded the end, and its news has not reached us yet)."""
+    if not live.value.seated(player_id):
+        return False  # an outsider: refused by the core as it is
+    seat = live.game_of(player_id)
+    try:
+        last_logged, ended = await store.game_head(seat.game_id)
+    except StoreError:  # the database is away: our copy is the best answer there is
+        log.warning("could not read the log's head of game %d", seat.game_id)
+        return False
+    return last_logged > seat.log_length or (ended and not seat.over)
