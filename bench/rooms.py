@@ -23,7 +23,7 @@ from typing import Any
 from app.messaging.pubsub import MemoryPubSub
 from app.messaging.stream_hub import StreamHub
 from app.rooms.duel import DuelService
-from app.rooms.store import MemoryStore, Progress, StoredGame, StoredMatch
+from app.rooms.store import MemoryStore, StoredGame, StoredMatch, Totals
 from app.runtime import metrics
 from app.runtime.clock import SYSTEM_CLOCK, Clock
 from bench.bot import choose
@@ -36,7 +36,7 @@ class NullLogStore(MemoryStore):
     """Accepts every action and keeps none: the benchmark times the rooms layer only."""
 
     async def append_action(
-        self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Progress,
+        self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Totals,
         *, then: Callable[[], None] | None = None,
     ) -> None:
         if then is not None:

@@ -316,7 +316,7 @@ class Lobby(Numbered):
     table: dict[str, Any]
 
 
-class Invite(Numbered):
+class InviteEvent(Numbered):
     type: Literal["invite"] = "invite"
     invite: dict[str, Any]
 
@@ -365,7 +365,7 @@ class Pong(Message):
 
 ServerMessage = Annotated[
     Welcome | ResumeResult | Snapshot | Ack | Reject | ProgressEvent | WatchEvent | GameOver
-    | MatchResult | Replay | Lobby | Invite | QuickLooking | Presence | Friend | Said | Resync
+    | MatchResult | Replay | Lobby | InviteEvent | QuickLooking | Presence | Friend | Said | Resync
     | Hint | Error | Pong | SoloSnapshot | SoloAck | SoloReject | SoloAssist | SoloHint
     | SoloOver | BadgeEarned,
     Field(discriminator="type"),

@@ -42,21 +42,21 @@ Level = Literal["any", "beginner", "intermediate", "advanced", "expert"]
 DifficultyChoice = Literal["any", "easy", "medium", "hard"]
 
 
-class Request(BaseModel):
+class RequestBody(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
-class NewPlayerIn(Request):
+class NewPlayerIn(RequestBody):
     name: str = Field(min_length=NAME_MIN, max_length=NAME_MAX, pattern=NAME_PATTERN,
                       description="3–20 letters A-Z, digits, '_' or '-'; starts with a letter")
 
 
-class NameIn(Request):
+class NameIn(RequestBody):
     name: str = Field(min_length=1, max_length=64, pattern=NAME_PATTERN,
                       description="a player's display name")
 
 
-class TableIn(Request):
+class TableIn(RequestBody):
     preset: Literal["duel", "classic"] = "duel"
     suits: Suits = 1
     time_limit_seconds: int = Field(900, ge=TIME_LIMIT_MIN, le=TIME_LIMIT_MAX)
@@ -67,7 +67,7 @@ class TableIn(Request):
         "any", description="the solver's effort on the match deals (docs/solver.md)")
 
 
-class InviteIn(Request):
+class InviteIn(RequestBody):
     to: str | None = Field(None, min_length=1, max_length=64, pattern=NAME_PATTERN,
                            description="a friend's name; leave out for a link invitation")
 

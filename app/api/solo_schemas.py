@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from app.api.schemas import Request, Suits
+from app.api.schemas import RequestBody, Suits
 from app.engine.deal_numbers import DEAL_NUMBER_MIN, PLAYABLE_NUMBER_MAX
 from app.services.daily import BoardEntry, StreakEntry
 
@@ -16,7 +16,7 @@ SoloStatus = Literal["playing", "won", "abandoned", "expired"]
 Difficulty = Literal["easy", "medium", "hard"]
 
 
-class SoloOptionsIn(Request):
+class SoloOptionsIn(RequestBody):
     suits: Suits
     solvable_only: bool = Field(True, description="deal a number's solvable deal (a win "
                                 "on a random deal, with this off, counts ×1.2)")
@@ -29,7 +29,7 @@ class SoloOptionsOut(BaseModel):
     relaxed: bool
 
 
-class NewSoloGameIn(Request):
+class NewSoloGameIn(RequestBody):
     number: int | None = Field(
         None, ge=DEAL_NUMBER_MIN, le=PLAYABLE_NUMBER_MAX,
         description="the deal number: one picked (1–999,999) or a duel's from its \"play "

@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import GAME_STATUSES, DuelTable, Game, GameAction, Match, utcnow
-from app.rooms.store import Progress
+from app.rooms.store import Totals
 
 
 class DuplicateActionError(ValueError):
@@ -118,7 +118,7 @@ async def append_action(
     seq: int,
     action: dict[str, Any],
     at: datetime | None = None,
-    progress: Progress | None = None,
+    progress: Totals | None = None,
 ) -> GameAction:
     """Append one legal action; raises :class:`DuplicateActionError` if ``seq`` is taken.
 
@@ -164,7 +164,7 @@ async def load_game(session: AsyncSession, *, game_id: int) -> LoadedGame | None
     return LoadedGame(game, match, await actions_of_game(session, game_id=game_id))
 
 
-async def live_totals(session: AsyncSession, game: Game) -> Progress:
+async def live_totals(session: AsyncSession, game: Game) -> Totals:
     """The game's totals now: while it is played, those of its last logged action (the
     action log's writers leave the games row alone, revision 0009); once it has ended,
     or before its first action with totals (none logged yet, or logged before 0009), the
@@ -177,11 +177,11 @@ async def live_totals(session: AsyncSession, game: Game) -> Progress:
         if last is not None:
             score, actions, time_used_ms = last
             if score is not None and actions is not None and time_used_ms is not None:
-                return Progress(score, actions, time_used_ms)
-    return Progress(game.score, game.actions_count, game.time_used_ms)
+                return Totals(score, actions, time_used_ms)
+    return Totals(game.score, game.actions_count, game.time_used_ms)
 
 
-async def update_progress(session: AsyncSession, *, game: Game, progress: Progress) -> Game:
+async def update_progress(session: AsyncSession, *, game: Game, progress: Totals) -> Game:
     game.score = progress.score
     game.actions_count = progress.actions
     game.time_used_ms = progress.time_used_ms
@@ -189,7 +189,7 @@ async def update_progress(session: AsyncSession, *, game: Game, progress: Progre
     return game
 
 
-async def finish_game(session: AsyncSession, *, game: Game, status: str, progress: Progress,
+async def finish_game(session: AsyncSession, *, game: Game, status: str, progress: Totals,
                       at: datetime | None = None) -> Game:
     """End a game with how it ended (won / finished / timed_out) and its totals."""
     if status not in GAME_STATUSES or status == "playing":

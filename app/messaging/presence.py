@@ -7,7 +7,7 @@ WebSocket layer replaces it with its live presence tracker.
 from typing import Protocol
 
 
-class Presence(Protocol):
+class PresenceRegistry(Protocol):
     def is_online(self, player_id: int) -> bool: ...
 
 

@@ -44,7 +44,7 @@ class PointsInputError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class PointsBreakdown:
+class EarnedPoints:
     """Each term of a win's points, as the result screen shows them."""
 
     base: int
@@ -91,7 +91,7 @@ def options_multiplier(options: SoloOptions) -> Fraction:
 
 def points_breakdown(
     *, options: SoloOptions, elapsed_ms: int, actions: int, rescues: int = 0
-) -> PointsBreakdown:
+) -> EarnedPoints:
     """The points of a win and how they add up.
 
     ``elapsed_ms``: playing time, from the game's first opening to the winning action.
@@ -112,7 +112,7 @@ def points_breakdown(
     rescues_cost = rescue_cost(options) * rescues
     floor = int(base * FLOOR_SHARE)
     earned = int((base + speed + economy) * multiplier) - rescues_cost  # int() rounds down here
-    return PointsBreakdown(base, speed, economy, multiplier, rescues_cost, floor,
+    return EarnedPoints(base, speed, economy, multiplier, rescues_cost, floor,
                            max(floor, earned))
 
 

@@ -30,7 +30,7 @@ from app.rooms import frames, seat_rule
 from app.rooms.errors import GameIsOver, NotOpened, ReplayNotReady, SpectateRefused
 from app.rooms.match import MatchState, SeatState
 from app.rooms.seat_log import RebuiltAck
-from app.rooms.store import Progress
+from app.rooms.store import Totals
 
 Payload = dict[str, Any]
 FINISH_OP = "finish"
@@ -57,7 +57,7 @@ class AppendAction(_Part):
     seq: int
     action: Payload
     at: float
-    progress: Progress
+    progress: Totals
 
 
 class EndGame(_Part):
@@ -67,7 +67,7 @@ class EndGame(_Part):
     game_id: int
     reason: str
     at: float
-    progress: Progress
+    progress: Totals
     required: bool = False
 
 
@@ -145,7 +145,7 @@ def end(match: MatchState, player_id: int, reason: str, at: float, *, announce: 
     seat = match.seat_of(player_id)
     ended = seat.evolve(ended_at=at, end_reason=reason)
     write = EndGame(seat.game_id, reason, at,
-                    Progress(seat.game.points, seat.game.state.actions,
+                    Totals(seat.game.points, seat.game.state.actions,
                              round(seat.elapsed_if_ended(reason, at) * 1000)),
                     required=reason == "finished")
     effects: tuple[Effect, ...] = (Disarm(player_id),)
@@ -222,7 +222,7 @@ def act(match: MatchState, player_id: int, seq: int, data: Payload, now: float) 
     points = after.score.points  # the field, not ScoredGame.points: no call on this path
     played = seat.played(after, seq, logged)
     append = AppendAction(seat.game_id, seq, logged, now,
-                          Progress(points, after.state.actions,
+                          Totals(points, after.state.actions,
                                    round(seat.elapsed_s(now) * 1000)))
     delta, events_out = points - seat.game.score.points, frames.events_json(events)
     if after.state.won:

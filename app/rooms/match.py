@@ -11,7 +11,7 @@ from app.engine.rules import Rules
 from app.engine.state import GameState
 from app.engine.view import ViewMemo
 from app.rooms.errors import NotSeated
-from app.rooms.store import Progress
+from app.rooms.store import Totals
 from app.rooms.winner import NO_SHOW, NOT_STARTED, PlayerOutcome
 from app.scoring.play import ScoredGame
 
@@ -111,8 +111,8 @@ class SeatState(msgspec.Struct, eq=False, weakref=True):
     def time_left_ms(self, now: float) -> int:
         return round((self.time_limit_s - self.elapsed_s(now)) * 1000)
 
-    def totals(self, now: float) -> Progress:
-        return Progress(self.game.points, self.game.state.actions,
+    def totals(self, now: float) -> Totals:
+        return Totals(self.game.points, self.game.state.actions,
                         round(self.elapsed_s(now) * 1000))
 
     def outcome(self, now: float) -> PlayerOutcome:

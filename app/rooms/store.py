@@ -67,7 +67,7 @@ class StoredMatch:
     awaiting: bool = False
 
 
-class Progress(msgspec.Struct, frozen=True, gc=False):
+class Totals(msgspec.Struct, frozen=True, gc=False):
     """A game's running totals for the REST views: on each logged action while the game
     is played, on its games row once it has ended (a struct: one is made per action, and
     built in C)."""
@@ -98,7 +98,7 @@ class DuelStore(Protocol):
     async def start_game(self, game_id: int, at: float) -> None: ...
 
     async def append_action(
-        self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Progress,
+        self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Totals,
         *, then: Callable[[], None] | None = None,
     ) -> None:
         """Durably log one legal action (and the game's new totals) before it is acknowledged.
@@ -113,7 +113,7 @@ class DuelStore(Protocol):
         behind either is stale (another process played or ended it)."""
         ...
 
-    async def end_game(self, game_id: int, reason: str, at: float, progress: Progress) -> None:
+    async def end_game(self, game_id: int, reason: str, at: float, progress: Totals) -> None:
         """Record the game's end, once: an end already recorded stays (two processes
         timing out one game). A second :data:`FINISHED` raises :class:`SeqTaken`: only
         a copy that missed the first one asks for it, and the log must answer."""
@@ -166,7 +166,7 @@ class MemoryStore:
             game.started_at = at
 
     async def append_action(
-        self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Progress,
+        self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Totals,
         *, then: Callable[[], None] | None = None,
     ) -> None:
         game = self._game(game_id)
@@ -180,7 +180,7 @@ class MemoryStore:
         game = self._game(game_id)
         return max((stored.seq for stored in game.actions), default=0), game.ended_at is not None
 
-    async def end_game(self, game_id: int, reason: str, at: float, progress: Progress) -> None:
+    async def end_game(self, game_id: int, reason: str, at: float, progress: Totals) -> None:
         game = self._game(game_id)
         if game.ended_at is None:
             game.ended_at = at

@@ -20,7 +20,7 @@ from sqlalchemy.orm import InstrumentedAttribute
 
 from app.db.models import FriendRequest, Friendship, Ignore, Player
 from app.errors import Conflict, Forbidden, InvalidInput, NotFound
-from app.messaging.presence import NobodyOnline, Presence
+from app.messaging.presence import NobodyOnline, PresenceRegistry
 from app.services.paging import Page, page_rows
 from app.services.players import find_by_name
 
@@ -98,7 +98,7 @@ async def remove_contact(*, session: AsyncSession, player: Player, other_id: int
 
 
 async def _list_contacts(session: AsyncSession, player: Player, page: int, page_size: int,
-                         contacts: ContactList, presence: Presence) -> Page[Contact]:
+                         contacts: ContactList, presence: PresenceRegistry) -> Page[Contact]:
     query = (select(Player, contacts.model.created_at)
              .join(contacts.model, contacts.other == Player.id)
              .where(contacts.model.player_id == player.id)
@@ -110,7 +110,7 @@ async def _list_contacts(session: AsyncSession, player: Player, page: int, page_
 
 async def list_friends(
     *, session: AsyncSession, player: Player, page: int, page_size: int,
-    presence: Presence | None = None,
+    presence: PresenceRegistry | None = None,
 ) -> Page[Contact]:
     """My friends by name, with their online flags."""
     return await _list_contacts(session, player, page, page_size, FRIENDS,

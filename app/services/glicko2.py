@@ -24,7 +24,7 @@ class Glicko:
 
 
 @dataclass(frozen=True)
-class Outcome:
+class RatedGame:
     """A game against ``opponent``: score 1 for a win, 0.5 for a draw, 0 for a loss."""
 
     opponent: Glicko
@@ -69,7 +69,7 @@ def _new_volatility(sigma: float, phi: float, v: float, delta: float, tau: float
     return math.exp(big_a / 2.0)
 
 
-def rate(player: Glicko, outcomes: list[Outcome], *, tau: float = TAU) -> Glicko:
+def rate(player: Glicko, outcomes: list[RatedGame], *, tau: float = TAU) -> Glicko:
     """The player's rating after one rating period with these outcomes."""
     mu = (player.rating - DEFAULT_RATING) / SCALE
     phi = player.rd / SCALE
@@ -97,6 +97,6 @@ def rate(player: Glicko, outcomes: list[Outcome], *, tau: float = TAU) -> Glicko
 def rate_pair(first: Glicko, second: Glicko, first_score: float) -> tuple[Glicko, Glicko]:
     """Both players' new ratings after one game between them."""
     return (
-        rate(first, [Outcome(second, first_score)]),
-        rate(second, [Outcome(first, 1.0 - first_score)]),
+        rate(first, [RatedGame(second, first_score)]),
+        rate(second, [RatedGame(first, 1.0 - first_score)]),
     )

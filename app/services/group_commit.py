@@ -38,7 +38,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.db.log_writer import LogRow, LogWriter, Refused, WriteFailed, log_writer
-from app.rooms.store import Progress, SeqTaken, StoreError
+from app.rooms.store import SeqTaken, StoreError, Totals
 from app.runtime.eager import Eager
 from app.services.sql_store import SqlStore
 
@@ -85,7 +85,7 @@ class GroupCommitSqlStore(SqlStore):
         self._writers: dict[asyncio.Future[None], _Lane] = {}
 
     async def append_action(
-        self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Progress,
+        self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Totals,
         *, then: Callable[[], None] | None = None,
     ) -> None:
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()

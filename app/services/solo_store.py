@@ -21,7 +21,7 @@ from app.engine.daily import utc_day
 from app.engine.record import Record
 from app.engine.state import GameState
 from app.errors import Conflict, Forbidden, NotFound
-from app.rewards.points import PointsBreakdown, points_breakdown
+from app.rewards.points import EarnedPoints, points_breakdown
 from app.rewards.solo import SoloOptions, SoloStart
 from app.rooms import deal_forms
 from app.rooms.seat_log import actions_of, replay_log
@@ -59,7 +59,7 @@ def daily_deadline(day: date) -> datetime:
     return datetime.combine(day + DAILY_WINDOW, time(0), tzinfo=UTC)
 
 
-def breakdown_of(game: SoloGame) -> PointsBreakdown | None:
+def breakdown_of(game: SoloGame) -> EarnedPoints | None:
     """The points of a won game, item by item (recomputed: the formula is pure)."""
     if game.status != "won" or game.elapsed_ms is None:
         return None

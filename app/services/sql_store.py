@@ -19,13 +19,13 @@ from app.db.models import DuelTable, Game, Match, Player, utc_from_seconds, utcn
 from app.rooms.store import (
     FINISHED,
     SETTLE_GRACE_SECONDS,
-    Progress,
     SeqTaken,
     Settled,
     StoredAction,
     StoredGame,
     StoredMatch,
     StoreError,
+    Totals,
 )
 from app.rooms.winner import PlayerOutcome
 from app.services.deals import stored_deal
@@ -119,7 +119,7 @@ class SqlStore:
             await repo.start_game(session, game=game, at=utc_from_seconds(at))
 
     async def append_action(
-        self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Progress,
+        self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Totals,
         *, then: Callable[[], None] | None = None,
     ) -> None:
         try:
@@ -131,7 +131,7 @@ class SqlStore:
             then()
 
     async def _append_action(
-        self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Progress
+        self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Totals
     ) -> None:
         async with self._sessions() as session, session.begin():
             # The totals go on the row; the games row gets them when the game ends.
@@ -146,11 +146,11 @@ class SqlStore:
             raise StoreError(f"no game {game_id}")
         return head
 
-    async def end_game(self, game_id: int, reason: str, at: float, progress: Progress) -> None:
+    async def end_game(self, game_id: int, reason: str, at: float, progress: Totals) -> None:
         with _storage_errors():
             await self._end_game(game_id, reason, at, progress)
 
-    async def _end_game(self, game_id: int, reason: str, at: float, progress: Progress) -> None:
+    async def _end_game(self, game_id: int, reason: str, at: float, progress: Totals) -> None:
         async with self._sessions() as session, session.begin():
             # Locked: two processes ending the same game (time-out, sweeper) record it once.
             game = await session.get(Game, game_id, with_for_update=True)

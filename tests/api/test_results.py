@@ -10,7 +10,7 @@ from app.db import games as repo
 from app.db.models import Match
 from app.engine.record import record_from_json
 from app.rewards.solo import SoloOptions, solo_start
-from app.rooms.store import Progress
+from app.rooms.store import Totals
 from app.services import results
 from app.settings import Settings
 from tests.api.test_tables import create_table
@@ -101,7 +101,7 @@ async def test_game_statuses_use_the_websocket_words(client: httpx.AsyncClient,
         "games"]] == ["not_started", "not_started"]
     await play(session, game_id=first.id, steps=1, end="finished")  # opened, then ended
     await repo.finish_game(session, game=second, status="timed_out",
-                           progress=Progress(0, 0, 900_000))  # the no-show
+                           progress=Totals(0, 0, 900_000))  # the no-show
     await session.commit()
     await results.finish_match(session=session, match_id=match_id)
     shown = (await client.get(f"/api/matches/{match_id}")).json()

@@ -5,7 +5,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import games as repo
 from app.db.models import DuelTable, Player
-from app.rooms.store import Progress
+from app.rooms.store import Totals
 
 
 async def _table_with_two_players(session: AsyncSession) -> tuple[DuelTable, Player, Player]:
@@ -65,15 +65,15 @@ async def test_finish_game_records_how_it_ended_once(session: AsyncSession) -> N
     game = (await repo.games_of_match(session, match_id=match.id))[0]
     await repo.start_game(session, game=game)
     await repo.finish_game(session, game=game, status="finished",
-                           progress=Progress(12, 30, 61_000))
+                           progress=Totals(12, 30, 61_000))
     await session.commit()
     assert game.status == "finished" and game.ended_at is not None
     assert game.started_at is not None and game.ended_at >= game.started_at
     with pytest.raises(repo.GameStatusError):
-        await repo.finish_game(session, game=game, status="won", progress=Progress(1, 1, 1))
+        await repo.finish_game(session, game=game, status="won", progress=Totals(1, 1, 1))
     with pytest.raises(repo.GameStatusError):
         other = (await repo.games_of_match(session, match_id=match.id))[1]
         await repo.finish_game(session, game=other, status="exploded",
-                               progress=Progress(1, 1, 1))
+                               progress=Totals(1, 1, 1))
     with pytest.raises(repo.GameStatusError):  # a word nothing ever produced (migration 0006)
-        await repo.finish_game(session, game=other, status="stuck", progress=Progress(1, 1, 1))
+        await repo.finish_game(session, game=other, status="stuck", progress=Totals(1, 1, 1))

@@ -22,7 +22,7 @@ from app.engine.solver.schedule import (
 )
 from app.engine.solver.search import (
     Limits,
-    Outcome,
+    SearchOutcome,
     beam,
     depth_first,
 )
@@ -78,7 +78,7 @@ def test_the_last_resort_wins_where_the_pruned_moves_run_dry() -> None:
 def test_within_its_switch_a_budget_gets_the_doubling_alone(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    def never(*args: object, **kwargs: object) -> Outcome:
+    def never(*args: object, **kwargs: object) -> SearchOutcome:
         raise AssertionError("the last resort within the switch")
 
     monkeypatch.setattr(schedule, "_run_attempt", never)
@@ -99,9 +99,10 @@ def test_the_resort_takes_the_turns_of_the_first_wide_split_and_plain_beams(
     board = _board(LONG_TWO_SUIT, 2)
     given: list[tuple[Attempt, int]] = []
 
-    def record(board: Board, limits: Limits, attempt: Attempt, *, over_empty: bool) -> Outcome:
+    def record(board: Board, limits: Limits, attempt: Attempt, *,
+               over_empty: bool) -> SearchOutcome:
         given.append((attempt, limits.nodes))
-        return Outcome(None, 100, False, 0.0)
+        return SearchOutcome(None, 100, False, 0.0)
 
     monkeypatch.setattr(schedule, "_run_attempt", record)
     monkeypatch.setattr(schedule, "RESORT_SPLIT_FROM", 80)
@@ -129,9 +130,9 @@ def test_the_portfolio_switches_past_resort_after(monkeypatch: pytest.MonkeyPatc
     calls: list[object] = []
 
     def record(board: Board, limits: Limits, *, over_empty: bool,
-               resort_after: int | None = None) -> Outcome:
+               resort_after: int | None = None) -> SearchOutcome:
         calls.append(resort_after)
-        return Outcome(None, limits.nodes, False, 0.0)
+        return SearchOutcome(None, limits.nodes, False, 0.0)
 
     monkeypatch.setattr(schedule, "doubling", record)
     portfolio(_board(1, 4), Limits(2_000_000), over_empty=False)

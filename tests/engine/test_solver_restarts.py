@@ -10,7 +10,7 @@ from app.engine.solver import schedule, solve
 from app.engine.solver.board import Board, board_from_state
 from app.engine.solver.replay import verified_actions
 from app.engine.solver.schedule import doubling, portfolio, restarts
-from app.engine.solver.search import Limits, Outcome
+from app.engine.solver.search import Limits, SearchOutcome
 
 # 1-suit deal 689: the doubling beams need 40,714 nodes (the most of 1,000 random 1-suit
 # deals); noisy restarts of width 10 win it in a few thousand.
@@ -24,9 +24,9 @@ def given(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The node budgets the restarts are given (they run none: an unwon outcome)."""
     budgets: list[int] = []
 
-    def record(board: Board, limits: Limits, *, over_empty: bool, width: int) -> Outcome:
+    def record(board: Board, limits: Limits, *, over_empty: bool, width: int) -> SearchOutcome:
         budgets.append(limits.nodes)
-        return Outcome(None, limits.nodes, False, 0.0)
+        return SearchOutcome(None, limits.nodes, False, 0.0)
 
     monkeypatch.setattr(schedule, "restarts", record)
     return budgets
@@ -39,7 +39,7 @@ def _board(number: int, suits: int) -> Board:
 def test_by_default_the_portfolio_is_the_doubling_search(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    def never(*args: object, **kwargs: object) -> Outcome:
+    def never(*args: object, **kwargs: object) -> SearchOutcome:
         raise AssertionError("restarts without restart_after")
 
     monkeypatch.setattr(schedule, "restarts", never)
@@ -52,7 +52,7 @@ def test_by_default_the_portfolio_is_the_doubling_search(
 def test_within_the_switch_the_portfolio_is_the_doubling_search(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    def never(*args: object, **kwargs: object) -> Outcome:
+    def never(*args: object, **kwargs: object) -> SearchOutcome:
         raise AssertionError("restarts before the switch")
 
     monkeypatch.setattr(schedule, "restarts", never)

@@ -8,7 +8,7 @@ import pytest
 
 from app.messaging.pubsub import MemoryPubSub
 from app.rooms.duel import DuelService
-from app.rooms.store import MemoryStore, Progress, StoredGame, StoredMatch
+from app.rooms.store import MemoryStore, StoredGame, StoredMatch, Totals
 from bench.bot import legal_moves
 from tests.support.clock import FakeClock
 from tests.support.duel_layouts import RULES, WINNING_LINE, near_finished_layout
@@ -186,9 +186,9 @@ class EndsRecorded(MemoryStore):
 
     def __init__(self) -> None:
         super().__init__()
-        self.ends: dict[int, tuple[str, float, Progress]] = {}
+        self.ends: dict[int, tuple[str, float, Totals]] = {}
 
-    async def end_game(self, game_id: int, reason: str, at: float, progress: Progress) -> None:
+    async def end_game(self, game_id: int, reason: str, at: float, progress: Totals) -> None:
         if game_id not in self.ends:
             self.ends[game_id] = (reason, at, progress)
         await super().end_game(game_id, reason, at, progress)

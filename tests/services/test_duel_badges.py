@@ -17,7 +17,7 @@ from app.db.models import DuelTable, Match, Player
 from app.db.solo_models import PlayerBadge
 from app.engine.actions import action_from_json
 from app.rewards.badges import DUEL_WINS_GOAL
-from app.rooms.store import Progress
+from app.rooms.store import Totals
 from app.scoring.play import ScoredGame
 from app.services import results, tables
 from app.services.badges import player_record
@@ -46,7 +46,7 @@ async def play_line(session: AsyncSession, game_id: int, actions: list[dict[str,
     if end is not None:
         await repo.start_game(session, game=loaded.game)
         await repo.finish_game(session, game=loaded.game, status=end,
-                               progress=Progress(scored.points, scored.state.actions,
+                               progress=Totals(scored.points, scored.state.actions,
                                                  time_used_ms))
     await session.commit()
     return scored.points

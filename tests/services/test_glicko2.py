@@ -2,15 +2,15 @@
 
 import pytest
 
-from app.services.glicko2 import Glicko, Outcome, rate, rate_pair
+from app.services.glicko2 import Glicko, RatedGame, rate, rate_pair
 
 
 def test_the_papers_worked_example() -> None:
     player = Glicko(1500, 200, 0.06)
     outcomes = [
-        Outcome(Glicko(1400, 30), 1.0),
-        Outcome(Glicko(1550, 100), 0.0),
-        Outcome(Glicko(1700, 300), 0.0),
+        RatedGame(Glicko(1400, 30), 1.0),
+        RatedGame(Glicko(1550, 100), 0.0),
+        RatedGame(Glicko(1700, 300), 0.0),
     ]
     after = rate(player, outcomes)
     assert after.rating == pytest.approx(1464.06, abs=0.01)

@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.db import games as repo
 from app.db import log_writer
 from app.db.models import DuelTable, Game, GameAction, Player
-from app.rooms.store import Progress, SeqTaken, StoreError
+from app.rooms.store import SeqTaken, StoreError, Totals
 from app.services.group_commit import GroupCommitSqlStore
 from tests.support.database import MigratedDatabases, sessions_on
 
@@ -57,7 +57,7 @@ async def games(sessions: async_sessionmaker[AsyncSession], count: int) -> list[
         return ids
 
 
-def _triple(progress: Progress) -> tuple[int, int, int]:
+def _triple(progress: Totals) -> tuple[int, int, int]:
     return progress.score, progress.actions, progress.time_used_ms
 
 
@@ -69,7 +69,7 @@ async def test_concurrent_appends_of_many_games_are_all_committed(
     async def play(game_id: int) -> None:
         for seq in range(1, 6):
             await store.append_action(game_id, seq, {"op": "deal"}, 1_000_000.0 + seq,
-                                      Progress(score=-seq, actions=seq, time_used_ms=seq * 10))
+                                      Totals(score=-seq, actions=seq, time_used_ms=seq * 10))
 
     await asyncio.gather(*(play(g) for g in ids))
     async with session_factory() as session:
@@ -77,7 +77,7 @@ async def test_concurrent_appends_of_many_games_are_all_committed(
         rows = (await session.scalars(select(Game).where(Game.id.in_(ids)))).all()
         totals = [await repo.live_totals(session, g) for g in rows]
     assert count == 5 * len(ids)
-    assert totals == [Progress(-5, 5, 50)] * len(ids)
+    assert totals == [Totals(-5, 5, 50)] * len(ids)
 
 
 async def test_each_row_carries_its_totals_and_the_games_row_is_left_alone(
@@ -86,9 +86,9 @@ async def test_each_row_carries_its_totals_and_the_games_row_is_left_alone(
     # One statement per batch, an INSERT only: the totals go on the logged row (revision
     # 0009), read back by live_totals while the game is played; its row keeps its zeros.
     first, second = await games(session_factory, 1)
-    await store.append_action(first, 1, {"op": "deal"}, 1.0, Progress(-1, 1, 10))  # lone
+    await store.append_action(first, 1, {"op": "deal"}, 1.0, Totals(-1, 1, 10))  # lone
     await asyncio.gather(*(  # a batch: the second and third go together
-        store.append_action(game, seq, {"op": "deal"}, 2.0, Progress(-seq, seq, 20 * seq))
+        store.append_action(game, seq, {"op": "deal"}, 2.0, Totals(-seq, seq, 20 * seq))
         for game, seq in ((first, 2), (second, 1), (first, 3))))
     async with session_factory() as session:
         logged = (await session.execute(
@@ -101,7 +101,7 @@ async def test_each_row_carries_its_totals_and_the_games_row_is_left_alone(
         (first, 1, -1, 1, 10), (first, 2, -2, 2, 40), (first, 3, -3, 3, 60),
         (second, 1, -1, 1, 20)]
     assert all((g.score, g.actions_count, g.time_used_ms) == (0, 0, 0) for g in rows.values())
-    assert live == {first: Progress(-3, 3, 60), second: Progress(-1, 1, 20)}
+    assert live == {first: Totals(-3, 3, 60), second: Totals(-1, 1, 20)}
 
 
 async def test_logged_rows_read_back_as_the_orm_would_have_written_them(
@@ -117,7 +117,7 @@ async def test_logged_rows_read_back_as_the_orm_would_have_written_them(
     moments = [1_764_000_000 + rng.random() * 10_000_000 for _ in range(300)]
     action = {"op": "move", "from": 3, "to": 7, "count": 2, "note": "é \" \u2028"}
     await asyncio.gather(*(
-        store.append_action(game, seq, {**action, "seq": seq}, at, Progress(seq, seq, seq))
+        store.append_action(game, seq, {**action, "seq": seq}, at, Totals(seq, seq, seq))
         for seq, at in enumerate(moments, start=1)
     ))
     async with session_factory() as session:
@@ -130,11 +130,11 @@ async def test_a_seq_conflict_fails_only_the_loser_of_the_batch(
     session_factory: async_sessionmaker[AsyncSession], store: GroupCommitSqlStore
 ) -> None:
     first, second = (await games(session_factory, 1))[:2]
-    await store.append_action(first, 1, {"op": "deal"}, 1.0, Progress(-1, 1, 0))
+    await store.append_action(first, 1, {"op": "deal"}, 1.0, Totals(-1, 1, 0))
     # One batch: a fresh append for `second`, and a repeat of `first`'s seq 1.
     results = await asyncio.gather(
-        store.append_action(second, 1, {"op": "deal"}, 2.0, Progress(-1, 1, 0)),
-        store.append_action(first, 1, {"op": "undo"}, 2.0, Progress(-2, 2, 0)),
+        store.append_action(second, 1, {"op": "deal"}, 2.0, Totals(-1, 1, 0)),
+        store.append_action(first, 1, {"op": "undo"}, 2.0, Totals(-2, 2, 0)),
         return_exceptions=True,
     )
     assert results[0] is None
@@ -151,20 +151,20 @@ async def test_a_database_failure_is_a_store_error_for_each_waiting_append(
 ) -> None:
     # A missing game breaks the foreign key: the caller hears of it, never of success.
     with pytest.raises(StoreError):
-        await store.append_action(999_999, 1, {"op": "deal"}, 1.0, Progress(-1, 1, 0))
+        await store.append_action(999_999, 1, {"op": "deal"}, 1.0, Totals(-1, 1, 0))
 
 
 async def test_a_batch_with_one_duplicate_commits_all_the_others(
     session_factory: async_sessionmaker[AsyncSession], store: GroupCommitSqlStore
 ) -> None:
     ids = await games(session_factory, 2)
-    await store.append_action(ids[3], 1, {"op": "deal"}, 1.0, Progress(-1, 1, 10))
+    await store.append_action(ids[3], 1, {"op": "deal"}, 1.0, Totals(-1, 1, 10))
     # One batch: two appends of each other game (the totals of the later one win) and a
     # repeat of ids[3]'s seq 1 in the middle.
     appends = [(g, s) for g in ids[:3] for s in (1, 2)]
     appends.insert(3, (ids[3], 1))
     results = await asyncio.gather(
-        *(store.append_action(g, s, {"op": "deal", "n": s}, 2.0 + s, Progress(-s, s, 100 * s))
+        *(store.append_action(g, s, {"op": "deal", "n": s}, 2.0 + s, Totals(-s, s, 100 * s))
           for g, s in appends),
         return_exceptions=True,
     )
@@ -190,8 +190,8 @@ async def test_a_missing_game_in_a_batch_fails_only_its_own_append(
 ) -> None:
     (game, *_) = await games(session_factory, 1)
     results = await asyncio.gather(
-        store.append_action(game, 1, {"op": "deal"}, 1.0, Progress(-1, 1, 0)),
-        store.append_action(999_999, 1, {"op": "deal"}, 1.0, Progress(-1, 1, 0)),
+        store.append_action(game, 1, {"op": "deal"}, 1.0, Totals(-1, 1, 0)),
+        store.append_action(999_999, 1, {"op": "deal"}, 1.0, Totals(-1, 1, 0)),
         return_exceptions=True,
     )
     assert results[0] is None
@@ -205,7 +205,7 @@ async def test_cancelling_the_writer_settles_every_waiting_append(
 ) -> None:
     ids = await games(session_factory, 3)
     waiting = [asyncio.ensure_future(store.append_action(g, 1, {"op": "deal"}, 1.0,
-                                                         Progress(-1, 1, 0))) for g in ids]
+                                                         Totals(-1, 1, 0))) for g in ids]
     for _ in range(ticks):  # 1: the writer has not started yet; 3: its batch is in flight
         await asyncio.sleep(0)
     assert store._writers
@@ -218,7 +218,7 @@ async def test_cancelling_the_writer_settles_every_waiting_append(
     async with session_factory() as session:
         seq = 1 + len((await session.scalars(
             select(GameAction.seq).where(GameAction.game_id == ids[0]))).all())
-    await store.append_action(ids[0], seq, {"op": "deal"}, 2.0, Progress(-1, 1, 0))
+    await store.append_action(ids[0], seq, {"op": "deal"}, 2.0, Totals(-1, 1, 0))
 
 
 async def test_close_commits_what_is_queued_then_returns_the_connection(
@@ -226,7 +226,7 @@ async def test_close_commits_what_is_queued_then_returns_the_connection(
 ) -> None:
     ids = await games(session_factory, 2)
     waiting = [asyncio.ensure_future(store.append_action(g, 1, {"op": "deal"}, 1.0,
-                                                         Progress(-1, 1, 0))) for g in ids]
+                                                         Totals(-1, 1, 0))) for g in ids]
     await asyncio.sleep(0)
     await store.close()
     assert [w.result() for w in waiting] == [None] * len(ids)
@@ -238,7 +238,7 @@ async def test_the_kept_connection_is_replaced_after_it_breaks(
     session_factory: async_sessionmaker[AsyncSession], store: GroupCommitSqlStore
 ) -> None:
     (game, *_) = await games(session_factory, 1)
-    await store.append_action(game, 1, {"op": "deal"}, 1.0, Progress(-1, 1, 0))
+    await store.append_action(game, 1, {"op": "deal"}, 1.0, Totals(-1, 1, 0))
     kept = store._idle[-1]._kept  # type: ignore[attr-defined]  # the writer used last
     # Closed under the writer's feet (SQLite: the driver's thread stops; PostgreSQL: the
     # socket is cut). The next write either notices first or fails; the one after commits.
@@ -248,11 +248,11 @@ async def test_the_kept_connection_is_replaced_after_it_breaks(
     else:
         await driver.close()
     outcome = await asyncio.gather(
-        store.append_action(game, 2, {"op": "deal"}, 2.0, Progress(-2, 2, 0)),
+        store.append_action(game, 2, {"op": "deal"}, 2.0, Totals(-2, 2, 0)),
         return_exceptions=True)
     assert outcome[0] is None or isinstance(outcome[0], StoreError)
     seq = 3 if outcome[0] is None else 2
-    await store.append_action(game, seq, {"op": "deal"}, 3.0, Progress(-seq, seq, 0))
+    await store.append_action(game, seq, {"op": "deal"}, 3.0, Totals(-seq, seq, 0))
     async with session_factory() as session:
         seqs = list(await session.scalars(select(GameAction.seq).order_by(GameAction.seq)))
     assert seqs == list(range(1, seq + 1))
@@ -294,11 +294,11 @@ async def test_postgres_writer_reconnects_after_its_backend_is_terminated(
 ) -> None:
     store = pg_store
     (game, *_) = await games(pg_sessions, 1)
-    await store.append_action(game, 1, {"op": "deal"}, 1.0, Progress(-1, 1, 0))
+    await store.append_action(game, 1, {"op": "deal"}, 1.0, Totals(-1, 1, 0))
     assert await _terminate_writer(pg_sessions, waiting=False) >= 1
     await asyncio.sleep(0.3)  # the server closes the socket; the writer sees it closed
     # No caller pays for the dead connection: the writer checks out a fresh one first.
-    await store.append_action(game, 2, {"op": "deal"}, 2.0, Progress(-2, 2, 0))
+    await store.append_action(game, 2, {"op": "deal"}, 2.0, Totals(-2, 2, 0))
     async with pg_sessions() as session:
         assert list(await session.scalars(
             select(GameAction.seq).where(GameAction.game_id == game))) == [1, 2]
@@ -309,13 +309,13 @@ async def test_postgres_writer_killed_mid_batch_fails_that_batch_and_recovers(
 ) -> None:
     store = pg_store
     (game, *_) = await games(pg_sessions, 1)
-    await store.append_action(game, 1, {"op": "deal"}, 1.0, Progress(-1, 1, 0))
+    await store.append_action(game, 1, {"op": "deal"}, 1.0, Totals(-1, 1, 0))
     async with pg_sessions() as blocker, blocker.begin():
         # Hold the game's row: the writer's statement (its foreign key's check) waits on
         # it, then is terminated.
         await blocker.execute(select(Game).where(Game.id == game).with_for_update())
         pending = asyncio.ensure_future(
-            store.append_action(game, 2, {"op": "deal"}, 2.0, Progress(-2, 2, 0)))
+            store.append_action(game, 2, {"op": "deal"}, 2.0, Totals(-2, 2, 0)))
         for _ in range(100):
             if await _terminate_writer(pg_sessions, waiting=True):
                 break
@@ -324,7 +324,7 @@ async def test_postgres_writer_killed_mid_batch_fails_that_batch_and_recovers(
             raise AssertionError("the writer never waited for the row lock")
         with pytest.raises(StoreError):
             await asyncio.wait_for(pending, 5)
-    await store.append_action(game, 2, {"op": "deal"}, 2.0, Progress(-2, 2, 0))
+    await store.append_action(game, 2, {"op": "deal"}, 2.0, Totals(-2, 2, 0))
     async with pg_sessions() as session:
         assert list(await session.scalars(
             select(GameAction.seq).where(GameAction.game_id == game))) == [1, 2]
@@ -338,7 +338,7 @@ async def test_postgres_writer_without_synchronous_commit_changes_only_its_own_s
     (game, *_) = await games(pg_sessions, 1)
     store = GroupCommitSqlStore(pg_sessions, synchronous_commit=False)
     try:
-        await store.append_action(game, 1, {"op": "deal"}, 1.0, Progress(-1, 1, 0))
+        await store.append_action(game, 1, {"op": "deal"}, 1.0, Totals(-1, 1, 0))
         writer = await store._idle[-1]._kept.driver()  # type: ignore[attr-defined]
         assert await writer.fetchval("SHOW synchronous_commit") == "off"
         async with pg_sessions() as session:
@@ -359,7 +359,7 @@ async def test_a_caller_that_goes_away_does_not_cancel_the_batch(
 ) -> None:
     ids = await games(session_factory, 2)
     waiting = [asyncio.ensure_future(store.append_action(g, 1, {"op": "deal"}, 1.0,
-                                                         Progress(-1, 1, 0))) for g in ids]
+                                                         Totals(-1, 1, 0))) for g in ids]
     for _ in range(3):  # the batch is in flight
         await asyncio.sleep(0)
     waiting[0].cancel()
@@ -377,11 +377,11 @@ async def test_the_writer_commits_a_batch_and_refuses_a_taken_seq(
     session_factory: async_sessionmaker[AsyncSession], store: GroupCommitSqlStore,
 ) -> None:
     ids = await games(session_factory, 1)
-    await store.append_action(ids[0], 1, {"op": "deal"}, 1.0, Progress(-1, 1, 5))
+    await store.append_action(ids[0], 1, {"op": "deal"}, 1.0, Totals(-1, 1, 5))
     results = await asyncio.gather(
-        store.append_action(ids[0], 2, {"op": "deal"}, 2.0, Progress(-2, 2, 6)),
-        store.append_action(ids[1], 1, {"op": "deal"}, 2.0, Progress(-1, 1, 7)),
-        store.append_action(ids[0], 1, {"op": "undo"}, 2.0, Progress(-3, 3, 8)),
+        store.append_action(ids[0], 2, {"op": "deal"}, 2.0, Totals(-2, 2, 6)),
+        store.append_action(ids[1], 1, {"op": "deal"}, 2.0, Totals(-1, 1, 7)),
+        store.append_action(ids[0], 1, {"op": "undo"}, 2.0, Totals(-3, 3, 8)),
         return_exceptions=True,
     )
     assert results[:2] == [None, None] and isinstance(results[2], SeqTaken)
@@ -418,10 +418,10 @@ async def test_an_append_does_not_wait_for_the_batch_in_flight(
 ) -> None:
     first, second = HeldWriter(), HeldWriter()
     store._logs, store._idle = [first, second], [second, first]
-    one = asyncio.create_task(store.append_action(1, 1, {"op": "deal"}, 1.0, Progress(0, 1, 0)))
+    one = asyncio.create_task(store.append_action(1, 1, {"op": "deal"}, 1.0, Totals(0, 1, 0)))
     await asyncio.sleep(0.01)
-    two = asyncio.create_task(store.append_action(2, 1, {"op": "deal"}, 1.0, Progress(0, 1, 0)))
-    three = asyncio.create_task(store.append_action(3, 1, {"op": "deal"}, 1.0, Progress(0, 1, 0)))
+    two = asyncio.create_task(store.append_action(2, 1, {"op": "deal"}, 1.0, Totals(0, 1, 0)))
+    three = asyncio.create_task(store.append_action(3, 1, {"op": "deal"}, 1.0, Totals(0, 1, 0)))
     await asyncio.sleep(0.01)
     # The second batch is on its way while the first still commits. With a batch in
     # flight it starts at the end of the turn: the third append, made in the same turn,
@@ -450,7 +450,7 @@ async def test_a_lone_append_sends_its_row_in_its_own_turn(store: GroupCommitSql
     loop.call_soon(order.append, "queued earlier")
     loop.call_soon(noting.release.set)
     # Awaited right here (wait_for would start it in a task of its own, one turn later).
-    await store.append_action(1, 1, {"op": "deal"}, 1.0, Progress(0, 1, 0))
+    await store.append_action(1, 1, {"op": "deal"}, 1.0, Totals(0, 1, 0))
     assert order == ["row sent", "queued earlier"]
 
 
@@ -458,9 +458,9 @@ async def test_a_lone_caller_cancelled_mid_write_still_gets_its_row_logged(
     session_factory: async_sessionmaker[AsyncSession], store: GroupCommitSqlStore
 ) -> None:
     (game, *_) = await games(session_factory, 1)
-    await store.append_action(game, 1, {"op": "deal"}, 1.0, Progress(-1, 1, 0))  # connected
+    await store.append_action(game, 1, {"op": "deal"}, 1.0, Totals(-1, 1, 0))  # connected
     waiting = asyncio.ensure_future(
-        store.append_action(game, 2, {"op": "deal"}, 2.0, Progress(-2, 2, 0)))
+        store.append_action(game, 2, {"op": "deal"}, 2.0, Totals(-2, 2, 0)))
     await asyncio.sleep(0)  # its statement is in flight: sent from its own first step
     assert store._writers and not any(isinstance(w, asyncio.Task) for w in store._writers)
     waiting.cancel()  # the player's task goes away (a closed socket, a shutdown)
@@ -471,7 +471,7 @@ async def test_a_lone_caller_cancelled_mid_write_still_gets_its_row_logged(
         assert await session.scalar(select(func.count()).select_from(GameAction)) == 2
         row = await session.get(Game, game)
         assert row is not None and (await repo.live_totals(session, row)).actions == 2
-    await store.append_action(game, 3, {"op": "deal"}, 3.0, Progress(-3, 3, 0))
+    await store.append_action(game, 3, {"op": "deal"}, 3.0, Totals(-3, 3, 0))
 
 
 async def test_then_runs_as_the_batch_commits_before_its_callers_wake(
@@ -484,7 +484,7 @@ async def test_then_runs_as_the_batch_commits_before_its_callers_wake(
     order: list[str] = []
 
     async def append(game: int) -> None:
-        await store.append_action(game, 1, {"op": "deal"}, 1.0, Progress(0, 1, 0),
+        await store.append_action(game, 1, {"op": "deal"}, 1.0, Totals(0, 1, 0),
                                   then=lambda: order.append(f"then {game}"))
         order.append(f"woke {game}")
 
@@ -507,7 +507,7 @@ async def test_then_runs_for_a_caller_gone_away_and_not_for_a_failed_write(
     store._logs, store._idle = [held], [held]
     called: list[int] = []
     waiting = asyncio.create_task(store.append_action(
-        1, 1, {"op": "deal"}, 1.0, Progress(0, 1, 0), then=lambda: called.append(1)))
+        1, 1, {"op": "deal"}, 1.0, Totals(0, 1, 0), then=lambda: called.append(1)))
     await asyncio.sleep(0.01)
     waiting.cancel()  # its row is in flight: it commits, and memory must follow the log
     with pytest.raises(asyncio.CancelledError):
@@ -523,7 +523,7 @@ async def test_then_runs_for_a_caller_gone_away_and_not_for_a_failed_write(
     failing = Failing()
     store._logs, store._idle = [failing], [failing]
     with pytest.raises(StoreError):
-        await store.append_action(2, 1, {"op": "deal"}, 1.0, Progress(0, 1, 0),
+        await store.append_action(2, 1, {"op": "deal"}, 1.0, Totals(0, 1, 0),
                                   then=lambda: called.append(2))
     assert called == [1]
 
@@ -536,15 +536,15 @@ async def test_a_writer_with_no_connection_yet_starts_in_a_task(
     # after its batch hands them to a task.
     (game, other, *_) = await games(session_factory, 1)
     first = asyncio.ensure_future(
-        store.append_action(game, 1, {"op": "deal"}, 1.0, Progress(-1, 1, 0)))
+        store.append_action(game, 1, {"op": "deal"}, 1.0, Totals(-1, 1, 0)))
     await asyncio.sleep(0)
     assert all(isinstance(w, asyncio.Task) for w in store._writers)
     await first
     lone = asyncio.ensure_future(
-        store.append_action(game, 2, {"op": "deal"}, 2.0, Progress(-2, 2, 0)))
+        store.append_action(game, 2, {"op": "deal"}, 2.0, Totals(-2, 2, 0)))
     await asyncio.sleep(0)
     more = [asyncio.ensure_future(store.append_action(
-        other, seq, {"op": "deal"}, 2.0, Progress(-seq, seq, 0))) for seq in (1, 2)]
+        other, seq, {"op": "deal"}, 2.0, Totals(-seq, seq, 0))) for seq in (1, 2)]
     await asyncio.wait_for(asyncio.gather(lone, *more), 5)
     async with session_factory() as session:
         assert await session.scalar(select(func.count()).select_from(GameAction)) == 4
@@ -565,14 +565,14 @@ async def test_postgres_writer_survives_an_unexpected_driver_error(
 ) -> None:
     store = pg_store
     (game, *_) = await games(pg_sessions, 1)
-    await store.append_action(game, 1, {"op": "deal"}, 1.0, Progress(-1, 1, 0))
+    await store.append_action(game, 1, {"op": "deal"}, 1.0, Totals(-1, 1, 0))
     writer = store._idle[-1]  # the writer used last, and the next one to be used
     writer._one = writer._statement = _Broken()  # type: ignore[attr-defined]
     with caplog.at_level("WARNING"), pytest.raises(StoreError):
-        await store.append_action(game, 2, {"op": "deal"}, 2.0, Progress(-2, 2, 0))
+        await store.append_action(game, 2, {"op": "deal"}, 2.0, Totals(-2, 2, 0))
     assert not [r for r in caplog.records if r.levelname == "ERROR"]
     # Reconnected: the next append is written (no acknowledged row is missing).
-    await store.append_action(game, 2, {"op": "deal"}, 2.0, Progress(-2, 2, 0))
+    await store.append_action(game, 2, {"op": "deal"}, 2.0, Totals(-2, 2, 0))
     async with pg_sessions() as session:
         assert list(await session.scalars(
             select(GameAction.seq).where(GameAction.game_id == game))) == [1, 2]
@@ -591,7 +591,7 @@ async def test_postgres_writer_keeps_every_acknowledged_row_while_backends_are_t
         for attempt in range(40):
             try:
                 await store.append_action(game, seq, {"op": "deal"}, float(attempt),
-                                          Progress(-seq, seq, 0))
+                                          Totals(-seq, seq, 0))
             except StoreError:
                 continue  # not acknowledged: the same seq again
             acknowledged.add((game, seq))
@@ -614,4 +614,4 @@ async def test_postgres_writer_keeps_every_acknowledged_row_while_backends_are_t
     assert acknowledged <= logged  # nothing acknowledged is missing
     for game in game_ids:  # and every writer still writes
         seq = 1 + max((s for g, s in logged if g == game), default=0)
-        await store.append_action(game, seq, {"op": "deal"}, 99.0, Progress(-seq, seq, 0))
+        await store.append_action(game, seq, {"op": "deal"}, 99.0, Totals(-seq, seq, 0))

@@ -13,7 +13,7 @@ from app.db.models import Game, Match, Player, Rating
 from app.engine.game import replay
 from app.engine.record import record_from_json
 from app.errors import Conflict, InvalidInput, NotFound
-from app.rooms.store import Progress
+from app.rooms.store import Totals
 from app.scoring.play import ScoredGame
 from app.services import players, results, tables
 from app.services.settled import MatchSettled, match_settled
@@ -80,9 +80,9 @@ async def test_a_game_logged_before_0009_shows_its_rows_totals(session: AsyncSes
     await repo.append_action(session, game_id=first, seq=1, action={"op": "deal"})
     row = await session.get(Game, first)
     assert row is not None
-    await repo.update_progress(session, game=row, progress=Progress(-1, 1, 900))
+    await repo.update_progress(session, game=row, progress=Totals(-1, 1, 900))
     await session.commit()
-    assert await repo.live_totals(session, row) == Progress(-1, 1, 900)
+    assert await repo.live_totals(session, row) == Totals(-1, 1, 900)
 
 
 async def test_higher_duel_score_wins_and_ratings_move_once(session: AsyncSession) -> None:
@@ -208,7 +208,7 @@ async def test_a_player_who_did_not_start_loses_rated(session: AsyncSession) -> 
     game = await session.get(Game, second)  # Bob never opened his game: timed out unopened
     assert game is not None
     await repo.finish_game(session, game=game, status="timed_out",
-                           progress=Progress(0, 0, 300_000))
+                           progress=Totals(0, 0, 300_000))
     await session.commit()
     result = await results.finish_match(session=session, match_id=match.id)
     assert result.match.winner_id == ann.id

@@ -5,7 +5,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db import games as repo
 from app.engine.actions import action_from_json
 from app.engine.game import legal_actions
-from app.rooms.store import Progress
+from app.rooms.store import Totals
 from app.scoring.play import ScoredGame
 from app.services.deals import rebuild
 
@@ -31,8 +31,8 @@ async def play(
         # row gets them when the game ends.
         await repo.append_action(
             session, game_id=game_id, seq=seq, action=action.to_json(),
-            progress=Progress(scored.points, scored.state.actions, time_used_ms))
-    progress = Progress(scored.points, scored.state.actions, time_used_ms)
+            progress=Totals(scored.points, scored.state.actions, time_used_ms))
+    progress = Totals(scored.points, scored.state.actions, time_used_ms)
     if end is not None:
         await repo.start_game(session, game=loaded.game)
         await repo.finish_game(session, game=loaded.game, status=end, progress=progress)

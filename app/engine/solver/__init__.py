@@ -10,9 +10,9 @@ Pure: no I/O. See docs/solver.md.
 """
 
 from app.engine.solver.advice import (
-    Hint,
     NotFinishable,
     Rescue,
+    Suggestion,
     can_finish,
     finish,
     hint,
@@ -30,13 +30,13 @@ from app.engine.solver.solve import Solution, SolverLimitError, solve
 
 __all__ = [
     "Difficulty",
-    "Hint",
     "NotFinishable",
     "Rescue",
     "Solution",
     "SolutionRejected",
     "SolvableDeal",
     "SolverLimitError",
+    "Suggestion",
     "can_finish",
     "difficulty_of",
     "finish",

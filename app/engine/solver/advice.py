@@ -44,7 +44,7 @@ OPEN_HINT_POLISH = 2_000
 
 
 @dataclass(frozen=True, slots=True)
-class Hint:
+class Suggestion:
     """The suggested next action (None when nothing helps) and why, in a few words."""
 
     action: Action | None
@@ -107,7 +107,7 @@ def reason_for(state: GameState, action: Action) -> str:
     return "no useful move: undo"
 
 
-def hint(state: GameState) -> Hint:
+def hint(state: GameState) -> Suggestion:
     """The best next action for the player, **without knowledge of face-down cards**.
 
     A short look-ahead (a few moves, no deals) over the visible position, valuing
@@ -116,10 +116,10 @@ def hint(state: GameState) -> Hint:
     is legal, otherwise an undo when one is possible. Never an illegal action.
     """
     if state.won:
-        return Hint(None, "the game is won")
+        return Suggestion(None, "the game is won")
     for col, column in enumerate(state.columns):
         if column.down and not column.up and state.rules.manual_flip:
-            return Hint(Flip(col), "turns a card face up")
+            return Suggestion(Flip(col), "turns a card face up")
     board = _visible_board(state)
     if can_finish(state):
         opened = _open_hint(state, board)
@@ -129,18 +129,18 @@ def hint(state: GameState) -> Hint:
     if best is not None:
         action: Action = Move(*best)
         if is_legal(state, action):
-            return Hint(action, _reason(board.columns, best))
+            return Suggestion(action, _reason(board.columns, best))
     if is_legal(state, Deal()):
-        return Hint(Deal(), "deal")
+        return Suggestion(Deal(), "deal")
     filler = _fill_for_deal(state, board)
     if filler is not None:
-        return Hint(filler, "fills the empty column so you can deal")
+        return Suggestion(filler, "fills the empty column so you can deal")
     if state.previous is not None:
-        return Hint(Undo(), "no useful move: undo")
-    return Hint(None, "no useful move left")
+        return Suggestion(Undo(), "no useful move: undo")
+    return Suggestion(None, "no useful move left")
 
 
-def _open_hint(state: GameState, board: Board) -> Hint | None:
+def _open_hint(state: GameState, board: Board) -> Suggestion | None:
     """When every card is visible (empty stock, nothing face down) the player knows all
     the solver does: the hint is then the first action of its shortened winning line."""
     found = solve(state, nodes=OPEN_HINT_NODES, polish_nodes=OPEN_HINT_POLISH)
@@ -150,7 +150,7 @@ def _open_hint(state: GameState, board: Board) -> Hint | None:
     if not isinstance(action, Move) or not is_legal(state, action):
         return None
     step = (action.src, action.dst, action.count)
-    return Hint(action, _reason(board.columns, step))
+    return Suggestion(action, _reason(board.columns, step))
 
 
 def _fill_for_deal(state: GameState, board: Board) -> Action | None:

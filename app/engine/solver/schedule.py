@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from app.engine.solver.board import Board, Step
-from app.engine.solver.search import MAX_DEPTH, Limits, Outcome, beam, depth_first
+from app.engine.solver.search import MAX_DEPTH, Limits, SearchOutcome, beam, depth_first
 
 DFS_SHARE = 5_000
 """Nodes the opening depth-first attempt may spend (most 1- and 2-suit deals need far fewer)."""
@@ -36,7 +36,7 @@ it reorders positions of equal disorder and rarely lets a messier one pass a tid
 def portfolio(
     board: Board, limits: Limits, *, over_empty: bool, restart_after: int | None = None,
     restart_width: int = RESTART_WIDTH,
-) -> Outcome:
+) -> SearchOutcome:
     """:func:`doubling` with its last resort past :data:`RESORT_AFTER` nodes; with
     ``restart_after``, the doubling alone and then :func:`restarts` once it has spent that
     many.
@@ -65,13 +65,13 @@ def portfolio(
             return first
     second = restarts(board, limits.after(first.nodes, seconds), over_empty=over_empty,
                       width=restart_width)
-    return Outcome(second.steps, first.nodes + second.nodes, False,
+    return SearchOutcome(second.steps, first.nodes + second.nodes, False,
                    time.perf_counter() - started)
 
 
 def restarts(
     board: Board, limits: Limits, *, over_empty: bool, width: int = RESTART_WIDTH
-) -> Outcome:
+) -> SearchOutcome:
     """Beams of ``width`` with noisy scores, a new seed each, until one wins.
 
     Every other one may split runs into an empty column (as the doubling's variants).
@@ -91,11 +91,11 @@ def restarts(
                        noise=random.Random(seed), noise_span=RESTART_NOISE)
         used += attempt.nodes
         if attempt.steps is not None:
-            return Outcome(attempt.steps, used, False, time.perf_counter() - started)
+            return SearchOutcome(attempt.steps, used, False, time.perf_counter() - started)
         if not attempt.trimmed:
             break  # the beam kept every position it met: no reordering can change that
         seed += 1
-    return Outcome(None, used, False, time.perf_counter() - started)
+    return SearchOutcome(None, used, False, time.perf_counter() - started)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +147,8 @@ RESORT_PLAIN_FROM = 2_560
 not run yet): none of the 1,000 was won by one within 60 s."""
 
 
-def _run_attempt(board: Board, limits: Limits, attempt: Attempt, *, over_empty: bool) -> Outcome:
+def _run_attempt(board: Board, limits: Limits, attempt: Attempt, *, over_empty: bool
+                 ) -> SearchOutcome:
     noise = None if attempt.seed is None else random.Random(attempt.seed)
     return beam(board, limits, over_empty=over_empty, width=attempt.width,
                 split=attempt.moves == "split", complete=attempt.moves == "complete",
@@ -158,7 +159,7 @@ def _run_attempt(board: Board, limits: Limits, attempt: Attempt, *, over_empty: 
 def doubling(
     board: Board, limits: Limits, *, over_empty: bool, resort_after: int | None = None,
     resort: tuple[Attempt, ...] = RESORT,
-) -> Outcome:
+) -> SearchOutcome:
     """Depth-first first (cheap when it works), then beams of doubling width.
 
     A narrow beam either wins quickly or runs dry quickly, so doubling the width wastes
@@ -206,8 +207,8 @@ def doubling(
                 return outcome.steps
         return None
 
-    def done(steps: tuple[Step, ...]) -> Outcome:
-        return Outcome(steps, used, False, time.perf_counter() - started)
+    def done(steps: tuple[Step, ...]) -> SearchOutcome:
+        return SearchOutcome(steps, used, False, time.perf_counter() - started)
 
     first = depth_first(
         board, Limits(min(DFS_SHARE, limits.nodes), limits.seconds, limits.progress),
@@ -215,7 +216,7 @@ def doubling(
     )
     used += first.nodes
     if first.steps is not None or first.exhausted:
-        return Outcome(first.steps, used, first.exhausted, time.perf_counter() - started)
+        return SearchOutcome(first.steps, used, first.exhausted, time.perf_counter() - started)
     width = FIRST_WIDTH
     while not out_of_budget():
         check_switch()
@@ -248,6 +249,6 @@ def doubling(
                 steps = last_resort(wide=True)
                 if steps is not None:
                     return done(steps)
-            return Outcome(None, used, False, time.perf_counter() - started, trimmed=False)
+            return SearchOutcome(None, used, False, time.perf_counter() - started, trimmed=False)
         width *= 2
-    return Outcome(None, used, False, time.perf_counter() - started)
+    return SearchOutcome(None, used, False, time.perf_counter() - started)

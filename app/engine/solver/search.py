@@ -39,7 +39,7 @@ class Limits:
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class SearchOutcome:
     """What a search found: ``steps`` is None when no win was found."""
 
     steps: tuple[Step, ...] | None
@@ -62,7 +62,7 @@ MAX_DEPTH = 400
 
 def depth_first(
     board: Board, limits: Limits, *, over_empty: bool, complete: bool = False
-) -> Outcome:
+) -> SearchOutcome:
     """Depth-first search, best-scored child first, deal last, with a transposition table.
 
     With ``complete`` every legal move is tried and no depth cap applies, so an
@@ -97,7 +97,7 @@ def depth_first(
     root = (board.columns, board.dealt)
     seen.add(root)
     if board.removed >= 8:
-        return Outcome((), 0, False, 0.0)
+        return SearchOutcome((), 0, False, 0.0)
     stack: list[list[_Child]] = [
         children(board.columns, board.dealt, board.removed)
     ]
@@ -117,20 +117,20 @@ def depth_first(
         seen.add(key)
         path.append(step)
         if removed >= 8:
-            return Outcome(tuple(path), nodes, False, time.perf_counter() - started)
+            return SearchOutcome(tuple(path), nodes, False, time.perf_counter() - started)
         nodes += 1
         if report is not None and nodes % REPORT_EVERY == 0:
             report(nodes, len(path))
         if nodes >= limits.nodes or (
             deadline is not None and nodes & 255 == 0 and time.perf_counter() > deadline
         ):
-            return Outcome(None, nodes, False, time.perf_counter() - started)
+            return SearchOutcome(None, nodes, False, time.perf_counter() - started)
         if len(path) >= max_depth:
             capped = True
             stack.append([])
             continue
         stack.append(children(columns, dealt, removed))
-    return Outcome(None, nodes, complete and not capped, time.perf_counter() - started)
+    return SearchOutcome(None, nodes, complete and not capped, time.perf_counter() - started)
 
 
 
@@ -143,7 +143,7 @@ def beam(
     board: Board, limits: Limits, *, over_empty: bool, width: int = 150, split: bool = False,
     max_depth: int = MAX_DEPTH, noise: random.Random | None = None, noise_span: int = 0,
     complete: bool = False,
-) -> Outcome:
+) -> SearchOutcome:
     """Beam search: each level keeps the ``width`` best new positions per stock count.
 
     ``split`` lets parts of runs go to an empty column (see :func:`candidate_steps`).
@@ -161,7 +161,7 @@ def beam(
     seen: set[tuple[Columns, int]] = {(board.columns, board.dealt)}
     level: list[_Node] = [(board.columns, board.dealt, board.removed, None, DEAL)]
     if board.removed >= 8:
-        return Outcome((), 0, False, 0.0)
+        return SearchOutcome((), 0, False, 0.0)
     nodes = 0
     depth = 0
     trimmed = False
@@ -180,7 +180,7 @@ def beam(
                 seen.add(key)
                 new = (child, dealt, removed + runs, node, step)
                 if removed + runs >= 8:
-                    return Outcome(_path(new), nodes, False, time.perf_counter() - started)
+                    return SearchOutcome(_path(new), nodes, False, time.perf_counter() - started)
                 order += 1
                 value = score(child, removed + runs)
                 if noise is not None:
@@ -193,7 +193,8 @@ def beam(
                     seen.add(key)
                     new = (child, dealt + 1, removed + runs, node, DEAL)
                     if removed + runs >= 8:
-                        return Outcome(_path(new), nodes, False, time.perf_counter() - started)
+                        return SearchOutcome(_path(new), nodes, False,
+                                             time.perf_counter() - started)
                     order += 1
                     value = score(child, removed + runs)
                     if noise is not None:
@@ -202,7 +203,7 @@ def beam(
         if limits.progress is not None:
             limits.progress(nodes, depth)
         if nodes >= limits.nodes or (deadline is not None and time.perf_counter() > deadline):
-            return Outcome(None, nodes, False, time.perf_counter() - started)
+            return SearchOutcome(None, nodes, False, time.perf_counter() - started)
         level = []
         for dealt in sorted(groups):
             group = groups[dealt]
@@ -212,7 +213,7 @@ def beam(
             level.extend(item[2] for item in group[:width])
     if level:
         trimmed = True  # stopped by the depth cap
-    return Outcome(None, nodes, False, time.perf_counter() - started, trimmed)
+    return SearchOutcome(None, nodes, False, time.perf_counter() - started, trimmed)
 
 
 def _path(node: _Node) -> tuple[Step, ...]:
