@@ -15,8 +15,8 @@ from tests.web.conftest import LiveServer
 PRELUDE = """
 const s = await import('/js/session.js');
 const view = (n) => ({ columns: [], stock: 0, removed: [], actions: n, tag: n });
-const snapshot = (seq) => ({ view: view(seq), score: 500 - seq, seq, status: 'playing',
-  time_left_ms: 60000 });
+const snapshot = (seq, matchId = 1) => ({ match_id: matchId, view: view(seq), score: 500 - seq,
+  seq, status: 'playing', time_left_ms: 60000 });
 const ack = (seq, extra = {}) => ({ type: 'ack', seq, view: view(seq), score: 500 - seq,
   status: 'playing',
   time_left_ms: 50000, events: [{ kind: 'moved', from: 1, to: 2, cards: ['9h'] }], ...extra });
@@ -150,7 +150,7 @@ def test_a_snapshot_starts_over_and_an_answer_for_an_old_game_is_dropped(
       let release;
       const held = new Promise((resolve) => { release = resolve; });
       const flying = game.play(move, () => held);
-      game.start(snapshot(10));                // a snapshot (a fresh connection) meanwhile
+      game.start(snapshot(10, 2));             // another match at the table meanwhile
       release(ack(4));
       const done = await flying;
       const over = s.gameSession(s.DUEL);
@@ -163,6 +163,28 @@ def test_a_snapshot_starts_over_and_an_answer_for_an_old_game_is_dropped(
     assert out["before"] == [False, "game_over"]
     assert out["done"] is None and out["seq"] == 10 and out["pending"] is None
     assert out["refused"] == [False, "game_over"] and out["isOver"] is True
+
+
+def test_a_refusal_in_flight_is_still_told_after_a_snapshot_of_the_same_game(
+        page: Page, static_server: LiveServer) -> None:
+    # A tab that opened its game twice (its subscription asked for again) gets a second
+    # snapshot while its action is on the way: the refusal that answers the action is
+    # still the player's to hear (the two-tabs race of tests/web/test_flows.py).
+    out = run(page, static_server, """
+      const game = s.gameSession(s.DUEL);
+      game.start(snapshot(3));
+      let release;
+      const held = new Promise((resolve) => { release = resolve; });
+      const flying = game.play(move, () => held);
+      game.start(snapshot(4));                 // the same match, one step on (news)
+      const during = game.pending;
+      release({ ...reject('seq_taken', 5), view: view(4) });
+      const done = await flying;
+      return { during, done: [done.ok, done.code], seq: game.game.seq, pending: game.pending };
+    """)
+    assert out["during"] == {"seq": 4, "action": {"op": "move", "from": 1, "to": 2, "count": 1}}
+    assert out["done"] == [False, "seq_taken"]
+    assert out["seq"] == 4 and out["pending"] is None
 
 
 def test_solo_frames_take_the_solo_clock_and_assists_the_whole_state(

@@ -7,7 +7,8 @@
 // - a duplicate (the same step answered again): already here, nothing changes;
 // - a reject: the authoritative view, score, status and next seq replace mine (resync);
 //   an outdated seq (a duel's `stale_seq`/`bad_seq`) is tried once more on the fresh view;
-// - a snapshot (opening, a fresh connection): the game as it is, from scratch.
+// - a snapshot (opening, a fresh connection): the game as it is, from scratch; an action
+//   in flight is still answered if the snapshot is of the same game.
 // Pure logic: no DOM, no socket. The screens send through `play(action, send)` and draw
 // what it reports; what differs between a duel and a solo game (frame names, the clock,
 // the retry) is the mode, below.
@@ -38,6 +39,12 @@ export const SOLO = {
 export function gameSession(mode, { onResync = () => {}, now = Date.now } = {}) {
   let game = null; // {view, score, status, seq, at, ...the mode's clock, ...the screen's own}
   let pending = null; // {seq, action}: sent, not answered yet
+  // Which game the answers are for: a snapshot of another game (a new match at the
+  // table, another deal) or `clear` starts a new one, and an answer to an action of the
+  // old one changes nothing. A snapshot of the same game (a second answer to opening it,
+  // a subscription asked for again) does not: the server still answers that action, and
+  // a refusal must be said.
+  let current = { key: undefined };
 
   // A frame that carries the whole state (ack, solo_assist): taken as it is.
   function take(frame, extra = {}) {
@@ -83,16 +90,16 @@ export function gameSession(mode, { onResync = () => {}, now = Date.now } = {}) 
   // was renewed, or the game changed meanwhile; a snapshot shows it as it is).
   async function play(action, send) {
     if (!game || mode.over(game.status)) return { ok: false, code: "game_over" };
-    const mine = game;
+    const mine = current;
     pending = { seq: game.seq + 1, action };
     let answer = await send(pending.seq);
-    if (game === mine && answer.type === mode.reject && mode.retry.includes(answer.code) && answer.next_seq) {
+    if (current === mine && answer.type === mode.reject && mode.retry.includes(answer.code) && answer.next_seq) {
       resync(answer);
       pending = { seq: game.seq + 1, action };
       answer = await send(pending.seq);
     }
     pending = null;
-    if (game !== mine) return { ok: null, answer };
+    if (current !== mine) return { ok: null, answer };
     if (answer.type === mode.ack) return { ok: true, applied: ack(answer), answer };
     if (answer.type === mode.reject) {
       resync(answer);
@@ -108,14 +115,18 @@ export function gameSession(mode, { onResync = () => {}, now = Date.now } = {}) 
     get nextSeq() { return game ? game.seq + 1 : 1; },
     // A snapshot: the game from scratch; `extra` are the screen's own fields.
     start(snapshot, extra = {}) {
+      const key = snapshot.match_id ?? snapshot.game_id;
+      if (!game || key !== current.key) {
+        current = { key };
+        pending = null;
+      }
       game = {
         view: snapshot.view, score: snapshot.score, seq: snapshot.seq, status: snapshot.status,
         at: now(), ...mode.clock(snapshot), ...extra,
       };
-      pending = null;
       return game;
     },
-    clear() { game = null; pending = null; },
+    clear() { game = null; pending = null; current = { key: undefined }; },
     take, ack, news, resync, play,
   };
 }

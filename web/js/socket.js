@@ -44,7 +44,12 @@ export function createSocket({ token, onMessage, onStatus, url = defaultUrl() })
       onStatus?.("online");
       if (fresh) settleSentBefore();
       if (fresh) subscriptions.forEach((frame) => raw(frame));
-      while (queue.length) raw(queue.shift());
+      // A subscription queued before this connection went out just now with the others:
+      // sent twice, it would be answered twice (a second snapshot).
+      while (queue.length) {
+        const frame = queue.shift();
+        if (!fresh || ![...subscriptions.values()].includes(frame)) raw(frame);
+      }
       waiting.forEach((entry) => { entry.sentOn ??= ws; });
       return;
     }

@@ -1,0 +1,57 @@
+"""The browser's socket (web/js/socket.js) against a stand-in WebSocket in the page: what
+it sends around a welcome (docs/protocol.md, "Resuming")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Page
+
+from tests.web.conftest import LiveServer
+
+# A WebSocket that records what the client sends and lets the test speak for the server.
+PRELUDE = """
+const sent = [];
+class StandIn {
+  static OPEN = 1;
+  constructor() {
+    this.readyState = 0;
+    StandIn.last = this;
+    setTimeout(() => { this.readyState = 1; this.onopen(); }, 0);
+  }
+  send(text) { sent.push(JSON.parse(text)); }
+  close() { this.readyState = 3; setTimeout(() => this.onclose?.(), 0); }
+}
+window.WebSocket = StandIn;
+const { createSocket } = await import('/js/socket.js');
+const tick = () => new Promise((resolve) => setTimeout(resolve, 10));
+const hear = (frame) => StandIn.last.onmessage({ data: JSON.stringify(frame) });
+"""
+
+
+def run(page: Page, server: LiveServer, body: str) -> Any:
+    page.goto(server.url + "/css/app.css")  # any page of the app: the module's origin
+    return page.evaluate(f"(async () => {{ {PRELUDE}\n{body} }})()")
+
+
+def test_a_subscription_asked_for_before_the_welcome_is_sent_once(
+        page: Page, static_server: LiveServer) -> None:
+    # Sent twice, it was answered twice: the second snapshot came while an action was on
+    # its way and cut its answer short (a refusal never said).
+    out = run(page, static_server, """
+      const socket = createSocket({ token: 't', onMessage: () => {}, url: 'ws://stand-in' });
+      socket.send({ type: 'open_game', match_id: 1 }, 'game:1');   // not connected yet
+      socket.send({ type: 'ping' });                                 // queued, not kept
+      await tick();
+      hear({ type: 'welcome', v: 1, stream: 's1', last_event: 0, resumed: false });
+      const first = sent.map((m) => m.type);
+      sent.length = 0;
+      socket.drop();                           // a fresh stream later: asked for again
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      hear({ type: 'welcome', v: 1, stream: 's2', last_event: 0, resumed: false });
+      const again = sent.map((m) => m.type);
+      socket.close();
+      return { first, again };
+    """)
+    assert out["first"] == ["hello", "open_game", "ping"]
+    assert out["again"] == ["hello", "open_game"]
