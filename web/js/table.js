@@ -311,13 +311,19 @@ function onKey(st, event) {
 }
 
 // ---- around the game: invitations, a new game, leaving
+// Once at a time: a redraw while the link is on its way would ask for a second invite,
+// and the link shown would change under a player who had just copied the first.
 async function makeLink(st) {
+  if (st.linking) return;
+  st.linking = true;
   try {
     const invite = await api.inviteLink(st.tableId);
     st.table.invite_code = invite.code;
     renderWaiting(st);
   } catch (problem) {
     st.notice = problemText(problem);
+  } finally {
+    st.linking = false;
   }
 }
 
