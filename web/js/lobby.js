@@ -70,299 +70,312 @@ const LEVELS = ["any", "beginner", "intermediate", "advanced", "expert"];
 const DIFFICULTIES = ["any", "easy", "medium", "hard"];
 const TIMES = [300, 600, 900, 1200, 1800];
 
+// The lobby's state is one object, `st`, that the functions below share (the screen's
+// closure would otherwise be one 300-line function): what the REST calls brought, what
+// the player typed or chose, and the screen's element.
 export function lobbyScreen(app, { inviteCode }) {
-  const el = h("section.screen.lobby");
-  let tables = [];
-  let invites = [];
-  let friends = [];
-  let mine = [];
-  const matches = new Map(); // match id → GET /matches/{id}, for My tables
-  let says = null; // mytables.js: My tables' words, loaded with the first table of mine
-  let found = null; // players found by name: null before a search
-  let seatNews = null; // a table of mine someone just sat down at
-  let requests = null; // social.js: friend requests waiting (friends are mutual)
-  let inviteInfo = null;
-  let filters = { suits: "", level: "", min_time_limit: "", max_time_limit: "" };
-  let message = "";
-  // Quick duel (quick.js, on demand): its button and how many are looking; kept across redraws.
-  const quick = h("div.quick");
-  let quickStop = null;
-  import("./quick.js").then((m) => { quickStop = m.quickDuel(app, quick); }).catch(console.error);
-
-  let loads = 0;
-  async function load() {
-    const turn = ++loads; // only the newest answer counts when filters change quickly
-    const results = await Promise.allSettled([
-      api.tables(filters), api.invites(), api.friends(),
-      inviteCode ? api.invite(inviteCode) : Promise.resolve(null), api.myTables(),
-    ]);
-    if (turn !== loads) return;
-    const [a, b, c, d, e] = results.map((r) => (r.status === "fulfilled" ? r.value : null));
-    tables = items(a);
-    invites = items(b);
-    friends = items(c);
-    inviteInfo = d;
-    mine = items(e);
-    const failed = results.find((r) => r.status === "rejected");
-    if (failed && inviteCode && results[3].status === "rejected") message = problemText(failed.reason);
-    app.socket?.send({ type: "watch_presence", player_ids: friends.map((f) => f.id) }, "presence");
-    requests?.friendsAre(friends); // a request row goes in the frame its friend row comes
-    render();
-    import("./social.js").then((s) => { if (!requests) { requests = s.friendRequests(app, load); render(); } requests.refresh(friends); });
-    // Who finished, who won: in the match, not the table (a finished match is kept).
-    if (!mine.length) return;
-    const open = mine.filter((m) => m.match_id && matches.get(m.match_id)?.status !== "finished");
-    [says] = await Promise.all([import("./mytables.js").catch(() => null),
-      ...open.map((m) => api.match(m.match_id).then((x) => matches.set(m.match_id, x), () => null))]);
-    if (turn === loads) render();
-  }
-
-  function render() {
-    clear(el,
-      h("div.row.head", {},
-        h("h1", {}, t("lobby")),
-        h("button.primary", { type: "button", onclick: () => openNewGame(true), id: "new-game" }, icon("plus"), t("newGame")),
-        h("button", { type: "button", onclick: () => openNewGame(false), id: "invite-friend" }, icon("invite"), t("inviteFriend"))),
-      quick,
-      message ? h("p.error.panel", { role: "alert" }, message) : null,
-      seatNews ? renderSeatNews() : null,
-      inviteCode ? renderInvite() : null,
-      mine.length ? renderMine() : null,
-      h("div.columns2",
-        h("section.panel.tables", { "aria-labelledby": "tables-h" },
-          h("h2", { id: "tables-h" }, t("openTables")), renderFilters(), renderTables()),
-        h("div",
-          playAlone(),
-          h("section.panel", { "aria-labelledby": "invites-h" },
-            h("h2", { id: "invites-h" }, t("myInvites")), renderInvites()),
-          h("section.panel", { "aria-labelledby": "friends-h" },
-            h("h2", { id: "friends-h" }, t("friends")), requests?.el, renderFriends(), renderFind()))));
-  }
-
-  // My tables: the way back to a game I walked away from (logo, player info, a reload).
-  function renderMine() {
-    return h("section.panel.mine", { "aria-labelledby": "mine-h" },
-      h("h2", { id: "mine-h" }, t("myTables")),
-      h("ul.list", {}, mine.map((table) => {
-        const other = (table.seats || []).find((s) => s.player_id !== app.me?.id);
-        const [state, on] = says?.mineState(table, other, matches.get(table.match_id), app.me?.id) ?? ["", table.match_status === "playing"];
-        if (asksRematch(table, app.me)) return rematchRow(table, other);
-        // The name shown is the player at the table with me now, not its host.
-        return h("li",
-          tableSummary(table, other?.name ?? ""),
-          h("span.muted.grow", { id: `mine-state-${table.id}` }, state),
-          h("button", { type: "button", class: on ? "primary" : "", id: `back-${table.id}`,
-            onclick: () => app.go(`#/table/${table.id}`) }, on ? t("backToGame") : t("goToTable")));
-      })));
-  }
-
-  // The other player asked for a rematch while I was away from the result: the answers
-  // here too (Accept: to the table, where the new match starts; Decline: leave it).
-  function rematchRow(table, other) {
-    return h("li.rematch", tableSummary(table, other.name),
-      h("span.grow", { role: "status" }, t("rematchAsked", { name: other.name })),
-      h("span.answers",
-        h("button.primary", { type: "button", id: `rematch-accept-${table.id}`, onclick: () => rematch(table.id, true) }, t("accept")),
-        h("button", { type: "button", id: `rematch-decline-${table.id}`, onclick: () => rematch(table.id, false) }, t("decline"))));
-  }
-
-  async function rematch(tableId, yes) {
-    try {
-      await (yes ? api.newGame(tableId) : api.leave(tableId));
-    } catch (problem) {
-      return showError(problem);
-    }
-    if (yes) app.go(`#/table/${tableId}`);
-    else load();
-  }
-
-  function renderSeatNews() {
-    const other = (seatNews.seats || []).find((s) => s.player_id !== app.me?.id);
-    return h("p.banner.seat-news", { role: "status" }, t("satDown", { name: other?.name ?? "" }), " ",
-      h("button.primary", { type: "button", id: "seat-news-go", onclick: () => app.go(`#/table/${seatNews.id}`) }, t("goToTable")));
-  }
-
-  function renderInvite() {
-    const from = inviteInfo?.inviter_name ?? "";
-    if (inviteInfo && closed(inviteInfo)) {
-      return h("section.panel.invite", { "aria-labelledby": "invite-h" },
-        h("h2", { id: "invite-h" }, t("invitedBy", { name: from })), h("p", { id: "invite-closed" }, closedText(inviteInfo)));
-    }
-    return h("section.panel.invite", { "aria-labelledby": "invite-h" },
-      h("h2", { id: "invite-h" }, t("invitedBy", { name: from })),
-      inviteInfo ? h("p", {}, inviteText(inviteInfo)) : null,
-      inviteInfo ? tableSummary(inviteInfo.table || inviteInfo) : null,
-      h("div.row",
-        h("button.primary", { type: "button", id: "accept-invite", onclick: () => accept(inviteCode) }, t("accept")),
-        h("button", { type: "button", onclick: () => decline(inviteCode) }, t("decline"))));
-  }
-
-  function renderFilters() {
-    const select = (name, label, options) => h("label", {}, label,
-      h("select", { name, id: `f-${name}`, onchange: (e) => {
-        filters[name] = e.target.value;
-        if (name === "max_time_limit") filters.min_time_limit = e.target.value;
-        load();
-      } },
-        options.map(([value, text]) => h("option", { value, selected: String(filters[name]) === String(value) }, text))));
-    return h("form.filters", { "aria-label": t("filters"), onsubmit: (e) => e.preventDefault() },
-      select("suits", t("suits"), [["", t("any")], [1, t("oneSuit")], [2, t("twoSuits")], [4, t("fourSuits")]]),
-      select("level", t("level"), [["", t("any")], ...LEVELS.slice(1).map((l) => [l, levelName(l)])]),
-      select("max_time_limit", t("timeLimit"), [["", t("any")], ...TIMES.map((s) => [s, t("minutes", { n: s / 60 })])]),
-      h("button", { type: "button", onclick: load, "aria-label": t("refresh"), title: t("refresh") }, icon("refresh")));
-  }
-
-  function renderTables() {
-    const mine = app.me?.id;
-    if (!tables.length) return h("p.muted", {}, t("noTables"));
-    return h("ul.list", {}, tables.map((table) => h("li",
-      h("span.avatar", { "aria-hidden": "true", "data-initial": hostName(table)[0] || "?" }),
-      tableSummary(table),
-      h("button.primary", {
-        type: "button", id: `join-${table.id}`, onclick: () => join(table.id),
-        "aria-label": `${t("join")} — ${hostName(table)}`,
-      }, ownerId(table) === mine ? t("table") : t("join")))));
-  }
-
-  function renderInvites() {
-    if (!invites.length) return h("p.muted", {}, t("noInvites"));
-    // Who invites to what ("bob invites you to a duel: 2 suits, 10 min."), the answers
-    // side by side under it.
-    return h("ul.list.invites", {}, invites.map((invite) => h("li",
-      h("span.grow", {}, inviteText(invite)),
-      h("span.answers",
-        h("button.primary", { type: "button", id: `accept-invite-${invite.table_id}`, onclick: () => accept(invite.code) }, t("accept")),
-        h("button", { type: "button", onclick: () => decline(invite.code) }, t("decline"))))));
-  }
-
-  function renderFriends() {
-    if (!friends.length) return h("p.muted", {}, t("noFriends"));
-    return h("ul.list", {}, friends.map((friend) => h("li",
-      h("span", { class: `dot ${friend.online ? "on" : ""}`, "aria-hidden": "true" }),
-      h("a.grow", { href: `#/player/${encodeURIComponent(friend.name)}` }, friend.name),
-      h("span.muted", {}, friend.online ? t("online") : t("offline")),
-      h("button", { type: "button", id: `invite-${friend.id}`, onclick: () => inviteToNewTable(friend.name),
-        "aria-label": `${t("send")} — ${friend.name}` }, icon("invite"), t("send")))));
-  }
-
-  // Find a player by the start of their name, then add them (or see that they are a friend).
-  function renderFind() {
-    const input = el.querySelector("#find-name") || h("input", { id: "find-name", name: "find", autocomplete: "off", maxlength: 20 });
-    const typing = document.activeElement === input;
-    const friendIds = new Set(friends.map((f) => f.id));
-    const form = h("form.row.field.find", { role: "search", onsubmit: (e) => { e.preventDefault(); search(input.value.trim()); } },
-      h("label", { for: "find-name" }, t("findPlayer")), input,
-      h("button", { type: "submit", id: "find-go" }, icon("search"), t("findPlayer")));
-    if (typing) queueMicrotask(() => input.focus());
-    const results = found === null ? null : !found.length ? h("p.muted", {}, t("noPlayerFound"))
-      : h("ul.list.found", {}, found.filter((p) => p.id !== app.me?.id).map((p) => h("li",
-        h("a.grow", { href: `#/player/${encodeURIComponent(p.name)}` }, p.name),
-        friendIds.has(p.id)
-          ? [h("span.badge.friend", { id: `friend-state-${p.id}` }, t("isFriend")),
-            h("button", { type: "button", id: `unfriend-${p.id}`, onclick: () => unfriend(p.id),
-              "aria-label": `${t("remove")} — ${p.name}` }, t("remove"))]
-          : h("button.primary", { type: "button", id: `befriend-${p.id}`, onclick: () => befriend(p.name),
-            "aria-label": `${t("addFriend")} — ${p.name}` }, icon("plus"), t("addFriend")))));
-    return h("div.findbox", form, results);
-  }
-
-  async function search(prefix) {
-    if (!prefix) return;
-    try {
-      found = items(await api.searchPlayers(prefix));
-    } catch (problem) {
-      return showError(problem);
-    }
-    render();
-  }
-
-  async function befriend(name) {
-    try {
-      await api.addFriend(name);
-      announce(t("friendAdded"));
-    } catch (problem) {
-      return showError(problem);
-    }
-    load();
-  }
-
-  async function unfriend(id) {
-    await api.removeFriend(id).catch(showError);
-    load();
-  }
-
-  // Invite a friend: a private table with the settings chosen, then the invitation.
-  function inviteToNewTable(name) {
-    const dialog = newGameDialog(false, async (settings) => {
-      const table = await api.createTable(settings);
-      await api.inviteFriend(table.id, name);
-      app.sent = { tableId: table.id, name }; // the table's waiting screen says it
-      app.go(`#/table/${table.id}`);
-    }, t("duelWith", { name }));
-    document.body.append(dialog);
-    dialog.showModal();
-  }
-
-  function openNewGame(isPublic) {
-    const dialog = newGameDialog(isPublic, async (settings) => {
-      const table = await api.createTable(settings);
-      app.go(`#/table/${table.id}`);
-    });
-    document.body.append(dialog); // outside the screen, which re-renders on lobby news
-    dialog.showModal();
-  }
-
-  async function join(id) {
-    try {
-      await api.join(id);
-    } catch (problem) {
-      if (problem.status !== 409) return showError(problem);
-    }
-    app.go(`#/table/${id}`);
-  }
-
-  async function accept(code) {
-    try {
-      const answer = await api.accept(code);
-      app.go(`#/table/${answer.id}`);
-    } catch (problem) {
-      showError(problem);
-    }
-  }
-
-  async function decline(code) {
-    await api.decline(code).catch(showError);
-    if (inviteCode) app.go("#/");
-    else load();
-  }
-
-  function showError(problem) {
-    message = problemText(problem);
-    announce(message);
-    render();
-  }
-
-  const stop = app.listen((m) => {
-    if (m.type === "lobby" && m.change === "seat_taken" && m.table?.owner_id === app.me?.id
-        && (m.table.seats || []).length > 1) {
-      seatNews = m.table; // someone sat down at my table: say so, with the way there
-      announce(t("satDown", { name: (m.table.seats.find((s) => s.player_id !== app.me.id) || {}).name ?? "" }));
-    }
-    // A match of mine settled (its result comes to every connection of mine): My tables
-    // says how it ended without a reload.
-    if (m.type === "lobby" || m.type === "invite" || m.type === "match_result") load();
-    if (m.type === "presence") {
-      const friend = friends.find((f) => f.id === m.player_id);
-      if (friend) { friend.online = m.online; render(); }
-    }
-  });
-  app.socket?.send({ type: "subscribe_lobby" }, "lobby");
-  render();
-  load();
-  return {
-    el, render,
-    destroy() { stop(); quickStop?.(); app.socket?.forget("lobby"); app.socket?.send({ type: "unsubscribe_lobby" }); },
+  const st = {
+    app, inviteCode, el: h("section.screen.lobby"),
+    tables: [], invites: [], friends: [], mine: [],
+    matches: new Map(), // match id → GET /matches/{id}, for My tables
+    says: null, // mytables.js: My tables' words, loaded with the first table of mine
+    found: null, // players found by name: null before a search
+    seatNews: null, // a table of mine someone just sat down at
+    requests: null, // social.js: friend requests waiting (friends are mutual)
+    inviteInfo: null,
+    filters: { suits: "", level: "", min_time_limit: "", max_time_limit: "" },
+    message: "",
+    // Quick duel (quick.js, on demand): its button and how many are looking; kept across redraws.
+    quick: h("div.quick"),
+    quickStop: null,
+    loads: 0,
   };
+  st.render = () => render(st);
+  st.load = () => load(st);
+  import("./quick.js").then((m) => { st.quickStop = m.quickDuel(app, st.quick); }).catch(console.error);
+  const stop = app.listen((m) => lobbyNews(st, m));
+  app.socket?.send({ type: "subscribe_lobby" }, "lobby");
+  st.render();
+  st.load();
+  return {
+    el: st.el, render: st.render,
+    destroy() { stop(); st.quickStop?.(); app.socket?.forget("lobby"); app.socket?.send({ type: "unsubscribe_lobby" }); },
+  };
+}
+
+async function load(st) {
+  const { app, inviteCode } = st;
+  const turn = ++st.loads; // only the newest answer counts when filters change quickly
+  const results = await Promise.allSettled([
+    api.tables(st.filters), api.invites(), api.friends(),
+    inviteCode ? api.invite(inviteCode) : Promise.resolve(null), api.myTables(),
+  ]);
+  if (turn !== st.loads) return;
+  const [a, b, c, d, e] = results.map((r) => (r.status === "fulfilled" ? r.value : null));
+  st.tables = items(a);
+  st.invites = items(b);
+  st.friends = items(c);
+  st.inviteInfo = d;
+  st.mine = items(e);
+  const failed = results.find((r) => r.status === "rejected");
+  if (failed && inviteCode && results[3].status === "rejected") st.message = problemText(failed.reason);
+  app.socket?.send({ type: "watch_presence", player_ids: st.friends.map((f) => f.id) }, "presence");
+  st.requests?.friendsAre(st.friends); // a request row goes in the frame its friend row comes
+  st.render();
+  import("./social.js").then((s) => { if (!st.requests) { st.requests = s.friendRequests(app, st.load); st.render(); } st.requests.refresh(st.friends); });
+  // Who finished, who won: in the match, not the table (a finished match is kept).
+  if (!st.mine.length) return;
+  const open = st.mine.filter((m) => m.match_id && st.matches.get(m.match_id)?.status !== "finished");
+  [st.says] = await Promise.all([import("./mytables.js").catch(() => null),
+    ...open.map((m) => api.match(m.match_id).then((x) => st.matches.set(m.match_id, x), () => null))]);
+  if (turn === st.loads) st.render();
+}
+
+function lobbyNews(st, m) {
+  const { app } = st;
+  if (m.type === "lobby" && m.change === "seat_taken" && m.table?.owner_id === app.me?.id
+      && (m.table.seats || []).length > 1) {
+    st.seatNews = m.table; // someone sat down at my table: say so, with the way there
+    announce(t("satDown", { name: (m.table.seats.find((s) => s.player_id !== app.me.id) || {}).name ?? "" }));
+  }
+  // A match of mine settled (its result comes to every connection of mine): My tables
+  // says how it ended without a reload.
+  if (m.type === "lobby" || m.type === "invite" || m.type === "match_result") st.load();
+  if (m.type === "presence") {
+    const friend = st.friends.find((f) => f.id === m.player_id);
+    if (friend) { friend.online = m.online; st.render(); }
+  }
+}
+
+function render(st) {
+  clear(st.el,
+    h("div.row.head", {},
+      h("h1", {}, t("lobby")),
+      h("button.primary", { type: "button", onclick: () => openNewGame(st, true), id: "new-game" }, icon("plus"), t("newGame")),
+      h("button", { type: "button", onclick: () => openNewGame(st, false), id: "invite-friend" }, icon("invite"), t("inviteFriend"))),
+    st.quick,
+    st.message ? h("p.error.panel", { role: "alert" }, st.message) : null,
+    st.seatNews ? renderSeatNews(st) : null,
+    st.inviteCode ? renderInvite(st) : null,
+    st.mine.length ? renderMine(st) : null,
+    h("div.columns2",
+      h("section.panel.tables", { "aria-labelledby": "tables-h" },
+        h("h2", { id: "tables-h" }, t("openTables")), renderFilters(st), renderTables(st)),
+      h("div",
+        playAlone(),
+        h("section.panel", { "aria-labelledby": "invites-h" },
+          h("h2", { id: "invites-h" }, t("myInvites")), renderInvites(st)),
+        h("section.panel", { "aria-labelledby": "friends-h" },
+          h("h2", { id: "friends-h" }, t("friends")), st.requests?.el, renderFriends(st), renderFind(st)))));
+}
+
+// My tables: the way back to a game I walked away from (logo, player info, a reload).
+function renderMine(st) {
+  const { app } = st;
+  return h("section.panel.mine", { "aria-labelledby": "mine-h" },
+    h("h2", { id: "mine-h" }, t("myTables")),
+    h("ul.list", {}, st.mine.map((table) => {
+      const other = (table.seats || []).find((s) => s.player_id !== app.me?.id);
+      const [state, on] = st.says?.mineState(table, other, st.matches.get(table.match_id), app.me?.id) ?? ["", table.match_status === "playing"];
+      if (asksRematch(table, app.me)) return rematchRow(st, table, other);
+      // The name shown is the player at the table with me now, not its host.
+      return h("li",
+        tableSummary(table, other?.name ?? ""),
+        h("span.muted.grow", { id: `mine-state-${table.id}` }, state),
+        h("button", { type: "button", class: on ? "primary" : "", id: `back-${table.id}`,
+          onclick: () => app.go(`#/table/${table.id}`) }, on ? t("backToGame") : t("goToTable")));
+    })));
+}
+
+// The other player asked for a rematch while I was away from the result: the answers
+// here too (Accept: to the table, where the new match starts; Decline: leave it).
+function rematchRow(st, table, other) {
+  return h("li.rematch", tableSummary(table, other.name),
+    h("span.grow", { role: "status" }, t("rematchAsked", { name: other.name })),
+    h("span.answers",
+      h("button.primary", { type: "button", id: `rematch-accept-${table.id}`, onclick: () => rematch(st, table.id, true) }, t("accept")),
+      h("button", { type: "button", id: `rematch-decline-${table.id}`, onclick: () => rematch(st, table.id, false) }, t("decline"))));
+}
+
+async function rematch(st, tableId, yes) {
+  try {
+    await (yes ? api.newGame(tableId) : api.leave(tableId));
+  } catch (problem) {
+    return showError(st, problem);
+  }
+  if (yes) st.app.go(`#/table/${tableId}`);
+  else st.load();
+}
+
+function renderSeatNews(st) {
+  const { app, seatNews } = st;
+  const other = (seatNews.seats || []).find((s) => s.player_id !== app.me?.id);
+  return h("p.banner.seat-news", { role: "status" }, t("satDown", { name: other?.name ?? "" }), " ",
+    h("button.primary", { type: "button", id: "seat-news-go", onclick: () => app.go(`#/table/${seatNews.id}`) }, t("goToTable")));
+}
+
+function renderInvite(st) {
+  const { inviteInfo, inviteCode } = st;
+  const from = inviteInfo?.inviter_name ?? "";
+  if (inviteInfo && closed(inviteInfo)) {
+    return h("section.panel.invite", { "aria-labelledby": "invite-h" },
+      h("h2", { id: "invite-h" }, t("invitedBy", { name: from })), h("p", { id: "invite-closed" }, closedText(inviteInfo)));
+  }
+  return h("section.panel.invite", { "aria-labelledby": "invite-h" },
+    h("h2", { id: "invite-h" }, t("invitedBy", { name: from })),
+    inviteInfo ? h("p", {}, inviteText(inviteInfo)) : null,
+    inviteInfo ? tableSummary(inviteInfo.table || inviteInfo) : null,
+    h("div.row",
+      h("button.primary", { type: "button", id: "accept-invite", onclick: () => accept(st, inviteCode) }, t("accept")),
+      h("button", { type: "button", onclick: () => decline(st, inviteCode) }, t("decline"))));
+}
+
+function renderFilters(st) {
+  const { filters } = st;
+  const select = (name, label, options) => h("label", {}, label,
+    h("select", { name, id: `f-${name}`, onchange: (e) => {
+      filters[name] = e.target.value;
+      if (name === "max_time_limit") filters.min_time_limit = e.target.value;
+      st.load();
+    } },
+      options.map(([value, text]) => h("option", { value, selected: String(filters[name]) === String(value) }, text))));
+  return h("form.filters", { "aria-label": t("filters"), onsubmit: (e) => e.preventDefault() },
+    select("suits", t("suits"), [["", t("any")], [1, t("oneSuit")], [2, t("twoSuits")], [4, t("fourSuits")]]),
+    select("level", t("level"), [["", t("any")], ...LEVELS.slice(1).map((l) => [l, levelName(l)])]),
+    select("max_time_limit", t("timeLimit"), [["", t("any")], ...TIMES.map((s) => [s, t("minutes", { n: s / 60 })])]),
+    h("button", { type: "button", onclick: st.load, "aria-label": t("refresh"), title: t("refresh") }, icon("refresh")));
+}
+
+function renderTables(st) {
+  const mine = st.app.me?.id;
+  if (!st.tables.length) return h("p.muted", {}, t("noTables"));
+  return h("ul.list", {}, st.tables.map((table) => h("li",
+    h("span.avatar", { "aria-hidden": "true", "data-initial": hostName(table)[0] || "?" }),
+    tableSummary(table),
+    h("button.primary", {
+      type: "button", id: `join-${table.id}`, onclick: () => join(st, table.id),
+      "aria-label": `${t("join")} — ${hostName(table)}`,
+    }, ownerId(table) === mine ? t("table") : t("join")))));
+}
+
+function renderInvites(st) {
+  if (!st.invites.length) return h("p.muted", {}, t("noInvites"));
+  // Who invites to what ("bob invites you to a duel: 2 suits, 10 min."), the answers
+  // side by side under it.
+  return h("ul.list.invites", {}, st.invites.map((invite) => h("li",
+    h("span.grow", {}, inviteText(invite)),
+    h("span.answers",
+      h("button.primary", { type: "button", id: `accept-invite-${invite.table_id}`, onclick: () => accept(st, invite.code) }, t("accept")),
+      h("button", { type: "button", onclick: () => decline(st, invite.code) }, t("decline"))))));
+}
+
+function renderFriends(st) {
+  if (!st.friends.length) return h("p.muted", {}, t("noFriends"));
+  return h("ul.list", {}, st.friends.map((friend) => h("li",
+    h("span", { class: `dot ${friend.online ? "on" : ""}`, "aria-hidden": "true" }),
+    h("a.grow", { href: `#/player/${encodeURIComponent(friend.name)}` }, friend.name),
+    h("span.muted", {}, friend.online ? t("online") : t("offline")),
+    h("button", { type: "button", id: `invite-${friend.id}`, onclick: () => inviteToNewTable(st, friend.name),
+      "aria-label": `${t("send")} — ${friend.name}` }, icon("invite"), t("send")))));
+}
+
+// Find a player by the start of their name, then add them (or see that they are a friend).
+function renderFind(st) {
+  const { app, found } = st;
+  const input = st.el.querySelector("#find-name") || h("input", { id: "find-name", name: "find", autocomplete: "off", maxlength: 20 });
+  const typing = document.activeElement === input;
+  const friendIds = new Set(st.friends.map((f) => f.id));
+  const form = h("form.row.field.find", { role: "search", onsubmit: (e) => { e.preventDefault(); search(st, input.value.trim()); } },
+    h("label", { for: "find-name" }, t("findPlayer")), input,
+    h("button", { type: "submit", id: "find-go" }, icon("search"), t("findPlayer")));
+  if (typing) queueMicrotask(() => input.focus());
+  const results = found === null ? null : !found.length ? h("p.muted", {}, t("noPlayerFound"))
+    : h("ul.list.found", {}, found.filter((p) => p.id !== app.me?.id).map((p) => h("li",
+      h("a.grow", { href: `#/player/${encodeURIComponent(p.name)}` }, p.name),
+      friendIds.has(p.id)
+        ? [h("span.badge.friend", { id: `friend-state-${p.id}` }, t("isFriend")),
+          h("button", { type: "button", id: `unfriend-${p.id}`, onclick: () => unfriend(st, p.id),
+            "aria-label": `${t("remove")} — ${p.name}` }, t("remove"))]
+        : h("button.primary", { type: "button", id: `befriend-${p.id}`, onclick: () => befriend(st, p.name),
+          "aria-label": `${t("addFriend")} — ${p.name}` }, icon("plus"), t("addFriend")))));
+  return h("div.findbox", form, results);
+}
+
+async function search(st, prefix) {
+  if (!prefix) return;
+  try {
+    st.found = items(await api.searchPlayers(prefix));
+  } catch (problem) {
+    return showError(st, problem);
+  }
+  st.render();
+}
+
+async function befriend(st, name) {
+  try {
+    await api.addFriend(name);
+    announce(t("friendAdded"));
+  } catch (problem) {
+    return showError(st, problem);
+  }
+  st.load();
+}
+
+async function unfriend(st, id) {
+  await api.removeFriend(id).catch((problem) => showError(st, problem));
+  st.load();
+}
+
+// Invite a friend: a private table with the settings chosen, then the invitation.
+function inviteToNewTable(st, name) {
+  const { app } = st;
+  const dialog = newGameDialog(false, async (settings) => {
+    const table = await api.createTable(settings);
+    await api.inviteFriend(table.id, name);
+    app.sent = { tableId: table.id, name }; // the table's waiting screen says it
+    app.go(`#/table/${table.id}`);
+  }, t("duelWith", { name }));
+  document.body.append(dialog);
+  dialog.showModal();
+}
+
+function openNewGame(st, isPublic) {
+  const dialog = newGameDialog(isPublic, async (settings) => {
+    const table = await api.createTable(settings);
+    st.app.go(`#/table/${table.id}`);
+  });
+  document.body.append(dialog); // outside the screen, which re-renders on lobby news
+  dialog.showModal();
+}
+
+async function join(st, id) {
+  try {
+    await api.join(id);
+  } catch (problem) {
+    if (problem.status !== 409) return showError(st, problem);
+  }
+  st.app.go(`#/table/${id}`);
+}
+
+async function accept(st, code) {
+  try {
+    const answer = await api.accept(code);
+    st.app.go(`#/table/${answer.id}`);
+  } catch (problem) {
+    showError(st, problem);
+  }
+}
+
+async function decline(st, code) {
+  await api.decline(code).catch((problem) => showError(st, problem));
+  if (st.inviteCode) st.app.go("#/");
+  else st.load();
+}
+
+function showError(st, problem) {
+  st.message = problemText(problem);
+  announce(st.message);
+  st.render();
 }
 
 // Solo, the daily deal and the leaderboards, one tap from the lobby (also in the header).
