@@ -65,188 +65,194 @@ async function everyone(list) {
 // #/player/NAME/replay/solo/ID (solo and daily games) or …/replay/duel/GAME_ID.
 const REPLAY = /^(.+)\/replay\/(solo|duel)\/(\d+)$/;
 
+// The player page's state is one object, `st`, shared by the functions below.
 export function playerScreen(app, { name: path }) {
   const replay = path.match(REPLAY);
   if (replay) return replayScreen(app, { name: replay[1], kind: replay[2], gameId: Number(replay[3]) });
-  const name = path;
-  const el = h("section.screen.narrow.player-info");
-  let info = null;
-  let earned = []; // the player's badges, earliest first
-  let table = []; // every badge there is
-  let message = "";
-  // Is this player in my friend list, my ignore list? null while not known (the lists did
-  // not load): then both offers are shown, and the server's answer tells.
-  let friend = null;
-  let ignoring = null;
-  let request = null; // a friend request between us: "in" (they asked me), "out" (I asked)
-  let known = false; // the buttons wait for the lists, so that the first one shown is right
-  let showKey = false; // my link for another device, shown on request only (it is a key)
-  let past = null; // the games list, statistics and rating chart (progress.js), once known
+  const st = {
+    app, name: path, el: h("section.screen.narrow.player-info"),
+    info: null,
+    earned: [], // the player's badges, earliest first
+    table: [], // every badge there is
+    message: "",
+    // Is this player in my friend list, my ignore list? null while not known (the lists did
+    // not load): then both offers are shown, and the server's answer tells.
+    friend: null,
+    ignoring: null,
+    request: null, // a friend request between us: "in" (they asked me), "out" (I asked)
+    known: false, // the buttons wait for the lists, so that the first one shown is right
+    showKey: false, // my link for another device, shown on request only (it is a key)
+    past: null, // the games list, statistics and rating chart (progress.js), once known
+  };
+  st.render = () => render(st);
+  st.render();
+  load(st);
+  return { el: st.el, render: st.render };
+}
 
-  async function load() {
-    try {
-      info = await api.player(name);
-    } catch (problem) {
-      message = problem.code === "player_not_found" ? t("noSuchPlayer", { name }) : problemText(problem);
-    }
-    if (info) past = progressSection({ player: info, self: isSelf() });
-    render();
-    if (!info) return;
-    // Solo stats and badges come with the solo layer; a server without it shows duels only.
-    const badges = Promise.all([api.playerBadges(info.id).catch(() => []), api.badges().catch(() => [])]);
-    if (app.me && !isSelf()) {
-      const [friends, ignores, requests] = await Promise.all([everyone(api.friends).catch(() => null),
-        everyone(api.ignores).catch(() => null), requestsApi.list().catch(() => null)]);
-      friend = friends && friends.some((p) => p.id === info.id);
-      request = requests?.incoming.some((p) => p.id === info.id) ? "in"
-        : requests?.outgoing.some((p) => p.id === info.id) ? "out" : null;
-      ignoring = ignores && ignores.some((p) => p.id === info.id);
-      known = true;
-      render();
-    }
-    [earned, table] = await badges;
-    render();
+async function load(st) {
+  const { app, name } = st;
+  try {
+    st.info = await api.player(name);
+  } catch (problem) {
+    st.message = problem.code === "player_not_found" ? t("noSuchPlayer", { name }) : problemText(problem);
   }
-
-  function render() {
-    const tile = (label, value, wide, id) => h("div", { class: wide ? "wide" : "" }, h("dt", {}, label), h("dd", { id }, value ?? "—"));
-    clear(el,
-      h("div.profile", h("span.avatar", { "aria-hidden": "true", "data-initial": name[0] }), h("h1", {}, name)),
-      h("div.row.contact",
-        known && info && app.me && !isSelf() ? [
-          friendState(),
-          ignoring
-            ? h("span.row", h("span.badge", { id: "ignore-state" }, icon("block"), t("isIgnored")),
-              h("button", { type: "button", id: "unignore", onclick: () => act(() => api.unignore(info.id), "unignored", "not_ignored", false, "ignore") }, t("unignore")))
-            : h("button", { type: "button", id: "ignore", onclick: () => act(() => api.ignore(name), "ignored", "already_ignored", true, "unignore") }, icon("block"), t("ignore"))] : null),
-      message ? h("p.banner", { role: "status" }, message) : null,
-      info ? h("h2", {}, t("duels")) : null,
-      info ? h("dl.stats.stats-grid", {},
-        tile(t("games"), info.games_played),
-        tile(t("wins"), info.won),
-        tile(t("losses"), info.lost),
-        tile(t("streak"), streakText(info.streak), false, "duel-streak"),
-        tile(t("since"), info.since ? new Date(info.since).toLocaleDateString(document.documentElement.lang, { dateStyle: "medium" }) : null, true),
-        (info.ratings || []).map((r) => tile(`${t("rating")} (${suitsLabel(r.suits)})`,
-          `${Math.round(r.rating)} · ${levelName(r.band)}`, true))) : null,
-      info?.solo ? soloStats(info.solo) : null,
-      info?.daily ? h("section", { "aria-labelledby": "daily-h" }, h("h2", { id: "daily-h" }, t("daily")),
-        h("dl.stats.stats-grid", { id: "daily-stats" },
-          tile(t("played"), info.daily.played), tile(t("wonCount"), info.daily.won),
-          tile(t("streakNow"), t("days", { n: info.daily.current_streak })),
-          tile(t("streakBest"), t("days", { n: info.daily.best_streak })),
-          tile(t("lastWon"), day(info.daily.last_won), true))) : null,
-      past ? (past.render(), past.el) : null,
-      info && (earned.length || table.length) ? badgeList() : null,
-      info && isSelf() ? deviceLink() : null,
-      h("div.row", h("a.button", { href: "#/" }, icon("back"), t("back"))));
+  const { info } = st;
+  if (info) st.past = progressSection({ player: info, self: isSelf(st) });
+  st.render();
+  if (!info) return;
+  // Solo stats and badges come with the solo layer; a server without it shows duels only.
+  const badges = Promise.all([api.playerBadges(info.id).catch(() => []), api.badges().catch(() => [])]);
+  if (app.me && !isSelf(st)) {
+    const [friends, ignores, requests] = await Promise.all([everyone(api.friends).catch(() => null),
+      everyone(api.ignores).catch(() => null), requestsApi.list().catch(() => null)]);
+    st.friend = friends && friends.some((p) => p.id === info.id);
+    st.request = requests?.incoming.some((p) => p.id === info.id) ? "in"
+      : requests?.outgoing.some((p) => p.id === info.id) ? "out" : null;
+    st.ignoring = ignores && ignores.some((p) => p.id === info.id);
+    st.known = true;
+    st.render();
   }
+  [st.earned, st.table] = await badges;
+  st.render();
+}
 
-  // Friends are mutual: Add friend asks; their request waits for my Accept / Decline; mine
-  // can be withdrawn. Each press shows the new state and focuses what undoes it.
-  function friendState() {
-    const button = (id, text, call, primary) => h(primary ? "button.primary" : "button", { type: "button", id, onclick: call }, text);
-    if (friend) {
-      return h("span.row", h("span.badge.friend", { id: "friend-state" }, t("isFriend")), // kept together when the row wraps
-        button("remove-friend", t("removeFriend"), () => change(() => api.removeFriend(info.id), t("friendRemoved"), { friend: false }, "add-friend")));
-    }
-    if (request === "in") {
-      return h("span.row", h("span", { id: "friend-state" }, t("sxRequestFrom", { name: info.name })),
-        button("accept-friend", t("accept"), () => change(() => requestsApi.accept(info.id), t("sxNowFriends", { name: info.name }), { friend: true }, "remove-friend"), true),
-        button("decline-friend", t("decline"), () => change(() => requestsApi.decline(info.id), t("sxDeclined"), {}, "add-friend")));
-    }
-    if (request === "out") {
-      return h("span.row", h("span.badge", { id: "friend-state" }, t("sxRequestSent")),
-        button("withdraw-friend", t("sxCancelRequest"), () => change(() => requestsApi.withdraw(info.id), "", {}, "add-friend")));
-    }
-    return h("button.primary", { type: "button", id: "add-friend", onclick: ask }, icon("friend"), t("sxAddFriend"));
+function render(st) {
+  const { app, info, name, past } = st;
+  const tile = (label, value, wide, id) => h("div", { class: wide ? "wide" : "" }, h("dt", {}, label), h("dd", { id }, value ?? "—"));
+  clear(st.el,
+    h("div.profile", h("span.avatar", { "aria-hidden": "true", "data-initial": name[0] }), h("h1", {}, name)),
+    h("div.row.contact",
+      st.known && info && app.me && !isSelf(st) ? [
+        friendState(st),
+        st.ignoring
+          ? h("span.row", h("span.badge", { id: "ignore-state" }, icon("block"), t("isIgnored")),
+            h("button", { type: "button", id: "unignore", onclick: () => act(st, () => api.unignore(info.id), "unignored", "not_ignored", false, "ignore") }, t("unignore")))
+          : h("button", { type: "button", id: "ignore", onclick: () => act(st, () => api.ignore(name), "ignored", "already_ignored", true, "unignore") }, icon("block"), t("ignore"))] : null),
+    st.message ? h("p.banner", { role: "status" }, st.message) : null,
+    info ? h("h2", {}, t("duels")) : null,
+    info ? h("dl.stats.stats-grid", {},
+      tile(t("games"), info.games_played),
+      tile(t("wins"), info.won),
+      tile(t("losses"), info.lost),
+      tile(t("streak"), streakText(info.streak), false, "duel-streak"),
+      tile(t("since"), info.since ? new Date(info.since).toLocaleDateString(document.documentElement.lang, { dateStyle: "medium" }) : null, true),
+      (info.ratings || []).map((r) => tile(`${t("rating")} (${suitsLabel(r.suits)})`,
+        `${Math.round(r.rating)} · ${levelName(r.band)}`, true))) : null,
+    info?.solo ? soloStats(info.solo) : null,
+    info?.daily ? h("section", { "aria-labelledby": "daily-h" }, h("h2", { id: "daily-h" }, t("daily")),
+      h("dl.stats.stats-grid", { id: "daily-stats" },
+        tile(t("played"), info.daily.played), tile(t("wonCount"), info.daily.won),
+        tile(t("streakNow"), t("days", { n: info.daily.current_streak })),
+        tile(t("streakBest"), t("days", { n: info.daily.best_streak })),
+        tile(t("lastWon"), day(info.daily.last_won), true))) : null,
+    past ? (past.render(), past.el) : null,
+    info && (st.earned.length || st.table.length) ? badgeList(st) : null,
+    info && isSelf(st) ? deviceLink(st) : null,
+    h("div.row", h("a.button", { href: "#/" }, icon("back"), t("back"))));
+}
+
+// Friends are mutual: Add friend asks; their request waits for my Accept / Decline; mine
+// can be withdrawn. Each press shows the new state and focuses what undoes it.
+function friendState(st) {
+  const { info } = st;
+  const button = (id, text, call, primary) => h(primary ? "button.primary" : "button", { type: "button", id, onclick: call }, text);
+  if (st.friend) {
+    return h("span.row", h("span.badge.friend", { id: "friend-state" }, t("isFriend")), // kept together when the row wraps
+      button("remove-friend", t("removeFriend"), () => change(st, () => api.removeFriend(info.id), t("friendRemoved"), { friend: false }, "add-friend")));
   }
-
-  async function ask() {
-    let outcome;
-    try {
-      outcome = await requestsApi.ask(name);
-    } catch (problem) {
-      // An answer that says it was so already still tells the state.
-      if (problem.code === "already_friend") friend = true;
-      if (problem.code === "request_pending") request = "out";
-      message = problemText(problem);
-      announce(message);
-      return render();
-    }
-    friend = outcome.status === "friends"; // they had asked me: friends at once
-    request = friend ? null : "out";
-    message = friend ? t("sxNowFriends", { name: info.name }) : t("sxRequestTo", { name: info.name });
-    announce(message);
-    render();
-    el.querySelector(friend ? "#remove-friend" : "#withdraw-friend")?.focus();
+  if (st.request === "in") {
+    return h("span.row", h("span", { id: "friend-state" }, t("sxRequestFrom", { name: info.name })),
+      button("accept-friend", t("accept"), () => change(st, () => requestsApi.accept(info.id), t("sxNowFriends", { name: info.name }), { friend: true }, "remove-friend"), true),
+      button("decline-friend", t("decline"), () => change(st, () => requestsApi.decline(info.id), t("sxDeclined"), {}, "add-friend")));
   }
-
-  // A friend-state change: the new state shown (request cleared unless set again), the
-  // message said, the focus on what undoes it; a refusal says why and changes nothing.
-  async function change(call, done, next, focus) {
-    try {
-      await call();
-    } catch (problem) {
-      message = problemText(problem);
-      announce(message);
-      return render();
-    }
-    request = null;
-    if ("friend" in next) friend = next.friend;
-    message = done;
-    if (done) announce(done);
-    render();
-    el.querySelector(`#${focus}`)?.focus();
+  if (st.request === "out") {
+    return h("span.row", h("span.badge", { id: "friend-state" }, t("sxRequestSent")),
+      button("withdraw-friend", t("sxCancelRequest"), () => change(st, () => requestsApi.withdraw(info.id), "", {}, "add-friend")));
   }
+  return h("button.primary", { type: "button", id: "add-friend", onclick: () => ask(st) }, icon("friend"), t("sxAddFriend"));
+}
 
-  const isSelf = () => app.me && (info ? info.id === app.me.id : app.me.name?.toLowerCase() === name.toLowerCase());
-
-  // My account on another device (a name cannot be taken twice): a link carrying my token
-  // after the "#", which the browser never sends, so no server log sees it.
-  function deviceLink() {
-    const link = `${location.origin}/#/key/${session.token}`;
-    const copy = async () => announce((await copyText(link)) ? t("copied") : "");
-    return h("section", { "aria-labelledby": "device-h" },
-      h("h2", { id: "device-h" }, t("otherDevice")),
-      h("p", {}, t("otherDeviceLead", { name: info.name })),
-      showKey
-        ? h("div.row.field", h("input", { id: "device-link", readonly: true, value: link, "aria-label": t("deviceLink") }),
-          h("button", { type: "button", id: "copy-device-link", onclick: copy }, icon("copy"), t("copy")))
-        : h("button", { type: "button", id: "show-device-link", onclick: () => { showKey = true; render(); } }, t("showLink")));
+async function ask(st) {
+  let outcome;
+  try {
+    outcome = await requestsApi.ask(st.name);
+  } catch (problem) {
+    // An answer that says it was so already still tells the state.
+    if (problem.code === "already_friend") st.friend = true;
+    if (problem.code === "request_pending") st.request = "out";
+    st.message = problemText(problem);
+    announce(st.message);
+    return st.render();
   }
+  st.friend = outcome.status === "friends"; // they had asked me: friends at once
+  st.request = st.friend ? null : "out";
+  st.message = st.friend ? t("sxNowFriends", { name: st.info.name }) : t("sxRequestTo", { name: st.info.name });
+  announce(st.message);
+  st.render();
+  st.el.querySelector(st.friend ? "#remove-friend" : "#withdraw-friend")?.focus();
+}
 
-  function badgeList() {
-    const held = new Map(earned.map((b) => [b.code, b]));
-    const rest = table.filter((b) => !held.has(b.code));
-    return h("section", { "aria-labelledby": "badges-h" },
-      h("h2", { id: "badges-h" }, `${t("badgesTitle")} (${earned.length}/${table.length || earned.length})`),
-      earned.length ? null : h("p.muted", {}, t("noBadges")),
-      h("div.medals", { id: "badges" }, earned.map((b) => medal(b)), rest.map((b) => medal(b, { earned: false }))));
+// A friend-state change: the new state shown (request cleared unless set again), the
+// message said, the focus on what undoes it; a refusal says why and changes nothing.
+async function change(st, call, done, next, focus) {
+  try {
+    await call();
+  } catch (problem) {
+    st.message = problemText(problem);
+    announce(st.message);
+    return st.render();
   }
+  st.request = null;
+  if ("friend" in next) st.friend = next.friend;
+  st.message = done;
+  if (done) announce(done);
+  st.render();
+  st.el.querySelector(`#${focus}`)?.focus();
+}
 
-  // Add or remove, in either list: the page then shows the new state, and the button that
-  // undoes it takes the focus. An answer that says it was so already ("already_friend")
-  // still tells the state.
-  async function act(call, done, already, now, next) {
-    let changed = true;
-    try {
-      await call();
-      message = t(done);
-    } catch (problem) {
-      message = problemText(problem);
-      changed = problem.code === already;
-    }
-    if (changed) ignoring = now;
-    if (changed && now) request = null; // an ignore ends the requests between us
-    announce(message);
-    render();
-    if (changed) el.querySelector(`#${next}`)?.focus();
+const isSelf = ({ app, info, name }) => app.me && (info ? info.id === app.me.id : app.me.name?.toLowerCase() === name.toLowerCase());
+
+// My account on another device (a name cannot be taken twice): a link carrying my token
+// after the "#", which the browser never sends, so no server log sees it.
+function deviceLink(st) {
+  const link = `${location.origin}/#/key/${session.token}`;
+  const copy = async () => announce((await copyText(link)) ? t("copied") : "");
+  return h("section", { "aria-labelledby": "device-h" },
+    h("h2", { id: "device-h" }, t("otherDevice")),
+    h("p", {}, t("otherDeviceLead", { name: st.info.name })),
+    st.showKey
+      ? h("div.row.field", h("input", { id: "device-link", readonly: true, value: link, "aria-label": t("deviceLink") }),
+        h("button", { type: "button", id: "copy-device-link", onclick: copy }, icon("copy"), t("copy")))
+      : h("button", { type: "button", id: "show-device-link", onclick: () => { st.showKey = true; st.render(); } }, t("showLink")));
+}
+
+function badgeList({ earned, table }) {
+  const held = new Map(earned.map((b) => [b.code, b]));
+  const rest = table.filter((b) => !held.has(b.code));
+  return h("section", { "aria-labelledby": "badges-h" },
+    h("h2", { id: "badges-h" }, `${t("badgesTitle")} (${earned.length}/${table.length || earned.length})`),
+    earned.length ? null : h("p.muted", {}, t("noBadges")),
+    h("div.medals", { id: "badges" }, earned.map((b) => medal(b)), rest.map((b) => medal(b, { earned: false }))));
+}
+
+// Add or remove, in either list: the page then shows the new state, and the button that
+// undoes it takes the focus. An answer that says it was so already ("already_friend")
+// still tells the state.
+async function act(st, call, done, already, now, next) {
+  let changed = true;
+  try {
+    await call();
+    st.message = t(done);
+  } catch (problem) {
+    st.message = problemText(problem);
+    changed = problem.code === already;
   }
-
-  render();
-  load();
-  return { el, render };
+  if (changed) st.ignoring = now;
+  if (changed && now) st.request = null; // an ignore ends the requests between us
+  announce(st.message);
+  st.render();
+  if (changed) st.el.querySelector(`#${next}`)?.focus();
 }
 
 // Solo games per suit count: games, wins, best time, best points, points (all time, week).
