@@ -1,5 +1,5 @@
 """No function of the browser client over 150 lines (issue 22): a long closure is split
-into parts that share its state. The functions still
+into parts that share its state (as createBoard in web/js/board.js is). The functions still
 longer are listed with their length, so that they can only shrink or leave the list.
 
 Counted: every `function` (declared or an expression, nested ones too) and every arrow
@@ -14,8 +14,7 @@ from pathlib import Path
 WEB = Path(__file__).resolve().parents[2] / "web"
 FUNCTION_LINES_MAX = 150
 # Still too long, with their length today: take one off when it is split.
-KNOWN_LONG = {"js/board.js:createBoard": 531, "js/lobby.js:lobbyScreen": 294,
-              "js/player.js:playerScreen": 183}
+KNOWN_LONG = {"js/lobby.js:lobbyScreen": 294, "js/player.js:playerScreen": 183}
 START = re.compile(
     r"\bfunction\b\s*\*?\s*(?P<fn>[\w$]*)\s*\("
     r"|\b(?:const|let|var)\s+(?P<arrow>[\w$]+)\s*=\s*(?:async\s+)?(?=[(\w$])")
