@@ -3,33 +3,33 @@
 // one call, `onAction(action)`, whose promise resolves with the server's answer; the board
 // only suggests, the server decides. Card sizes and overlaps come from layout.js and are
 // worked out again whenever the tableau's box changes size.
+//
+// createBoard's parts (the keyboard and the actions below, the drawing in board-render.js,
+// the pointer in board-drag.js) share one object, `b`: the state, the elements and the
+// parts' functions, so that one part calls another's as `b.render()` or `b.act(...)`.
 import { h, clear, announce, reducedMotion } from "./dom.js";
-import { isRed } from "./cards.js";
 import { movableRun, moveProblem, targets, dealProblem, flipProblem } from "./rules.js";
-import { t, cardName, suitName, reason } from "./i18n.js";
-import { layoutBoard } from "./layout.js";
-import { faceHtml, icon, loadSprite } from "./face.js";
+import { t, cardName, reason } from "./i18n.js";
+import { loadSprite } from "./face.js";
+import { drawing, snapshot, play } from "./board-render.js";
+import { pointer } from "./board-drag.js";
 
-const DRAG_THRESHOLD = 6; // pixels: below this a press is a tap, not a drag
 const SAY_MS = 4000; // a refusal stays this long in the status line
-
-// A phone-sized screen counts as touch even with a mouse: its cards are finger-sized anyway.
-const touchScreen = () => matchMedia("(pointer: coarse)").matches || innerWidth < 600 || innerHeight < 500;
 
 // trayHost / statusHost: where the stock and runs, and the status line, go (the table's
 // heads-up display); without them they sit above and below the tableau.
 export function createBoard({ root, rules, onAction, readOnly = false, title, trayHost, statusHost }) {
-  let view = null;
-  let focus = { col: 0, index: 0 }; // index into up cards; -1 is the face-down or empty slot
-  let picked = null; // keyboard pick: {col, count}
-  let suggested = null; // the last hint's action: Enter plays it until anything else happens
-  let lit = null; // the last hint's action, lit up on the board until a new position
-  let tapCycle = null; // the last tap: {card, order, at}
-  let pending = false;
-  let drag = null;
-  let sizes = null;
-  let box = { width: 0, height: 0 };
-  let sayTimer = null;
+  const b = {
+    rules, onAction, readOnly, trayHost,
+    view: null,
+    focus: { col: 0, index: 0 }, // index into up cards; -1 is the face-down or empty slot
+    picked: null, // keyboard pick: {col, count}
+    suggested: null, // the last hint's action: Enter plays it until anything else happens
+    lit: null, // the last hint's action, lit up on the board until a new position
+    pending: false,
+    sizes: null,
+    box: { width: 0, height: 0 },
+  };
 
   loadSprite();
   const tableau = h("div.tableau", { role: "group", "aria-label": title || t("board") });
@@ -42,171 +42,61 @@ export function createBoard({ root, rules, onAction, readOnly = false, title, tr
   clear(root, surface);
   if (trayHost) clear(trayHost, tray);
   if (statusHost) clear(statusHost, reasonEl);
+  Object.assign(b, { tableau, stockEl, runsEl, tray, reasonEl, surface });
+  Object.assign(b, drawing(b), keyboard(b), actions(b), pointer(b));
 
-  surface.addEventListener("keydown", onKey);
+  surface.addEventListener("keydown", b.onKey);
   // Any key but Enter (and lone modifiers) after a hint drops its suggestion, wherever the focus.
-  const forget = (e) => { if (e.key !== "Enter" && !MODIFIERS.has(e.key)) suggested = null; };
+  const forget = (e) => { if (e.key !== "Enter" && !MODIFIERS.has(e.key)) b.suggested = null; };
   document.addEventListener("keydown", forget, true);
-  if (!readOnly) surface.addEventListener("pointerdown", onPointerDown);
+  if (!readOnly) surface.addEventListener("pointerdown", b.onPointerDown);
   const resizes = new ResizeObserver(() => {
-    if (view && (tableau.clientWidth !== box.width || tableau.clientHeight !== box.height)) render();
+    if (b.view && (tableau.clientWidth !== b.box.width || tableau.clientHeight !== b.box.height)) b.render();
   });
   resizes.observe(tableau);
 
   function update(next, { action, animate = true } = {}) {
-    suggested = lit = null; // a new position: the hint was for the old one
-    const before = animate && !reducedMotion() ? snapshot(action) : null;
-    view = next;
-    render();
-    if (before) play(before, action);
+    b.suggested = b.lit = null; // a new position: the hint was for the old one
+    const before = animate && !reducedMotion() ? snapshot(b, action) : null;
+    b.view = next;
+    b.render();
+    if (before) play(b, before, action);
   }
 
-  // ---- drawing
-  function render() {
-    const hadFocus = surface.contains(document.activeElement);
-    box = { width: tableau.clientWidth, height: tableau.clientHeight };
-    // The tableau's top padding and a few pixels of felt under the longest column.
-    const room = { width: box.width, height: box.height - 8 };
-    sizes = layoutBoard({ ...room, columns: view.columns, touch: touchScreen() });
-    const vars = { "--cw": sizes.cw, "--ch": sizes.ch, "--gap": sizes.gap, "--ix": sizes.ix, "--pad": sizes.pad };
-    for (const [name, value] of Object.entries(vars)) surface.style.setProperty(name, `${value}px`);
-    if (trayHost) for (const [name, value] of Object.entries(vars)) tray.style.setProperty(name, `${value}px`);
-    surface.classList.toggle("small", sizes.small);
-    tableau.replaceChildren(...view.columns.map(renderColumn));
-    renderStock();
-    renderRuns();
-    markHint();
-    clampFocus();
-    markFocus(hadFocus);
-  }
+  function setRules(next) { b.rules = next; }
 
-  // A hint lights up its cards and target (or the card to turn, or the stock) for a
-  // moment. The board keeps what it lit and lights it again on every redraw: on a phone
-  // the hint's words resize the tableau, whose redraw dropped the light at once.
-  function light(action, ms = 2500) {
-    lit = action;
-    markHint();
-    setTimeout(() => { if (lit === action) { lit = null; markHint(); } }, ms);
-  }
+  const { refuse, deal, flip, say, suggest, playSuggested, light } = b;
+  return {
+    update, refuse, deal, flip, say, suggest, playSuggested, light,
+    // Nothing to undo is said on the spot, with the duel's reason when a deal, a flip or
+    // an uncovered card stands in the way (its Undo looks disabled but answers a click).
+    undo: () => (b.view.can_undo ? b.act({ op: "undo" })
+      : refuse(b.rules?.undo === "moves" && b.view.actions ? "undo_barrier" : "nothing_to_undo")),
+    setRules,
+    focus: () => b.markFocus(true),
+    get view() { return b.view; },
+    get sizes() { return b.sizes; },
+    destroy: () => { resizes.disconnect(); document.removeEventListener("keydown", forget, true); },
+    el: surface,
+  };
+}
 
-  function markHint() {
-    for (const el of [...tableau.querySelectorAll(".hinted"), ...stockEl.querySelectorAll(".hinted")]) el.classList.remove("hinted");
-    const a = lit;
-    if (!a) return;
-    const column = (c) => tableau.querySelector(`.column[data-col="${c}"]`);
-    const shown = a.op === "move" ? [...[...column(a.from)?.querySelectorAll(".card:not(.back)") ?? []].slice(-a.count), column(a.to)]
-      : a.op === "flip" ? [column(a.col)?.querySelector(".back[role=button]")]
-        : a.op === "deal" ? [stockEl.querySelector(".pilebox")] : [];
-    for (const el of shown) el?.classList.add("hinted");
-  }
+const MODIFIERS = new Set(["Shift", "Control", "Alt", "Meta", "AltGraph", "CapsLock"]);
 
-  function renderColumn(column, col) {
-    const n = col + 1;
-    const place = sizes.columns[col];
-    const el = h("div.column", {
-      role: "group",
-      "aria-label": t("column", { n }),
-      dataset: { col },
-      style: `height:${place.height}px`,
-    });
-    if (picked && picked.col !== col && !moveProblem(view, rules, picked.col, col, picked.count)) {
-      el.classList.add("target");
-    }
-    const top = (i) => `top:${place.tops[i]}px`;
-    for (let i = 0; i < column.down; i++) {
-      const isTop = i === column.down - 1 && !column.up.length;
-      const back = h("div.card.back", { style: top(i) });
-      if (isTop) {
-        back.setAttribute("role", "button");
-        back.setAttribute("aria-label", t("faceDownTop", { n }));
-        back.dataset.col = col;
-        back.dataset.index = -1;
-        back.tabIndex = -1;
-        if (rules.flip === "manual" && !readOnly) {
-          // A face-down top card is turned by a tap (duel preset): say so on the card.
-          back.classList.add("turnable");
-          back.title = t("tapToTurn");
-          back.append(icon("turn"));
-        }
-      } else {
-        back.setAttribute("aria-hidden", "true");
-      }
-      el.append(back);
-    }
-    if (!column.down && !column.up.length) {
-      el.append(h("div.slot", {
-        role: "button", tabindex: -1, style: "top:0",
-        "aria-label": t("emptyColumn", { n }), dataset: { col, index: -1 },
-      }));
-    }
-    const movableFrom = column.up.length - movableRun(column);
-    column.up.forEach((name, i) => {
-      const card = h("div.card.face", {
-        role: "button",
-        tabindex: -1,
-        style: top(column.down + i),
-        "aria-label": t("cardIn", { card: cardName(name), n }),
-        dataset: { col, index: i, card: name },
-        class: `${isRed(name) ? "red" : "black"}${i >= movableFrom ? " movable" : ""}`,
-      });
-      card.innerHTML = faceHtml(name, sizes.small);
-      if (picked && picked.col === col && i >= column.up.length - picked.count) {
-        card.classList.add("picked");
-      }
-      el.append(card);
-    });
-    return el;
-  }
-
-  function renderStock() {
-    const deals = view.deals_left;
-    const name = deals ? t("stock", { n: deals }) : t("stockEmpty");
-    const piles = Array.from({ length: deals }, (_, i) =>
-      h("div.mini.back.pile", { style: `--i:${i}`, "aria-hidden": "true" }));
-    clear(stockEl, h("div.pilebox", {
-      role: "button", tabindex: readOnly ? -1 : 0, "aria-label": name,
-      "aria-disabled": readOnly || !deals ? "true" : null,
-      style: `--n:${Math.max(1, deals)}`,
-      dataset: { stock: "1" }, title: readOnly ? name : `${name} — ${t("keySpace")}`,
-      onclick: () => !readOnly && act({ op: "deal" }),
-      onkeydown: (e) => {
-        if (e.key === "Enter") { e.preventDefault(); e.stopPropagation(); if (!readOnly) act({ op: "deal" }); }
-      },
-    }, piles, deals ? null : h("div.mini.slot", { "aria-hidden": "true" })));
-  }
-
-  // Each completed run is a small stack showing its king, as on the duel site.
-  function renderRuns() {
-    runsEl.style.setProperty("--n", Math.max(1, view.removed.length));
-    runsEl.replaceChildren(...view.removed.map((code, i) => {
-      const run = h("div.mini.run.face", {
-        role: "listitem", dataset: { i }, style: `--i:${i}`,
-        class: code === "h" || code === "d" ? "red" : "black", title: suitName(code),
-      }, h("span.sr", {}, `${t("removedRuns")}: ${suitName(code)}`));
-      run.insertAdjacentHTML("afterbegin", faceHtml(`K${code}`, true));
-      return run;
-    }));
-  }
-
-  // A line under the heads-up display for what is said to everyone: refusals (fading)
-  // and hints (until the next action). The live region says the same to screen readers.
-  function say(text, { fade = false, kind = "" } = {}) {
-    clearTimeout(sayTimer);
-    reasonEl.textContent = text;
-    reasonEl.className = `reason statusline ${kind}`;
-    if (fade && text) sayTimer = setTimeout(() => { reasonEl.textContent = ""; }, SAY_MS);
-  }
+function keyboard(b) {
+  const { tableau } = b;
 
   // ---- focus and the keyboard
   function clampFocus() {
+    const focus = b.focus;
     focus.col = Math.max(0, Math.min(9, focus.col));
-    const column = view.columns[focus.col];
+    const column = b.view.columns[focus.col];
     if (!column.up.length) focus.index = -1;
     else focus.index = Math.max(0, Math.min(column.up.length - 1, focus.index));
   }
 
   function focusedEl() {
-    return tableau.querySelector(`[data-col="${focus.col}"][data-index="${focus.index}"]`);
+    return tableau.querySelector(`[data-col="${b.focus.col}"][data-index="${b.focus.index}"]`);
   }
 
   function markFocus(moveFocus) {
@@ -218,14 +108,15 @@ export function createBoard({ root, rules, onAction, readOnly = false, title, tr
   }
 
   function moveFocus(col, index) {
-    focus = { col, index };
+    b.focus = { col, index };
     clampFocus();
     markFocus(true);
   }
 
   function onKey(event) {
-    if (!view || event.target.closest("button, input, select, textarea, a")) return;
+    if (!b.view || event.target.closest("button, input, select, textarea, a")) return;
     const key = event.key;
+    const focus = b.focus;
     const inTableau = tableau.contains(event.target);
     if (inTableau && key === "Enter" && playSuggested()) event.preventDefault();
     else if (inTableau && key === "ArrowLeft") moveFocus((focus.col + 9) % 10, 99);
@@ -235,69 +126,88 @@ export function createBoard({ root, rules, onAction, readOnly = false, title, tr
     else if (inTableau && key === "Home") moveFocus(focus.col, 0);
     else if (inTableau && key === "End") moveFocus(focus.col, 99);
     else if (inTableau && key === "Enter") enter();
-    else if (key === "Escape" && picked) cancelPick(true);
+    else if (key === "Escape" && b.picked) cancelPick(true);
     else return;
     event.preventDefault();
   }
 
   function enter() {
-    if (readOnly) return;
-    const { col, index } = focus;
-    const column = view.columns[col];
+    if (b.readOnly) return;
+    const { col, index } = b.focus;
+    const column = b.view.columns[col];
+    const picked = b.picked;
     if (picked) {
       if (picked.col === col) return cancelPick(true);
       const move = { op: "move", from: picked.col, to: col, count: picked.count };
       cancelPick(false);
-      return tryMove(move);
+      return b.tryMove(move);
     }
     if (index < 0) {
-      if (column.down) act({ op: "flip", col });
+      if (column.down) b.act({ op: "flip", col });
       return;
     }
     const count = column.up.length - index;
-    if (count > movableRun(column)) return refuse("not_movable");
-    picked = { col, count };
+    if (count > movableRun(column)) return b.refuse("not_movable");
+    b.picked = { col, count };
     const name = cardName(column.up[index]);
     announce(count > 1 ? t("picked", { card: name, count }) : t("pickedOne", { card: name }));
-    render();
+    b.render();
   }
 
   // A hint suggests its action; Enter right after it (nothing picked, the view unchanged,
   // no other key or pointer in between) plays it, checked by the mirror rules like any move.
-  function suggest(action) { suggested = readOnly || !action ? null : action; }
+  function suggest(action) { b.suggested = b.readOnly || !action ? null : action; }
 
   function playSuggested() {
-    if (!suggested || picked || !view) return false;
-    const action = suggested;
-    suggested = null;
-    if (action.op === "move") tryMove(action);
-    else act(action);
+    if (!b.suggested || b.picked || !b.view) return false;
+    const action = b.suggested;
+    b.suggested = null;
+    if (action.op === "move") b.tryMove(action);
+    else b.act(action);
     return true;
   }
 
   function cancelPick(say) {
-    picked = null;
+    b.picked = null;
     if (say) announce(t("dropCancelled"));
-    if (view) render();
+    if (b.view) b.render();
+  }
+
+  return { clampFocus, focusedEl, markFocus, onKey, suggest, playSuggested };
+}
+
+function actions(b) {
+  const { reasonEl } = b;
+  let sayTimer = null;
+  let tapCycle = null; // the last tap: {card, order, at}
+
+  // A line under the heads-up display for what is said to everyone: refusals (fading)
+  // and hints (until the next action). The live region says the same to screen readers.
+  function say(text, { fade = false, kind = "" } = {}) {
+    clearTimeout(sayTimer);
+    reasonEl.textContent = text;
+    reasonEl.className = `reason statusline ${kind}`;
+    if (fade && text) sayTimer = setTimeout(() => { reasonEl.textContent = ""; }, SAY_MS);
   }
 
   // ---- actions
   function flip(col) {
-    const target = col ?? focus.col;
+    const { view } = b;
+    const target = col ?? b.focus.col;
     const cols = [target, ...view.columns.keys()];
-    const found = cols.find((c) => !flipProblem(view, rules, c));
+    const found = cols.find((c) => !flipProblem(view, b.rules, c));
     if (found === undefined) return refuse("nothing_to_flip");
     act({ op: "flip", col: found });
   }
 
   function deal() {
-    const problem = dealProblem(view, rules);
+    const problem = dealProblem(b.view, b.rules);
     if (problem) return refuse(problem);
     act({ op: "deal" });
   }
 
   function tryMove(move) {
-    const problem = moveProblem(view, rules, move.from, move.to, move.count);
+    const problem = moveProblem(b.view, b.rules, move.from, move.to, move.count);
     if (problem) return refuse(problem);
     return act(move);
   }
@@ -306,7 +216,7 @@ export function createBoard({ root, rules, onAction, readOnly = false, title, tr
   // be given as a function, called when its turn comes (null: nothing to send).
   let chain = Promise.resolve();
   function act(action, options) {
-    if (readOnly) return Promise.resolve(false);
+    if (b.readOnly) return Promise.resolve(false);
     const run = chain.then(() => {
       const next = typeof action === "function" ? action() : action;
       return next ? perform(next, options) : false;
@@ -316,10 +226,10 @@ export function createBoard({ root, rules, onAction, readOnly = false, title, tr
   }
 
   async function perform(action, { onReject } = {}) {
-    pending = true;
+    b.pending = true;
     say("");
     try {
-      const answer = await onAction(action);
+      const answer = await b.onAction(action);
       if (answer && answer.ok === false) {
         onReject?.();
         refuse(answer.code, answer.reason);
@@ -327,7 +237,7 @@ export function createBoard({ root, rules, onAction, readOnly = false, title, tr
       }
       return true;
     } finally {
-      pending = false;
+      b.pending = false;
     }
   }
 
@@ -336,14 +246,14 @@ export function createBoard({ root, rules, onAction, readOnly = false, title, tr
     // A step another tab of mine took first is news, not a rule broken: said as it is.
     const said = code === "seq_taken" ? why[0].toUpperCase() + why.slice(1) : t("rejected", { reason: why });
     say(said, { fade: true, kind: "refused" });
-    const el = focusedEl();
+    const el = b.focusedEl();
     if (el && !reducedMotion()) el.animate?.(SHAKE, 240);
   }
 
   // Tap: the best legal place; tapping the same cards again tries the next place. Taps
   // made while an action is on its way wait for it, then look at the board as it is.
   function tap(col, index) {
-    const column = view.columns[col];
+    const column = b.view.columns[col];
     if (index < 0 || !column.up.length) {
       if (column.down && !column.up.length) flip(col);
       return;
@@ -352,6 +262,7 @@ export function createBoard({ root, rules, onAction, readOnly = false, title, tr
     const depth = column.up.length - index; // the tapped card's place from the top
     let chosen = null;
     act(() => {
+      const { view, rules } = b;
       const now = view.columns[col];
       if (now.up[now.up.length - depth] !== card) return null; // the board has changed
       const count = depth;
@@ -369,191 +280,15 @@ export function createBoard({ root, rules, onAction, readOnly = false, title, tr
         return null;
       }
       chosen = { card, at: next, count, order };
-      focus = { col: next, index: 99 };
+      b.focus = { col: next, index: 99 };
       return { op: "move", from: col, to: next, count };
     }).then((ok) => { tapCycle = ok ? chosen : null; });
   }
 
-  // ---- pointer: drag or tap
-  function onPointerDown(event) {
-    suggested = null;
-    if (event.button > 0) return;
-    const el = event.target.closest("[data-col][data-index]");
-    if (!el || !tableau.contains(el)) return;
-    const col = Number(el.dataset.col);
-    const index = Number(el.dataset.index);
-    drag = { col, index, x: event.clientX, y: event.clientY, started: false, id: event.pointerId };
-    focus = { col, index };
-    try {
-      surface.setPointerCapture(event.pointerId); // keep the drag when the finger leaves
-    } catch {
-      // no such active pointer (synthetic events): the listeners below still work
-    }
-    surface.addEventListener("pointermove", onPointerMove);
-    surface.addEventListener("pointerup", onPointerUp);
-    surface.addEventListener("pointercancel", onPointerCancel);
-  }
-
-  function onPointerMove(event) {
-    if (!drag || event.pointerId !== drag.id) return;
-    const dx = event.clientX - drag.x;
-    const dy = event.clientY - drag.y;
-    if (!drag.started) {
-      if (Math.hypot(dx, dy) < DRAG_THRESHOLD) return;
-      if (!startDrag()) return;
-    }
-    drag.ghost.style.transform = `translate(${dx}px, ${dy}px)`;
-    const over = columnAt(event.clientX, event.clientY);
-    for (const c of tableau.children) c.classList.toggle("over", c === over);
-  }
-
-  function startDrag() {
-    const column = view.columns[drag.col];
-    const count = column.up.length - drag.index;
-    if (pending || drag.index < 0 || count > movableRun(column)) {
-      drag.started = true; // a drag that cannot carry anything; ends as nothing
-      drag.ghost = h("div");
-      drag.dead = true;
-      return true;
-    }
-    const cards = [...tableau.children[drag.col].querySelectorAll(".card:not(.back)")]
-      .slice(drag.index);
-    // Outside the board, the ghost needs the board's sizes to draw the cards alike.
-    const ghost = h("div.ghost", { "aria-hidden": "true", style: surface.style.cssText });
-    const origin = cards.map((c) => c.getBoundingClientRect());
-    cards.forEach((c, i) => {
-      const copy = c.cloneNode(true);
-      copy.removeAttribute("role");
-      copy.removeAttribute("aria-label");
-      copy.removeAttribute("tabindex");
-      copy.style.left = `${origin[i].left}px`;
-      copy.style.top = `${origin[i].top}px`;
-      copy.style.width = `${origin[i].width}px`;
-      copy.style.height = `${origin[i].height}px`;
-      ghost.append(copy);
-      c.classList.add("lifted");
-    });
-    document.body.append(ghost);
-    Object.assign(drag, { started: true, ghost, cards, count });
-    for (const to of targets(view, rules, drag.col, count)) tableau.children[to].classList.add("target");
-    return true;
-  }
-
-  function columnAt(x, y) {
-    const hit = document.elementsFromPoint(x, y).find((el) => el.classList?.contains("column"));
-    if (hit) return hit;
-    // Between or below the columns: the column whose horizontal span holds x.
-    return [...tableau.children].find((c) => {
-      const r = c.getBoundingClientRect();
-      return x >= r.left && x <= r.right && y >= r.top;
-    });
-  }
-
-  function endPointer() {
-    surface.removeEventListener("pointermove", onPointerMove);
-    surface.removeEventListener("pointerup", onPointerUp);
-    surface.removeEventListener("pointercancel", onPointerCancel);
-    for (const c of tableau.children) c.classList.remove("over", "target");
-  }
-
-  function onPointerCancel() {
-    endPointer();
-    if (drag?.started && !drag.dead) snapBack(drag);
-    drag = null;
-  }
-
-  async function onPointerUp(event) {
-    endPointer();
-    const current = drag;
-    drag = null;
-    if (!current) return;
-    if (!current.started) return tap(current.col, current.index);
-    if (current.dead) return;
-    const over = columnAt(event.clientX, event.clientY);
-    const to = over ? Number(over.dataset.col) : current.col;
-    if (to === current.col) return snapBack(current);
-    const move = { op: "move", from: current.col, to, count: current.count };
-    const problem = moveProblem(view, rules, move.from, move.to, move.count);
-    if (problem) {
-      snapBack(current);
-      return refuse(problem);
-    }
-    focus = { col: to, index: 99 };
-    const ok = await act(move, { onReject: () => snapBack(current) });
-    if (ok) current.ghost.remove();
-  }
-
-  function snapBack(current) {
-    const { ghost, cards } = current;
-    const done = () => {
-      ghost.remove();
-      cards.forEach((c) => c.classList.remove("lifted"));
-    };
-    if (reducedMotion() || !ghost.animate) return done();
-    ghost.animate([{ transform: ghost.style.transform }, { transform: "translate(0, 0)" }],
-      { duration: 180, easing: "ease-out" }).finished.then(done, done);
-    ghost.style.transform = "translate(0, 0)";
-  }
-
-  // ---- animation (FLIP: first, last, invert, play)
-  function snapshot(action) {
-    if (!view || !action) return null;
-    const rects = new Map();
-    if (action.op === "move") {
-      const lifted = document.querySelector(".ghost");
-      const source = lifted ? [...lifted.children]
-        : [...tableau.children[action.from].querySelectorAll(".card:not(.back)")]
-          .slice(-action.count);
-      source.forEach((el, i) => rects.set(i, el.getBoundingClientRect()));
-    } else if (action.op === "deal") {
-      rects.set("stock", stockEl.getBoundingClientRect());
-    }
-    return rects;
-  }
-
-  function play(before, action) {
-    const moving = [];
-    if (action.op === "move") {
-      const cards = [...tableau.children[action.to].querySelectorAll(".card:not(.back)")];
-      // After a completed run the moved cards may be gone; animate what is still there.
-      cards.slice(-action.count).forEach((el, i) => before.has(i) && moving.push([el, before.get(i)]));
-    } else if (action.op === "deal") {
-      const from = before.get("stock");
-      for (const column of tableau.children) {
-        const last = column.querySelector(".card:not(.back):last-child");
-        if (last) moving.push([last, from]);
-      }
-    }
-    moving.forEach(([el, from], i) => {
-      const to = el.getBoundingClientRect();
-      const dx = from.left - to.left;
-      const dy = from.top - to.top;
-      el.animate?.([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }],
-        { duration: 200, delay: action.op === "deal" ? i * 30 : 0, easing: "ease-out", fill: "backwards" });
-    });
-  }
-
-  function setRules(next) { rules = next; }
-
-  return {
-    update, refuse, deal, flip, say, suggest, playSuggested, light,
-    // Nothing to undo is said on the spot, with the duel's reason when a deal, a flip or
-    // an uncovered card stands in the way (its Undo looks disabled but answers a click).
-    undo: () => (view.can_undo ? act({ op: "undo" })
-      : refuse(rules?.undo === "moves" && view.actions ? "undo_barrier" : "nothing_to_undo")),
-    setRules,
-    focus: () => markFocus(true),
-    get view() { return view; },
-    get sizes() { return sizes; },
-    destroy: () => { resizes.disconnect(); document.removeEventListener("keydown", forget, true); },
-    el: surface,
-  };
+  return { say, flip, deal, tryMove, act, refuse, tap };
 }
-
-const MODIFIERS = new Set(["Shift", "Control", "Alt", "Meta", "AltGraph", "CapsLock"]);
 
 const SHAKE = [
   { transform: "translateX(0)" }, { transform: "translateX(-6px)" },
   { transform: "translateX(6px)" }, { transform: "translateX(0)" },
 ];
-
