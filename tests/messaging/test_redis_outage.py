@@ -16,6 +16,22 @@ async def next_message(subscription: AsyncIterator[dict[str, object]]) -> dict[s
     return await asyncio.wait_for(anext(subscription), timeout=10)
 
 
+async def a_channel_heard(listener: RedisPubSub, publisher: RedisPubSub
+                          ) -> tuple[str, AsyncIterator[dict[str, object]]]:
+    """A fresh channel that the listener follows, a first message already through."""
+    channel = f"match:{uuid.uuid4().hex}"
+    subscription = await listener.subscribe(channel)
+    await publisher.publish(channel, {"n": 0})
+    assert await next_message(subscription) == {"n": 0}
+    return channel, subscription
+
+
+async def gap_marker_sent(publisher: RedisPubSub) -> None:
+    async with asyncio.timeout(10):  # the marker goes out once Redis answers again
+        while publisher.gapped:
+            await asyncio.sleep(0.05)
+
+
 @pytest.fixture
 async def buses(own_redis: OwnRedis) -> AsyncIterator[tuple[RedisPubSub, RedisPubSub]]:  # noqa: F811
     first, second = RedisPubSub(own_redis.url), RedisPubSub(own_redis.url)
@@ -28,19 +44,14 @@ async def test_what_is_published_while_redis_is_away_comes_back_as_a_gap_marker(
     own_redis: OwnRedis, buses: tuple[RedisPubSub, RedisPubSub],  # noqa: F811
 ) -> None:
     listener, publisher = buses
-    channel = f"match:{uuid.uuid4().hex}"
-    subscription = await listener.subscribe(channel)
-    await publisher.publish(channel, {"n": 0})
-    assert await next_message(subscription) == {"n": 0}
+    channel, subscription = await a_channel_heard(listener, publisher)
 
     own_redis.stop()
     await publisher.publish(channel, {"n": 1})  # lost: no exception for the caller
     assert publisher.gapped == [channel]
     own_redis.start()
 
-    async with asyncio.timeout(10):  # the marker goes out once Redis answers again
-        while publisher.gapped:
-            await asyncio.sleep(0.05)
+    await gap_marker_sent(publisher)
     await publisher.publish(channel, {"n": 2})
     assert await next_message(subscription) == GAP  # before anything newer
     assert await next_message(subscription) == {"n": 2}
@@ -52,10 +63,7 @@ async def test_a_hung_redis_fails_a_publish_instead_of_holding_it_and_the_game(
     # A publish waits for Redis, and behind it the game's next step: with Redis hung
     # (connections open, no answer) it must end, the message known lost, not wait forever.
     listener, publisher = buses
-    channel = f"match:{uuid.uuid4().hex}"
-    subscription = await listener.subscribe(channel)
-    await publisher.publish(channel, {"n": 0})
-    assert await next_message(subscription) == {"n": 0}
+    channel, subscription = await a_channel_heard(listener, publisher)
 
     own_redis.pause()
     try:
@@ -63,9 +71,7 @@ async def test_a_hung_redis_fails_a_publish_instead_of_holding_it_and_the_game(
         assert publisher.gapped == [channel]
     finally:
         own_redis.resume()
-    async with asyncio.timeout(10):  # the marker goes out once Redis answers again
-        while publisher.gapped:
-            await asyncio.sleep(0.05)
+    await gap_marker_sent(publisher)
     await publisher.publish(channel, {"n": 2})
     got = [await next_message(subscription)]
     while got[-1] != {"n": 2}:
