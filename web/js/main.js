@@ -4,7 +4,6 @@ import { t, lang, setLang, startLang, onLangChange, LANGUAGES, problemText } fro
 import { api, session } from "./api.js";
 import { createSocket } from "./socket.js";
 import { lobbyScreen, nameScreen, asksRematch } from "./lobby.js";
-import { tableScreen } from "./table.js";
 import { icon } from "./face.js";
 
 const main = $("#main");
@@ -83,8 +82,13 @@ app.signIn = async ({ token, player }) => {
   renderHeader();
 };
 
+// The duel table (its board, game session and HUD) is on the way to every duel, but not
+// the first page: it loads on its route, and in the background as soon as the first
+// screen is drawn (boot, below), so opening a table rarely waits for it.
+const tableModule = () => import("./table.js");
+
 const ROUTES = [
-  [/^#\/table\/(\d+)$/, (id) => tableScreen(app, { tableId: Number(id) })],
+  [/^#\/table\/(\d+)$/, async (id) => (await tableModule()).tableScreen(app, { tableId: Number(id) })],
   [/^#\/invite\/([\w-]+)$/, (code) => lobbyScreen(app, { inviteCode: code })],
   // Player info is not on the way to a game: its module loads when first needed.
   [/^#\/player\/(.+)$/, async (name) => (await import("./player.js")).playerScreen(app, { name: decodeURIComponent(name) })],
@@ -231,7 +235,7 @@ function boot() {
   });
   window.addEventListener("hashchange", route);
   window.addEventListener("hashchange", renderNav);
-  route();
+  route().finally(() => setTimeout(() => tableModule().catch(() => null), 0));
 }
 
 startLang().then(boot);
