@@ -106,9 +106,12 @@ def test_the_duel_table_loads_in_the_background_after_the_first_screen(
     FakeServer().install(page)
     page.goto(static_server.url)
     expect(page.get_by_role("heading", name="Lobby")).to_be_visible()
-    fetched = "() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname)"
-    page.wait_for_function(f"({fetched})().includes('/js/board.js')")
-    assert {"/js/table.js", "/js/session.js", "/js/board-render.js"} <= set(page.evaluate(fetched))
+    # Each module's entry comes when its own fetch ends (board.js's before those it imports).
+    modules = ["/js/table.js", "/js/session.js", "/js/board.js", "/js/board-render.js"]
+    page.wait_for_function("""(modules) => {
+      const fetched = performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname);
+      return modules.every((m) => fetched.includes(m));
+    }""", arg=modules)
 
 
 def test_lobby_and_new_game_dialog(page: Page, static_server: LiveServer,
