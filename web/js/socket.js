@@ -46,9 +46,10 @@ export function createSocket({ token, onMessage, onStatus, url = defaultUrl() })
       if (fresh) subscriptions.forEach((frame) => raw(frame));
       // A subscription queued before this connection went out just now with the others:
       // sent twice, it would be answered twice (a second snapshot).
+      const resent = fresh ? new Set(subscriptions.values()) : new Set();
       while (queue.length) {
         const frame = queue.shift();
-        if (!fresh || ![...subscriptions.values()].includes(frame)) raw(frame);
+        if (!resent.has(frame)) raw(frame);
       }
       waiting.forEach((entry) => { entry.sentOn ??= ws; });
       return;
