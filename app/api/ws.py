@@ -100,7 +100,7 @@ def _delivery(websocket: WebSocket, outbox: Outbox, *, validate: bool
 
     async def deliver(frame: dict[str, Any] | None) -> None:
         if frame is None:
-            await websocket.close(code=1008 if outbox.overflowed else 1000)
+            await websocket.close(code=1008 if outbox.overflowed else outbox.close_code)
         else:
             await websocket.send_text(encode(frame))
 
@@ -258,7 +258,8 @@ async def _serve(websocket: WebSocket, rooms: Rooms, session: EventStream, outbo
             metrics.REJECTED.labels(code=error.code).inc()
             outbox.put(frames.error(error.code, error.detail))
             if guard.should_close:  # refused by the guard many times in a row: flooding
-                await websocket.close(code=close_code(type(error)))
+                outbox.close(close_code(type(error)))  # after the refusals, on any path
+                await outbox.flushed()
                 return
         except Exception:  # a bug or an outage must not kill the player's connection
             metrics.ERRORS.labels(where="ws").inc()

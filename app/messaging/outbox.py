@@ -33,7 +33,8 @@ class Outbox:
     ``send_now`` declines (paused, closing), the frame waits its turn as above.
     """
 
-    __slots__ = ("_deliver", "_done", "_drain", "_pending", "_send_now", "overflowed")
+    __slots__ = ("_deliver", "_done", "_drain", "_pending", "_send_now", "close_code",
+                 "overflowed")
 
     def __init__(self) -> None:
         self._pending: deque[Payload | None] | None = None  # created with the first frame
@@ -42,6 +43,7 @@ class Outbox:
         self._drain: asyncio.Task[None] | None = None
         self._done = False  # closed, stopped or broken: nothing more goes out
         self.overflowed = False
+        self.close_code = 1000  # what ``deliver`` closes with when it gets ``None``
 
     @property
     def pending(self) -> list[Payload | None]:
@@ -69,6 +71,19 @@ class Outbox:
         pending.append(frame)
         if self._drain is None and self._deliver is not None:
             self._drain = asyncio.create_task(self._drain_pending(self._deliver))
+
+    def close(self, code: int) -> None:
+        """Close the connection with ``code`` once every frame put before has gone: a
+        refusal that ends a connection is still said (``await flushed()`` to wait)."""
+        if not (self._done or self.overflowed):
+            self.close_code = code
+        self.put(None)
+
+    async def flushed(self) -> None:
+        """Wait until what was put has been handed to ``deliver`` (or the send broke)."""
+        drain = self._drain
+        if drain is not None and drain is not asyncio.current_task():
+            await asyncio.shield(drain)
 
     def start(self, deliver: Deliver, send_now: SendNow | None = None) -> None:
         """Send what is waiting, and from now on every frame as it is put."""

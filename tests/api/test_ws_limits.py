@@ -1,4 +1,8 @@
-"""The WebSocket limits on a live server: origin, connections per player, rate, dead peers."""
+"""The WebSocket limits on a live server: origin, connections per player, rate, dead peers.
+
+A contract of the transport: every test here runs on the lean WebSocket path
+(app/runtime/lean_ws.py, the default) and on uvicorn's stock one (what the server takes
+with releases lean_ws.py was not written for). A player must not tell them apart."""
 
 from __future__ import annotations
 
@@ -21,10 +25,15 @@ from tests.support.cluster import Cluster, server_env
 from tests.support.database import sqlite_url, upgrade
 from tests.support.sync_client import Account, SyncClient, signup
 
+TRANSPORTS = ("lean", "websockets-sansio")
+MAX_STRIKES = 50  # app/api/limits.py FrameGuard: refusals in a row before the close
+BURST = 10
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    workdir: Path = tmp_path_factory.mktemp("limits")
+
+@pytest.fixture(scope="module", params=TRANSPORTS)
+def server(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+           ) -> Iterator[Server]:
+    workdir: Path = tmp_path_factory.mktemp(f"limits-{request.param}")
     url = sqlite_url(workdir / "spider.db")
     upgrade(url)
     cluster = Cluster(server_env(
@@ -32,7 +41,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         SPIDER_WS_ALLOWED_ORIGINS='["https://spider.example"]',
         SPIDER_WS_MAX_CONNECTIONS_PER_PLAYER="2",
         SPIDER_WS_ACTIONS_PER_SECOND="5",
-        SPIDER_WS_ACTION_BURST="10",
+        SPIDER_WS_ACTION_BURST=str(BURST),
+        SPIDER_WS_IMPLEMENTATION=request.param,
         SPIDER_WS_PING_INTERVAL="0.5",
         SPIDER_WS_PING_TIMEOUT="0.5",
     ), workdir)
@@ -100,6 +110,29 @@ def test_a_flood_is_answered_with_rate_limited_and_then_served_again(
         assert client.request({"type": "ping"}, "pong", "error") == {"type": "pong"}
     finally:
         client.close()
+
+
+def test_a_flood_gets_every_refusal_said_and_then_the_close(
+    server: Server, player: Account
+) -> None:
+    # 120 frames at once: the burst is served, then each frame is refused with
+    # rate_limited until MAX_STRIKES refusals in a row close the socket with 1008. Every
+    # one of those answers is sent before the close, on either path (the stock path once
+    # closed first and lost the refusals).
+    with connect(f"{server.ws}/ws") as raw:
+        raw.send(f'{{"type": "hello", "v": 1, "token": "{player.token}"}}')
+        for _ in range(120):
+            raw.send('{"type": "ping"}')
+        kinds: list[str] = []
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                frame = json.loads(raw.recv(timeout=5))
+                kinds.append(frame["type"] if frame["type"] != "error" else frame["code"])
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+    answers = [k for k in kinds if k in ("pong", "rate_limited")]
+    assert answers[:BURST] == ["pong"] * BURST
+    assert answers[-MAX_STRIKES:] == ["rate_limited"] * MAX_STRIKES
+    assert len(answers) <= 120  # a token may drip in meanwhile, and answer one more pong
 
 
 def test_a_peer_that_stops_answering_pings_is_dropped(server: Server, player: Account) -> None:

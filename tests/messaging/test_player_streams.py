@@ -224,6 +224,18 @@ async def test_an_outbox_that_overflows_asks_once_to_close(
     assert socket.sent == [{"i": 0}, {"i": 1}, {"i": 2}, None]
 
 
+async def test_a_close_goes_after_the_frames_put_before_it_with_its_code() -> None:
+    socket, outbox = SlowSocket(), Outbox()
+    outbox.start(socket.deliver)
+    outbox.put({"i": 0})
+    outbox.put({"i": 1})
+    outbox.close(1008)
+    outbox.put({"i": 2})  # after the close: dropped
+    await outbox.flushed()
+    assert socket.sent == [{"i": 0}, {"i": 1}, None] and outbox.close_code == 1008
+    await outbox.flushed()  # nothing left to wait for
+
+
 async def test_a_stopped_outbox_sends_nothing_more() -> None:
     socket, outbox = SlowSocket(), Outbox()
     outbox.start(socket.deliver)
