@@ -88,7 +88,7 @@ export function tableSocial(app, state) {
   let said = null; // {playerId, code, at}: the last canned message said at this table
   let notice = "";
   let timer = null;
-  let open = false; // the canned messages unfolded (kept across redraws)
+  let sayBox = null; // built once: a redraw moves it, so a fold or unfold in flight holds
 
   function myElapsed(game) {
     if (!game?.limit || typeof game.left !== "number") return null;
@@ -121,12 +121,12 @@ export function tableSocial(app, state) {
     const { matchId, game, opponent } = state();
     if (!matchId || !game || !opponent) return null; // a quick duel nobody is paired into: nobody to tell
     // Folded behind one small "Say…" (a phone's felt has no row to spare); open, the three.
-    const box = h("details.say", { id: "say" }, h("summary", {}, t("sxSay")),
+    // The same element at every redraw: a new one would lose an unfold whose toggle event
+    // was still on its way (a frame's redraw right after the tap folded it again).
+    sayBox ??= h("details.say", { id: "say" }, h("summary", {}, t("sxSay")),
       h("span.choices", { role: "group", "aria-label": t("sxSay") },
-        CODES.map((code) => h("button", { type: "button", id: `say-${code}`, onclick: () => { box.open = false; say(code); } }, codeText(code)))));
-    box.open = open;
-    box.addEventListener("toggle", () => { open = box.open; });
-    return box;
+        CODES.map((code) => h("button", { type: "button", id: `say-${code}`, onclick: () => { sayBox.open = false; say(code); } }, codeText(code)))));
+    return sayBox;
   }
 
   // Sent, not asked: the `said` frame that comes back to every player at the table says
