@@ -70,7 +70,14 @@ class RateLimited(SpiderError):
         self.retry_after = retry_after  # seconds until a retry may succeed, when known
 
 
+class Unavailable(SpiderError):
+    """Storage could not be reached just now: nothing changed, the same request may be
+    sent again (a database restart, terminated connections)."""
+
+    code = "unavailable"
+
+
 CATEGORIES: tuple[type[SpiderError], ...] = (
     BadRequest, InvalidInput, NotAuthenticated, Forbidden, NotFound, Conflict, TooLarge,
-    RateLimited,
+    RateLimited, Unavailable,
 )

@@ -49,6 +49,7 @@ HTTP_STATUS: dict[type[SpiderError], tuple[int, str]] = {
     errors.Conflict: (409, "Conflict"),
     errors.TooLarge: (413, "Too large"),
     errors.RateLimited: (429, "Too many requests"),
+    errors.Unavailable: (503, "Service unavailable"),
 }
 _TITLES: dict[type[SpiderError], str] = {RecordTooLarge: "Record too large"}
 

@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 from app.engine.rules import rules_from_json
@@ -29,6 +29,7 @@ from app.rooms.errors import (
     GameIsOver,
     NoSuchMatch,
     NotOpened,
+    NotReadNow,
     NotSeated,
     ReplayNotReady,
     RoomError,
@@ -100,11 +101,12 @@ class DuelService:
         return live
 
     async def _load(self, match_id: int) -> LiveMatch:
-        stored = await self._store.load_match(match_id)
-        if stored is None:
-            raise NoSuchMatch(f"there is no match {match_id}")
-        rules = rules_from_json(stored.rules)
-        deal = stored.deal or await self._store.set_deal(match_id, choose_deal(rules))
+        with _read_or_refuse():
+            stored = await self._store.load_match(match_id)
+            if stored is None:
+                raise NoSuchMatch(f"there is no match {match_id}")
+            rules = rules_from_json(stored.rules)
+            deal = stored.deal or await self._store.set_deal(match_id, choose_deal(rules))
         start = start_state(rules, deal)
         seats = tuple(rebuild_seat(game, start, stored.time_limit_s,
                                         match_id=stored.match_id)
@@ -167,11 +169,7 @@ class DuelService:
             # Another process logged this seq first (a duplicate, or a rejection with a resync).
             return await self._act_on_fresh_copy(live, player_id, seq, action, answer)
         except StoreError as error:
-            refusal = core.reject(live.value, live.game_of(player_id), seq, "not_stored",
-                                  f"not saved, try again: {error}")
-            if answer is not None:  # nothing was written, so the runner answered nothing
-                answer(refusal)
-            return refusal
+            return _not_stored(live, player_id, seq, error, answer)
         assert reply is not None
         return reply
 
@@ -179,7 +177,10 @@ class DuelService:
                                  action: Payload, answer: Answer | None) -> Payload:
         """The log decides: rebuild the match from it and answer as the fresh game would."""
         await self._invalidate(live.match_id)
-        fresh = await self.match(live.match_id)
+        try:
+            fresh = await self.match(live.match_id)
+        except NotReadNow as error:  # the log could not be read: nothing was written
+            return _not_stored(live, player_id, seq, error, answer)
         async with fresh.lock(player_id):
             return await self._act(fresh, player_id, seq, action, answer, fresh_copy=True)
 
@@ -225,7 +226,9 @@ class DuelService:
     async def resync(self, *, player_id: int, follow: Follow) -> list[Payload]:
         """Fresh snapshots of the player's opened games in unfinished matches (reconnects)."""
         snapshots = []
-        for match_id in await self._store.unfinished_match_ids(player_id):
+        with _read_or_refuse():
+            match_ids = await self._store.unfinished_match_ids(player_id)
+        for match_id in match_ids:
             live = await self.match(match_id)
             if live.game_of(player_id).started_at is None:
                 continue
@@ -317,3 +320,23 @@ async def _behind_the_log(store: DuelStore, live: LiveMatch, player_id: int) -> 
         log.warning("could not read the log's head of game %d", seat.game_id)
         return False
     return last_logged > seat.log_length or (ended and not seat.over)
+
+
+@contextlib.contextmanager
+def _read_or_refuse() -> Iterator[None]:
+    """A read the log could not answer (the database away, a connection cut) is refused
+    with a code that says "send it again": no copy is kept, nothing changed."""
+    try:
+        yield
+    except StoreError as error:
+        raise NotReadNow("the match could not be read just now; send the same frame "
+                         "again") from error
+
+
+def _not_stored(live: LiveMatch, player_id: int, seq: int, error: Exception,
+                answer: Answer | None) -> Payload:
+    refusal = core.reject(live.value, live.game_of(player_id), seq, "not_stored",
+                          f"not saved, try again: {error}")
+    if answer is not None:  # nothing was written, so the runner answered nothing
+        answer(refusal)
+    return refusal

@@ -6,7 +6,7 @@ adapters' business (app/api). ``code`` goes to the client with the message.
 
 from __future__ import annotations
 
-from app.errors import Conflict, Forbidden, NotFound, RateLimited, SpiderError
+from app.errors import Conflict, Forbidden, NotFound, RateLimited, SpiderError, Unavailable
 
 
 class RoomError(SpiderError):
@@ -37,6 +37,13 @@ class NotOpened(RoomError, Conflict):
 
 class GameIsOver(RoomError, Conflict):
     code = "game_over"
+
+
+class NotReadNow(RoomError, Unavailable):
+    """A match could not be read from storage (``StoreError``): nothing was changed, no
+    copy was kept, and the same frame may be sent again."""
+
+    code = "unavailable"
 
 
 class SayTooOften(RoomError, RateLimited):

@@ -5,10 +5,12 @@ Timestamps are UTC datetimes in the database and POSIX seconds in the duel servi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import ColumnElement, and_, exists, func, or_, select
 from sqlalchemy.exc import SQLAlchemyError
@@ -32,6 +34,9 @@ from app.services.deals import stored_deal
 from app.services.results import finish_match as settle_match
 from app.services.settled import take_notifications
 
+T = TypeVar("T")
+log = logging.getLogger(__name__)
+
 
 @contextmanager
 def _storage_errors() -> Iterator[None]:
@@ -40,6 +45,23 @@ def _storage_errors() -> Iterator[None]:
         yield
     except SQLAlchemyError as error:
         raise StoreError(f"database error: {type(error).__name__}") from error
+
+
+READ_RETRY_DELAYS = (0.05, 0.25)
+"""A read that failed is tried again after these pauses: a connection cut under it (a
+terminated backend, a failover) is dropped by the pool and the next one is fresh. Reads
+only: they change nothing, so a second try is always safe."""
+
+
+async def _read(read: Callable[[], Awaitable[T]]) -> T:
+    for pause in READ_RETRY_DELAYS:
+        try:
+            return await read()
+        except SQLAlchemyError as error:
+            log.warning("database read failed (%s); trying again", type(error).__name__)
+            await asyncio.sleep(pause)
+    with _storage_errors():
+        return await read()
 
 
 def _seconds(moment: datetime | None) -> float | None:
@@ -55,6 +77,9 @@ class SqlStore:
         self._start_window_s = start_window_s
 
     async def load_match(self, match_id: int) -> StoredMatch | None:
+        return await _read(lambda: self._load_match(match_id))
+
+    async def _load_match(self, match_id: int) -> StoredMatch | None:
         async with self._sessions() as session:
             match = await session.get(Match, match_id)
             if match is None:
@@ -184,8 +209,11 @@ class SqlStore:
         if player_id is not None:
             seated = exists().where(Game.match_id == Match.id, Game.player_id == player_id)
             query = query.where(seated)
-        async with self._sessions() as session:
-            return list(await session.scalars(query.order_by(Match.id)))
+        async def read() -> list[int]:
+            async with self._sessions() as session:
+                return list(await session.scalars(query.order_by(Match.id)))
+
+        return await _read(read)
 
     async def overdue_match_ids(self, now: float, limit: int = 100) -> list[int]:
         moment = utc_from_seconds(now)

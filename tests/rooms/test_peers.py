@@ -8,7 +8,8 @@ import pytest
 
 from app.messaging.pubsub import MemoryPubSub
 from app.rooms.duel import DuelService
-from app.rooms.store import MemoryStore, StoredGame, StoredMatch, Totals
+from app.rooms.errors import NotReadNow
+from app.rooms.store import MemoryStore, StoredGame, StoredMatch, StoreError, Totals
 from bench.bot import legal_moves
 from tests.support.clock import FakeClock
 from tests.support.duel_layouts import RULES, WINNING_LINE, near_finished_layout
@@ -368,5 +369,64 @@ async def test_news_the_copy_cannot_follow_drops_it_and_the_log_decides(
     await settle()
     assert (await two.match(MATCH)) is not held
     await same_as_the_log(store, two)
+    await one.close()
+    await two.close()
+
+
+class ReadsFail(MemoryStore):
+    """A store whose reads fail while ``away`` (a database restart, connections cut)."""
+
+    away = False
+
+    async def load_match(self, match_id: int) -> StoredMatch | None:
+        if self.away:
+            raise StoreError("database error: ConnectionDoesNotExistError")
+        return await super().load_match(match_id)
+
+    async def unfinished_match_ids(self, player_id: int | None = None) -> list[int]:
+        if self.away:
+            raise StoreError("database error: InternalClientError")
+        return await super().unfinished_match_ids(player_id)
+
+
+async def test_a_match_that_cannot_be_read_is_refused_as_unavailable_and_read_later() -> None:
+    store = ReadsFail()
+    store.matches = one_match().matches
+    bus, clock = MemoryPubSub(), FakeClock()
+    duels = DuelService(store=store, pubsub=bus, clock=clock, peers=True)
+    store.away = True
+    for ask in (duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow),
+                duels.spectate(viewer_id=BOB, match_id=MATCH, player_id=ANN, follow=no_follow),
+                duels.resync(player_id=ANN, follow=no_follow)):
+        with pytest.raises(NotReadNow) as refused:
+            await ask
+        assert refused.value.code == "unavailable"  # "send it again", not "internal"
+    assert not duels.cached(MATCH)  # no half-read copy kept
+    store.away = False
+    opened = await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    assert opened["type"] == "snapshot" and opened["seq"] == 0
+    await duels.close()
+
+
+async def test_an_action_whose_fresh_copy_cannot_be_read_is_not_stored_and_changes_nothing(
+) -> None:
+    store = ReadsFail()
+    store.matches = one_match().matches
+    bus, clock = MemoryPubSub(), FakeClock()
+    one = DuelService(store=store, pubsub=bus, clock=clock, peers=True)
+    two = DuelService(store=store, pubsub=bus, clock=clock, peers=True)
+    for duels in (one, two):
+        await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    await one.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
+    store.away = True  # process two must read the log for seq 2, and cannot
+    answers: list[dict[str, Any]] = []
+    late = await two.act(player_id=ANN, match_id=MATCH, seq=2, action=WINNING_LINE[1],
+                         answer=answers.append)
+    assert late["type"] == "reject" and late["code"] == "not_stored", late
+    assert answers == [late]  # one answer, as for any action
+    assert [a.seq for a in store.matches[MATCH].games[0].actions] == [1]
+    store.away = False
+    again = await two.act(player_id=ANN, match_id=MATCH, seq=2, action=WINNING_LINE[1])
+    assert again["type"] == "ack" and again["view"]["actions"] == 2, again
     await one.close()
     await two.close()

@@ -7,12 +7,14 @@ from typing import Any
 
 import pytest
 from sqlalchemy import select
+from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import DuelTable, Game, GameAction, Match
 from app.messaging.pubsub import MemoryPubSub
 from app.rooms.duel import DuelService
 from app.rooms.store import StoreError
+from app.services import sql_store
 from app.services.players import create_player
 from app.services.sql_store import SqlStore
 from app.services.tables import TableSettings, create_table, join_table
@@ -183,3 +185,27 @@ async def test_set_deal_keeps_the_stored_deal_and_answers_it(session_factory: Se
     assert kept["layout"] == near_finished_layout() and kept.get("number") != 99
     with pytest.raises(StoreError):
         await store.set_deal(987_654, {"number": 1, "generator": 1})
+
+
+async def test_a_read_cut_under_it_is_tried_again_and_a_lasting_outage_is_a_store_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sql_store, "READ_RETRY_DELAYS", (0.0, 0.0))
+    calls: list[int] = []
+
+    async def cut_once() -> str:
+        calls.append(1)
+        if len(calls) == 1:  # a terminated backend: the pool drops it, the next is fresh
+            raise OperationalError("SELECT 1", {}, ConnectionError("terminated"))
+        return "read"
+
+    assert await sql_store._read(cut_once) == "read" and len(calls) == 2
+
+    async def away() -> str:
+        calls.append(1)
+        raise InterfaceError("SELECT 1", {}, ConnectionError("refused"))
+
+    calls.clear()
+    with pytest.raises(StoreError, match="InterfaceError"):
+        await sql_store._read(away)
+    assert len(calls) == 3  # the first try and one per pause

@@ -79,6 +79,7 @@ export default {
     limit_exceeded: "zu viele Anfragen auf einmal; etwas langsamer bitte",
     too_many_connections: "zu viele Fenster sind für dich offen; schließe einige",
     internal: "der Server hat versagt; versuche es noch einmal",
+    unavailable: "der Server erreicht seine Daten gerade nicht; versuche es gleich noch einmal",
     not_authenticated: "du bist nicht angemeldet; wähle deinen Namen",
     no_token: "du bist nicht angemeldet; wähle deinen Namen",
     bad_token: "deine Sitzung ist nicht mehr gültig; wähle deinen Namen neu",

@@ -78,6 +78,7 @@ export default {
     limit_exceeded: "trop de demandes à la fois ; ralentissez un peu",
     too_many_connections: "trop de fenêtres ouvertes à votre nom ; fermez-en quelques-unes",
     internal: "le serveur a échoué ; réessayez",
+    unavailable: "le serveur n'atteint pas ses données pour l'instant ; réessayez dans un moment",
     not_authenticated: "vous n'êtes pas connecté ; choisissez votre nom",
     no_token: "vous n'êtes pas connecté ; choisissez votre nom",
     bad_token: "votre session n'est plus valable ; choisissez à nouveau votre nom",

@@ -78,7 +78,7 @@ const EN = {
     unsupported_version: "this page is out of date; reload it",
     limit_exceeded: "too many requests at once; slow down a little",
     too_many_connections: "too many windows are open for you; close some",
-    internal: "the server failed; try again", not_authenticated: "you are not signed in; choose your name",
+    internal: "the server failed; try again", unavailable: "the server cannot reach its records just now; try again in a moment", not_authenticated: "you are not signed in; choose your name",
     no_token: "you are not signed in; choose your name",
     bad_token: "your session is not valid any more; choose your name again",
     unknown_player: "this player no longer exists; choose your name again",
