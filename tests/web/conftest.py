@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 import uvicorn
-from playwright.sync_api import expect
+from playwright.sync_api import Locator, expect
 
 from app.settings import Settings
 from tests.support.database import sqlite_url, upgrade
@@ -38,6 +38,14 @@ def browser_type_launch_args() -> dict[str, Any]:
             "--disable-sync", "--disable-gpu",
         ],
     }
+
+
+def pick(option: Locator) -> None:
+    """Check a radio drawn as a segmented button (its input is transparent, over the
+    label). Forced, as a tap on the label would be; but only once it is drawn: a forced
+    check does not wait, and failed on a busy machine while the screen was being drawn."""
+    expect(option).to_be_visible()
+    option.check(force=True)
 
 
 def free_port() -> int:
@@ -104,9 +112,13 @@ def test_settings(folder: Path) -> Settings:
     )
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def static_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """The app serving web/; tests that fake the API put their answers in front of it."""
+    """The app serving web/; tests that fake the API put their answers in front of it.
+
+    One per module, not per session: a running app holds process-wide state (its solver
+    processes, its deal pool), and on a pytest-xdist worker the tests of other modules
+    (which expect solver calls on threads) may come after this module's."""
     with LiveServer(test_settings(tmp_path_factory.mktemp("static-db"))) as server:
         yield server
 

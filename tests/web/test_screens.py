@@ -19,7 +19,7 @@ from app.engine.rules import preset
 from app.engine.state import GameState
 from app.engine.view import player_view
 from tests.web.axe import serious
-from tests.web.conftest import LiveServer
+from tests.web.conftest import LiveServer, pick
 from tests.web.fake import TABLE_ID, FakeServer
 
 WEB = Path(__file__).resolve().parents[2] / "web"
@@ -260,7 +260,7 @@ def test_new_game_dialog_offers_four_suits_and_a_difficulty(
     expect(page.locator(".tables li", has_text="carol")).to_contain_text("Hard")
     page.click("#new-game")
     dialog = page.get_by_role("dialog")
-    dialog.locator("input[name=suits][value='4']").check(force=True)
+    pick(dialog.locator("input[name=suits][value='4']"))
     dialog.get_by_label("Difficulty").select_option("hard")
     expect(dialog.locator("#difficulty-help")).to_contain_text("solvable")
     dialog.get_by_role("button", name="Create").click()

@@ -17,7 +17,7 @@ from app.rewards.badges import BADGES
 from app.rewards.solo import SoloOptions, daily_game, solo_start
 from tests.web.axe import serious
 from tests.web.boxes import settled_box
-from tests.web.conftest import LiveServer
+from tests.web.conftest import LiveServer, pick
 from tests.web.fake_solo import TODAY, FakeSoloServer
 from tests.web.language import choose_language
 
@@ -134,7 +134,7 @@ def test_the_start_says_the_solver_is_at_work_while_it_deals(
     page.set_viewport_size(DESKTOP)
     solo.hold_starts = True
     page.goto(f"{static_server.url}/#/solo")
-    page.locator("input[name=suits][value='4']").check(force=True)
+    pick(page.locator("input[name=suits][value='4']"))
     page.locator("#start-solo").click()
     asked(page, solo, lambda query: bool(solo.held))
     expect(page.locator("#dealing")).to_have_text(
@@ -149,7 +149,7 @@ def test_the_start_says_the_solver_is_at_work_while_it_deals(
     solo.hold_starts = True
     page.goto(f"{static_server.url}/#/solo")
     page.reload()
-    page.locator("input[name=suits][value='1']").check(force=True)
+    pick(page.locator("input[name=suits][value='1']"))
     page.locator("#start-solo").click()
     expect(page.locator("#dealing")).to_have_text(
         "Distribution : le solveur vérifie la solution de cette donne…")
@@ -159,7 +159,7 @@ def test_the_start_says_the_solver_is_at_work_while_it_deals(
 
 def play_solo(page: Page, url: str, number: int = 31337) -> None:
     page.goto(f"{url}/#/solo")
-    page.locator("input[name=suits][value='1']").check(force=True)
+    pick(page.locator("input[name=suits][value='1']"))
     page.get_by_text("Deal number", exact=True).last.click()
     page.locator("#deal-number").fill(str(number))
     page.locator("#start-solo").click()

@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from app.engine.daily import daily_start, utc_day
 from app.engine.view import player_view
-from tests.web.conftest import LiveServer
+from tests.web.conftest import LiveServer, pick
 from tests.web.test_e2e import new_player, top
 from tests.web.test_solo import look
 
@@ -57,7 +57,7 @@ def test_solo_one_suit_won_with_rescue_and_auto_complete(
     page.locator("#nav a[href='#/solo']").click()
     expect(page.locator("#start-solo")).to_be_visible()
     assert failed == []  # no game in progress: 200 null, not a 404
-    page.locator("input[name=suits][value='1']").check(force=True)
+    pick(page.locator("input[name=suits][value='1']"))
     page.get_by_text("Deal number", exact=True).last.click()
     page.locator("#deal-number").fill("4242")
     page.locator("#start-solo").click()
