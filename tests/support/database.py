@@ -9,6 +9,7 @@ elsewhere they skip with a message saying what to start.
 import asyncio
 import contextlib
 import shutil
+import threading
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -97,8 +98,13 @@ class MigratedDatabases:
         return url
 
     def close(self) -> None:
+        """Drop this run's PostgreSQL database. On a thread of its own: at the end of the
+        session the last test may be a browser test, whose Playwright marks an event loop
+        as running in this thread, and ``asyncio.run`` refuses to start under it."""
         if self._pg_name is not None:
-            drop_pg_database(self._pg_name)
+            dropping = threading.Thread(target=drop_pg_database, args=(self._pg_name,))
+            dropping.start()
+            dropping.join()
 
 
 @pytest.fixture(scope="session")
