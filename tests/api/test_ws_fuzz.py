@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from bench.bot import choose
-from tests.support.cluster import Cluster, server_env
+from tests.support.cluster import TRANSPORTS, Cluster, server_env
 from tests.support.sync_client import SyncClient, seat, signup
 
 ACCEPTABLE_ANSWERS = {"error", "reject", "snapshot", "presence", "replay", "pong"}
@@ -39,16 +39,20 @@ class Arena:
         return int(self.snapshot["seq"]) + 1
 
 
-@pytest.fixture(scope="module")
-def arena(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Arena]:
+@pytest.fixture(scope="module", params=TRANSPORTS)
+def arena(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+          ) -> Iterator[Arena]:
+    """On each WebSocket path: the lean one and uvicorn's stock one answer alike (the
+    transport's contract, as in test_ws_limits.py)."""
     from tests.support.database import sqlite_url, upgrade
 
-    workdir = tmp_path_factory.mktemp("fuzz")
+    workdir = tmp_path_factory.mktemp(f"fuzz-{request.param}")
     url = sqlite_url(workdir / "spider.db")
     upgrade(url)
     # Limits high enough that the fuzzer's pace is not what gets refused.
     cluster = Cluster(server_env(url, SPIDER_WS_ACTIONS_PER_SECOND="10000",
-                                 SPIDER_WS_ACTION_BURST="10000"), workdir)
+                                 SPIDER_WS_ACTION_BURST="10000",
+                                 SPIDER_WS_IMPLEMENTATION=request.param), workdir)
     server = cluster.start()
     try:
         with httpx.Client(base_url=server.http, timeout=10) as http:

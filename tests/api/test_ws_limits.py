@@ -21,11 +21,10 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 from bench.server import Server
-from tests.support.cluster import Cluster, server_env
+from tests.support.cluster import TRANSPORTS, Cluster, server_env
 from tests.support.database import sqlite_url, upgrade
 from tests.support.sync_client import Account, SyncClient, signup
 
-TRANSPORTS = ("lean", "websockets-sansio")
 MAX_STRIKES = 50  # app/api/limits.py FrameGuard: refusals in a row before the close
 BURST = 10
 

@@ -29,6 +29,13 @@ SECRET = "scale-test-secret"
 SERVE = "tests.support.testing_serve"
 
 
+TRANSPORTS = ("lean", "websockets-sansio")
+"""The two WebSocket paths a server may take (``SPIDER_WS_IMPLEMENTATION``): the lean one
+(app/runtime/lean_ws.py, the default) and uvicorn's stock one (what a server takes with
+releases lean_ws.py was not written for). Tests of the transport's contract run on both.
+"""
+
+
 def server_env(database_url: str, **extra: str) -> dict[str, str]:
     return {
         "SPIDER_DATABASE_URL": database_url,
