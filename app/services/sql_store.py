@@ -209,6 +209,7 @@ class SqlStore:
         if player_id is not None:
             seated = exists().where(Game.match_id == Match.id, Game.player_id == player_id)
             query = query.where(seated)
+
         async def read() -> list[int]:
             async with self._sessions() as session:
                 return list(await session.scalars(query.order_by(Match.id)))
