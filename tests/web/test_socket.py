@@ -55,3 +55,30 @@ def test_a_subscription_asked_for_before_the_welcome_is_sent_once(
     """)
     assert out["first"] == ["hello", "open_game", "ping"]
     assert out["again"] == ["hello", "open_game"]
+
+
+def test_what_is_followed_is_asked_for_again_after_unavailable(
+        page: Page, static_server: LiveServer) -> None:
+    # The database restarting: the server could not read the game, changed nothing, and
+    # said so (docs/protocol.md, "Errors"); the page asks again a moment later, once.
+    out = run(page, static_server, """
+      const heard = [];
+      const socket = createSocket({ token: 't', onMessage: (m) => heard.push(m.type),
+                                    url: 'ws://stand-in' });
+      await tick();
+      hear({ type: 'welcome', v: 1, stream: 's1', last_event: 0, resumed: false });
+      socket.send({ type: 'open_game', match_id: 1 }, 'game:1');
+      socket.send({ type: 'spectate', match_id: 2 }, 'watch:2');
+      sent.length = 0;
+      hear({ type: 'error', code: 'unavailable', message: 'try again' });
+      hear({ type: 'error', code: 'unavailable', message: 'try again' });
+      await tick();
+      const before = sent.length;
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      const after = sent.map((m) => m.type);
+      socket.close();
+      return { before, after, heard };
+    """)
+    assert out["before"] == 0  # not at once: the database needs a moment
+    assert out["after"] == ["open_game", "spectate"]  # once each, for both refusals
+    assert out["heard"].count("error") == 2  # the screens still hear of it

@@ -3,6 +3,9 @@
 // Everything the rest of the client knows about the protocol's transport lives here.
 const VERSION = 1;
 const BACKOFF = [250, 500, 1000, 2000, 4000];
+// The server could not read a game just now (`unavailable`: its database restarting): what
+// we follow is asked for again this much later, as after lost events.
+const UNAVAILABLE_RETRY_MS = 1000;
 
 export function createSocket({ token, onMessage, onStatus, url = defaultUrl() }) {
   let ws = null;
@@ -11,6 +14,7 @@ export function createSocket({ token, onMessage, onStatus, url = defaultUrl() })
   let attempt = 0;
   let closed = false;
   let timer = null;
+  let askAgain = null; // the timer that asks again for what we follow after `unavailable`
   const queue = [];
   // "match:seq" or "solo game:seq" → { resolve, frame, sentOn }: sentOn is the connection
   // the frame left on (null while it waits in the queue for one).
@@ -58,6 +62,10 @@ export function createSocket({ token, onMessage, onStatus, url = defaultUrl() })
       closed = true; // a token the server no longer knows: retrying cannot help
       onStatus?.("unauthorized");
       return;
+    }
+    if (message.type === "error" && message.code === "unavailable") {
+      clearTimeout(askAgain); // one more ask, however many refusals came at once
+      askAgain = setTimeout(() => subscriptions.forEach((frame) => raw(frame)), UNAVAILABLE_RETRY_MS);
     }
     if (typeof message.n === "number") {
       if (lastEvent !== null && message.n <= lastEvent) return; // already seen before a resume
@@ -121,7 +129,7 @@ export function createSocket({ token, onMessage, onStatus, url = defaultUrl() })
   return {
     send, request,
     forget: (key) => subscriptions.delete(key),
-    close() { closed = true; clearTimeout(timer); clearInterval(keepAlive); ws?.close(); },
+    close() { closed = true; clearTimeout(timer); clearTimeout(askAgain); clearInterval(keepAlive); ws?.close(); },
     // For tests and the "reconnecting" state: drop the connection as a network would.
     drop() { ws?.close(); },
     get connected() { return !!ws && ws.readyState === WebSocket.OPEN; },
