@@ -16,6 +16,7 @@ import contextlib
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterator
+from functools import partial
 from typing import Any
 
 from app.engine.rules import rules_from_json
@@ -78,7 +79,7 @@ class DuelService:
         self._clock = clock
         self._matches: dict[int, LiveMatch] = {}
         self._settled: deque[int] = deque()  # finished matches still cached, oldest first
-        self._loading = asyncio.Lock()
+        self._loads: dict[int, asyncio.Future[LiveMatch]] = {}  # matches being read
         self._hinting = asyncio.Semaphore(HINTS_AT_ONCE)
 
     # ------------------------------------------------------------------ loading
@@ -94,11 +95,20 @@ class DuelService:
         live = self._matches.get(match_id)
         if live is not None:
             return live
-        async with self._loading:
-            live = self._matches.get(match_id)
-            if live is None:
-                live = await self._load(match_id)
-        return live
+        # One load per match at a time, and matches load side by side: after a worker
+        # dies, its players come back at once and each match is read from the log (a
+        # single lock for every load made the twentieth wait for nineteen).
+        loading = self._loads.get(match_id)
+        if loading is None:
+            loading = self._loads[match_id] = asyncio.ensure_future(self._load(match_id))
+            loading.add_done_callback(partial(self._loaded, match_id))
+        return await asyncio.shield(loading)  # a waiter that goes away stops no one's load
+
+    def _loaded(self, match_id: int, loading: asyncio.Future[LiveMatch]) -> None:
+        if self._loads.get(match_id) is loading:
+            del self._loads[match_id]
+        if not loading.cancelled():
+            loading.exception()  # retrieved: its waiters (if any are left) raise it
 
     async def _load(self, match_id: int) -> LiveMatch:
         with _read_or_refuse():

@@ -430,3 +430,42 @@ async def test_an_action_whose_fresh_copy_cannot_be_read_is_not_stored_and_chang
     assert again["type"] == "ack" and again["view"]["actions"] == 2, again
     await one.close()
     await two.close()
+
+
+class HeldLoads(MemoryStore):
+    """A store whose reads of the held matches wait until released; counts every read."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.held: dict[int, asyncio.Event] = {}
+        self.reads: list[int] = []
+
+    async def load_match(self, match_id: int) -> StoredMatch | None:
+        self.reads.append(match_id)
+        if match_id in self.held:
+            await self.held[match_id].wait()
+        return await super().load_match(match_id)
+
+
+async def test_matches_load_side_by_side_and_each_is_read_once() -> None:
+    # After a worker dies its players come back together: one slow read must not hold
+    # up the others' matches, and two players of one match share its read.
+    store = HeldLoads()
+    store.matches = one_match().matches
+    other = MATCH + 1
+    store.add_match(StoredMatch(
+        match_id=other, rules=RULES, time_limit_s=600.0,
+        games=[StoredGame(201, 3), StoredGame(202, 4)], deal={"layout": near_finished_layout()},
+    ))
+    store.held[MATCH] = asyncio.Event()
+    duels = DuelService(store=store, pubsub=MemoryPubSub(), clock=FakeClock(), peers=True)
+    ann = asyncio.create_task(duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow))
+    bob = asyncio.create_task(duels.open_game(player_id=BOB, match_id=MATCH, follow=no_follow))
+    await settle()
+    third = await asyncio.wait_for(
+        duels.open_game(player_id=3, match_id=other, follow=no_follow), 1.0)
+    assert third["type"] == "snapshot" and not ann.done()  # not behind the held read
+    store.held[MATCH].set()
+    assert [(await ann)["type"], (await bob)["type"]] == ["snapshot", "snapshot"]
+    assert store.reads.count(MATCH) == 1 and store.reads.count(other) == 1
+    await duels.close()
