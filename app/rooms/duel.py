@@ -16,7 +16,6 @@ import contextlib
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterator
-from functools import partial
 from typing import Any
 
 from app.engine.rules import rules_from_json
@@ -42,6 +41,7 @@ from app.rooms.seat_log import rebuild_seat
 from app.rooms.step_runner import Answer, LiveMatch, StepRunner
 from app.rooms.store import DuelStore, SeqTaken, StoreError
 from app.runtime.clock import SYSTEM_CLOCK, Clock
+from app.runtime.keyed_lock import KeyedLock
 from app.runtime.solver_worker import off_loop
 
 __all__ = [
@@ -79,7 +79,7 @@ class DuelService:
         self._clock = clock
         self._matches: dict[int, LiveMatch] = {}
         self._settled: deque[int] = deque()  # finished matches still cached, oldest first
-        self._loads: dict[int, asyncio.Future[LiveMatch]] = {}  # matches being read
+        self._loading = KeyedLock()  # per match being read
         self._hinting = asyncio.Semaphore(HINTS_AT_ONCE)
 
     # ------------------------------------------------------------------ loading
@@ -96,19 +96,13 @@ class DuelService:
         if live is not None:
             return live
         # One load per match at a time, and matches load side by side: after a worker
-        # dies, its players come back at once and each match is read from the log (a
-        # single lock for every load made the twentieth wait for nineteen).
-        loading = self._loads.get(match_id)
-        if loading is None:
-            loading = self._loads[match_id] = asyncio.ensure_future(self._load(match_id))
-            loading.add_done_callback(partial(self._loaded, match_id))
-        return await asyncio.shield(loading)  # a waiter that goes away stops no one's load
-
-    def _loaded(self, match_id: int, loading: asyncio.Future[LiveMatch]) -> None:
-        if self._loads.get(match_id) is loading:
-            del self._loads[match_id]
-        if not loading.cancelled():
-            loading.exception()  # retrieved: its waiters (if any are left) raise it
+        # dies, its players come back at once and each match is read from the log (one
+        # lock for every load made the twentieth wait for nineteen).
+        async with self._loading.hold(match_id):
+            live = self._matches.get(match_id)
+            if live is None:
+                live = await self._load(match_id)
+        return live
 
     async def _load(self, match_id: int) -> LiveMatch:
         with _read_or_refuse():
