@@ -36,7 +36,7 @@ def uses_a_browser(item: pytest.Item) -> bool:
 
 @pytest.hookimpl(trylast=True)  # after pytest's own grouping by parametrized fixtures
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Browser tests first, in their order: they are the longest (a third of the run's
+    """Browser tests first, in their order: they are the longest (over half of the run's
     time in a tenth of its tests), and on several workers the long ones go first so that
     the short ones fill in at the end (one by one, it changes nothing)."""
     items[:] = [i for i in items if uses_a_browser(i)] + [i for i in items
@@ -46,8 +46,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None
                             ) -> Generator[None, object, object]:
-    """Any test may come after a browser test: pytest-xdist hands a module out whole, and
-    a module with a browser test may come before other modules on the same worker.
+    """Any test may come after a browser test: they run first, and pytest-xdist's workers
+    steal tests from each other in any order.
 
     Playwright's sync API marks its event loop as running in the main thread between its
     calls (its dispatcher greenlet waits inside ``run_until_complete``; it marks the loop
