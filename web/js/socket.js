@@ -47,7 +47,7 @@ export function createSocket({ token, onMessage, onStatus, url = defaultUrl() })
       if (lastEvent === null || fresh) lastEvent = message.last_event;
       onStatus?.("online");
       if (fresh) settleSentBefore();
-      if (fresh) subscriptions.forEach((frame) => raw(frame));
+      if (fresh) followAgain();
       // A subscription queued before this connection went out just now with the others:
       // sent twice, it would be answered twice (a second snapshot).
       const resent = fresh ? new Set(subscriptions.values()) : new Set();
@@ -65,13 +65,13 @@ export function createSocket({ token, onMessage, onStatus, url = defaultUrl() })
     }
     if (message.type === "error" && message.code === "unavailable") {
       clearTimeout(askAgain); // one more ask, however many refusals came at once
-      askAgain = setTimeout(() => subscriptions.forEach((frame) => raw(frame)), UNAVAILABLE_RETRY_MS);
+      askAgain = setTimeout(followAgain, UNAVAILABLE_RETRY_MS);
     }
     if (typeof message.n === "number") {
       if (lastEvent !== null && message.n <= lastEvent) return; // already seen before a resume
       // Events lost on the way (Redis was away): what we follow is asked for again, and
       // each answer is a snapshot of it as it is now.
-      if (message.type === "resync" || message.n > lastEvent + 1) subscriptions.forEach((frame) => raw(frame));
+      if (message.type === "resync" || message.n > lastEvent + 1) followAgain();
       lastEvent = message.n;
     }
     // An answer this connection did not ask for is another tab's or device's of the same
@@ -89,6 +89,11 @@ export function createSocket({ token, onMessage, onStatus, url = defaultUrl() })
       }
     }
     onMessage(message, { requested });
+  }
+
+  // Ask again for everything followed: each answer is a snapshot of it as it is now.
+  function followAgain() {
+    subscriptions.forEach((frame) => raw(frame));
   }
 
   function raw(frame) {
