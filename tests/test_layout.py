@@ -235,3 +235,20 @@ def test_no_import_circle_in_the_web_client() -> None:
     known = {name: {other for other in imports if other in graph}
              for name, imports in graph.items()}
     assert circles(known) == []
+
+
+STEPPING = ("app.engine.game.apply", "app.engine.game.replay", "app.scoring.play.ScoredGame",
+            "app.scoring.play")
+"""What applies an action to a live game: the duel core's step (and the log fold) only."""
+LIVE_PLAY = ("app.rooms.duel", "app.rooms.step_runner", "app.services.solo_play",
+             "app.services.solo_guide", "app.services.solo_lifecycle",
+             "app.services.solo_seat")
+
+
+@pytest.mark.parametrize("name", LIVE_PLAY)
+def test_every_mode_steps_through_the_duel_core(name: str) -> None:
+    """A duel's action and a solo or daily game's (the player's own, a rescue's, the
+    auto-complete's, an undo to the last winnable position) are one step of
+    ``app/rooms/duel_core.act``: no live-play module applies or scores an action itself."""
+    found = sorted(other for other in imported(MODULES[name]) if other in STEPPING)
+    assert found == [], f"{name} applies actions itself: {found}"

@@ -1,5 +1,10 @@
 """The duel core, pure: what each command does to a match (``app/rooms/match.py``).
 
+Every mode's actions step here: a duel is a match of two seats, a solo or daily game a
+match of one (``app/services/solo_seat.py``); where they differ is the match's ``mode``
+(``app/rooms/modes.py``: the seq rule, whether "finish" is a command, a clock that ends
+the game), read here as data.
+
 In the style of a sans-I/O protocol: every function takes the match, the command and the
 time (``now``, read by the caller) and returns a :class:`Step`: the match after the
 command, the writes the store must make (the ones marked ``required`` before the step
@@ -10,7 +15,8 @@ anything; the runner (``app/rooms/duel.py``) does, in the order given.
 Sequence numbers: an action's ``seq`` is its position in the game's log (1, 2, …);
 "finish" takes the next seq too but ends the game row instead of entering the log (the
 log holds rule-book actions only). Whether a seq is taken, answered again or refused is
-the one rule of ``app/rooms/seat_rule.py`` (``judge`` with ``DUEL``: the same seq with
+the one rule of ``app/rooms/seat_rule.py`` (``judge`` with the mode's rule; a duel's,
+``DUEL``: the same seq with
 another action is ``seq_taken``; the last applied seq is answered again from the log);
 every rejection carries the authoritative view for a resync. An illegal action consumes
 no seq.
@@ -199,7 +205,7 @@ def act(match: MatchState, player_id: int, seq: int, data: Payload, now: float) 
         return due.then(act(due.match, player_id, seq, data, now))
     last = seat.last_ack
     verdict = seat_rule.judge(
-        seat_rule.DUEL, seq, seat.seq, None if last is None else last["seq"],
+        match.mode.seq_rule, seq, seat.seq, None if last is None else last["seq"],
         seat.started_at is not None, None if seat.ended_at is None else seat.status,
         lambda asked: _same_step(seat, asked, data))
     if verdict is not seat_rule.ACCEPT:
@@ -209,7 +215,7 @@ def act(match: MatchState, player_id: int, seq: int, data: Payload, now: float) 
         # seq but is not logged, so the rebuilt seat has no ack of it: the process that
         # applied it died before its ack went out). Answered as that process would.
         return again(match, seat, seq, now)
-    if data.get("op") == FINISH_OP and set(data) == {"op"}:
+    if data.get("op") == FINISH_OP and set(data) == {"op"} and match.mode.may_finish:
         ended = end(match, player_id, "finished", now, announce=False)
         return _stepped(ended, player_id, seq, 0, [], now)
     try:

@@ -11,6 +11,7 @@ from app.engine.rules import Rules
 from app.engine.state import GameState
 from app.engine.view import ViewMemo
 from app.rooms.errors import NotSeated
+from app.rooms.modes import DUEL_MODE, UNTIMED, Mode
 from app.rooms.store import Totals
 from app.rooms.winner import NO_SHOW, NOT_STARTED, PlayerOutcome
 from app.scoring.play import ScoredGame
@@ -108,7 +109,10 @@ class SeatState(msgspec.Struct, eq=False, weakref=True):
             return self.time_limit_s if reason == "timed_out" else 0.0
         return min(max(0.0, at - self.started_at), self.time_limit_s)
 
-    def time_left_ms(self, now: float) -> int:
+    def time_left_ms(self, now: float) -> int | None:
+        """None for a game no clock ends (a solo or daily game's seat)."""
+        if self.time_limit_s == UNTIMED:
+            return None
         return round((self.time_limit_s - self.elapsed_s(now)) * 1000)
 
     def totals(self, now: float) -> Totals:
@@ -135,6 +139,7 @@ class MatchState(msgspec.Struct, gc=False, eq=False):
     # one game is (app/services/quick_duel.py); a copy loaded once the request lapsed is
     # made without it, and its one game ends it.
     awaiting: bool = False
+    mode: Mode = DUEL_MODE  # a duel, or a solo or daily game (one seat): app/rooms/modes.py
 
     @property
     def start_deadline(self) -> float | None:
@@ -177,7 +182,7 @@ class MatchState(msgspec.Struct, gc=False, eq=False):
         else:
             seats = tuple([seat if s.player_id == player_id else s for s in seats])
         return MatchState(self.match_id, self.rules, self.deal, self.start, seats, self.result,
-                     self.expires_at, self.start_by, self.awaiting)
+                          self.expires_at, self.start_by, self.awaiting, self.mode)
 
     def evolve(self, **changes: Any) -> MatchState:
         return msgspec.structs.replace(self, **changes)

@@ -27,10 +27,12 @@ What differs between the modes is data, a :class:`SeqRule` (:data:`DUEL`, :data:
   cache only (:class:`Answered`, one per kind of answer: an action's ack, an
   assistance's); with the cache gone (a rebuild), the last applied seq is ``stale_seq``.
 
-The duplicate-answer cache is :class:`Answered` (the seq asked and the answer given):
-solo keeps one per kind of answer. A duel's seat keeps the ``ack`` frame itself
-(``SeatState.last_ack``, which carries its seq; the watch fan-out and the log rebuild
-read it as a frame) and passes its seq here; both build the repeat with :func:`again`.
+The duplicate-answer cache of actions is the seat's last answer itself
+(``SeatState.last_ack``, which carries its seq: a duel's ``ack``, which the watch fan-out
+and the log rebuild read as a frame; a solo seat's ``solo_ack``): the core
+(``app/rooms/duel_core.py``, every mode's step) passes its seq here. Solo's assists keep
+their own, an :class:`Answered` (the seq asked and the answer given). Both build the
+repeat with :func:`again`.
 """
 
 from __future__ import annotations

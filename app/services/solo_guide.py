@@ -31,17 +31,18 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.solo_models import SoloGame
 from app.engine.actions import Action, Undo
-from app.engine.game import apply, push
+from app.engine.game import push
 from app.engine.solver.advice import reason_for
 from app.engine.state import GameState
 from app.rewards.guide import Guidance, Key, WalkBack, guide, keys_along, position_key, walk_back
-from app.rooms.frames import events_json, game_view
+from app.rooms.frames import game_view
 from app.rooms.seat_log import actions_of
 from app.rooms.seat_rule import Answered
 from app.runtime.solver_worker import StopFlag, off_loop
 from app.services import solo_store as games
 from app.services.solo_assists import record_assist
 from app.services.solo_lifecycle import LiveGame, SoloGames
+from app.services.solo_seat import seat_of
 
 Payload = dict[str, Any]
 R = TypeVar("R")
@@ -189,12 +190,16 @@ class SoloGuide(SoloGames):
                            "unknown": "no winnable position found in time"}[verdict]
             else:
                 at_move = state.actions
-                state = self._undo_for(session, game, state, back.undos, seq, steps)
+                match = await self._match(session, game, live)
+                made = self._play_for(match, (Undo(),) * back.undos, seq, "player", steps)
+                await self._store(session, game, made, by="player")
                 await record_assist(session=session, game=game, kind="undo_to_winnable",
                                     at=self.clock(), seq=at_move, actions=back.undos)
                 await session.commit()
-                live.state = state
-                live.last_ack = live.last_assist = live.finish_line = None
+                live.match = made[-1].match if made else match
+                live.forget_answers()
+                live.last_assist = live.finish_line = None
+                state = seat_of(live.match).game.state
                 memory.back = None
                 await self._seen(session, game, state)
                 if back.line:
@@ -211,17 +216,6 @@ class SoloGuide(SoloGames):
                 "duplicate": False,
             }
         return [answer]
-
-    def _undo_for(self, session: AsyncSession, game: SoloGame, state: GameState, undos: int,
-                  seq: int, steps: list[Payload]) -> GameState:
-        now = self.clock()
-        for offset in range(undos):
-            state, events = apply(state, Undo())
-            games.append_action(session=session, game=game, seq=seq + offset, action=Undo(),
-                                by="player", at=now, after=state)
-            steps.append({"seq": seq + offset, "action": Undo().to_json(), "by": "player",
-                          "events": events_json(events)})
-        return state
 
     # ------------------------------------------------------------------ cancel
 

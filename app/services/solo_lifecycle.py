@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
@@ -23,8 +23,12 @@ from app.db.solo_models import SoloGame
 from app.engine.actions import Action
 from app.engine.daily import utc_day
 from app.engine.state import GameState
+from app.rewards.assist import auto_complete_available
 from app.rewards.solo import SoloStart, daily_game
+from app.rooms import duel_core as core
+from app.rooms.duel_core import Step
 from app.rooms.frames import game_view
+from app.rooms.match import MatchState
 from app.rooms.seat_rule import Answered
 from app.runtime.solver_worker import off_loop
 from app.services import (
@@ -34,6 +38,7 @@ from app.services import (
 from app.services import solo_store as games
 from app.services.daily import DailyAlreadyPlayed
 from app.services.settled import SoloSettled, solo_settled, take_notifications
+from app.services.solo_seat import in_step, seat_match, seat_of, seconds, write_step
 from app.services.solo_store import SoloGameOver
 from app.services.solo_views import over_frame
 
@@ -62,15 +67,20 @@ class LiveGame:
     """What this process keeps of one game between two of its steps."""
 
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    state: GameState | None = None
-    # The duplicate-answer caches (app/rooms/seat_rule.py): the seq asked and its answer,
-    # of the last action and of the last assistance that played steps.
-    last_ack: Answered | None = None
+    # The game as a one-seat match (app/services/solo_seat.py); its seat's ``last_ack``
+    # is the duplicate-answer cache of the player's actions (app/rooms/seat_rule.py).
+    match: MatchState | None = None
+    # The cache of the last assistance that played steps: the seq asked and its answer.
     last_assist: Answered | None = None
     finish_line: tuple[int, tuple[Action, ...]] | None = None  # (at seq, actions)
     # Where the last rescue stopped and the rest of its winning line: a player who
     # presses Rescue again from there gets the next actions without a new search.
     way_out: tuple[Position, tuple[Action, ...]] | None = None
+
+    def forget_answers(self) -> None:
+        """Steps were played for the player (an assist): no action's answer is repeated."""
+        if self.match is not None:
+            self.match = self.match.with_seat(seat_of(self.match).evolve(last_ack=None))
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,12 +216,21 @@ class SoloGames:
             self._live.move_to_end(game_id)
         return live
 
+    async def _match(self, session: AsyncSession, game: SoloGame, live: LiveGame
+                     ) -> MatchState:
+        """The game as a one-seat match, in line with its row (rebuilt from the log when
+        the row moved on: another process, a restart)."""
+        match = None if live.match is None else in_step(live.match, game)
+        if match is None:
+            log = await games.logged_actions(session=session, game_id=game.id)
+            match = seat_match(game, log)
+            live.last_assist = live.finish_line = None
+        live.match = match
+        return match
+
     async def _position(self, session: AsyncSession, game: SoloGame, live: LiveGame
                         ) -> GameState:
-        if live.state is None or live.state.actions != game.actions_count:
-            live.state = await games.rebuild(session=session, game=game)
-            live.last_ack = live.last_assist = live.finish_line = None
-        return live.state
+        return seat_of(await self._match(session, game, live)).game.state
 
     def _elapsed(self, game: SoloGame) -> int:
         if game.elapsed_ms is not None:
@@ -240,6 +259,58 @@ class SoloGames:
             "message": message, "view": game_view(state), "score": game.score,
             "next_seq": state.actions + 1, "status": game.status,
         }
+
+    def _answer(self, game: SoloGame, state: GameState, reply: Payload, offered: bool
+                ) -> Payload:
+        """The core's answer to a step (``app/rooms/frames.py``) as solo frames say it:
+        ``solo_ack``, ``solo_reject``, or a ``solo_ack`` given again from the seat's
+        cache as it is. ``state``: the position after the step."""
+        if reply["type"] == "reject":
+            return self._reject(game, state, reply["seq"], reply["code"], reply["message"])
+        if reply["type"] != "ack":
+            return reply
+        return {
+            "type": "solo_ack", "game_id": game.id, "seq": reply["seq"],
+            "view": reply["view"], "score": game.score, "delta": reply["delta"],
+            "events": reply["events"], "status": game.status,
+            "elapsed_ms": self._elapsed(game), "auto_complete": offered, "duplicate": False,
+        }
+
+    # ------------------------------------------------------------------ steps
+
+    def _play_for(self, match: MatchState, actions: Sequence[Action], seq: int, by: str,
+                  steps: list[Payload]) -> list[Step]:
+        """``actions`` played for the player from ``seq`` on, each a step of the core as
+        the player's own would be (an assist's line, checked again here: the search
+        worked on a copy); a rescue stops where the free auto-complete can finish."""
+        now = seconds(self.clock())
+        assert now is not None
+        player_id = seat_of(match).player_id
+        made: list[Step] = []
+        for offset, action in enumerate(actions):
+            logged = action.to_json()
+            step = core.act(match, player_id, seq + offset, logged, now)
+            if not step.writes or step.reply is None or step.reply["type"] != "ack":
+                raise AssertionError(f"an assist's action was refused: {step.reply!r}")
+            made.append(step)
+            match = step.match
+            steps.append({"seq": seq + offset, "action": logged, "by": by,
+                          "events": step.reply["events"]})
+            state = seat_of(match).game.state
+            if state.won or (by == "rescue" and auto_complete_available(state)):
+                break  # from here the auto-complete, which costs nothing, plays the rest
+        return made
+
+    async def _store(self, session: AsyncSession, game: SoloGame, made: Sequence[Step], *,
+                     by: str) -> list[Payload]:
+        """Write ``made`` steps, end a game they won, commit; the listeners' frames."""
+        now = self.clock()
+        won = False
+        for step in made:
+            won = write_step(session, game, step, by=by, at=now) or won
+        if won:
+            await self._won(session, game, now)
+        return await self._commit(session, game)
 
     def today(self) -> date:
         return utc_day(self.clock())

@@ -1,10 +1,11 @@
 """Live solo and daily play: open, act, hint, rescue, auto-complete (the WebSocket's side).
 
-The same authoritative engine as duels judges every action; legal ones are logged
-(``app.services.solo_store``) before they are answered. Each game has a lock in this
-process, and its position is cached between actions; the cache is checked against the
-row's action count on every step and rebuilt from the log when another process (or a
-restart) moved on. Answers are the frames of docs/solo-and-daily.md section 5.
+Every action, the player's own and those an assist plays for them, is a step of the duel
+core on the game as a one-seat match (``app/services/solo_seat.py``); legal ones are
+logged (``app.services.solo_store``) before they are answered. Each game has a lock in
+this process, and its match is cached between actions; the cache is checked against the
+row on every command and rebuilt from the log when another process (or a restart)
+moved on. Answers are the frames of docs/solo-and-daily.md section 5.
 """
 
 from __future__ import annotations
@@ -14,9 +15,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.solo_models import SoloGame
-from app.engine.actions import Action, ActionFormatError, action_from_json
-from app.engine.errors import IllegalAction
-from app.engine.game import apply
+from app.engine.actions import Action
 from app.engine.solver.advice import Rescue
 from app.engine.state import GameState
 from app.rewards.assist import (
@@ -27,14 +26,15 @@ from app.rewards.assist import (
     rescue_actions,
 )
 from app.rewards.points import rescue_cost
-from app.rooms.frames import events_json, game_view
+from app.rooms import duel_core as core
+from app.rooms.frames import game_view
 from app.rooms.seat_rule import ACCEPT, SOLO, Answered, Refuse, judge
 from app.runtime.solver_worker import off_loop
-from app.scoring.play import ScoredGame
 from app.services import solo_store as games
 from app.services.solo_assists import record_assist
 from app.services.solo_guide import SoloGuide
 from app.services.solo_lifecycle import LiveGame, position_of
+from app.services.solo_seat import seat_of, seconds
 from app.services.solo_store import SoloGameOver
 from app.services.solo_views import over_frame
 
@@ -69,39 +69,26 @@ class SoloPlay(SoloGuide):
 
     async def act(self, *, player_id: int, game_id: int, seq: int, action: Payload
                   ) -> list[Payload]:
+        """One action of the player: the duel core's step on the game's one-seat match
+        (``app/services/solo_seat.py``), stored before it is answered."""
         async with self._owned(player_id=player_id, game_id=game_id) as (live, session, game):
             if games.expire_if_due(game, now=self.clock()):
                 notes = await self._commit(session, game)
                 state = await self._position(session, game, live)
                 return [self._reject(game, state, seq, "game_over", "the daily's window has "
                                      "closed: the game expired"), over_frame(game), *notes]
-            state = await self._position(session, game, live)
-            refused = self._refuse(game, state, seq, live.last_ack)
-            if refused is not None:
-                return [refused]
-            before = ScoredGame.at(state)
-            try:
-                parsed = action_from_json(action)
-                scored, events = before.play(parsed)
-            except (ActionFormatError, IllegalAction) as error:
-                code = error.code if isinstance(error, IllegalAction) else "bad_action"
-                return [self._reject(game, state, seq, code, str(error))]
-            now, after = self.clock(), scored.state
-            games.append_action(session=session, game=game, seq=seq, action=parsed,
-                                by="player", at=now, after=after)
-            if after.won:
-                await self._won(session, game, now)
-            notes = await self._commit(session, game)
-            live.state = after
-            offered = await self._offer_finish(live, after, game)
-            ack = {
-                "type": "solo_ack", "game_id": game.id, "seq": seq,
-                "view": game_view(after), "score": game.score,
-                "delta": scored.points - before.points, "events": events_json(events),
-                "status": game.status, "elapsed_ms": self._elapsed(game),
-                "auto_complete": offered, "duplicate": False,
-            }
-            live.last_ack = Answered(seq, ack)
+            match = await self._match(session, game, live)
+            now = seconds(self.clock())
+            assert now is not None
+            step = core.act(match, player_id, seq, action, now)
+            assert step.reply is not None
+            if not step.writes:  # refused, or answered again: nothing changed
+                return [self._answer(game, seat_of(match).game.state, step.reply, False)]
+            notes = await self._store(session, game, (step,), by="player")
+            seat = seat_of(step.match)
+            offered = await self._offer_finish(live, seat.game.state, game)
+            ack = self._answer(game, seat.game.state, step.reply, offered)
+            live.match = step.match.with_seat(seat.evolve(last_ack=ack))
         return self._with_end(game, [ack], notes)
 
     @staticmethod
@@ -166,8 +153,8 @@ class SoloPlay(SoloGuide):
                                     if found.status == "way_out" else 0)
             if found.status == "way_out":
                 game.rescues += 1
-                state, notes = await self._play_steps(session, live, game, state,
-                                                      found.actions, seq, "rescue", steps)
+                state, notes = await self._play_steps(session, live, game, found.actions,
+                                                      seq, "rescue", steps)
                 live.way_out = (position_of(state), found.line[len(steps):])
             verdict = "cancelled" if ended == "cancelled" else found.status
             answer = await self._assist(live, game, state, kind="rescue", verdict=verdict,
@@ -192,40 +179,25 @@ class SoloPlay(SoloGuide):
             await record_assist(session=session, game=game, kind="auto_complete",
                                 at=self.clock(), seq=state.actions,
                                 actions=len(live.finish_line[1]))
-            state, notes = await self._play_steps(session, live, game, state,
-                                                  live.finish_line[1], seq, "auto_complete",
-                                                  steps)
+            state, notes = await self._play_steps(session, live, game, live.finish_line[1],
+                                                  seq, "auto_complete", steps)
             answer = await self._assist(live, game, state, kind="auto_complete", verdict="ready",
                                         message=f"{len(steps)} actions to win", steps=steps,
                                         seq=seq, cost=0)
         return self._with_end(game, [answer], notes)
 
     async def _play_steps(
-        self, session: AsyncSession, live: LiveGame, game: SoloGame, state: GameState,
+        self, session: AsyncSession, live: LiveGame, game: SoloGame,
         actions: tuple[Action, ...], seq: int, by: str, steps: list[Payload],
     ) -> tuple[GameState, list[Payload]]:
-        """Play and log ``actions`` for the player, end the game if they win it, commit;
-        the new position and the listeners' frames."""
-        state = self._play_for(session, game, state, actions, seq, by, steps)
-        if state.won:
-            await self._won(session, game, self.clock())
-        notes = await self._commit(session, game)
-        live.state = state
-        return state, notes
-
-    def _play_for(self, session: AsyncSession, game: SoloGame, state: GameState,
-                  actions: tuple[Action, ...], seq: int, by: str, steps: list[Payload]
-                  ) -> GameState:
-        now = self.clock()
-        for offset, action in enumerate(actions):
-            state, events = apply(state, action)
-            games.append_action(session=session, game=game, seq=seq + offset, action=action,
-                                by=by, at=now, after=state)
-            steps.append({"seq": seq + offset, "action": action.to_json(), "by": by,
-                          "events": events_json(events)})
-            if state.won or (by == "rescue" and auto_complete_available(state)):
-                break  # from here the auto-complete, which costs nothing, plays the rest
-        return state
+        """Play and store ``actions`` for the player (``_play_for``: steps of the core),
+        end the game if they win it, commit; the new position and the listeners' frames."""
+        assert live.match is not None
+        made = self._play_for(live.match, actions, seq, by, steps)
+        notes = await self._store(session, game, made, by=by)
+        if made:
+            live.match = made[-1].match
+        return seat_of(live.match).game.state, notes
 
     async def _assist(self, live: LiveGame, game: SoloGame, state: GameState, *,
                       kind: str, verdict: str, message: str, steps: list[Payload], seq: int,
@@ -240,7 +212,7 @@ class SoloPlay(SoloGuide):
         }
         if steps:
             live.last_assist = Answered(seq, answer)
-            live.last_ack = None
+            live.forget_answers()
         return answer
 
     async def _offer_finish(self, live: LiveGame, state: GameState, game: SoloGame) -> bool:

@@ -24,6 +24,7 @@ from app.rooms.duel_core import (
 )
 from app.rooms.errors import NotSeated, ReplayNotReady, SpectateRefused
 from app.rooms.match import MatchState
+from app.rooms.modes import SOLO_MODE, UNTIMED
 from app.rooms.seat_log import rebuild_seat
 from app.rooms.store import StoredAction, StoredGame
 from tests.support.duel_layouts import RULES, WINNING_LINE, near_finished_layout
@@ -347,8 +348,8 @@ def test_whatever_comes_the_seq_counts_what_the_log_holds(
 def test_the_hot_path_copies_keep_every_other_field() -> None:
     """``SeatState.played`` and ``MatchState.with_seat`` name the fields one by one (no keyword
     arguments on the hottest path): a field added later must not be dropped by them."""
-    match = opened(new_match(expires_at=T0 + 900), ANN).evolve(start_by=T0 + 100,
-                                                              result={"type": "x"})
+    match = opened(new_match(expires_at=T0 + 900), ANN).evolve(
+        start_by=T0 + 100, result={"type": "x"}, mode=SOLO_MODE)
     seat = match.seat_of(ANN).evolve(last_ack={"seq": 0}, name="Ann", ended_at=None)
     played = seat.played(seat.game, 1, WINNING_LINE[0])
     changed = {"seq", "log_length"}
@@ -361,3 +362,44 @@ def test_the_hot_path_copies_keep_every_other_field() -> None:
         if field.name != "seats":
             assert getattr(moved, field.name) is getattr(match, field.name), field.name
     assert moved.seat_of(ANN) is played and moved.seat_of(BOB) is match.seat_of(BOB)
+
+
+# --------------------------------------------------------------------------- one seat, solo
+
+
+def solo_match() -> MatchState:
+    """A solo or daily game as the core sees it: one seat, no clock that ends it."""
+    rules = rules_from_json(RULES)
+    start = state_from_layout(rules, near_finished_layout())
+    seat = rebuild_seat(StoredGame(100 + ANN, ANN), start, UNTIMED)
+    return MatchState(10, rules, {"layout": near_finished_layout()}, start, (seat,),
+                      mode=SOLO_MODE)
+
+
+def test_a_solo_seat_plays_and_wins_through_the_same_step_as_a_duel() -> None:
+    match = opened(solo_match(), ANN, at=T0)
+    week = 7 * 24 * 3600.0
+    match = played(match, ANN, WINNING_LINE[:-1], T0 + week)  # no clock ends it
+    step = core.act(match, ANN, len(WINNING_LINE), WINNING_LINE[-1], T0 + week + 1)
+    append, end = step.writes
+    assert isinstance(append, AppendAction) and isinstance(end, EndGame)
+    assert end.reason == "won" and append.seq == len(WINNING_LINE)
+    assert step.reply is not None and step.reply["status"] == "won"
+    assert step.reply["time_left_ms"] is None  # an untimed seat has no time left to show
+    assert core.deadline_due(match, ANN, T0 + 10 * week) is None
+
+
+def test_a_solo_seat_cannot_finish_its_game_and_answers_repeats_from_its_cache() -> None:
+    match = opened(solo_match(), ANN)
+    finish = core.act(match, ANN, 1, {"op": "finish"}, T0 + 1)
+    assert finish.writes == () and finish.reply is not None
+    assert (finish.reply["type"], finish.reply["code"]) == ("reject", "bad_action")
+    first = core.act(match, ANN, 1, WINNING_LINE[0], T0 + 1)
+    # The solo rule: the cached seq is answered again whatever came with it (a duel
+    # refuses another action as seq_taken) ...
+    again = core.act(first.match, ANN, 1, WINNING_LINE[1], T0 + 2)
+    assert again.writes == () and again.reply == {**(first.reply or {}), "duplicate": True}
+    # ... and from the cache only: with the cache gone (a rebuild), it is stale.
+    forgotten = first.match.with_seat(first.match.seat_of(ANN).evolve(last_ack=None))
+    stale = core.act(forgotten, ANN, 1, WINNING_LINE[0], T0 + 2).reply
+    assert stale is not None and stale["code"] == "stale_seq"
