@@ -56,18 +56,19 @@ def seat_of(match: MatchState) -> SeatState:
 
 
 def in_step(match: MatchState, game: SoloGame) -> MatchState | None:
-    """``match`` with its seat's clock and end as the row has them now; None when the
-    row's log moved on (another process, a restart): only a rebuild will do."""
+    """``match`` with its seat opened and ended as the row says now; None when the row's
+    log moved on (another process, a restart): only a rebuild will do. The seat's cached
+    answer stays: a resend of the last seq is answered again even once the game ended."""
     seat = seat_of(match)
     if seat.seq != game.actions_count:
         return None
-    started = seconds(game.started_at)
     reason = None if game.status == "playing" else game.status
-    if seat.started_at == started and seat.end_reason == reason:
+    if (seat.started_at is not None) == (game.started_at is not None) and (
+            seat.end_reason == reason):
         return match
     ended = seconds(game.ended_at) if reason is not None else None
-    return match.with_seat(seat.evolve(started_at=started, ended_at=ended, end_reason=reason,
-                                       last_ack=None))
+    return match.with_seat(seat.evolve(started_at=seconds(game.started_at), ended_at=ended,
+                                       end_reason=reason))
 
 
 def write_step(session: AsyncSession, game: SoloGame, step: Step, *, by: str,

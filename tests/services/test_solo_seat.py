@@ -85,6 +85,9 @@ def test_a_cached_match_follows_its_row_or_asks_for_a_rebuild() -> None:
     game.status, game.ended_at = "abandoned", T0 + timedelta(minutes=5)
     ended = in_step(cached, game)
     assert ended is not None and seat_of(ended).status == "abandoned"
-    assert seat_of(ended).last_ack is None  # an end answers no old seq again
+    assert in_step(ended, game) is ended
     refused = core.act(ended, 3, 2, {"op": "deal"}, seconds(T0) or 0.0).reply
     assert refused is not None and refused["code"] == "game_over"
+    # The last answer stays cached: its resend is answered again, game over or not.
+    again = core.act(ended, 3, 1, {"op": "deal"}, seconds(T0) or 0.0).reply
+    assert again == {**step.reply, "duplicate": True}
