@@ -252,3 +252,38 @@ def test_every_mode_steps_through_the_duel_core(name: str) -> None:
     ``app/rooms/duel_core.act``: no live-play module applies or scores an action itself."""
     found = sorted(other for other in imported(MODULES[name]) if other in STEPPING)
     assert found == [], f"{name} applies actions itself: {found}"
+
+
+FRAME_MODULES = {"app.rooms.frames", "app.services.solo_frames", "app.messaging.stream_frames"}
+"""Where the frames the server sends are built: one builder per frame type."""
+NOT_FRAMES = {("app.messaging.redis_publisher", "gap")}
+"""Dicts with a ``type`` that are no frame: the gap marker between processes on a channel
+(it becomes a skipped ``n`` on the player's stream, never a frame)."""
+SCHEMA_TYPES = {"object", "array", "string", "integer", "number", "boolean", "null"}
+
+
+def frame_literals(path: Path) -> Iterator[str]:
+    """The ``type`` of every dict literal that looks like a frame (a string ``type`` that
+    is not a JSON-schema type)."""
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if not isinstance(node, ast.Dict):
+            continue
+        for key, value in zip(node.keys, node.values, strict=True):
+            if (isinstance(key, ast.Constant) and key.value == "type"
+                    and isinstance(value, ast.Constant) and isinstance(value.value, str)
+                    and value.value not in SCHEMA_TYPES):
+                yield value.value
+
+
+def test_frames_are_built_only_by_their_builders() -> None:
+    found = sorted(f"{name}: {kind}" for name, path in MODULES.items()
+                   if name not in FRAME_MODULES and not name.startswith("app.api.protocol")
+                   for kind in frame_literals(path) if (name, kind) not in NOT_FRAMES)
+    assert found == [], "a frame built by hand outside app/rooms/frames.py (and kin)"
+
+
+def test_the_frame_finder_sees_a_frame_and_not_a_schema(tmp_path: Path) -> None:
+    source = tmp_path / "m.py"
+    source.write_text('A = {"type": "solo_ack", "seq": 1}\nB = {"type": "object"}\n'
+                      'C = {"kind": "x"}\n')
+    assert list(frame_literals(source)) == ["solo_ack"]

@@ -3,7 +3,10 @@
 One builder per frame type of the protocol (``app/api/protocol.py`` holds their models;
 ``tests/rooms/test_frames.py`` checks every builder against its model); the two that a
 player's event stream makes itself, ``presence`` and ``resync``, are built in
-``app/messaging/stream_frames.py`` and handed on from here. Frames are plain
+``app/messaging/stream_frames.py`` and handed on from here, and a solo or daily game's,
+which read its row, in ``app/services/solo_frames.py`` (the core's ``ack`` and
+``reject`` said as solo says them). ``tests/test_layout.py`` finds any frame built by
+hand anywhere else in app/. Frames are plain
 dicts, built once and never mutated afterwards: event streams copy them shallowly to
 number them (``n``), so building a pydantic object per frame would only cost CPU on the
 hottest path.
@@ -35,6 +38,7 @@ from app.engine.events import (
 from app.engine.view import player_view
 from app.messaging.stream_frames import presence as presence  # made by the event streams
 from app.messaging.stream_frames import resync as resync
+from app.rewards.badges import BadgeAward
 from app.rooms.deal_forms import public_deal
 from app.rooms.match import SeatState
 from app.rooms.winner import PlayerOutcome
@@ -213,6 +217,16 @@ def said(match_id: int, player_id: int, code: str) -> Payload:
 
 def error(code: str, message: str) -> Payload:
     return {"type": "error", "code": code, "message": message}
+
+
+def badge(award: BadgeAward, kind: str, game_id: int) -> Payload:
+    """A badge just earned by the game ``kind`` (solo, daily, duel) ``game_id``."""
+    return {"type": "badge",
+            "badge": {"code": award.code, "title": award.title,
+                      "description": award.description,
+                      "earned_at": award.earned_at.astimezone(UTC).isoformat()
+                      .replace("+00:00", "Z")},
+            "game": {"kind": kind, "id": game_id}}
 
 
 PONG: Payload = {"type": "pong"}

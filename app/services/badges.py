@@ -15,7 +15,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -36,6 +35,7 @@ from app.rewards.badges import (
     badges_earned,
 )
 from app.rewards.fair_play import AssistCounts
+from app.rooms import frames
 from app.scoring.play import ScoredGame
 from app.services import daily, solo_assists
 from app.services.deals import match_rules, start_state
@@ -111,17 +111,8 @@ async def award(session: AsyncSession, player_id: int, facts: SettledFacts, *,
         if getattr(done, "rowcount", 0):
             inserted.append(earned)
             kind = facts.kind
-            notify(session, player_id, badge_frame(earned, kind, solo_game_id or match_id or 0))
+            notify(session, player_id, frames.badge(earned, kind, solo_game_id or match_id or 0))
     return inserted
-
-
-def badge_frame(award: BadgeAward, kind: str, game_id: int) -> dict[str, Any]:
-    return {"type": "badge",
-            "badge": {"code": award.code, "title": award.title,
-                      "description": award.description,
-                      "earned_at": award.earned_at.astimezone(UTC).isoformat()
-                      .replace("+00:00", "Z")},
-            "game": {"kind": kind, "id": game_id}}
 
 
 async def solo_facts(session: AsyncSession, game_id: int) -> SettledFacts | None:

@@ -35,10 +35,10 @@ from app.engine.game import push
 from app.engine.solver.advice import reason_for
 from app.engine.state import GameState
 from app.rewards.guide import Guidance, Key, WalkBack, guide, keys_along, position_key, walk_back
-from app.rooms.frames import game_view
 from app.rooms.seat_log import actions_of
 from app.rooms.seat_rule import Answered
 from app.runtime.solver_worker import StopFlag, off_loop
+from app.services import solo_frames
 from app.services import solo_store as games
 from app.services.solo_assists import record_assist
 from app.services.solo_lifecycle import LiveGame, SoloGames
@@ -153,9 +153,7 @@ class SoloGuide(SoloGames):
     @staticmethod
     def _hint_answer(game: SoloGame, action: Action | None, verdict: str, reason: str, *,
                      undos: int | None = None, move: int | None = None) -> Payload:
-        return {"type": "solo_hint", "game_id": game.id,
-                "action": None if action is None else action.to_json(), "reason": reason,
-                "verdict": verdict, "undos": undos, "undo_to_move": move}
+        return solo_frames.hint(game.id, action, verdict, reason, undos=undos, move=move)
 
     # ------------------------------------------------------------------ undo to winnable
 
@@ -207,14 +205,9 @@ class SoloGuide(SoloGames):
                 verdict = "way_out"
                 message = f"back to move {back.move}: a win from here"
             offered = await self._offer_finish(live, state, game)
-            answer = {
-                "type": "solo_assist", "game_id": game.id, "kind": "undo_to_winnable",
-                "verdict": verdict, "message": message, "steps": steps,
-                "view": game_view(state), "score": game.score, "seq": state.actions,
-                "status": game.status, "elapsed_ms": self._elapsed(game),
-                "rescues": game.rescues, "points_cost": 0, "auto_complete": offered,
-                "duplicate": False,
-            }
+            answer = solo_frames.assist(
+                game, state, kind="undo_to_winnable", verdict=verdict, message=message,
+                steps=steps, cost=0, elapsed_ms=self._elapsed(game), offered=offered)
         return [answer]
 
     # ------------------------------------------------------------------ cancel

@@ -27,12 +27,12 @@ from app.rewards.assist import auto_complete_available
 from app.rewards.solo import SoloStart, daily_game
 from app.rooms import duel_core as core
 from app.rooms.duel_core import Step
-from app.rooms.frames import game_view
 from app.rooms.match import MatchState
 from app.rooms.seat_rule import Answered
 from app.runtime.solver_worker import off_loop
 from app.services import (
     daily,
+    solo_frames,
     subscribers,  # noqa: F401  (every listener subscribed before a publish)
 )
 from app.services import solo_store as games
@@ -40,7 +40,6 @@ from app.services.daily import DailyAlreadyPlayed
 from app.services.settled import SoloSettled, solo_settled, take_notifications
 from app.services.solo_seat import in_step, seat_match, seat_of, seconds, write_step
 from app.services.solo_store import SoloGameOver
-from app.services.solo_views import over_frame
 
 Payload = dict[str, Any]
 Publish = Callable[[int, Payload], Awaitable[None]]
@@ -188,7 +187,7 @@ class SoloGames:
     async def _announce_end(self, game: SoloGame, notes: list[Payload]) -> None:
         """An end not answered on the WebSocket (REST, a new game): to the player's
         connections, ``solo_over`` then what the listeners left (badges)."""
-        for frame in (over_frame(game), *notes):
+        for frame in (solo_frames.over(game), *notes):
             await self.publish(game.player_id, frame)
 
     # ------------------------------------------------------------------ live play
@@ -239,42 +238,9 @@ class SoloGames:
             return 0
         return max(0, round((self.clock() - game.started_at).total_seconds() * 1000))
 
-    def _snapshot(self, game: SoloGame, state: GameState, offered: bool) -> Payload:
-        hidden = game.kind == "daily" and game.status == "playing"
-        return {
-            "type": "solo_snapshot", "game_id": game.id, "kind": game.kind,
-            "number": None if hidden else game.number,
-            "daily_date": None if game.daily_date is None else game.daily_date.isoformat(),
-            "options": games.options_of(game).to_json(), "rules": state.rules.to_json(),
-            "difficulty": game.difficulty, "view": game_view(state), "score": game.score,
-            "seq": state.actions, "status": game.status, "elapsed_ms": self._elapsed(game),
-            "hints": game.hints, "rescues": game.rescues, "auto_complete": offered,
-            "points": game.points,
-        }
-
     def _reject(self, game: SoloGame, state: GameState, seq: int, code: str,
                 message: str) -> Payload:
-        return {
-            "type": "solo_reject", "game_id": game.id, "seq": seq, "code": code,
-            "message": message, "view": game_view(state), "score": game.score,
-            "next_seq": state.actions + 1, "status": game.status,
-        }
-
-    def _answer(self, game: SoloGame, state: GameState, reply: Payload, offered: bool
-                ) -> Payload:
-        """The core's answer to a step (``app/rooms/frames.py``) as solo frames say it:
-        ``solo_ack``, ``solo_reject``, or a ``solo_ack`` given again from the seat's
-        cache as it is. ``state``: the position after the step."""
-        if reply["type"] == "reject":
-            return self._reject(game, state, reply["seq"], reply["code"], reply["message"])
-        if reply["type"] != "ack":
-            return reply
-        return {
-            "type": "solo_ack", "game_id": game.id, "seq": reply["seq"],
-            "view": reply["view"], "score": game.score, "delta": reply["delta"],
-            "events": reply["events"], "status": game.status,
-            "elapsed_ms": self._elapsed(game), "auto_complete": offered, "duplicate": False,
-        }
+        return solo_frames.reject(game, state, seq, code, message)
 
     # ------------------------------------------------------------------ steps
 
@@ -294,8 +260,7 @@ class SoloGames:
                 raise AssertionError(f"an assist's action was refused: {step.reply!r}")
             made.append(step)
             match = step.match
-            steps.append({"seq": seq + offset, "action": logged, "by": by,
-                          "events": step.reply["events"]})
+            steps.append(solo_frames.step(seq + offset, logged, by, step.reply["events"]))
             state = seat_of(match).game.state
             if state.won or (by == "rescue" and auto_complete_available(state)):
                 break  # from here the auto-complete, which costs nothing, plays the rest

@@ -27,16 +27,15 @@ from app.rewards.assist import (
 )
 from app.rewards.points import rescue_cost
 from app.rooms import duel_core as core
-from app.rooms.frames import game_view
 from app.rooms.seat_rule import ACCEPT, SOLO, Answered, Refuse, judge
 from app.runtime.solver_worker import off_loop
+from app.services import solo_frames
 from app.services import solo_store as games
 from app.services.solo_assists import record_assist
 from app.services.solo_guide import SoloGuide
 from app.services.solo_lifecycle import LiveGame, position_of
 from app.services.solo_seat import seat_of, seconds
 from app.services.solo_store import SoloGameOver
-from app.services.solo_views import over_frame
 
 Payload = dict[str, Any]
 
@@ -54,8 +53,9 @@ class SoloPlay(SoloGuide):
             notes = await self._commit(session, game if expired else None)
             state = await self._position(session, game, live)
             offered = await self._offer_finish(live, state, game)
-            frames = [self._snapshot(game, state, offered)]
-        return [*frames, over_frame(game), *notes] if expired else frames
+            frames = [solo_frames.snapshot(game, state, elapsed_ms=self._elapsed(game),
+                                           offered=offered)]
+        return [*frames, solo_frames.over(game), *notes] if expired else frames
 
     async def snapshots(self, *, player_id: int) -> list[Payload]:
         """Snapshots of my opened games in progress (a fresh connection's resync)."""
@@ -76,18 +76,20 @@ class SoloPlay(SoloGuide):
                 notes = await self._commit(session, game)
                 state = await self._position(session, game, live)
                 return [self._reject(game, state, seq, "game_over", "the daily's window has "
-                                     "closed: the game expired"), over_frame(game), *notes]
+                                     "closed: the game expired"), solo_frames.over(game), *notes]
             match = await self._match(session, game, live)
             now = seconds(self.clock())
             assert now is not None
             step = core.act(match, player_id, seq, action, now)
             assert step.reply is not None
             if not step.writes:  # refused, or answered again: nothing changed
-                return [self._answer(game, seat_of(match).game.state, step.reply, False)]
+                return [solo_frames.answer(game, seat_of(match).game.state, step.reply,
+                                           elapsed_ms=self._elapsed(game), offered=False)]
             notes = await self._store(session, game, (step,), by="player")
             seat = seat_of(step.match)
             offered = await self._offer_finish(live, seat.game.state, game)
-            ack = self._answer(game, seat.game.state, step.reply, offered)
+            ack = solo_frames.answer(game, seat.game.state, step.reply,
+                                     elapsed_ms=self._elapsed(game), offered=offered)
             live.match = step.match.with_seat(seat.evolve(last_ack=ack))
         return self._with_end(game, [ack], notes)
 
@@ -95,7 +97,7 @@ class SoloPlay(SoloGuide):
     def _with_end(game: SoloGame, frames: list[Payload], notes: list[Payload]
                   ) -> list[Payload]:
         """The answer, then ``solo_over`` and the listeners' frames (badges) at an end."""
-        return [*frames, over_frame(game), *notes] if game.status != "playing" else frames
+        return [*frames, solo_frames.over(game), *notes] if game.status != "playing" else frames
 
     def _refuse(self, game: SoloGame, state: GameState, seq: int,
                 last: Answered | None) -> Payload | None:
@@ -203,13 +205,9 @@ class SoloPlay(SoloGuide):
                       kind: str, verdict: str, message: str, steps: list[Payload], seq: int,
                       cost: int) -> Payload:
         offered = await self._offer_finish(live, state, game)
-        answer = {
-            "type": "solo_assist", "game_id": game.id, "kind": kind, "verdict": verdict,
-            "message": message, "steps": steps, "view": game_view(state),
-            "score": game.score, "seq": state.actions, "status": game.status,
-            "elapsed_ms": self._elapsed(game), "rescues": game.rescues, "points_cost": cost,
-            "auto_complete": offered, "duplicate": False,
-        }
+        answer = solo_frames.assist(game, state, kind=kind, verdict=verdict, message=message,
+                                    steps=steps, cost=cost, elapsed_ms=self._elapsed(game),
+                                    offered=offered)
         if steps:
             live.last_assist = Answered(seq, answer)
             live.forget_answers()

@@ -1,4 +1,5 @@
-"""What a solo or daily game looks like from outside: the REST view and ``solo_over``.
+"""What a solo or daily game looks like from outside: the REST view (its frames:
+``app/services/solo_frames.py``).
 
 One place decides what is hidden while a game is in progress (docs/solo-and-daily.md,
 section 10): the generator deal always, and a daily's number.
@@ -16,7 +17,7 @@ from app.services.solo_store import breakdown_of, options_of
 Payload = dict[str, Any]
 
 
-def _iso(value: Any) -> str | None:
+def iso_date(value: Any) -> str | None:
     return None if value is None else value.isoformat()
 
 
@@ -47,7 +48,7 @@ def game_json(game: SoloGame, player_name: str,
     return {
         "id": game.id, "player_id": game.player_id, "player_name": player_name,
         "kind": game.kind, "number": revealed_number(game),
-        "daily_date": _iso(game.daily_date), "options": options.to_json(),
+        "daily_date": iso_date(game.daily_date), "options": options.to_json(),
         "rules": options.rules().to_json(), "difficulty": game.difficulty,
         "status": game.status, "created_at": game.created_at, "started_at": game.started_at,
         "ended_at": game.ended_at, "actions": game.actions_count, "undos": game.undos,
@@ -57,17 +58,4 @@ def game_json(game: SoloGame, player_name: str,
         "source_deal": revealed_source(game),
         "assisted": game.assisted, "assists": assist_counts(game),
         "assist_log": None if assists is None else assists_json(assists)["log"],
-    }
-
-
-def over_frame(game: SoloGame) -> Payload:
-    """``solo_over``: the end of a game, with its number and deal now revealed."""
-    breakdown = breakdown_of(game)
-    return {
-        "type": "solo_over", "game_id": game.id, "status": game.status,
-        "elapsed_ms": game.elapsed_ms, "actions": game.actions_count, "points": game.points,
-        "points_breakdown": None if breakdown is None else breakdown.to_json(),
-        "number": game.number, "source_deal": game.source_deal,
-        "daily_date": _iso(game.daily_date),
-        "assisted": game.assisted, "assists": assist_counts(game),
     }

@@ -14,6 +14,7 @@ from app.rooms.match import MatchState
 from app.rooms.seat_log import rebuild_seat
 from app.rooms.store import StoredGame
 from tests.support.duel_layouts import RULES, WINNING_LINE, near_finished_layout
+from tests.support.frames import assert_is_its_model
 
 T0 = 5_000.0
 
@@ -82,14 +83,9 @@ def no_show() -> list[dict[str, Any]]:
     return [progress, late.effects[-1].frame]
 
 
-NOT_NUMBERED = {"hint", "error", "pong", "welcome"}
-
-
 @pytest.mark.parametrize("frame", built(), ids=lambda f: f["type"])
 def test_a_built_frame_is_its_protocol_model_exactly(frame: dict[str, Any]) -> None:
-    numbered = frame if frame["type"] in NOT_NUMBERED else {**frame, "n": 1}
-    model = p.SERVER_ADAPTER.validate_python(numbered)
-    assert model.model_dump(mode="json") == numbered  # no default left out, nothing coerced
+    assert_is_its_model(frame)
 
 
 def test_frames_without_a_game_are_their_models_too() -> None:
