@@ -54,7 +54,8 @@ def answer(game: SoloGame, state: GameState, reply: Payload, *, elapsed_ms: int,
     or the seat's cached ``solo_ack`` given again, sent as it is). ``state``: the
     position after the step."""
     if reply["type"] == "reject":
-        return reject(game, state, reply["seq"], reply["code"], reply["message"])
+        refused = (reply["seq"], reply["code"], reply["message"])
+        return reject(game, state, *refused)
     if reply["type"] != "ack":
         return reply
     return {
