@@ -128,11 +128,14 @@ class SoloGames:
         return game
 
     async def abandon(self, *, player_id: int, game_id: int) -> SoloGame:
-        async with self._owned(player_id=player_id, game_id=game_id) as (_, session, game):
+        """End my game in progress as abandoned (a step of the core, ``end``)."""
+        async with self._owned(player_id=player_id, game_id=game_id) as (live, session, game):
             if game.status != "playing" or games.expire_if_due(game, now=self.clock()):
                 raise SoloGameOver(f"the game is over ({game.status})")
-            games.end_game(game, status="abandoned", at=self.clock())
-            notes = await self._commit(session, game)
+            match = await self._match(session, game, live)
+            step = core.end(match, player_id, "abandoned", self._seconds())
+            notes = await self._store(session, game, (step,), by="player")
+            live.match = step.match
         await self._announce_end(game, notes)
         return game
 
@@ -166,10 +169,11 @@ class SoloGames:
         except IntegrityError:  # a second start raced this one: the first one counts
             return (await self.start_daily(player_id=player_id))[0], False
 
-    async def _won(self, session: AsyncSession, game: SoloGame, at: datetime) -> None:
-        """End ``game`` as won; a daily win also refreshes the streak cache."""
-        games.end_game(game, status="won", at=at)
-        if game.kind == "daily":
+    async def _ended(self, session: AsyncSession, game: SoloGame, reason: str,
+                     at: datetime) -> None:
+        """End ``game`` (won, abandoned); a daily win also refreshes the streak cache."""
+        games.end_game(game, status=reason, at=at)
+        if reason == "won" and game.kind == "daily":
             await session.flush()
             await daily.record_win(session=session, player_id=game.player_id)
 
@@ -249,8 +253,7 @@ class SoloGames:
         """``actions`` played for the player from ``seq`` on, each a step of the core as
         the player's own would be (an assist's line, checked again here: the search
         worked on a copy); a rescue stops where the free auto-complete can finish."""
-        now = seconds(self.clock())
-        assert now is not None
+        now = self._seconds()
         player_id = seat_of(match).player_id
         made: list[Step] = []
         for offset, action in enumerate(actions):
@@ -268,14 +271,21 @@ class SoloGames:
 
     async def _store(self, session: AsyncSession, game: SoloGame, made: Sequence[Step], *,
                      by: str) -> list[Payload]:
-        """Write ``made`` steps, end a game they won, commit; the listeners' frames."""
+        """Write ``made`` steps, end the game if one ended it, commit; the listeners'
+        frames (an end's)."""
         now = self.clock()
-        won = False
+        ended: str | None = None
         for step in made:
-            won = write_step(session, game, step, by=by, at=now) or won
-        if won:
-            await self._won(session, game, now)
+            ended = write_step(session, game, step, by=by, at=now) or ended
+        if ended is not None:
+            await self._ended(session, game, ended, now)
         return await self._commit(session, game)
+
+    def _seconds(self, at: datetime | None = None) -> float:
+        """``at`` (by default now) as the core counts time."""
+        moment = seconds(self.clock() if at is None else at)
+        assert moment is not None
+        return moment
 
     def today(self) -> date:
         return utc_day(self.clock())

@@ -34,7 +34,7 @@ from app.services import solo_store as games
 from app.services.solo_assists import record_assist
 from app.services.solo_guide import SoloGuide
 from app.services.solo_lifecycle import LiveGame, position_of
-from app.services.solo_seat import seat_of, seconds
+from app.services.solo_seat import seat_of, write_step
 from app.services.solo_store import SoloGameOver
 
 Payload = dict[str, Any]
@@ -48,9 +48,13 @@ class SoloPlay(SoloGuide):
         """My game's snapshot; the first open starts its clock."""
         async with self._owned(player_id=player_id, game_id=game_id) as (live, session, game):
             expired = games.expire_if_due(game, now=self.clock())
-            if game.started_at is None and game.status == "playing":
-                game.started_at = self.clock()
+            match, now = await self._match(session, game, live), self.clock()
+            opening = core.open_seat(match, player_id, self._seconds(now))  # the first time
+            if opening is not None:
+                write_step(session, game, opening, by="player", at=now)
             notes = await self._commit(session, game if expired else None)
+            if opening is not None:
+                live.match = opening.match
             state = await self._position(session, game, live)
             offered = await self._offer_finish(live, state, game)
             frames = [solo_frames.snapshot(game, state, elapsed_ms=self._elapsed(game),
@@ -78,9 +82,7 @@ class SoloPlay(SoloGuide):
                 return [self._reject(game, state, seq, "game_over", "the daily's window has "
                                      "closed: the game expired"), solo_frames.over(game), *notes]
             match = await self._match(session, game, live)
-            now = seconds(self.clock())
-            assert now is not None
-            step = core.act(match, player_id, seq, action, now)
+            step = core.act(match, player_id, seq, action, self._seconds())
             assert step.reply is not None
             if not step.writes:  # refused, or answered again: nothing changed
                 return [solo_frames.answer(game, seat_of(match).game.state, step.reply,

@@ -8,9 +8,11 @@ here is the storage side: the match rebuilt from the game's row and log (the fol
 ``app/rooms/seat_log.rebuild_seat``, a duel's too), and a step's writes made in the
 game's transaction (the log and the row's counters, ``solo_store.append_action``).
 
-The row is the authority on the game's lifecycle (opened, abandoned, expired: commands
-outside the core, ``app/services/solo_lifecycle.py``); :func:`in_step` brings a cached
-match's seat into line with it before each command.
+Opening a game (its clock starts) and abandoning it are steps of the core too
+(``open_seat``, ``end``), stored the same way. The daily's window closes on the row
+(``solo_store.expire_if_due``: a reader may find it closed with no match at hand), so the
+row stays the authority on the game's end: :func:`in_step` brings a cached match's seat
+into line with it before each command.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.solo_models import SoloAction, SoloGame
 from app.engine.actions import action_from_json
-from app.rooms.duel_core import AppendAction, EndGame, Step
+from app.rooms.duel_core import AppendAction, StartGame, Step
 from app.rooms.match import MatchState, SeatState
 from app.rooms.modes import SOLO_MODE, UNTIMED
 from app.rooms.seat_log import rebuild_seat
@@ -72,17 +74,18 @@ def in_step(match: MatchState, game: SoloGame) -> MatchState | None:
 
 
 def write_step(session: AsyncSession, game: SoloGame, step: Step, *, by: str,
-               at: datetime) -> bool:
-    """Make ``step``'s writes in the game's transaction (not committed); True when the
-    step won the game (the caller ends it: a win's points and a daily's streak)."""
-    won = False
+               at: datetime) -> str | None:
+    """Make ``step``'s writes in the game's transaction (not committed): its actions
+    logged (``by`` whom), its clock started; returns how the step ended the game, if it
+    did (the caller ends it: a win's points, a daily's streak, the settled event)."""
+    ended: str | None = None
     for write in step.writes:
         if isinstance(write, AppendAction):
             games.append_action(session=session, game=game, seq=write.seq,
                                 action=action_from_json(write.action), by=by, at=at,
                                 after=seat_of(step.match).game.state)
-        elif isinstance(write, EndGame) and write.reason == "won":
-            won = True
-        else:  # a solo seat is never opened, finished or timed out by a step
-            raise AssertionError(f"a solo game's step cannot write {write!r}")
-    return won
+        elif isinstance(write, StartGame):
+            game.started_at = at
+        else:
+            ended = write.reason
+    return ended

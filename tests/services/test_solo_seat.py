@@ -14,7 +14,7 @@ from app.engine.actions import action_from_json
 from app.engine.game import apply, legal_actions
 from app.rooms import duel_core as core
 from app.rooms.modes import SOLO_MODE
-from app.services.solo_seat import in_step, seat_match, seat_of, seconds
+from app.services.solo_seat import in_step, seat_match, seat_of, seconds, write_step
 from app.services.solo_store import score_of, start_state
 
 T0 = datetime(2026, 12, 4, 9, 0, tzinfo=UTC)
@@ -91,3 +91,33 @@ def test_a_cached_match_follows_its_row_or_asks_for_a_rebuild() -> None:
     # The last answer stays cached: its resend is answered again, game over or not.
     again = core.act(ended, 3, 1, {"op": "deal"}, seconds(T0) or 0.0).reply
     assert again == {**step.reply, "duplicate": True}
+
+
+class Session:
+    """What ``write_step`` asks of a session: ``add`` (the log's rows), recorded."""
+
+    def __init__(self) -> None:
+        self.added: list[object] = []
+
+    def add(self, row: object) -> None:
+        self.added.append(row)
+
+
+def test_opening_playing_and_abandoning_are_steps_of_the_core_stored_on_the_row() -> None:
+    game, session = row(5, started_at=None), Session()
+    match = seat_match(game, [])
+    opening = core.open_seat(match, 3, seconds(T0) or 0.0)
+    assert opening is not None
+    assert write_step(session, game, opening, by="player", at=T0) is None  # type: ignore[arg-type]
+    assert game.started_at == T0 and session.added == []
+    action = legal_actions(seat_of(opening.match).game.state)[0]
+    step = core.act(opening.match, 3, 1, action.to_json(), (seconds(T0) or 0.0) + 1)
+    assert write_step(session, game, step, by="rescue", at=T0) is None  # type: ignore[arg-type]
+    [logged] = session.added
+    assert isinstance(logged, SoloAction) and (logged.seq, logged.by) == (1, "rescue")
+    assert logged.action == action.to_json() and game.actions_count == 1
+    assert game.score == seat_of(step.match).game.points
+    leave = core.end(step.match, 3, "abandoned", (seconds(T0) or 0.0) + 2)
+    assert write_step(session, game, leave, by="player", at=T0) == "abandoned"  # type: ignore[arg-type]
+    assert seat_of(leave.match).status == "abandoned"
+    assert core.open_seat(leave.match, 3, seconds(T0) or 0.0) is None  # over: no reopening
