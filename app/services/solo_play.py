@@ -178,13 +178,13 @@ class SoloPlay(SoloGuide):
                 return [self._reject(game, state, seq, "auto_complete_unavailable",
                                      "auto-complete needs an empty stock, every card face up "
                                      "and a proved win")]
+            line = await self._polished(state, live.finish_line[1])
             steps: list[Payload] = []
             game.auto_completed = True
             await record_assist(session=session, game=game, kind="auto_complete",
-                                at=self.clock(), seq=state.actions,
-                                actions=len(live.finish_line[1]))
-            state, notes = await self._play_steps(session, live, game, live.finish_line[1],
-                                                  seq, "auto_complete", steps)
+                                at=self.clock(), seq=state.actions, actions=len(line))
+            state, notes = await self._play_steps(session, live, game, line, seq,
+                                                  "auto_complete", steps)
             answer = await self._assist(live, game, state, kind="auto_complete", verdict="ready",
                                         message=f"{len(steps)} actions to win", steps=steps,
                                         seq=seq, cost=0)
@@ -216,14 +216,26 @@ class SoloPlay(SoloGuide):
         return answer
 
     async def _offer_finish(self, live: LiveGame, state: GameState, game: SoloGame) -> bool:
-        """Whether to offer auto-complete here (solved once per position, then kept)."""
+        """Whether to offer auto-complete here (solved once per position, then kept):
+        asked after every action of a game's end, so the first win found will do
+        (unpolished: milliseconds, where the polish took up to half a second)."""
         if game.status != "playing" or not auto_complete_available(state):
             return False
         if live.finish_line is not None and live.finish_line[0] == state.actions:
             return True
-        found = await off_loop(auto_complete, state, seconds=self._auto_seconds)
+        found = await off_loop(auto_complete, state, seconds=self._auto_seconds, polish=False)
         live.finish_line = (state.actions, found.actions) if found.ready else None
         return found.ready
+
+    async def _polished(self, state: GameState, offered: tuple[Action, ...]
+                        ) -> tuple[Action, ...]:
+        """The line the auto-complete plays: the shortest the polish finds within the
+        budget (fewer actions: more of the solo points' economy bonus), else the one
+        offered."""
+        found = await off_loop(auto_complete, state, seconds=self._auto_seconds)
+        if found.ready and len(found.actions) <= len(offered):
+            return found.actions
+        return offered
 
     # ------------------------------------------------------------------ frames
 

@@ -83,6 +83,19 @@ def test_auto_complete_becomes_available_and_finishes_a_real_game(number: int,
     assert played < len(line)
 
 
+@pytest.mark.parametrize("number,suits", [(1, 1), (3, 2), (2, 4)])
+def test_the_offer_s_unpolished_line_wins_too_and_the_polish_never_lengthens_it(
+        number: int, suits: int) -> None:
+    # Whether to offer the button is asked after every action of a game's end: the first
+    # verified win will do there; the polished line, played when the button is pressed,
+    # is never longer.
+    state, _ = play_until_auto_complete(*solvable_game(number, suits))
+    first = auto_complete(state, polish=False)
+    polished = auto_complete(state)
+    assert first.ready and replay(state, first.actions).won
+    assert polished.ready and len(polished.actions) <= len(first.actions)
+
+
 def test_auto_complete_is_not_available_while_the_stock_holds_cards() -> None:
     state, line = solvable_game(1, 1)
     before_last_deal = [i for i, action in enumerate(line) if action == Deal()][-1]

@@ -10,11 +10,11 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.solo_models import SoloAction, SoloGame
 from app.engine.actions import Undo
-from app.engine.game import replay
+from app.engine.game import push, replay
 from app.engine.record import record_from_json
 from app.engine.solver.advice import Rescue
 from app.engine.state import GameState
-from app.rewards.assist import RESCUE_ACTIONS, rescue_actions
+from app.rewards.assist import RESCUE_ACTIONS, AutoComplete, auto_complete, rescue_actions
 from app.rewards.points import win_points
 from app.rewards.solo import SoloOptions, solo_start
 from app.scoring.replay import replay_record
@@ -220,3 +220,36 @@ async def test_no_paid_rescue_where_the_free_auto_complete_is_offered(
         assert (game.rescues, game.actions_count) == (0, seq)
     [done, *_] = await play.auto_complete(player_id=ann, game_id=game_id, seq=seq + 1)
     assert done["kind"] == "auto_complete" and done["status"] == "won"
+
+
+async def test_the_offer_is_solved_without_polish_and_the_press_plays_the_polished_line(
+    session_factory: async_sessionmaker[AsyncSession], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """After every action of a game's end the server asks whether to offer the
+    auto-complete: unpolished (milliseconds; the polish took up to half a second per
+    action). Pressing the button plays the polished line, never a longer one."""
+    asked: list[bool] = []
+
+    def recording(state: GameState, **options: Any) -> AutoComplete:
+        asked.append(options.get("polish", True))
+        return auto_complete(state, **options)
+
+    monkeypatch.setattr(solo_play, "auto_complete", recording)
+    play = make_play(session_factory, FakeClock())
+    ann = await add_player(session_factory, "Ann")
+    start, line = one_suit(3)
+    game_id = (await play.create(player_id=ann, start=start)).game.id
+    await play.open(player_id=ann, game_id=game_id)
+    state, seq = start.state, 0
+    for seq, action in enumerate(line, start=1):
+        [ack, *_] = await play.act(player_id=ann, game_id=game_id, seq=seq, action=action.to_json())
+        state = push(state, action)
+        if ack["auto_complete"]:
+            break
+    assert ack["auto_complete"] and asked and not any(asked)  # every offer: no polish
+    asked.clear()
+    polished = auto_complete(state)
+    [done, *_] = await play.auto_complete(player_id=ann, game_id=game_id, seq=seq + 1)
+    assert asked == [True]
+    assert done["status"] == "won" and len(done["steps"]) == len(polished.actions)
+    assert [step["action"] for step in done["steps"]] == [a.to_json() for a in polished.actions]
