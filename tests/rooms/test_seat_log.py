@@ -10,10 +10,11 @@ from hypothesis import strategies as st
 
 from app.engine.actions import Move
 from app.engine.deal import deal
-from app.engine.game import apply, legal_actions, replay
+from app.engine.game import replay
 from app.engine.rules import preset
 from app.rooms.seat_log import actions_of, replay_log
 from app.rooms.store import StoredAction
+from tests.support.play import legal_walk
 
 
 @settings(max_examples=50, deadline=None)
@@ -21,14 +22,7 @@ from app.rooms.store import StoredAction
 def test_a_log_in_any_order_replays_to_the_position_played(
         number: int, picks: list[int], shuffler: random.Random) -> None:
     start = deal(number, preset("classic", 2))
-    state, played = start, []
-    for pick in picks:
-        actions = legal_actions(state)
-        if not actions:
-            break
-        action = actions[pick % len(actions)]
-        state, _ = apply(state, action)
-        played.append(action)
+    state, played = legal_walk(start, picks)
     log = [StoredAction(seq, action.to_json(), float(seq))
            for seq, action in enumerate(played, start=1)]
     shuffler.shuffle(log)  # a database may return any order

@@ -16,6 +16,7 @@ from app.rooms import duel_core as core
 from app.rooms.modes import SOLO_MODE
 from app.services.solo_seat import in_step, seat_match, seat_of, seconds, write_step
 from app.services.solo_store import score_of, start_state
+from tests.support.play import legal_walk
 
 T0 = datetime(2026, 12, 4, 9, 0, tzinfo=UTC)
 
@@ -29,18 +30,9 @@ def row(number: int, suits: int = 1, **fields: object) -> SoloGame:
 
 
 def logged(game: SoloGame, picks: list[int]) -> list[SoloAction]:
-    state, log = start_state(game), []
-    for pick in picks:
-        actions = legal_actions(state)
-        if not actions:
-            break
-        action = actions[pick % len(actions)]
-        state, _ = apply(state, action)
-        log.append(SoloAction(game_id=game.id, seq=len(log) + 1, action=action.to_json(),
-                              by="player", at=T0 + timedelta(seconds=len(log))))
-        if state.won:
-            break
-    return log
+    return [SoloAction(game_id=game.id, seq=seq, action=action.to_json(), by="player",
+                       at=T0 + timedelta(seconds=seq))
+            for seq, action in enumerate(legal_walk(start_state(game), picks)[1], start=1)]
 
 
 @settings(max_examples=40, deadline=None)

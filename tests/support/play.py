@@ -1,10 +1,13 @@
 """Play a stored game through the engine and the action log, as the live layer will."""
 
+from collections.abc import Iterable
+
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import games as repo
-from app.engine.actions import action_from_json
-from app.engine.game import legal_actions
+from app.engine.actions import Action, action_from_json
+from app.engine.game import apply, legal_actions
+from app.engine.state import GameState
 from app.rooms.store import Totals
 from app.scoring.play import ScoredGame
 from app.services.deals import rebuild
@@ -38,3 +41,18 @@ async def play(
         await repo.finish_game(session, game=loaded.game, status=end, progress=progress)
     await session.commit()
     return scored.points
+
+
+def legal_walk(start: GameState, picks: Iterable[int]) -> tuple[GameState, list[Action]]:
+    """A random legal game from ``start``, applied one action at a time: where it ends
+    and its actions. Each pick indexes the legal actions (modulo); it stops where none is
+    left or the game is won."""
+    state, played = start, []
+    for pick in picks:
+        actions = legal_actions(state)
+        if not actions or state.won:
+            break
+        action = actions[pick % len(actions)]
+        state, _ = apply(state, action)
+        played.append(action)
+    return state, played
