@@ -92,7 +92,10 @@ class SoloPlay(SoloGuide):
             offered = await self._offer_finish(live, seat.game.state, game)
             ack = solo_frames.answer(game, seat.game.state, step.reply,
                                      elapsed_ms=self._elapsed(game), offered=offered)
-            live.match = step.match.with_seat(seat.evolve(last_ack=ack))
+            # The answer a resend of this seq gets again (a step that wrote but was
+            # refused, a duel's late action, cannot happen to an untimed seat).
+            live.match = step.match.with_seat(
+                seat.evolve(last_ack=ack) if ack["type"] == "solo_ack" else seat)
         return self._with_end(game, [ack], notes)
 
     @staticmethod
