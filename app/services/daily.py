@@ -20,6 +20,7 @@ from app.errors import Conflict, Forbidden, NotFound
 from app.rewards.solo import SoloOptions
 from app.rewards.streaks import NO_STREAK, Streak, daily_streak
 from app.services.paging import Page
+from app.services.settled import SoloSettled, solo_settled
 
 ONE_DAY = timedelta(days=1)
 LOST = ("abandoned", "expired")
@@ -77,6 +78,17 @@ async def record_win(*, session: AsyncSession, player_id: int) -> None:
                                 last_won=last))
     else:
         row.run, row.best, row.last_won = streak.current, streak.best, last
+
+
+async def on_solo_settled(event: SoloSettled, session: AsyncSession) -> None:
+    """A daily won: its player's streak cache follows, in the transaction that settles
+    the game (once per game, atomically with its end, as every listener of
+    ``app/services/settled.py``)."""
+    if event.kind == "daily" and event.status == "won":
+        await record_win(session=session, player_id=event.player_id)
+
+
+solo_settled.subscribe(on_solo_settled)
 
 
 def current_from_cache(row: DailyStreak, *, today: date, lost_today: bool) -> int:

@@ -31,7 +31,6 @@ from app.rooms.match import MatchState
 from app.rooms.seat_rule import Answered
 from app.runtime.solver_worker import off_loop
 from app.services import (
-    daily,
     solo_frames,
     subscribers,  # noqa: F401  (every listener subscribed before a publish)
 )
@@ -169,14 +168,6 @@ class SoloGames:
         except IntegrityError:  # a second start raced this one: the first one counts
             return (await self.start_daily(player_id=player_id))[0], False
 
-    async def _ended(self, session: AsyncSession, game: SoloGame, reason: str,
-                     at: datetime) -> None:
-        """End ``game`` (won, abandoned); a daily win also refreshes the streak cache."""
-        games.end_game(game, status=reason, at=at)
-        if reason == "won" and game.kind == "daily":
-            await session.flush()
-            await daily.record_win(session=session, player_id=game.player_id)
-
     async def _commit(self, session: AsyncSession, game: SoloGame | None) -> list[Payload]:
         """Commit; when ``game`` just ended, through ``solo_settled`` (its listeners run in
         this transaction). Returns the frames they left for the player (badges)."""
@@ -277,8 +268,8 @@ class SoloGames:
         ended: str | None = None
         for step in made:
             ended = write_step(session, game, step, by=by, at=now) or ended
-        if ended is not None:
-            await self._ended(session, game, ended, now)
+        if ended is not None:  # its listeners (badges, a daily's streak) run in _commit
+            games.end_game(game, status=ended, at=now)
         return await self._commit(session, game)
 
     def _seconds(self, at: datetime | None = None) -> float:

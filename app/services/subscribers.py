@@ -6,6 +6,7 @@ each listener is subscribed before the first event. A new listener adds its impo
 
 from app.services import (
     badges,  # noqa: F401  (badges for settled duels and solo games)
+    daily,  # noqa: F401  (a won daily's streak cache)
     ratings,  # noqa: F401  (rates a settled rated match)
     tables,  # noqa: F401  (reopens a table left during its match)
 )
