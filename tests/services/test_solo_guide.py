@@ -19,16 +19,13 @@ from app.rewards.guide import Guidance, position_key, walk_back
 from app.rewards.solo import SoloOptions, solo_start
 from app.services import solo_guide
 from app.services import solo_store as games
-from tests.support.solo import FakeClock, add_player, make_play
+from tests.support.solo import opened_game
 
 
 async def _game(sessions: async_sessionmaker[AsyncSession], number: int, suits: int
                 ) -> tuple[Any, int, int, GameState]:
-    play = make_play(sessions, FakeClock())
-    ann = await add_player(sessions, f"Ann{number}x{suits}")
-    start = solo_start(number, SoloOptions(suits))
-    game_id = (await play.create(player_id=ann, start=start)).game.id
-    await play.open(player_id=ann, game_id=game_id)
+    play, ann, game_id, start = await opened_game(sessions, number, suits,
+                                                  name=f"Ann{number}x{suits}")
     return play, ann, game_id, start.state
 
 

@@ -21,7 +21,14 @@ from app.scoring.replay import replay_record
 from app.scoring.schemes import windows_points
 from app.services import solo_play
 from app.services import solo_store as games
-from tests.support.solo import FakeClock, Outside, add_player, make_play, one_suit
+from tests.support.solo import (
+    FakeClock,
+    Outside,
+    add_player,
+    make_play,
+    one_suit,
+    opened_game,
+)
 
 
 async def test_a_solvable_deal_played_to_a_win_logs_scores_and_replays(
@@ -176,11 +183,7 @@ async def test_a_rescue_asked_again_where_the_last_stopped_continues_its_line(
         return rescue_actions(state, **budget)
 
     monkeypatch.setattr(solo_play, "rescue_actions", counted)
-    play = make_play(session_factory, FakeClock())
-    ann = await add_player(session_factory, "Ann")
-    start, _ = one_suit(5)
-    game_id = (await play.create(player_id=ann, start=start)).game.id
-    await play.open(player_id=ann, game_id=game_id)
+    play, ann, game_id, start = await opened_game(session_factory, 5)
     whole = rescue_actions(start.state).line
     seq = 1
     played: list[dict[str, Any]] = []
@@ -235,11 +238,8 @@ async def test_the_offer_is_solved_without_polish_and_the_press_plays_the_polish
         return auto_complete(state, **options)
 
     monkeypatch.setattr(solo_play, "auto_complete", recording)
-    play = make_play(session_factory, FakeClock())
-    ann = await add_player(session_factory, "Ann")
-    start, line = one_suit(3)
-    game_id = (await play.create(player_id=ann, start=start)).game.id
-    await play.open(player_id=ann, game_id=game_id)
+    play, ann, game_id, start = await opened_game(session_factory, 3)
+    _, line = one_suit(3)
     state, seq = start.state, 0
     for seq, action in enumerate(line, start=1):
         [ack, *_] = await play.act(player_id=ann, game_id=game_id, seq=seq, action=action.to_json())

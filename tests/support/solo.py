@@ -60,3 +60,16 @@ def one_suit(number: int = 1) -> tuple[SoloStart, tuple[Action, ...]]:
 
 def act_frame(game_id: int, seq: int, action: Action) -> dict[str, Any]:
     return {"type": "solo_action", "game_id": game_id, "seq": seq, "action": action.to_json()}
+
+
+async def opened_game(sessions: async_sessionmaker[AsyncSession], number: int,
+                      suits: int = 1, *, name: str = "Ann"
+                      ) -> tuple[SoloPlay, int, int, SoloStart]:
+    """A new player's solo game on deal ``number``, created and opened: the service, the
+    player, the game and its start."""
+    play = make_play(sessions, FakeClock())
+    player = await add_player(sessions, name)
+    start = solo_start(number, SoloOptions(suits))
+    game_id = (await play.create(player_id=player, start=start)).game.id
+    await play.open(player_id=player, game_id=game_id)
+    return play, player, game_id, start
