@@ -59,6 +59,7 @@ bench: $(STAMP) haproxy
 	$(BIN)/python -m bench.rest
 	$(BIN)/python -m bench.live
 	$(BIN)/python -m bench.rooms
+	$(BIN)/python -m bench.solo_play
 	$(BIN)/python -m bench.hint
 	$(BIN)/python -m bench.hintbot
 	$(BIN)/python -m bench.failover
