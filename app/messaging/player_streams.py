@@ -133,9 +133,14 @@ class EventStream:
         """The answer to this player's own action: emitted here (every tab on this
         process), and, when other processes may hold the player's other tabs or devices,
         published on the player's channel so theirs get it too (``_take`` there; our own
-        session skips it by ``from_stream``). Refusals concern the asking tab only."""
+        session skips it by ``from_stream``). Refusals concern the asking tab only.
+
+        A duplicate (a resend answered again) is passed on too: the process that first
+        acknowledged the step may have died before telling the other tabs, and the
+        resend was then answered on another process, from the log. A tab that had the
+        step already ignores it (its seq is not past the tab's own)."""
         frame = self.emit(answer, at_once=True)
-        if answer.get("type") != "ack" or answer.get("duplicate"):
+        if answer.get("type") != "ack":
             return frame
         for sibling in self._siblings(self) if self._siblings is not None else ():
             sibling.emit(answer)  # another tab's stream here (it resumed here, apart)

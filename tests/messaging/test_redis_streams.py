@@ -184,3 +184,20 @@ async def test_a_tab_resumes_its_own_stream_where_another_tab_of_the_player_is(
                       and f.get("id") != 2) == [("ack", 5), ("ack", 6), ("progress", 3)]
         assert numbers(seen) == list(range(numbers(seen)[0], numbers(seen)[-1] + 1))
     assert numbers(again)[0] == last + 1
+
+
+async def test_an_ack_answered_again_reaches_the_player_s_other_tabs_too(
+    processes: tuple[Process, Process],
+) -> None:
+    """Issue 23, target 2 (found by the chaos test): a process acknowledged a step and
+    died before echoing it to the player's other tab; the resend, answered on another
+    process from the log as a duplicate, is echoed too, or that tab never hears of the
+    step. A tab that had it already ignores it (web/js/session.js: not past its seq)."""
+    one, two = processes
+    a, _, a_seen = await one.connect()  # the playing tab, where the resend landed
+    _, _, b_seen = await two.connect()  # the listening tab, on the other process
+    await settled(one, two)
+    a.emit_answer({"type": "ack", "seq": 14, "view": {}, "events": [], "duplicate": True})
+    await settled(one, two)
+    assert [(f["seq"], f["duplicate"]) for f in b_seen if f["type"] == "ack"] == [(14, True)]
+    assert [f["seq"] for f in a_seen if f["type"] == "ack"] == [14]  # its own, once
