@@ -145,17 +145,23 @@ class EventStream:
         for sibling in self._siblings(self) if self._siblings is not None else ():
             sibling.emit(answer)  # another tab's stream here (it resumed here, apart)
         if crosses_processes(self._pubsub):
-            self._later(self._echo(answer))
+            self._later(self._echo(answer, kept=bool(answer.get("duplicate"))))
         return frame
 
-    async def _echo(self, answer: Payload) -> None:
+    async def _echo(self, answer: Payload, *, kept: bool = False) -> None:
         # Published only when another process holds a session of the player (it follows
         # the player's channel): a player with one tab costs a count inside the batched
         # publish (Redis checks it), not a kept message. In the background: the ack
-        # itself is out already.
+        # itself is out already. ``kept`` (a duplicate: a resend after a process died):
+        # published whoever listens now, so that it is kept on the channel and a tab
+        # whose stream is taken over later (its process died too) catches up on it.
         channel = channels.player(self.player_id)
+        message = {**answer, FROM_STREAM: self.stream}
         try:
-            await publish_elsewhere(self._pubsub, channel, {**answer, FROM_STREAM: self.stream})
+            if kept:
+                await self._pubsub.publish(channel, message)
+            else:
+                await publish_elsewhere(self._pubsub, channel, message)
         except Exception:  # the other tabs are told to resync once Redis is back
             log.warning("could not echo an ack to player %d's other processes",
                         self.player_id, exc_info=True)
@@ -220,7 +226,7 @@ class EventStream:
             # Before live messages are handed over (they wait in the subscription), so
             # the order holds; those seen twice are dropped by their id in `_take`.
             for stream_id, data in await shared.after(channel, since):
-                self._take(_kept(json.loads(data), channel, stream_id))
+                self._take(_kept(json.loads(data), channel, stream_id), caught_up=True)
         if isinstance(subscription, QueuedSubscription):
             # Handed over, not pumped: emitting is synchronous, so no task per channel
             # waits on a queue and none is woken per message (two per action).
@@ -250,7 +256,9 @@ class EventStream:
         async for message in subscription:
             self._take(message)
 
-    def _take(self, message: Payload) -> None:
+    def _take(self, message: Payload, *, caught_up: bool = False) -> None:
+        """A channel's message into this stream; ``caught_up``: read back from the
+        channel's kept messages when this stream was taken over here."""
         taken = None
         if self._cursors is not None:
             stream_id = getattr(message, "stream_id", None)
@@ -271,10 +279,18 @@ class EventStream:
         elif kind == "gap":  # the channel lost messages (app/messaging/redis_pubsub.py)
             message = frames.resync()
         elif FROM_STREAM in message:  # my own answer, from the process where a tab of mine acted
-            if message[FROM_STREAM] == self.stream or any(
+            if message[FROM_STREAM] == self.stream:
+                return  # this stream's own answer
+            if not caught_up and any(
                     sibling.stream == message[FROM_STREAM] for sibling in
                     (self._siblings(self) if self._siblings is not None else ())):
-                return  # made here: every tab here has it already
+                # Made here: every tab here has it already. Its id is this stream's
+                # cursor now, in Redis too, so that a process taking the stream over does
+                # not give it again. (Read back on a takeover, a sibling's answer is
+                # taken: this stream was not here when it was made.)
+                if taken is not None and self._shared is not None:
+                    self._shared.follow(self.stream, self.player_id, *taken)
+                return
             message = {key: value for key, value in message.items() if key != FROM_STREAM}
         self.emit(message, taken)
 

@@ -2,6 +2,7 @@
 events it missed, including those published while no process held its stream."""
 
 import asyncio
+import contextlib
 import uuid
 from collections.abc import AsyncIterator
 from typing import Any
@@ -201,3 +202,30 @@ async def test_an_ack_answered_again_reaches_the_player_s_other_tabs_too(
     await settled(one, two)
     assert [(f["seq"], f["duplicate"]) for f in b_seen if f["type"] == "ack"] == [(14, True)]
     assert [f["seq"] for f in a_seen if f["type"] == "ack"] == [14]  # its own, once
+
+
+async def test_a_tab_taken_over_after_its_process_died_gets_what_was_answered_meanwhile(
+) -> None:
+    """The chaos test's second case: both tabs' processes went away at once; the playing
+    tab came back first and its resend was answered (a duplicate) while nobody held the
+    listening tab's stream. That answer is kept on the player's channel, and the stream,
+    taken over here, catches up on it although the tab that made it is beside it now."""
+    url = require_redis()
+    prefix = f"t{uuid.uuid4().hex[:8]}:"
+    one, two = Process(url, prefix), Process(url, prefix)
+    try:
+        a, _, _ = await one.connect()  # the playing tab, back first
+        b, _, b_seen = await two.connect()  # the listening tab, its process about to die
+        await settled(one, two)
+        last = b_seen[0]["last_event"]
+        await two.bus.close()  # process two is gone: nobody holds B's stream, nothing said
+        a.emit_answer({"type": "ack", "seq": 14, "view": {}, "events": [], "duplicate": True})
+        await settled(one)
+        back, _, again = await one.connect((b.stream, last))
+        await settled(one)
+        assert again[0]["resumed"] is True and back.stream == b.stream != a.stream
+        assert [(f["seq"], f["duplicate"]) for f in again if f["type"] == "ack"] == [(14, True)]
+    finally:
+        await one.close()
+        with contextlib.suppress(Exception):
+            await two.hub.close()
