@@ -145,27 +145,9 @@ class EventStream:
         for sibling in self._siblings(self) if self._siblings is not None else ():
             sibling.emit(answer)  # another tab's stream here (it resumed here, apart)
         if crosses_processes(self._pubsub):
-            self._later(self._echo(answer, kept=bool(answer.get("duplicate"))))
+            self._later(_echo(self._pubsub, self.player_id, {**answer, FROM_STREAM: self.stream},
+                              kept=bool(answer.get("duplicate"))))
         return frame
-
-    async def _echo(self, answer: Payload, *, kept: bool = False) -> None:
-        # Published only when another process holds a session of the player (it follows
-        # the player's channel): a player with one tab costs a count inside the batched
-        # publish (Redis checks it), not a kept message. In the background: the ack
-        # itself is out already. ``kept`` (a duplicate: a resend after a process died):
-        # published whoever listens now, so that it is kept on the channel and a tab
-        # whose stream is taken over later (its process died too) catches up on it.
-        channel = channels.player(self.player_id)
-        message = {**answer, FROM_STREAM: self.stream}
-        try:
-            if kept:
-                await self._pubsub.publish(channel, message)
-            else:
-                await publish_elsewhere(self._pubsub, channel, message)
-        except Exception:  # the other tabs are told to resync once Redis is back
-            log.warning("could not echo an ack to player %d's other processes",
-                        self.player_id, exc_info=True)
-            lost_on(self._pubsub, channel)
 
     def _later(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)
@@ -302,6 +284,27 @@ class EventStream:
         for outbox in self._outboxes:
             outbox.put(None)
         self._outboxes.clear()
+
+
+async def _echo(pubsub: PubSub, player_id: int, message: Payload, *, kept: bool) -> None:
+    """A player's answer on their channel, for their tabs on other processes.
+
+    Published only when another process holds a session of the player (it follows the
+    player's channel): a player with one tab costs a count inside the batched publish
+    (Redis checks it), not a kept message. In the background: the ack itself is out
+    already. ``kept`` (a duplicate: a resend after a process died): published whoever
+    listens now, so that it is kept on the channel and a tab whose stream is taken over
+    later (its process died too) catches up on it."""
+    channel = channels.player(player_id)
+    try:
+        if kept:
+            await pubsub.publish(channel, message)
+        else:
+            await publish_elsewhere(pubsub, channel, message)
+    except Exception:  # the other tabs are told to resync once Redis is back
+        log.warning("could not echo an ack to player %d's other processes", player_id,
+                    exc_info=True)
+        lost_on(pubsub, channel)
 
 
 def _sender(outboxes: list[Outbox], frame: Payload, encoded: bytes) -> Callable[[], None]:

@@ -8,9 +8,10 @@ match (``MatchState.mode``), never a second code path in the core:
 - ``seq_rule``: how repeats are answered (``app/rooms/seat_rule.py``: ``DUEL`` compares
   the action and answers from the log, ``SOLO`` answers from its cache only);
 - ``may_finish``: the player may end the game with "finish" (a duel's "Terminer"); a solo
-  game is left by abandoning it (a lifecycle command, not a step);
-- ``timed``: a clock that ends the game (a duel's time limit); a solo or daily game's
-  clock only measures (its seat's limit is :data:`UNTIMED`).
+  game is left by abandoning it.
+
+Whether a clock ends the game is the seat's, not the mode's: a duel seat's time limit, a
+solo or daily seat's :data:`UNTIMED` (never overdue; no time left to show).
 """
 
 from __future__ import annotations
@@ -29,8 +30,7 @@ class Mode(msgspec.Struct, frozen=True, gc=False):
     name: str
     seq_rule: SeqRule
     may_finish: bool
-    timed: bool
 
 
-DUEL_MODE = Mode("duel", DUEL, may_finish=True, timed=True)
-SOLO_MODE = Mode("solo", SOLO, may_finish=False, timed=False)
+DUEL_MODE = Mode("duel", DUEL, may_finish=True)
+SOLO_MODE = Mode("solo", SOLO, may_finish=False)

@@ -77,7 +77,7 @@ def write_step(session: AsyncSession, game: SoloGame, step: Step, *, by: str,
                at: datetime) -> str | None:
     """Make ``step``'s writes in the game's transaction (not committed): its actions
     logged (``by`` whom), its clock started; returns how the step ended the game, if it
-    did (the caller ends it: a win's points, a daily's streak, the settled event)."""
+    did (the caller ends it: a win's points, then the settled event's listeners)."""
     ended: str | None = None
     for write in step.writes:
         if isinstance(write, AppendAction):
