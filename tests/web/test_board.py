@@ -472,6 +472,21 @@ def test_after_finish_my_clock_shows_the_final_time(page: Page, fake: FakeServer
     expect(page.locator("#my-clock")).to_have_text("8:55")
 
 
+def test_a_running_clock_is_rewritten_only_when_its_second_changes(
+        page: Page, fake: FakeServer) -> None:
+    """The clocks tick four times a second but show seconds: setting the same text again
+    would cost a layout and a paint each time, on every open table."""
+    expect(page.locator("#my-clock")).to_have_text(re.compile(r"^(10:00|9:5\d)$"))
+    page.evaluate("""() => {
+      window.clockWrites = 0;
+      const node = document.querySelector('#my-clock');
+      new MutationObserver((seen) => { window.clockWrites += seen.length; })
+        .observe(node, { childList: true, characterData: true, subtree: true });
+    }""")
+    page.wait_for_timeout(2100)  # 8 ticks, 2 or 3 seconds shown
+    assert 1 <= page.evaluate("window.clockWrites") <= 3
+
+
 def test_my_clock_turns_red_under_one_minute(page: Page, static_server: LiveServer) -> None:
     fake = FakeServer(time_limit_ms=64_000)
     fake.install(page)

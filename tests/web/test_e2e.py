@@ -23,8 +23,14 @@ from tests.web.conftest import LiveServer
 INVITE_LINK = re.compile(r"/#/invite/[\w-]{20,}$")
 
 
-def new_player(browser: Browser, server: LiveServer, name: str, path: str = "/") -> Page:
-    context: BrowserContext = browser.new_context(base_url=server.url)
+def new_player(browser: Browser, server: LiveServer, name: str, path: str = "/", *,
+               motion: bool = False) -> Page:
+    """A new player signed up in a browser context of their own. Without ``motion`` the
+    context prefers reduced motion: the flows check what is shown, and the cards' slides
+    (tested in test_board.py, and kept on in the walkthrough) cost the shared cores about
+    a tenth of the web tests' time."""
+    context: BrowserContext = browser.new_context(
+        base_url=server.url, reduced_motion="no-preference" if motion else "reduce")
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
     page = context.new_page()
     page.goto(path)

@@ -20,10 +20,12 @@ from tests.web.conftest import LiveServer
 from tests.web.fake import MATCH_ID, TABLE_ID, FakeServer, midgame
 
 SCREENS = {
-    "1280x800": {"viewport": {"width": 1280, "height": 800}},
-    "1920x1080": {"viewport": {"width": 1920, "height": 1080}},
-    "390x844": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True},
-    "844x390": {"viewport": {"width": 844, "height": 390}, "has_touch": True, "is_mobile": True},
+    "1280x800": {"viewport": {"width": 1280, "height": 800}, "reduced_motion": "reduce"},
+    "1920x1080": {"viewport": {"width": 1920, "height": 1080}, "reduced_motion": "reduce"},
+    "390x844": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
+                "reduced_motion": "reduce"},
+    "844x390": {"viewport": {"width": 844, "height": 390}, "has_touch": True, "is_mobile": True,
+                "reduced_motion": "reduce"},
 }
 PHONES = ("390x844", "844x390")
 DEAL_NUMBER = 80_317  # any generator deal: the position comes from playing it

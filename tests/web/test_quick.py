@@ -18,9 +18,9 @@ from tests.web.axe import serious
 from tests.web.conftest import LiveServer
 from tests.web.fake import MATCH_ID, ME, OPPONENT, TABLE_ID, FakeServer
 
-SIZES = {"1280x800": {"viewport": {"width": 1280, "height": 800}},
+SIZES = {"1280x800": {"viewport": {"width": 1280, "height": 800}, "reduced_motion": "reduce"},
          "390x844": {"viewport": {"width": 390, "height": 844}, "has_touch": True,
-                     "is_mobile": True}}
+                     "is_mobile": True, "reduced_motion": "reduce"}}
 
 
 def quick_table(match_id: int | None, *, alone: bool = False) -> dict[str, Any]:

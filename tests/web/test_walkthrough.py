@@ -49,12 +49,12 @@ def measure(page: Page) -> dict[str, float]:
 
 def test_a_random_two_suit_duel_walked_through(browser: Browser, app_server: LiveServer,
                                                artifacts: Path) -> None:
-    alice = new_player(browser, app_server, "alice")
+    alice = new_player(browser, app_server, "alice", motion=True)
     alice.click("#new-game")
     dialog = alice.get_by_role("dialog")
     dialog.get_by_label("2 suits").check()
     dialog.get_by_role("button", name="Create").click()
-    bob = new_player(browser, app_server, "bob")
+    bob = new_player(browser, app_server, "bob", motion=True)
     bob.get_by_role("button", name="Join — alice").click()
     for page in (alice, bob):
         page.click("#start")

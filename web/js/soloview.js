@@ -97,5 +97,8 @@ const elapsedNow = (game) => (game.status === "playing" ? game.elapsed + (Date.n
 
 export function tickSoloClock(st) {
   const node = st.el.querySelector("#solo-clock");
-  if (node && st.game) node.textContent = duration(elapsedNow(st.game));
+  if (!node || !st.game) return;
+  // Ticked twice a second, seconds shown: an unchanged text is left alone (no layout, no paint).
+  const shown = duration(elapsedNow(st.game));
+  if (node.textContent !== shown) node.textContent = shown;
 }

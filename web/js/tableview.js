@@ -235,7 +235,9 @@ export function tickClocks(st) {
 function tickClock(el, selector, left) {
   const node = el.querySelector(selector);
   if (!node) return;
-  node.textContent = formatClock(left);
+  // Ticked four times a second: a text set again, even unchanged, costs a layout and a paint.
+  const shown = formatClock(left);
+  if (node.textContent !== shown) node.textContent = shown;
   node.parentElement.classList.toggle("low", left !== null && left < LOW_MS);
 }
 
