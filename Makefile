@@ -46,9 +46,9 @@ lint: $(STAMP)
 	$(BIN)/ruff check app tests bench
 	$(BIN)/mypy app
 
-# Tests on several pytest-xdist workers: most of a test's time is spent waiting on servers,
-# databases and the browser, so 3 workers on the machine's 2 cores gain
-# (README, "Tests"). TEST_WORKERS=0 runs them one by one, in one process.
+# Tests on several pytest-xdist workers: 3 on the machine's 2 cores beat 1 (servers and
+# databases are waited on) and 4 (the browser tests keep both cores busy): README, "Tests".
+# TEST_WORKERS=0 runs them one by one, in one process.
 TEST_WORKERS ?= 3
 test: $(STAMP) browser haproxy lint
 	$(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal
