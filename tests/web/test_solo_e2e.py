@@ -5,15 +5,19 @@ daily deal played by two players who then both stand on the day's board."""
 from __future__ import annotations
 
 import re
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
+import httpx
 from playwright.sync_api import Browser, Page, expect
 
-from app.engine.daily import daily_start, utc_day
+from app.engine.daily import daily_deal, daily_start, utc_day
 from app.engine.view import player_view
+from tests.support.sync_client import Account, SyncClient, signup
 from tests.web.conftest import LiveServer, pick
 from tests.web.test_e2e import new_player, top
+from tests.web.test_history import signed_in
 from tests.web.test_solo import look
 
 
@@ -111,21 +115,48 @@ def test_solo_one_suit_won_with_rescue_and_auto_complete(
     expect(page.locator("#lb-table")).to_have_count(0)
 
 
+def win_daily_by_its_solution(server: LiveServer, who: Account) -> None:
+    """Today's daily won over the WebSocket by the deal's verified win, no assist: a
+    second player for the board, without a second browser playing (chromium is most of
+    the web tests' CPU)."""
+    with httpx.Client(base_url=server.url, timeout=60) as http:
+        started = http.post("/api/daily/start", headers=who.auth)
+        assert started.status_code == 201, started.text
+        game_id = int(started.json()["id"])
+        client = SyncClient.open(server.url.replace("http", "ws"), who)
+        client.request({"type": "solo_open", "game_id": game_id}, "solo_snapshot")
+        solution = daily_deal(utc_day(datetime.now(UTC))).solution
+        for seq, action in enumerate(solution, start=1):
+            time.sleep(0.06)  # under the socket's 20 actions a second
+            client.send({"type": "solo_action", "game_id": game_id, "seq": seq,
+                         "action": action.to_json()})
+            answer, _ = client.until("solo_ack", "solo_reject", "solo_over", "error",
+                                     timeout=90)
+            assert answer["type"] in ("solo_ack", "solo_over"), answer
+            if answer["type"] == "solo_over" or answer.get("status") == "won":
+                break
+        client.close()
+        assert http.get(f"/api/solo/games/{game_id}").json()["status"] == "won"
+
+
 def test_daily_deal_played_by_two_players_both_on_the_board(
         browser: Browser, app_server: LiveServer, artifacts: Path) -> None:
-    players = [new_player(browser, app_server, name) for name in ("dawn", "dusk")]
-    for page in players:
-        page.locator("#nav a[href='#/daily']").click()
-        expect(page.locator("#board-locked")).to_be_visible()  # not before finishing
-        page.locator("#play-daily").click()
-        expect(page.locator(".soloplayer .name")).to_contain_text("Daily deal")
-        rescue_until_auto_complete(page)
-        # No link to rehearse today's daily (the server refuses it as a solo game today).
-        expect(page.locator("#play-link-tomorrow")).to_contain_text("From tomorrow (UTC)")
-        expect(page.locator("#play-link")).to_have_count(0)
-        page.locator("#to-daily").click()
-        expect(page.locator("#my-daily")).to_contain_text("You have played today's deal.")
-    for page in players:
+    with httpx.Client(base_url=app_server.url, timeout=60) as http:
+        dusk = signup(http, "dusk")
+    win_daily_by_its_solution(app_server, dusk)
+    dawn = new_player(browser, app_server, "dawn")
+    dawn.locator("#nav a[href='#/daily']").click()
+    expect(dawn.locator("#board-locked")).to_be_visible()  # not before finishing
+    dawn.locator("#play-daily").click()
+    expect(dawn.locator(".soloplayer .name")).to_contain_text("Daily deal")
+    rescue_until_auto_complete(dawn)
+    # No link to rehearse today's daily (the server refuses it as a solo game today).
+    expect(dawn.locator("#play-link-tomorrow")).to_contain_text("From tomorrow (UTC)")
+    expect(dawn.locator("#play-link")).to_have_count(0)
+    dawn.locator("#to-daily").click()
+    expect(dawn.locator("#my-daily")).to_contain_text("You have played today's deal.")
+    dusk_page = signed_in(browser, app_server, dusk, "/#/daily")
+    for page in (dawn, dusk_page):
         page.reload()
         rows = page.locator("#daily-table tbody tr")
         expect(rows).to_have_count(2)
@@ -133,15 +164,22 @@ def test_daily_deal_played_by_two_players_both_on_the_board(
         expect(page.locator("#daily-table")).to_contain_text("dusk")
         expect(page.locator("#daily-table tr.mine")).to_have_count(1)
         expect(page.locator("#daily-count")).to_have_text("2 played · 2 won")
-        # Both won with rescues, so both are assisted (docs/points.md, "Fair play"):
-        # listed and marked, ranked nowhere, and the day bridges the streak without
-        # growing it.
-        expect(rows.locator(".assisted")).to_have_count(2)
-        expect(page.locator("#my-rank")).to_have_count(0)
-        expect(page.locator("#streak-current")).to_have_text("0 days")
-    look(players[1], artifacts, "e2e-daily")
+        # Dawn won with rescues, so dawn is assisted (docs/points.md, "Fair play"): listed
+        # and marked, ranked nowhere.
+        expect(rows.locator(".assisted")).to_have_count(1)
+        expect(page.locator("#daily-table tr.mine .assisted")).to_have_count(
+            1 if page is dawn else 0)
+    # The assisted day bridges the streak without growing it; the clean win starts one.
+    expect(dawn.locator("#my-rank")).to_have_count(0)
+    expect(dawn.locator("#streak-current")).to_have_text("0 days")
+    expect(dusk_page.locator("#my-rank")).to_be_visible()
+    expect(dusk_page.locator("#streak-current")).to_have_text("1 day")
+    look(dawn, artifacts, "e2e-daily")
     # One attempt a day: the button is gone, and the server refuses a second start.
-    expect(players[0].locator("#play-daily")).to_have_count(0)
+    expect(dawn.locator("#play-daily")).to_have_count(0)
+    with httpx.Client(base_url=app_server.url, timeout=60) as http:
+        again = http.post("/api/daily/start", headers=dusk.auth)
+    assert again.status_code == 409, again.text
 
 
 def test_daily_duel_two_players_meet_at_one_table(
