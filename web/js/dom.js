@@ -47,6 +47,12 @@ export function announce(text) {
   requestAnimationFrame(() => { region.textContent = text; });
 }
 
+// For texts set on a timer (the clocks tick several times per second shown): setting the
+// same text again, even unchanged, costs a layout and a paint.
+export function showText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
 export const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 export function formatClock(ms) {

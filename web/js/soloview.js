@@ -2,7 +2,7 @@
 // table's heads-up display with one player panel, the game buttons, the clock counting
 // up; the result sheet once the game is over. Every function reads the screen's state
 // `st` and calls back through `st.acts`, never the other way round.
-import { h, clear, announce, copyText } from "./dom.js";
+import { h, clear, announce, copyText, showText } from "./dom.js";
 import { t } from "./i18n.js";
 import { createBoard } from "./board.js";
 import { icon } from "./face.js";
@@ -97,8 +97,5 @@ const elapsedNow = (game) => (game.status === "playing" ? game.elapsed + (Date.n
 
 export function tickSoloClock(st) {
   const node = st.el.querySelector("#solo-clock");
-  if (!node || !st.game) return;
-  // Ticked twice a second, seconds shown: an unchanged text is left alone (no layout, no paint).
-  const shown = duration(elapsedNow(st.game));
-  if (node.textContent !== shown) node.textContent = shown;
+  if (node && st.game) showText(node, duration(elapsedNow(st.game)));
 }

@@ -2,7 +2,7 @@
 // its heads-up display, or the opponent's watched once mine is over; the ready, waiting,
 // rematch, "table gone" and result pages; the clocks. Every function reads the table's
 // state `st` and calls back through `st.acts`, never the other way round.
-import { h, clear, formatClock, clockTime } from "./dom.js";
+import { h, clear, formatClock, clockTime, showText } from "./dom.js";
 import { t } from "./i18n.js";
 import { createBoard } from "./board.js";
 import { icon } from "./face.js";
@@ -235,9 +235,7 @@ export function tickClocks(st) {
 function tickClock(el, selector, left) {
   const node = el.querySelector(selector);
   if (!node) return;
-  // Ticked four times a second: a text set again, even unchanged, costs a layout and a paint.
-  const shown = formatClock(left);
-  if (node.textContent !== shown) node.textContent = shown;
+  showText(node, formatClock(left));
   node.parentElement.classList.toggle("low", left !== null && left < LOW_MS);
 }
 
