@@ -47,7 +47,7 @@ def rescue_actions(
     verdict ``no_way_out`` (proved lost: undo a few moves) or ``unknown`` (no way out
     found within the budget: undo a few moves). **Full knowledge: server side only.**
     ``seconds`` caps the whole rescue; ``stop`` (a cancel flag, checked now and then)
-    ends it early with :class:`RescueStopped`.
+    ends it early with :class:`Stopped`.
 
     Fewer than ``n`` actions come back when the win is that close. Only a ``way_out``
     rescue costs points (docs/points.md).
@@ -56,20 +56,22 @@ def rescue_actions(
         raise AssistanceError(f"a rescue plays a whole number of actions from 1 up, not {n!r}")
     if state.won:
         raise AssistanceError("the game is already won: nothing to rescue")
-    return rescue(state, nodes=nodes, seconds=seconds, shown=n, progress=_stopper(stop))
+    return rescue(state, nodes=nodes, seconds=seconds, shown=n, progress=stopping_on(stop))
 
 
-class RescueStopped(Exception):
-    """The player cancelled the rescue (its ``stop`` flag turned true)."""
+class Stopped(Exception):
+    """The player cancelled the search (its ``stop`` flag turned true)."""
 
 
-def _stopper(stop: Callable[[], bool] | None) -> Callable[[int, int], None] | None:
+def stopping_on(stop: Callable[[], bool] | None) -> Callable[[int, int], None] | None:
+    """The solver's progress callback that ends a search with :class:`Stopped` once
+    ``stop()`` is true (a rescue's, a guided hint's); none without a flag."""
     if stop is None:
         return None
 
     def progress(nodes: int, depth: int) -> None:
         if stop():
-            raise RescueStopped
+            raise Stopped
 
     return progress
 

@@ -34,6 +34,7 @@ from app.engine.game import is_legal, legal_moves, push
 from app.engine.solver.solvable import solvable_deal
 from app.engine.solver.solve import Solution, solve
 from app.engine.state import GameState
+from app.rewards.assist import Stopped, stopping_on
 
 Key = bytes
 """A position's identity in a game (:func:`position_key`): 16 bytes, cheap to send."""
@@ -49,10 +50,6 @@ BACK_NODES = 60_000
 """Node budget of each winnability test of :func:`walk_back`."""
 FIRST_SHARE = 0.5
 """Share of a hint's time budget its first search may spend before walking back."""
-
-
-class Stopped(Exception):
-    """The player cancelled the search (``stop()`` turned true)."""
 
 
 def position_key(state: GameState) -> Key:
@@ -81,17 +78,6 @@ def keys_along(start: GameState, actions: Iterable[Action]) -> tuple[GameState, 
     return state, seen
 
 
-def _checked(stop: Stop | None) -> Callable[[int, int], None] | None:
-    if stop is None:
-        return None
-
-    def progress(nodes: int, depth: int) -> None:
-        if stop():
-            raise Stopped
-
-    return progress
-
-
 class _Clock:
     """One wall-clock budget shared by several searches (None: nodes only)."""
 
@@ -116,7 +102,7 @@ class _Clock:
               polish: int = 0, exhaustive: bool = False) -> Solution:
         self.check()
         return solve(state, nodes=nodes, seconds=self.left(share), polish_nodes=polish,
-                     exhaustive=exhaustive, progress=_checked(self.stop))
+                     exhaustive=exhaustive, progress=stopping_on(self.stop))
 
 
 def _start_line(state: GameState, deal_of: tuple[int, int] | None
