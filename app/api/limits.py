@@ -34,14 +34,21 @@ class LimitExceeded(SpiderError):
 
 
 class FrameTooLarge(LimitExceeded, TooLarge):
+    """A frame over ``ws_max_frame_bytes`` bytes."""
+
     code = "frame_too_large"
 
 
 class FrameTooDeep(LimitExceeded, TooLarge):
+    """A frame whose arrays and objects nest deeper than ``ws_max_json_depth``."""
+
     code = "frame_too_deep"
 
 
 class FrameRateLimited(LimitExceeded, errors.RateLimited):
+    """A message over the player's budget (``ws_actions_per_second``, burst
+    ``ws_action_burst``); a flood of them closes the socket (1008)."""
+
     code = "rate_limited"
 
 
