@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,3 +87,68 @@ class SyncClient:
 
     def close(self) -> None:
         self.ws.close()
+
+
+@dataclass
+class Pace:
+    """The server's message budget (settings ``ws_actions_per_second``, burst
+    ``ws_action_burst``) kept on the client's side: a test driver sends as fast as the
+    server allows, not at a fixed slow pace (a solution of 100 actions took 6 s at one
+    per 60 ms). A tenth is kept in hand for the clocks' drift and the frames around."""
+
+    rate: float
+    burst: int
+    tokens: float = 0.0
+    at: float = field(default_factory=time.monotonic)
+
+    def __post_init__(self) -> None:
+        self.rate *= 0.9
+        self.burst = max(1, self.burst - 4)  # the hello, the open and a ping or two
+        self.tokens = float(self.burst)
+
+    def take(self) -> None:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            time.sleep((1 - self.tokens) / self.rate)
+            self.tokens, self.at = 1.0, time.monotonic()
+        self.tokens -= 1
+
+
+def play_solo_line(client: SyncClient, game_id: int, actions: Iterable[Any], pace: Pace
+                   ) -> Frame:
+    """Play ``actions`` (engine actions) in an opened solo or daily game, each answer
+    awaited, until the last or the win; the last answer. Any refusal fails the test."""
+    answer: Frame = {}
+    for seq, action in enumerate(actions, start=1):
+        pace.take()
+        client.send({"type": "solo_action", "game_id": game_id, "seq": seq,
+                     "action": action.to_json()})
+        # The server may look for an auto-complete first: slow on a busy machine.
+        answer, _ = client.until("solo_ack", "solo_reject", "solo_over", "error", timeout=90)
+        assert answer["type"] in ("solo_ack", "solo_over"), answer
+        if answer["type"] == "solo_over" or answer.get("status") == "won":
+            break
+    return answer
+
+
+def finish_by_rescues(client: SyncClient, game_id: int, pace: Pace, most: int = 200) -> Frame:
+    """Rescue an opened solo or daily game again and again, each answer awaited, until
+    the server offers the auto-complete; then play it. The last answer (the game won).
+    After a first rescue found a way out, each next one continues its verified line."""
+    opened = client.request({"type": "solo_open", "game_id": game_id}, "solo_snapshot")
+    seq, offered = opened["seq"], opened["auto_complete"]
+    for _ in range(most):
+        if offered:
+            break
+        pace.take()
+        client.send({"type": "solo_rescue", "game_id": game_id, "seq": seq + 1})
+        answer, _ = client.until("solo_assist", "solo_reject", "error", timeout=90)
+        if answer.get("code") == "auto_complete_ready":
+            break
+        assert answer["type"] == "solo_assist" and answer["verdict"] == "way_out", answer
+        seq, offered = answer["seq"], answer["auto_complete"]
+    pace.take()
+    return client.request({"type": "solo_auto_complete", "game_id": game_id, "seq": seq + 1},
+                          "solo_assist")

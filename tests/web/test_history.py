@@ -19,7 +19,7 @@ from app.db.engine import make_engine, make_session_factory
 from app.engine.solver.solvable import solvable_deal
 from app.services import results
 from tests.support.play import play
-from tests.support.sync_client import Account, SyncClient, seat, signup
+from tests.support.sync_client import Account, Pace, SyncClient, play_solo_line, seat, signup
 from tests.web.axe import serious
 from tests.web.conftest import LiveServer
 from tests.web.language import choose_language
@@ -37,18 +37,15 @@ def win_solo(server: LiveServer, http: httpx.Client, who: Account, number: int) 
     game_id = int(started.json()["game"]["id"])
     client = SyncClient.open(server.url.replace("http", "ws"), who)
     client.request({"type": "solo_open", "game_id": game_id}, "solo_snapshot")
-    for seq, action in enumerate(solvable_deal(number, 1).solution, start=1):
-        time.sleep(0.06)  # under the socket's 20 actions a second
-        client.send({"type": "solo_action", "game_id": game_id, "seq": seq,
-                     "action": action.to_json()})
-        # The server may look for an auto-complete first: slow on a busy machine.
-        answer, _ = client.until("solo_ack", "solo_reject", "solo_over", "error", timeout=90)
-        assert answer["type"] != "solo_reject", answer
-        if answer["type"] == "solo_over" or answer.get("status") == "won":
-            break
+    play_solo_line(client, game_id, solvable_deal(number, 1).solution, pace_of(server))
     client.close()
     assert http.get(f"/api/solo/games/{game_id}").json()["status"] == "won"
     return game_id
+
+
+def pace_of(server: LiveServer) -> Pace:
+    """The message budget of ``server``'s sockets."""
+    return Pace(server.settings.ws_actions_per_second, server.settings.ws_action_burst)
 
 
 def rated_duel(server: LiveServer, http: httpx.Client, ann: Account, bob: Account) -> None:
