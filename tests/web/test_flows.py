@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from app.ops.logging import JsonFormatter
 from tests.web import conftest
@@ -320,7 +320,20 @@ def test_an_invitation_says_who_invites_to_what_before_the_name(
     link = alice.locator("#invite-link").input_value()
 
     visitor = browser.new_context(base_url=app_server.url).new_page()
+    # Bug: the form was drawn before the invitation's line came, then jumped down under it
+    # (the banner is taller than the tagline): a quick tap on Play was lost. The form now
+    # waits for the line; the answer is held here to see it wait.
+    held: list[Route] = []
+    visitor.route("**/api/invites/*", lambda route: held.append(route))
     visitor.goto(link.removeprefix(app_server.url))
+    expect(visitor.get_by_role("heading", name="Spider Duel")).to_be_visible()
+    for _ in range(100):  # the request reaches the handler while Playwright waits
+        if held:
+            break
+        visitor.wait_for_timeout(50)
+    assert len(held) == 1
+    expect(visitor.get_by_role("button", name="Play")).to_have_count(0)
+    held[0].continue_()
     expect(visitor.locator("#invite-from")).to_have_text(
         "alice invites you to a duel: 2 suits, 5 min.")
     expect(visitor.get_by_label("Choose your name")).to_be_visible()

@@ -10,12 +10,17 @@ export function nameScreen(app, { then, inviteCode }) {
   let error = "";
   let typed = ""; // kept across a redraw, so a refused name can be corrected, not retyped
   let invite = null; // a link's landing: who invites to what, before the name is chosen
+  // The form is drawn once the invitation's line is known: drawn before, it jumped down
+  // when the line came (a banner is taller than the tagline), and a quick tap on Play
+  // landed beside the moved button and was lost.
+  let waiting = Boolean(inviteCode);
   loadSprite();
-  // Only the line under the title changes when it arrives: redrawing the form would drop
-  // a name being typed.
   const lead = () => (invite ? h("p.banner.invite-from", { id: "invite-from" }, closed(invite) ? closedText(invite) : inviteText(invite))
     : h("p.lead", {}, t("tagline")));
-  if (inviteCode) api.invite(inviteCode).then((info) => { invite = info; el.querySelector(".lead")?.replaceWith(lead()); }, () => null);
+  if (inviteCode) {
+    api.invite(inviteCode).then((info) => { invite = info; }, () => null)
+      .finally(() => { waiting = false; render(); });
+  }
   function render() {
     const input = h("input", {
       id: "name", name: "name", required: true, minlength: 3, maxlength: 20,
@@ -27,6 +32,7 @@ export function nameScreen(app, { then, inviteCode }) {
       card.innerHTML = faceHtml(name);
       return card;
     }));
+    if (waiting) return clear(el, fan, h("h1", {}, t("app")));
     clear(el,
       fan,
       h("h1", {}, t("app")),
