@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 from playwright.sync_api import (
     Browser,
     BrowserContext,
@@ -17,6 +18,7 @@ from playwright.sync_api import (
     expect,
 )
 
+from tests.support.sync_client import Account, signup
 from tests.web.axe import serious
 from tests.web.conftest import LiveServer
 
@@ -64,6 +66,42 @@ def invite_by_link(browser: Browser, server: LiveServer, artifacts: Path) -> tup
     expect(alice.locator("#start")).to_be_visible()  # Alice's page notices Bob sat down
     expect(alice.get_by_role("status").filter(has_text="bob is at the table")).to_be_visible()
     return alice, bob
+
+
+def seated_pair(browser: Browser, server: LiveServer, *, rated: bool = True
+                ) -> tuple[Page, Page]:
+    """Alice and Bob at one private table (1 suit, 10 min), seated over REST as the
+    invitation link seats them, each on the table's page in a browser of their own: for
+    the tests whose subject comes after the seating (the link itself is
+    ``invite_by_link``'s, which took most of those tests' time)."""
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        alice, bob = signup(http, "alice"), signup(http, "bob")
+        table = http.post("/api/tables", headers=alice.auth, json={
+            "suits": 1, "time_limit_seconds": 600, "public": False, "rated": rated})
+        assert table.status_code == 201, table.text
+        table_id = table.json()["id"]
+        invite = http.post(f"/api/tables/{table_id}/invites", headers=alice.auth, json={})
+        assert invite.status_code == 201, invite.text
+        accepted = http.post(f"/api/invites/{invite.json()['code']}/accept", headers=bob.auth)
+        assert accepted.status_code == 200, accepted.text
+    alice_page, bob_page = (signed_in_page(browser, server, who, f"/#/table/{table_id}")
+                            for who in (alice, bob))
+    for page in (alice_page, bob_page):
+        expect(page.locator("#start")).to_be_visible()
+    return alice_page, bob_page
+
+
+def signed_in_page(browser: Browser, server: LiveServer, who: Account, path: str, *,
+                   motion: bool = False) -> Page:
+    """``who`` (signed up over REST) in a browser context of their own, at ``path``;
+    reduced motion as ``new_player``'s."""
+    context = browser.new_context(
+        base_url=server.url, reduced_motion="no-preference" if motion else "reduce")
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
+    context.add_init_script(f"localStorage.setItem('spider.token', {who.token!r})")
+    page = context.new_page()
+    page.goto(path)
+    return page
 
 
 def test_invite_by_link_seats_both_players(browser: Browser, app_server: LiveServer,
@@ -133,7 +171,7 @@ def tab_into_board(page: Page) -> None:
 
 def test_duel_watch_and_result(browser: Browser, app_server: LiveServer,
                                artifacts: Path) -> None:
-    alice, bob = invite_by_link(browser, app_server, artifacts)
+    alice, bob = seated_pair(browser, app_server)
     set_test_layout(alice, LAST_RUN)
     alice.click("#start")
     bob.click("#start")
@@ -233,7 +271,7 @@ class SocketCutter:
 
 def test_reconnect_after_the_socket_is_cut(browser: Browser, app_server: LiveServer,
                                            artifacts: Path) -> None:
-    alice, bob = invite_by_link(browser, app_server, artifacts)
+    alice, bob = seated_pair(browser, app_server)
     cutter = SocketCutter(bob)
     bob.reload()  # the page's socket now goes through the cutter
     expect(bob.locator("#start")).to_be_visible()

@@ -23,6 +23,7 @@ from tests.web.test_e2e import (
     expect_same_text,
     invite_by_link,
     new_player,
+    seated_pair,
     set_test_layout,
     tap,
     top,
@@ -54,7 +55,7 @@ def finish(page: Page) -> None:
 
 def test_a_rematch_is_asked_live_and_accepted(browser: Browser, app_server: LiveServer,
                                               artifacts: Path) -> None:
-    alice, bob = invite_by_link(browser, app_server, artifacts)
+    alice, bob = seated_pair(browser, app_server)
     start_both(alice, bob)
     win(alice)
     finish(bob)
@@ -79,7 +80,7 @@ def test_a_rematch_asked_while_away_from_the_result_is_told_and_answered(
         browser: Browser, app_server: LiveServer, artifacts: Path) -> None:
     """Bug: the notice was on the result page only; Bob, gone to the lobby or elsewhere,
     was never told that Alice asked for a rematch."""
-    alice, bob = invite_by_link(browser, app_server, artifacts)
+    alice, bob = seated_pair(browser, app_server)
     start_both(alice, bob)
     win(alice)
     finish(bob)
@@ -102,7 +103,7 @@ def test_a_rematch_asked_while_away_from_the_result_is_told_and_answered(
 
 def test_a_declined_rematch_gives_the_asker_a_real_invitation_link(
         browser: Browser, app_server: LiveServer, artifacts: Path) -> None:
-    alice, bob = invite_by_link(browser, app_server, artifacts)
+    alice, bob = seated_pair(browser, app_server)
     start_both(alice, bob)
     win(alice)
     finish(bob)
@@ -133,7 +134,7 @@ def expect_a_fresh_link(page: Page) -> None:
 def test_the_way_back_to_my_game_and_news_of_my_table(browser: Browser,
                                                       app_server: LiveServer,
                                                       artifacts: Path) -> None:
-    alice, bob = invite_by_link(browser, app_server, artifacts)
+    alice, bob = seated_pair(browser, app_server)
     start_both(alice, bob)
     tap(card(alice, "6s", 1))
     alice.click("#brand")  # walks to the lobby, clock running
@@ -181,7 +182,7 @@ def test_the_way_back_to_my_game_and_news_of_my_table(browser: Browser,
 def test_a_second_tab_follows_my_game_and_its_moves_count(browser: Browser,
                                                           app_server: LiveServer,
                                                           artifacts: Path) -> None:
-    alice, bob = invite_by_link(browser, app_server, artifacts)
+    alice, bob = seated_pair(browser, app_server)
     start_both(alice, bob)
     second = alice.context.new_page()  # same player, same token
     second.goto(alice.url)
@@ -234,7 +235,7 @@ SAID = """(() => {
 
 def test_two_tabs_acting_at_once_one_is_applied_the_other_told_and_resynced(
         browser: Browser, app_server: LiveServer, artifacts: Path) -> None:
-    alice, bob = invite_by_link(browser, app_server, artifacts)
+    alice, bob = seated_pair(browser, app_server)
     start_both(alice, bob)
     second = alice.context.new_page()
     second.add_init_script(HOLD_FRAMES)
@@ -415,7 +416,7 @@ def test_a_rated_duel_too_short_to_count_says_so(browser: Browser, app_server: L
                                                  artifacts: Path) -> None:
     """Bug: a rated match ended in seconds moves no rating (docs/ratings.md), and the
     result said only "—", as if the ratings had failed."""
-    alice, bob = invite_by_link(browser, app_server, artifacts)  # a rated table
+    alice, bob = seated_pair(browser, app_server)  # a rated table
     start_both(alice, bob)
     win(alice)  # a win counts; Bob's game of no action, in seconds, does not
     finish(bob)
@@ -428,7 +429,7 @@ def test_an_opponent_who_leaves_after_the_match_is_told_and_new_game_invites_ane
         browser: Browser, app_server: LiveServer, artifacts: Path) -> None:
     """Bug: Bob left; Alice, on the result page, was told nothing, and New game did
     nothing (the server refused it: the table is not full)."""
-    alice, bob = invite_by_link(browser, app_server, artifacts)
+    alice, bob = seated_pair(browser, app_server)
     start_both(alice, bob)
     win(alice)
     finish(bob)
@@ -457,7 +458,7 @@ def test_a_player_whose_game_is_over_leaves_while_the_other_plays(
     """The brief: a player who has finished may watch, leave, or start a new game. Bug:
     Leave was refused by the server (match in progress) and the page went to the lobby
     without a word, the player still seated."""
-    alice, bob = invite_by_link(browser, app_server, artifacts)
+    alice, bob = seated_pair(browser, app_server)
     start_both(alice, bob)
     finish(bob)
     expect(bob.locator("#leave")).to_be_visible()  # Finish became Leave
@@ -480,7 +481,7 @@ def test_the_ready_screen_leads_to_the_lobby_not_to_a_refused_leave(
         browser: Browser, app_server: LiveServer, artifacts: Path) -> None:
     """Bug: Leave before starting was refused (the game is still to be played) and the
     page went to the lobby anyway, as if the seat were given up: the clock ran on."""
-    _alice, bob = invite_by_link(browser, app_server, artifacts)
+    _alice, bob = seated_pair(browser, app_server)
     expect(bob.locator("#start")).to_be_visible()
     expect(bob.get_by_role("button", name="Leave")).to_have_count(0)
     bob.click("#to-lobby")
@@ -499,7 +500,7 @@ def short_window_server(tmp_path: Path) -> Iterator[LiveServer]:
 
 def test_a_player_who_does_not_start_loses_did_not_start(
         browser: Browser, short_window_server: LiveServer, artifacts: Path) -> None:
-    alice, bob = invite_by_link(browser, short_window_server, artifacts)
+    alice, bob = seated_pair(browser, short_window_server)
     set_test_layout(alice, LAST_RUN)
     alice.click("#start")  # Bob never starts
     alice.set_viewport_size({"width": 390, "height": 844})  # on a phone, whose panels
@@ -537,7 +538,7 @@ def opening_row(page: Page) -> list[str]:
 
 def test_the_share_text_links_to_a_solo_game_on_the_same_deal(
         browser: Browser, app_server: LiveServer, artifacts: Path) -> None:
-    alice, bob = invite_by_link(browser, app_server, artifacts)  # a random deal, no layout
+    alice, bob = seated_pair(browser, app_server)  # a random deal, no layout
     alice.click("#start")
     bob.click("#start")
     opening = opening_row(alice)
@@ -625,7 +626,7 @@ def test_my_tables_say_who_is_at_the_table_and_how_my_game_stands(
     """Bug: a line said "alice — game in progress" before anyone started and after a
     game was over, a finished table just a bare name, and the host's name stayed after
     the host left."""
-    alice, bob = invite_by_link(browser, app_server, artifacts)
+    alice, bob = seated_pair(browser, app_server)
     lobby = alice.context.new_page()  # Alice's lobby in a second tab, her table in the first
     lobby.goto("/")
     line = lobby.locator(".mine li")  # the region "My tables" ("Mes tables", "Meine Tische")

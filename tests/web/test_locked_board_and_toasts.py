@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.web.conftest import LiveServer
-from tests.web.test_e2e import invite_by_link, new_player
+from tests.web.test_e2e import new_player, seated_pair
 from tests.web.test_flows import start_both, win
 
 
@@ -95,7 +95,7 @@ def toast_clear_of_the_result(page: Page) -> None:
 def test_a_badge_toast_keeps_off_the_result_heading_and_winner(
         browser: Browser, app_server: LiveServer, artifacts: Path,
         viewport: dict[str, int]) -> None:
-    alice, bob = invite_by_link(browser, app_server, artifacts)
+    alice, bob = seated_pair(browser, app_server)
     alice.set_viewport_size(viewport)
     start_both(alice, bob)
     win(alice)  # first, so Alice wins: her first duel that counts earns a badge
