@@ -31,6 +31,7 @@ from app.engine.solver.advice import hint as engine_hint
 from app.engine.state import GameState
 from app.engine.view import player_view
 from app.scoring.play import ScoredGame
+from tests.support.frames import checked_json
 
 ME = {"id": 1, "name": "alice"}
 OPPONENT = {"id": 2, "name": "bob"}
@@ -184,29 +185,30 @@ class FakeServer:
         elif kind == "spectate":
             self.push(ws, self.opponent_snapshot())
         elif kind == "ping":
-            ws.send(json.dumps({"type": "pong"}))
+            ws.send(checked_json({"type": "pong"}))
 
     def hello(self, ws: WebSocketRoute, message: dict[str, Any]) -> None:
         resumed = message.get("stream") == self.stream and message.get("last_event") is not None
-        ws.send(json.dumps({
+        ws.send(checked_json({
             "type": "welcome", "v": 1, "player_id": ME["id"], "stream": self.stream,
             "last_event": self.n, "resumed": resumed,
         }))
         if resumed:
             for event in self.log:
                 if event["n"] > message["last_event"]:
-                    ws.send(json.dumps(event))
+                    ws.send(checked_json(event))
 
     def push(self, ws: WebSocketRoute | None, payload: dict[str, Any]) -> None:
         self.n += 1
         payload["n"] = self.n
         self.log.append(payload)
         if ws is not None:
-            ws.send(json.dumps(payload))
+            ws.send(checked_json(payload))
 
     def opponent(self, score: int = 0, runs: int = 6) -> dict[str, Any]:
         return {"player_id": OPPONENT["id"], "score": score, "actions": 0, "runs": runs,
-                "time_left_ms": self.time_limit_ms, "status": "playing", "online": True}
+                "time_left_ms": self.time_limit_ms, "status": "playing", "online": True,
+                "start_deadline": None}
 
     def snapshot(self) -> dict[str, Any]:
         return {
@@ -245,16 +247,16 @@ class FakeServer:
             "type": "ack", **base, "view": player_view(self.game.state),
             "score": self.game.points, "delta": self.game.points - before,
             "events": [event_json(e) for e in events], "status": self.status,
-            "time_left_ms": self.time_limit_ms,
+            "time_left_ms": self.time_limit_ms, "duplicate": False,
         })
 
     def hint(self, ws: WebSocketRoute) -> None:
         """Unnumbered, like the real server's: the engine's advice on what I can see."""
         if self.status != "playing":
-            ws.send(json.dumps({"type": "error", "code": "game_over", "message": "over"}))
+            ws.send(checked_json({"type": "error", "code": "game_over", "message": "over"}))
             return
         advice = engine_hint(self.game.state)
-        ws.send(json.dumps({
+        ws.send(checked_json({
             "type": "hint", "match_id": MATCH_ID, "reason": advice.reason,
             "action": None if advice.action is None else advice.action.to_json(),
         }))
@@ -269,7 +271,7 @@ class FakeServer:
             "type": "ack", "match_id": MATCH_ID, "seq": self.seq,
             "view": player_view(self.game.state), "score": self.game.points, "delta": 0,
             "events": [], "status": "finished",
-            "time_left_ms": self.time_limit_ms - self.FINISHED_AFTER_MS,
+            "time_left_ms": self.time_limit_ms - self.FINISHED_AFTER_MS, "duplicate": False,
         })
         self.push(ws, {"type": "game_over", "match_id": MATCH_ID, "player_id": ME["id"],
                        "reason": "finished", "score": self.game.points,
@@ -301,9 +303,11 @@ class FakeServer:
             "deal": {"number": 1234, "generator": 1, "difficulty": None,
                      "play": {"number": 87_531_207_400_219, "suits": 2, "solvable_only": True}},
             "results": [
-                {"player_id": ME["id"], "score": my_score, "elapsed_ms": 65_000,
-                 "reason": "finished", "rating_before": 1500.0, "rating_after": 1484.2},
-                {"player_id": OPPONENT["id"], "score": their_score, "elapsed_ms": 140_000,
-                 "reason": "won", "rating_before": 1500.0, "rating_after": 1515.8},
+                {"player_id": ME["id"], "name": ME["name"], "score": my_score,
+                 "elapsed_ms": 65_000, "reason": "finished", "rating_before": 1500.0,
+                 "rating_after": 1484.2},
+                {"player_id": OPPONENT["id"], "name": OPPONENT["name"], "score": their_score,
+                 "elapsed_ms": 140_000, "reason": "won", "rating_before": 1500.0,
+                 "rating_after": 1515.8},
             ],
         })

@@ -30,6 +30,7 @@ from app.rewards.solo import SoloOptions, SoloStart, daily_game, solo_start
 from app.scoring.play import ScoredGame
 from app.services.solo_lifecycle import Position, position_of
 from app.services.solo_play import known_way_out
+from tests.support.frames import checked_json
 from tests.web.fake import ME, event_json
 
 TODAY = date(2026, 12, 1)
@@ -162,7 +163,7 @@ class FakeSoloServer:
     def push(self, payload: dict[str, Any]) -> None:
         self.n += 1
         payload["n"] = self.n
-        self.socket.send(json.dumps(payload))
+        self.socket.send(checked_json(payload))
 
     # ---- REST -----------------------------------------------------------------------
     def rest(self, route: Route) -> None:
@@ -336,11 +337,11 @@ class FakeSoloServer:
         self.received.append(message)
         kind = message["type"]
         if kind == "hello":
-            ws.send(json.dumps({"type": "welcome", "v": 1, "player_id": ME["id"],
+            ws.send(checked_json({"type": "welcome", "v": 1, "player_id": ME["id"],
                                 "stream": "s-solo", "last_event": self.n, "resumed": False}))
             return
         if kind == "ping":
-            ws.send(json.dumps({"type": "pong"}))
+            ws.send(checked_json({"type": "pong"}))
             return
         game = self.games.get(message.get("game_id", -1))
         if game is None:
@@ -359,15 +360,16 @@ class FakeSoloServer:
         elif kind == "solo_hint":
             game.hints += 1
             if self.no_win_from is not None:
-                ws.send(json.dumps({"type": "solo_hint", "game_id": game.id, "action": None,
+                ws.send(checked_json({"type": "solo_hint", "game_id": game.id, "action": None,
                                     "reason": f"no win from here: undo to move {self.no_win_from}",
                                     "verdict": "no_win", "undo_to_move": self.no_win_from,
                                     "undos": game.seq - self.no_win_from}))
                 return
             advice = engine_hint(game.game.state)
             self.hints_sent.append(advice.action.to_json() if advice.action else None)
-            ws.send(json.dumps({"type": "solo_hint", "game_id": game.id, "reason": advice.reason,
-                                "action": self.hints_sent[-1], "verdict": "line"}))
+            ws.send(checked_json({"type": "solo_hint", "game_id": game.id, "reason": advice.reason,
+                                "action": self.hints_sent[-1], "verdict": "line",
+                                "undos": None, "undo_to_move": None}))
         elif kind == "solo_undo_to_winnable":
             self.undo_to_winnable(game, message)
         elif kind == "solo_rescue":
@@ -453,8 +455,9 @@ class FakeSoloServer:
     def cancelled(self, ws: WebSocketRoute, game: Game, held: dict[str, Any]) -> None:
         """A held search stopped by solo_cancel: its command answers "cancelled"."""
         if held["type"] == "solo_hint":
-            ws.send(json.dumps({"type": "solo_hint", "game_id": game.id, "action": None,
-                                "reason": "cancelled", "verdict": "cancelled"}))
+            ws.send(checked_json({"type": "solo_hint", "game_id": game.id, "action": None,
+                                "reason": "cancelled", "verdict": "cancelled",
+                                "undos": None, "undo_to_move": None}))
             return
         kind = "rescue" if held["type"] == "solo_rescue" else "undo_to_winnable"
         self.push(self.assist(game, kind, "cancelled", "cancelled", []))

@@ -215,12 +215,16 @@ def test_result_table_fits_a_phone_in_every_language(browser: Browser, static_se
         expect(page.locator("#watching")).to_be_visible()
         # The longest words of each column: "did not start", "too short to rate".
         fake.push(fake.socket, {
-            "type": "match_result", "match_id": MATCH_ID, "winner_id": 1, "deal": None,
+            "type": "match_result", "match_id": MATCH_ID, "winner_id": 1,
+            "deal": {"number": 1234, "generator": 1, "difficulty": None,
+                     "play": {"number": 87_531_207_400_219, "suits": 2,
+                              "solvable_only": True}},
             "results": [
-                {"player_id": 1, "score": 187, "elapsed_ms": 65_000, "reason": "timed_out",
-                 "rating_before": None, "rating_after": None},
-                {"player_id": 2, "score": -4, "elapsed_ms": 600_000,
-                 "reason": "did_not_start", "rating_before": None, "rating_after": None},
+                {"player_id": 1, "name": "alice", "score": 187, "elapsed_ms": 65_000,
+                 "reason": "timed_out", "rating_before": None, "rating_after": None},
+                {"player_id": 2, "name": "Maximilian_Schmidt", "score": -4,
+                 "elapsed_ms": 600_000, "reason": "did_not_start", "rating_before": None,
+                 "rating_after": None},
             ],
         })
         expect(page.locator("#winner")).to_be_visible()

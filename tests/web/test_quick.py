@@ -211,8 +211,9 @@ def test_finished_alone_then_nobody_came(screen: tuple[str, Page], static_server
         "type": "match_result", "match_id": MATCH_ID, "winner_id": None,
         "deal": {"number": 1234, "generator": 1, "difficulty": None,
                  "play": {"number": 87_531_207_400_219, "suits": 2, "solvable_only": True}},
-        "results": [{"player_id": ME["id"], "score": 480, "elapsed_ms": 65_000,
-                     "reason": "finished", "rating_before": None, "rating_after": None}]})
+        "results": [{"player_id": ME["id"], "name": ME["name"], "score": 480,
+                     "elapsed_ms": 65_000, "reason": "finished", "rating_before": None,
+                     "rating_after": None}]})
     expect(page.locator("#winner")).to_have_text("No opponent in time")
     expect(page.locator("#no-result")).to_have_text(
         "Nobody was paired with you before the deadline: the match ends without a result, "
