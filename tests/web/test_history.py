@@ -23,6 +23,7 @@ from tests.support.sync_client import Account, Pace, SyncClient, play_solo_line,
 from tests.web.axe import serious
 from tests.web.conftest import LiveServer
 from tests.web.language import choose_language
+from tests.web.test_e2e import signed_in_page
 from tests.web.test_solo import no_sideways_scroll
 
 SIZES = {"1280x800": (1280, 800), "1920x1080": (1920, 1080), "390x844": (390, 844),
@@ -69,15 +70,6 @@ async def _play_both(server: LiveServer, match_id: int) -> None:
         await engine.dispose()
 
 
-def signed_in(browser: Browser, server: LiveServer, who: Account, path: str) -> Page:
-    context = browser.new_context(base_url=server.url)
-    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
-    context.add_init_script(f"localStorage.setItem('spider.token', {who.token!r})")
-    page = context.new_page()
-    page.goto(path)
-    return page
-
-
 def look(page: Page, artifacts: Path, name: str) -> None:
     no_sideways_scroll(page)
     page.screenshot(path=artifacts / f"history-{name}.png", full_page=True)
@@ -96,7 +88,7 @@ def test_my_games_statistics_rating_chart_and_a_solo_replay(
             assert time.monotonic() < deadline
             time.sleep(0.2)
         stats = http.get(f"/api/players/{ann.id}/stats").json()
-    page = signed_in(browser, app_server, ann, "/#/player/ann")
+    page = signed_in_page(browser, app_server, ann, "/#/player/ann", motion=True)
     games = page.locator("#games .gamerow")
     expect(games).to_have_count(3)
     expect(page.locator("#games-h")).to_have_text("My games")
@@ -175,7 +167,8 @@ def test_a_game_in_progress_has_no_replay_for_anybody(
         ann = signup(http, "ann")
         started = http.post("/api/solo/games", json={"number": 77, "options": {"suits": 2}},
                             headers=ann.auth).json()["game"]["id"]
-    page = signed_in(browser, app_server, ann, f"/#/player/ann/replay/solo/{started}")
+    page = signed_in_page(browser, app_server, ann, f"/#/player/ann/replay/solo/{started}",
+                          motion=True)
     expect(page.locator("#replay-problem")).to_contain_text("cannot be replayed")
     assert page.locator(".replay .tableau").count() == 0
     page.goto("/#/player/ann")
@@ -187,7 +180,7 @@ def test_solo_share_text_and_redo(browser: Browser, app_server: LiveServer) -> N
         ann = signup(http, "ann")
         game_id = http.post("/api/solo/games", json={"number": 8, "options": {"suits": 1}},
                             headers=ann.auth).json()["game"]["id"]
-    page = signed_in(browser, app_server, ann, f"/#/solo/{game_id}")
+    page = signed_in_page(browser, app_server, ann, f"/#/solo/{game_id}", motion=True)
     page.emulate_media(reduced_motion="reduce")
     expect(page.locator(".tableau .column")).to_have_count(10)
     redo = page.locator("#redo")

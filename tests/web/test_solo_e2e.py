@@ -21,8 +21,8 @@ from tests.support.sync_client import (
     signup,
 )
 from tests.web.conftest import LiveServer, pick
-from tests.web.test_e2e import new_player, top
-from tests.web.test_history import pace_of, signed_in
+from tests.web.test_e2e import new_player, signed_in_page, top
+from tests.web.test_history import pace_of
 from tests.web.test_solo import look
 
 
@@ -174,7 +174,7 @@ def test_daily_deal_played_by_two_players_both_on_the_board(
     expect(dawn.locator("#play-link")).to_have_count(0)
     dawn.locator("#to-daily").click()
     expect(dawn.locator("#my-daily")).to_contain_text("You have played today's deal.")
-    dusk_page = signed_in(browser, app_server, dusk, "/#/daily")
+    dusk_page = signed_in_page(browser, app_server, dusk, "/#/daily", motion=True)
     for page in (dawn, dusk_page):
         page.reload()
         rows = page.locator("#daily-table tbody tr")
