@@ -179,6 +179,9 @@ def test_duel_watch_and_result(browser: Browser, app_server: LiveServer,
     expect(bob.locator(".tableau .column")).to_have_count(10)
     expect(alice.locator(".runs .run")).to_have_count(7)
     expect(alice.locator(".player.them .name")).to_have_text("bob")
+    # The card art comes in one file, fetched when the first board is drawn (a page opened
+    # on the table, as here, has not fetched it before): the picture waits for it.
+    expect(alice.locator(".sprite")).to_have_count(1)
     alice.screenshot(path=artifacts / "e2e-table.png", full_page=True)
     assert serious(alice) == []
 
