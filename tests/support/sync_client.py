@@ -11,6 +11,8 @@ from typing import Any
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
+from app.settings import Settings
+
 Frame = dict[str, Any]
 
 
@@ -100,6 +102,11 @@ class Pace:
     burst: int
     tokens: float = 0.0
     at: float = field(default_factory=time.monotonic)
+
+    @classmethod
+    def of(cls, settings: Settings) -> Pace:
+        """The budget of the sockets of a server run with ``settings``."""
+        return cls(settings.ws_actions_per_second, settings.ws_action_burst)
 
     def __post_init__(self) -> None:
         self.rate *= 0.9

@@ -38,15 +38,10 @@ def win_solo(server: LiveServer, http: httpx.Client, who: Account, number: int) 
     game_id = int(started.json()["game"]["id"])
     client = SyncClient.open(server.url.replace("http", "ws"), who)
     client.request({"type": "solo_open", "game_id": game_id}, "solo_snapshot")
-    play_solo_line(client, game_id, solvable_deal(number, 1).solution, pace_of(server))
+    play_solo_line(client, game_id, solvable_deal(number, 1).solution, Pace.of(server.settings))
     client.close()
     assert http.get(f"/api/solo/games/{game_id}").json()["status"] == "won"
     return game_id
-
-
-def pace_of(server: LiveServer) -> Pace:
-    """The message budget of ``server``'s sockets."""
-    return Pace(server.settings.ws_actions_per_second, server.settings.ws_action_burst)
 
 
 def rated_duel(server: LiveServer, http: httpx.Client, ann: Account, bob: Account) -> None:

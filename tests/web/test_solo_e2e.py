@@ -15,6 +15,7 @@ from app.engine.daily import daily_deal, daily_start, utc_day
 from app.engine.view import player_view
 from tests.support.sync_client import (
     Account,
+    Pace,
     SyncClient,
     finish_by_rescues,
     play_solo_line,
@@ -22,7 +23,6 @@ from tests.support.sync_client import (
 )
 from tests.web.conftest import LiveServer, pick
 from tests.web.test_e2e import new_player, signed_in_page, top
-from tests.web.test_history import pace_of
 from tests.web.test_solo import look
 
 
@@ -131,7 +131,7 @@ def win_daily_by_its_solution(server: LiveServer, who: Account) -> None:
         client = SyncClient.open(server.url.replace("http", "ws"), who)
         client.request({"type": "solo_open", "game_id": game_id}, "solo_snapshot")
         solution = daily_deal(utc_day(datetime.now(UTC))).solution
-        play_solo_line(client, game_id, solution, pace_of(server))
+        play_solo_line(client, game_id, solution, Pace.of(server.settings))
         client.close()
         assert http.get(f"/api/solo/games/{game_id}").json()["status"] == "won"
 
@@ -145,7 +145,7 @@ def finish_in_the_background(server: LiveServer, page: Page) -> None:
         me = http.get("/api/players/me", headers={"Authorization": f"Bearer {token}"}).json()
         who = Account(me["id"], me["name"], token)
         client = SyncClient.open(server.url.replace("http", "ws"), who)
-        finish_by_rescues(client, game_id, pace_of(server))
+        finish_by_rescues(client, game_id, Pace.of(server.settings))
         client.close()
         assert http.get(f"/api/solo/games/{game_id}").json()["status"] == "won"
 
