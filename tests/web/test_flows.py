@@ -48,6 +48,15 @@ def win(page: Page) -> None:
     tap(card(page, "As", 4))
 
 
+def win_then_finish(winner: Page, loser: Page) -> None:
+    """The winner wins; the loser finishes once their page has heard of it (as
+    test_duel_watch_and_result waits): the news redraws the loser's panels, and a tap on
+    Finish during that redraw found no dialog (CI, 2026-12-04)."""
+    win(winner)
+    expect(loser.locator(".player.them .state")).to_contain_text("won")
+    finish(loser)
+
+
 def finish(page: Page) -> None:
     page.click("#finish")
     page.click("#confirm-finish-yes")
@@ -57,8 +66,7 @@ def test_a_rematch_is_asked_live_and_accepted(browser: Browser, app_server: Live
                                               artifacts: Path) -> None:
     alice, bob = seated_pair(browser, app_server)
     start_both(alice, bob)
-    win(alice)
-    finish(bob)
+    win_then_finish(alice, bob)
     for page in (alice, bob):
         expect(page.locator("#winner")).to_have_text("Winner: alice")
 
@@ -82,8 +90,7 @@ def test_a_rematch_asked_while_away_from_the_result_is_told_and_answered(
     was never told that Alice asked for a rematch."""
     alice, bob = seated_pair(browser, app_server)
     start_both(alice, bob)
-    win(alice)
-    finish(bob)
+    win_then_finish(alice, bob)
     expect(bob.locator("#winner")).to_have_text("Winner: alice")
     bob.click("#brand")  # to the lobby, still seated at the table
     mine = bob.get_by_role("region", name="My tables")
@@ -105,8 +112,7 @@ def test_a_declined_rematch_gives_the_asker_a_real_invitation_link(
         browser: Browser, app_server: LiveServer, artifacts: Path) -> None:
     alice, bob = seated_pair(browser, app_server)
     start_both(alice, bob)
-    win(alice)
-    finish(bob)
+    win_then_finish(alice, bob)
     expect(bob.locator("#winner")).to_have_text("Winner: alice")
     alice.click("#new-game")
     bob.click("#rematch-decline")  # leaves the table
@@ -393,8 +399,7 @@ def test_no_token_or_invitation_code_in_any_log_line(browser: Browser,
         page.reload()
     expect(bob.locator("#start")).to_be_visible()
     start_both(alice, bob)
-    win(alice)
-    finish(bob)
+    win_then_finish(alice, bob)
     expect(bob.locator("#winner")).to_have_text("Winner: alice")
 
     secrets = [page.evaluate("localStorage.getItem('spider.token')") for page in (alice, bob)]
@@ -418,8 +423,7 @@ def test_a_rated_duel_too_short_to_count_says_so(browser: Browser, app_server: L
     result said only "—", as if the ratings had failed."""
     alice, bob = seated_pair(browser, app_server)  # a rated table
     start_both(alice, bob)
-    win(alice)  # a win counts; Bob's game of no action, in seconds, does not
-    finish(bob)
+    win_then_finish(alice, bob)  # a win counts; Bob's game of no action, in seconds, does not
     expect(alice.locator("#winner")).to_have_text("Winner: alice")
     changes = alice.locator(".scoresheet tbody td:last-child")
     expect(changes).to_have_text(["too short to rate", "too short to rate"])
@@ -431,8 +435,7 @@ def test_an_opponent_who_leaves_after_the_match_is_told_and_new_game_invites_ane
     nothing (the server refused it: the table is not full)."""
     alice, bob = seated_pair(browser, app_server)
     start_both(alice, bob)
-    win(alice)
-    finish(bob)
+    win_then_finish(alice, bob)
     expect(alice.locator("#winner")).to_have_text("Winner: alice")
     expect(bob.locator("#winner")).to_have_text("Winner: alice")
     bob.click("#leave")
