@@ -295,6 +295,12 @@ class FakeServer:
             "events": [event_json(e) for e in events], "status": "playing",
         })
 
+    def opponent_game_over(self, *, reason: str = "won", score: int = 120) -> None:
+        """The opponent's game ends while mine goes on (their score, not their board)."""
+        self.push(self.socket, {"type": "game_over", "match_id": MATCH_ID,
+                                "player_id": OPPONENT["id"], "reason": reason, "score": score,
+                                "elapsed_ms": 140_000})
+
     def match_over(self, *, my_score: int, their_score: int) -> None:
         # A tie goes to the faster game: mine (65 s against 140 s).
         winner = ME["id"] if my_score >= their_score else OPPONENT["id"]

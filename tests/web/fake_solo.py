@@ -145,6 +145,9 @@ class FakeSoloServer:
         self.hold_searches = False
         self.searching: list[dict[str, Any]] = []
         self.held: list[Route] = []
+        # Actions held unanswered until release_acts(): an ack still on its way.
+        self.hold_acts = False
+        self.held_acts: list[tuple[Game, dict[str, Any]]] = []
 
     # ---- wiring ---------------------------------------------------------------------
     def install(self, page: Page) -> None:
@@ -349,6 +352,8 @@ class FakeSoloServer:
         if kind == "solo_open":
             game.opened_at = game.opened_at or time.monotonic()
             self.push(self.snapshot(game))
+        elif kind == "solo_action" and self.hold_acts:
+            self.held_acts.append((game, message))
         elif kind == "solo_action":
             self.act(game, message)
         elif kind == "solo_cancel":
@@ -400,6 +405,12 @@ class FakeSoloServer:
             game.undos += 1
         return {"seq": game.seq, "action": action.to_json(), "by": by,
                 "events": [event_json(e) for e in events]}
+
+    def release_acts(self) -> None:
+        self.hold_acts = False
+        for game, message in self.held_acts:
+            self.act(game, message)
+        self.held_acts.clear()
 
     def act(self, game: Game, message: dict[str, Any]) -> None:
         base = {"game_id": game.id, "seq": message["seq"]}

@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from app.engine.layout import state_from_layout
 from app.engine.rules import preset
-from tests.web.boxes import settled_box
+from tests.web.boxes import press_while, settled_box
 from tests.web.conftest import LiveServer
 from tests.web.fake import MATCH_ID, TABLE_ID, FakeServer
 from tests.web.language import choose_language
@@ -287,6 +287,42 @@ def test_finish_then_watch_then_result(page: Page, fake: FakeServer, artifacts: 
     assert "I lost" in share and "1234" not in share  # the generator number: never
     assert share.endswith("/#/solo?number=87531207400219&suits=2&solvable_only=1&relaxed=0")
     page.screenshot(path=artifacts / "result.png", full_page=True)
+
+
+def test_a_tap_on_finish_survives_the_opponent_ending_their_game(page: Page,
+                                                                  fake: FakeServer) -> None:
+    board = page.locator(".board").element_handle()
+    finish = page.locator("#finish")
+
+    def opponent_wins() -> None:
+        fake.opponent_game_over(reason="won", score=120)
+        expect(page.locator("#their-state")).to_have_text("won")
+
+    press_while(page, finish, opponent_wins)
+    expect(page.locator("#confirm-finish")).to_be_visible()
+    page.click("#confirm-finish-no")
+    # The same board and buttons: the opponent's news redraws their panel, not my game.
+    assert board is not None and board.evaluate("b => b.isConnected")
+    expect(page.locator("#their-score")).to_have_text("120")
+
+
+def test_a_tap_on_undo_survives_my_other_tab_acting(page: Page, fake: FakeServer) -> None:
+    undo = page.locator("#undo")
+    tap(card(page, "6s", 1))  # a first step, so there is something to undo
+    expect(top(page, 0)).to_have_attribute("data-card", "4s")
+
+    def other_tab_moves() -> None:  # my own step, made elsewhere: acked, unasked for here
+        fake.act(fake.socket, {"seq": fake.seq + 1,
+                               "action": {"op": "move", "from": 4, "to": 3, "count": 1}})
+        expect(top(page, 3)).to_have_attribute("data-card", "As")
+
+    press_while(page, undo, other_tab_moves)
+    for _ in range(100):  # the page's frames are handled while Playwright waits
+        if actions_sent(fake)[-1:] == [{"op": "undo"}]:
+            break
+        page.wait_for_timeout(20)
+    assert actions_sent(fake)[-1] == {"op": "undo"}
+    expect(top(page, 3)).not_to_have_attribute("data-card", "As")  # undone
 
 
 def test_animations_only_without_reduced_motion(page: Page, fake: FakeServer) -> None:

@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 from app.rewards.badges import BADGES
 from app.rewards.solo import SoloOptions, daily_game, solo_start
 from tests.web.axe import serious
-from tests.web.boxes import settled_box
+from tests.web.boxes import press_while, settled_box
 from tests.web.conftest import LiveServer, pick
 from tests.web.fake_solo import TODAY, FakeSoloServer
 from tests.web.language import choose_language
@@ -287,6 +287,31 @@ def test_enter_after_a_hint_plays_the_hinted_action(page: Page, solo: FakeSoloSe
     page.keyboard.press("Enter")
     expect(actions).to_have_text("2")
     assert sent()[-1] == solo.hints_sent[-1]
+
+
+def test_a_tap_on_hint_survives_the_ack_of_the_step_before(
+        page: Page, solo: FakeSoloServer, static_server: LiveServer) -> None:
+    play_solo(page, static_server.url)
+    page.keyboard.press("i")
+    expect(page.locator(".statusline.hint")).to_contain_text("Hint: move")
+    solo.hold_acts = True
+    page.keyboard.press("Enter")  # the hinted step, its ack held on the way
+    for _ in range(100):
+        if solo.held_acts:
+            break
+        page.wait_for_timeout(20)
+    hints = len(solo.hints_sent)
+
+    def ack_arrives() -> None:
+        solo.release_acts()
+        expect(page.locator("#solo-actions")).to_have_text("1")
+
+    press_while(page, page.locator("#hint"), ack_arrives)
+    for _ in range(100):
+        if len(solo.hints_sent) > hints:
+            break
+        page.wait_for_timeout(20)
+    assert len(solo.hints_sent) == hints + 1, "the tap on Hint was lost"
 
 
 def test_solo_table_on_phones(page: Page, solo: FakeSoloServer, static_server: LiveServer,

@@ -20,6 +20,22 @@ export function h(tag, props = {}, ...children) {
   return el;
 }
 
+// Sets `props` on an element drawn before, as h() would on a new one; a prop now null or
+// false is taken off. Listeners ("on…") stay those given when the element was made: a
+// redraw that patches an element keeps it, so a finger already down on it is not lost.
+export function patch(el, props) {
+  for (const [key, value] of Object.entries(props)) {
+    if (key.startsWith("on")) continue;
+    if (key === "class" || key === "dataset" || key === "text") continue; // set once, by h()
+    if (value === undefined || value === null || value === false) {
+      if (typeof el[key] === "boolean") el[key] = false;
+      else el.removeAttribute(key);
+    } else if (key in el && typeof value !== "string") el[key] = value;
+    else if (el.getAttribute(key) !== (value === true ? "" : String(value))) el.setAttribute(key, value === true ? "" : value);
+  }
+  return el;
+}
+
 function append(el, children) {
   for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;

@@ -1,7 +1,8 @@
 // What the duel table (table.js) and the solo table (soloplay.js) show and say alike: a
 // hint lit up and said, the events said to screen readers, Enter after a hint, a panel's
 // figure. Below both screens, so that neither imports the other.
-import { h, announce } from "./dom.js";
+import { h, clear, patch, announce, showText } from "./dom.js";
+import { icon } from "./face.js";
 import { t, cardName, suitName, tip } from "./i18n.js";
 
 // Enter with the focus outside the board (the page, after pressing I) plays the hint just
@@ -51,4 +52,24 @@ export function sayEvents(el, events = [], mine = true) {
 // One figure of a player panel: "Score 480".
 export function stat(label, value, id) {
   return h("span.stat", {}, h("span.label", {}, label), " ", h("span.value", { id }, String(value)));
+}
+
+// A table's game buttons, each { id, icon, text, props, note }: an icon, a label and an
+// optional note (the rescue's cost). Drawn once, then patched while the same buttons are
+// wanted: an ack or a piece of news arriving between a finger's down and up would
+// otherwise replace the button under it, and the tap would be lost.
+export function drawButtons(host, wanted) {
+  const drawn = [...host.children];
+  if (drawn.length === wanted.length && wanted.every(({ id }, i) => drawn[i].id === id)) {
+    wanted.forEach(({ text, props, note }, i) => {
+      patch(drawn[i], props);
+      showText(drawn[i].querySelector(".label"), text);
+      const noted = drawn[i].querySelector(".cost");
+      if (noted) showText(noted, note ?? "");
+    });
+    return;
+  }
+  clear(host, ...wanted.map(({ id, icon: name, text, props, note }) =>
+    h("button.game", { type: "button", id, ...props }, icon(name), h("span.label", {}, text),
+      note ? h("span.cost", { "aria-hidden": "true" }, note) : null)));
 }

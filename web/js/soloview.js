@@ -6,7 +6,7 @@ import { h, clear, announce, copyText, showText } from "./dom.js";
 import { t } from "./i18n.js";
 import { createBoard } from "./board.js";
 import { icon } from "./face.js";
-import { stat } from "./hud.js";
+import { stat, drawButtons } from "./hud.js";
 import { suitsLabel, glyphs, duration, day } from "./extra.js";
 import { soloResultView } from "./soloresult.js";
 import { playLink } from "./result.js";
@@ -76,20 +76,19 @@ export function renderButtons(st) {
   if (!host || !game) return;
   const off = !st.playable();
   const cost = COST_PER_SUIT * game.options.suits;
-  const button = (id, name, text, props, extra) => h("button.game", { type: "button", id, ...props },
-    icon(name), h("span.label", {}, text), extra);
-  clear(host,
-    button("deal", "deal", t("deal"), { disabled: off || !game.view.stock, onclick: () => st.board.deal(), "aria-keyshortcuts": "Space", "data-key": t("keySpaceName") }),
-    button("undo", "undo", t("undo"), { disabled: off, "aria-disabled": !off && !game.view.can_undo ? "true" : null, onclick: () => st.board.undo(), "aria-keyshortcuts": "Control+Z", "data-key": t("keyUndoName"), "data-short": t("undoShort") }),
-    button("redo", "undo", t("hxRedo"), { class: "redo", disabled: off || !st.redo.size, onclick: acts.redoNext, "aria-keyshortcuts": "Control+Y Control+Shift+Z", "data-key": t("hxRedoKey"), "data-short": t("hxRedo") }),
-    button("hint", "hint", t("hint"), { disabled: off, onclick: acts.hint, "aria-keyshortcuts": "I", "data-key": "I" }),
+  drawButtons(host, [
+    { id: "deal", icon: "deal", text: t("deal"), props: { disabled: off || !game.view.stock, onclick: () => st.board.deal(), "aria-keyshortcuts": "Space", "data-key": t("keySpaceName") } },
+    { id: "undo", icon: "undo", text: t("undo"), props: { disabled: off, "aria-disabled": !off && !game.view.can_undo ? "true" : null, onclick: () => st.board.undo(), "aria-keyshortcuts": "Control+Z", "data-key": t("keyUndoName"), "data-short": t("undoShort") } },
+    { id: "redo", icon: "undo", text: t("hxRedo"), props: { class: "redo", disabled: off || !st.redo.size, onclick: acts.redoNext, "aria-keyshortcuts": "Control+Y Control+Shift+Z", "data-key": t("hxRedoKey"), "data-short": t("hxRedo") } },
+    { id: "hint", icon: "hint", text: t("hint"), props: { disabled: off, onclick: acts.hint, "aria-keyshortcuts": "I", "data-key": "I" } },
     game.auto && !busy
-      ? button("auto-complete", "auto", t("autoComplete"), { class: "primary", onclick: acts.autoComplete, "aria-keyshortcuts": "A", "data-key": "A" })
-      : button("rescue", "rescue", t("rescue"), {
+      ? { id: "auto-complete", icon: "auto", text: t("autoComplete"), props: { class: "primary", onclick: acts.autoComplete, "aria-keyshortcuts": "A", "data-key": "A" } }
+      : { id: "rescue", icon: "rescue", text: t("rescue"), note: t("rescueCost", { n: cost }), props: {
         disabled: off, onclick: acts.rescue, "aria-keyshortcuts": "R", "data-key": "R",
         "aria-label": `${t("rescue")} (${t("rescueCost", { n: cost })})`,
-      }, h("span.cost", { "aria-hidden": "true" }, t("rescueCost", { n: cost }))),
-    button("give-up", "leave", t("giveUp"), { class: "quit", disabled: off, onclick: acts.giveUp, "data-short": t("giveUpShort") }));
+      } },
+    { id: "give-up", icon: "leave", text: t("giveUp"), props: { class: "quit", disabled: off, onclick: acts.giveUp, "data-short": t("giveUpShort") } },
+  ]);
 }
 
 // The clock counts up from the server's figure, between frames.

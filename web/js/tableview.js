@@ -3,12 +3,12 @@
 // rematch, "table gone" and result pages; the clocks. Every function reads the table's
 // state `st` and calls back through `st.acts`, never the other way round.
 import { h, clear, formatClock, clockTime, showText } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, lang } from "./i18n.js";
 import { createBoard } from "./board.js";
 import { icon } from "./face.js";
 import { tableSummary } from "./summary.js";
 import { OVER } from "./session.js";
-import { stat } from "./hud.js";
+import { stat, drawButtons } from "./hud.js";
 
 const LOW_MS = 60_000; // the clock turns red under one minute
 
@@ -16,41 +16,47 @@ const LOW_MS = 60_000; // the clock turns red under one minute
 // players, the stock and completed runs, the game buttons), a status line, the board.
 export function renderTable(st) {
   const { el, game } = st;
+  if (game && !st.gone && !st.result && !st.ready) return renderGame(st);
   el.classList.remove("game");
+  st.drawn = null;
   if (st.gone) return renderGone(st);
   if (st.result) return renderResult(st);
   if (st.ready) return renderReady(st);
-  if (st.wantNew && !game) return renderRematchWait(st);
-  if (!game) return renderWaiting(st);
-  renderGame(st);
+  if (st.wantNew) return renderRematchWait(st);
+  renderWaiting(st);
 }
 
+// The game screen is built once for a shape (my game, my finished game, the opponent's
+// watched) in a language, then redrawn in place: news that changes neither (the opponent's
+// game ending, a step from my other tab) keeps the board and the buttons under a finger.
 function renderGame(st) {
   const { el, game } = st;
   const over = OVER.has(game.status);
-  const opponentName = st.nameOf(st.opponent?.player_id) || t("opponent");
+  const watching = over && st.watch;
+  const board = watching ? st.watchBoard : st.board;
+  const shape = `${st.matchId} ${watching ? "watch" : over ? "over" : "play"} ${lang()}`;
+  if (board && st.drawn?.shape === shape && st.drawn.board === board && el.contains(st.drawn.bar)) {
+    st.drawn.bar.querySelectorAll(":scope > [data-news]").forEach((node) => node.remove());
+    st.drawn.bar.prepend(...statusNews(st));
+    renderScores(st);
+    renderButtons(st);
+    return;
+  }
   const boardHost = h("div.boardhost");
   const trayHost = h("div.trayhost");
   const statusHost = h("div.statushost");
-  const watching = over && st.watch;
+  const bar = h("div.statusbar", statusNews(st), st.social?.el, statusHost);
   el.classList.add("game");
   clear(el,
     h("h1.sr", {}, `${t("table")} ${st.tableId}`),
     h("div.players", { id: "scores" }),
     trayHost,
     h("div.controls", { id: "actions" }),
-    h("div.statusbar",
-      // Eight runs done: said plainly (a phone's panels hide the state words).
-      game.status === "won" ? h("p.banner.badge.won", { id: "my-win", role: "status" }, icon("trophy"), t("allRunsDone")) : null,
-      watching ? h("h2.watching.badge", { id: "watching" }, icon("eye"),
-        `${t("spectating", { name: opponentName })} (${t("readOnly")})`) : null,
-      st.alone() ? h("p.banner.badge", { role: "status", id: "quick-later" }, t("qdLater"))
-        : over && !watching ? h("p.banner.badge", { role: "status" }, t("youFinished", { name: opponentName })) : null,
-      st.notice ? h("p.error", { role: "alert" }, st.notice) : null,
-      st.social?.el, statusHost),
+    bar,
     boardHost);
   st.board?.destroy();
   st.watchBoard?.destroy();
+  const opponentName = st.nameOf(st.opponent?.player_id) || t("opponent");
   if (watching) {
     st.watchBoard = createBoard({
       root: boardHost, trayHost, statusHost, rules: game.rules, readOnly: true,
@@ -63,8 +69,28 @@ function renderGame(st) {
     });
     st.board.update(game.view, { animate: false });
   }
+  st.drawn = { shape, board: watching ? st.watchBoard : st.board, bar };
   renderScores(st);
   renderButtons(st);
+}
+
+// The status line's news, each marked data-news so a redraw in place replaces just these.
+function statusNews(st) {
+  const { game } = st;
+  const over = OVER.has(game.status);
+  const watching = over && st.watch;
+  const opponentName = st.nameOf(st.opponent?.player_id) || t("opponent");
+  const news = [
+    // Eight runs done: said plainly (a phone's panels hide the state words).
+    game.status === "won" ? h("p.banner.badge.won", { id: "my-win", role: "status" }, icon("trophy"), t("allRunsDone")) : null,
+    watching ? h("h2.watching.badge", { id: "watching" }, icon("eye"),
+      `${t("spectating", { name: opponentName })} (${t("readOnly")})`) : null,
+    st.alone() ? h("p.banner.badge", { role: "status", id: "quick-later" }, t("qdLater"))
+      : over && !watching ? h("p.banner.badge", { role: "status" }, t("youFinished", { name: opponentName })) : null,
+    st.notice ? h("p.error", { role: "alert" }, st.notice) : null,
+  ].filter(Boolean);
+  for (const node of news) node.dataset.news = "";
+  return news;
 }
 
 // Game buttons: an icon, a label and the key that does the same (drawn by CSS from
@@ -75,13 +101,13 @@ export function renderButtons(st) {
   const host = el.querySelector("#actions");
   if (!host || !game) return;
   const over = OVER.has(game.status);
-  const button = (id, name, text, props) => h("button.game", { type: "button", id, ...props }, icon(name), h("span.label", {}, text));
-  clear(host,
-    button("deal", "deal", t("deal"), { disabled: over || !game.view.stock, onclick: () => st.board.deal(), "aria-keyshortcuts": "Space", "data-key": t("keySpaceName") }),
-    button("undo", "undo", t("undo"), { disabled: over, "aria-disabled": !over && !game.view.can_undo ? "true" : null, onclick: () => st.board.undo(), "aria-keyshortcuts": "Control+Z", "data-key": t("keyUndoName"), "data-short": t("undoShort") }),
-    button("hint", "hint", t("hint"), { disabled: over, onclick: acts.hint, "aria-keyshortcuts": "I", "data-key": "I" }),
-    over ? button("leave", "leave", t("leave"), { class: "quit", onclick: acts.leave })
-      : button("finish", "finish", t("finish"), { class: "quit", onclick: acts.finish }));
+  drawButtons(host, [
+    { id: "deal", icon: "deal", text: t("deal"), props: { disabled: over || !game.view.stock, onclick: () => st.board.deal(), "aria-keyshortcuts": "Space", "data-key": t("keySpaceName") } },
+    { id: "undo", icon: "undo", text: t("undo"), props: { disabled: over, "aria-disabled": !over && !game.view.can_undo ? "true" : null, onclick: () => st.board.undo(), "aria-keyshortcuts": "Control+Z", "data-key": t("keyUndoName"), "data-short": t("undoShort") } },
+    { id: "hint", icon: "hint", text: t("hint"), props: { disabled: over, onclick: acts.hint, "aria-keyshortcuts": "I", "data-key": "I" } },
+    over ? { id: "leave", icon: "leave", text: t("leave"), props: { class: "quit", onclick: acts.leave } }
+      : { id: "finish", icon: "finish", text: t("finish"), props: { class: "quit", onclick: acts.finish } },
+  ]);
 }
 
 export function renderScores(st) {
