@@ -6,7 +6,7 @@ Measures, on keys of its own (deleted after), for `--seconds` each:
 
 - appends per second: the player-stream write script (`app/messaging/redis_streams.py`), sent
   in pipelines of `--batch` as the writer does, with an ack-sized frame;
-- publishes per second: the channel publish script (`app/messaging/redis_pubsub.py`: XADD to
+- publishes per second: the channel publish script (`app/messaging/redis_publisher.py`: XADD to
   the channel's stream + PUBLISH), pipelined the same way;
 - memory per kept event: `MEMORY USAGE` of a player stream holding `--retention` frames.
 
@@ -29,7 +29,7 @@ from typing import Any
 
 import redis.asyncio as redis
 
-from app.messaging.redis_pubsub import _PUBLISH
+from app.messaging.redis_publisher import _PUBLISH
 from app.messaging.redis_streams import RedisEventStreams
 from bench.stats import table
 
