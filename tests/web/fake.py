@@ -101,6 +101,9 @@ class FakeServer:
         self.log: list[dict[str, Any]] = []
         self.sockets: list[WebSocketRoute] = []
         self.received: list[dict[str, Any]] = []
+        # Actions held unanswered until release_acts(): an ack still on its way.
+        self.hold_acts = False
+        self.held_acts: list[tuple[WebSocketRoute, dict[str, Any]]] = []
         self.refuse_connections = False
         self.reject_next: str | None = None
         self.opponent_game = ScoredGame.start(start)
@@ -176,6 +179,8 @@ class FakeServer:
         elif kind == "open_game":
             self.push(ws, self.snapshot())
             self.push(ws, {"type": "progress", "match_id": MATCH_ID, "progress": self.opponent()})
+        elif kind == "action" and self.hold_acts:
+            self.held_acts.append((ws, message))
         elif kind == "action":
             self.act(ws, message)
         elif kind == "finish":
@@ -218,6 +223,12 @@ class FakeServer:
             "time_limit_ms": self.time_limit_ms, "time_left_ms": self.time_limit_ms,
             "opponent": self.opponent(),
         }
+
+    def release_acts(self) -> None:
+        self.hold_acts = False
+        for ws, message in self.held_acts:
+            self.act(ws, message)
+        self.held_acts.clear()
 
     def act(self, ws: WebSocketRoute, message: dict[str, Any]) -> None:
         seq = message["seq"]
@@ -301,7 +312,8 @@ class FakeServer:
                                 "player_id": OPPONENT["id"], "reason": reason, "score": score,
                                 "elapsed_ms": 140_000})
 
-    def match_over(self, *, my_score: int, their_score: int) -> None:
+    def match_over(self, *, my_score: int, their_score: int,
+                   their_elapsed_ms: int = 140_000) -> None:
         # A tie goes to the faster game: mine (65 s against 140 s).
         winner = ME["id"] if my_score >= their_score else OPPONENT["id"]
         self.push(self.socket, {
@@ -313,7 +325,7 @@ class FakeServer:
                  "elapsed_ms": 65_000, "reason": "finished", "rating_before": 1500.0,
                  "rating_after": 1484.2},
                 {"player_id": OPPONENT["id"], "name": OPPONENT["name"], "score": their_score,
-                 "elapsed_ms": 140_000, "reason": "won", "rating_before": 1500.0,
+                 "elapsed_ms": their_elapsed_ms, "reason": "won", "rating_before": 1500.0,
                  "rating_after": 1515.8},
             ],
         })

@@ -220,6 +220,33 @@ def test_phone_buttons_show_whole_words(browser: Browser, static_server: LiveSer
     context.close()
 
 
+def test_on_a_phone_the_opponents_news_does_not_move_my_board(browser: Browser,
+                                                               static_server: LiveServer,
+                                                               artifacts: Path) -> None:
+    """Bug: the opponent's "finished with 2 — you need 3" banner came in above the board
+    and pushed it ~85 px down, under a finger about to drag."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                                  is_mobile=True)
+    page = context.new_page()
+    fake = open_table(page, static_server)
+    board = page.locator(".tableau")
+    before = settled_box(board)
+    fake.opponent_game_over(reason="finished", score=2)
+    expect(page.locator("#score-to-beat")).to_be_visible()
+    page.keyboard.press("i")  # a hint's line too
+    expect(page.locator(".statusline.hint")).to_be_visible()
+    after = settled_box(board)
+    assert (after["x"], after["y"], after["width"]) == (before["x"], before["y"], before["width"])
+    # The news sits under the cards, over the buttons, and leaves them room.
+    news = settled_box(page.locator("#score-to-beat"))
+    cards = page.evaluate("Math.max(...[...document.querySelectorAll('.tableau .card')]"
+                          ".map((c) => c.getBoundingClientRect().bottom))")
+    buttons = settled_box(page.locator("#actions"))
+    assert cards <= news["y"] and news["y"] + news["height"] <= buttons["y"]
+    page.screenshot(path=artifacts / "table-phone-news.png")
+    context.close()
+
+
 def test_reconnect_resumes_the_stream(page: Page, fake: FakeServer, artifacts: Path) -> None:
     tap(card(page, "6s", 1))
     expect(top(page, 0)).to_have_attribute("data-card", "4s")
@@ -323,6 +350,49 @@ def test_a_tap_on_undo_survives_my_other_tab_acting(page: Page, fake: FakeServer
         page.wait_for_timeout(20)
     assert actions_sent(fake)[-1] == {"op": "undo"}
     expect(top(page, 3)).not_to_have_attribute("data-card", "As")  # undone
+
+
+def wait_for(page: Page, done: Any, what: str) -> None:
+    for _ in range(150):  # the page's frames are handled while Playwright waits
+        if done():
+            return
+        page.wait_for_timeout(20)
+    raise AssertionError(f"never: {what}")
+
+
+def test_undo_tapped_while_my_move_is_on_its_way_undoes_that_move(
+        page: Page, fake: FakeServer) -> None:
+    expect(page.locator("#undo")).to_have_attribute("aria-disabled", "true")  # nothing yet
+    fake.hold_acts = True
+    tap(card(page, "6s", 1))
+    wait_for(page, lambda: fake.held_acts, "the move sent")
+    # aria-disabled (Playwright would wait), yet a finger can tap it: force.
+    page.click("#undo", force=True)  # before the move's ack: nothing to undo on the board yet
+    page.wait_for_timeout(100)
+    fake.release_acts()
+    wait_for(page, lambda: actions_sent(fake)[-1:] == [{"op": "undo"}], "the undo sent")
+    expect(top(page, 0)).to_have_attribute("data-card", "7s")  # the run went back
+    expect(page.locator(".statusline.refused")).to_have_count(0)  # and nothing was refused
+
+
+def test_the_result_gives_a_games_time_as_the_players_pages_do(page: Page,
+                                                              fake: FakeServer) -> None:
+    # 2:20.6 played: "2:20" on the result as on the player's pages (a countdown's
+    # rounding up, "2:21", said one second more than the history did).
+    fake.match_over(my_score=1, their_score=2, their_elapsed_ms=140_600)
+    expect(page.locator(".scoresheet")).to_contain_text("2:20")
+    expect(page.locator(".scoresheet")).not_to_contain_text("2:21")
+    shown = page.evaluate("import('/js/extra.js').then((m) => m.duration(140600))")
+    assert shown == "2:20"
+
+
+def test_a_charts_whole_number_axis_has_no_ticks_between_whole_numbers(
+        page: Page, fake: FakeServer) -> None:
+    # Scores from 0 to 1 (with the chart's margins): ticks 0 and 1, not 0, 0.5, 1 (which
+    # rounded labels showed as "0, 1, 1"); other axes keep their fractions.
+    assert page.evaluate("import('/js/chart.js').then((m) => m.ticks(-0.08, 1.08, 4, 1))") == [0, 1]
+    assert page.evaluate("import('/js/chart.js').then((m) => m.ticks(0, 1))") == [
+        0, 0.5, 1]
 
 
 def test_animations_only_without_reduced_motion(page: Page, fake: FakeServer) -> None:

@@ -229,6 +229,8 @@ def test_duel_watch_and_result(browser: Browser, app_server: LiveServer,
 
     # Both scores over time on one chart (the two games' replays, loaded on demand).
     expect(bob.locator("svg#score-chart .series")).to_have_count(2)
+    labels = bob.locator("svg#score-chart .tick text").all_text_contents()
+    assert labels and len(labels) == len(set(labels)), labels  # no "1, 1, 0" for 0.5 steps
     bob.get_by_role("button", name="Watch replay — alice").click()
     # Whose game it is, from the deal before the first move (issue 25).
     expect(bob.locator("#replay-h")).to_have_text("Replay — alice")

@@ -314,6 +314,48 @@ def test_a_tap_on_hint_survives_the_ack_of_the_step_before(
     assert len(solo.hints_sent) == hints + 1, "the tap on Hint was lost"
 
 
+def test_redo_pressed_while_the_undo_is_on_its_way_redoes_what_it_took_back(
+        page: Page, solo: FakeSoloServer, static_server: LiveServer) -> None:
+    play_solo(page, static_server.url)
+    page.keyboard.press("i")
+    expect(page.locator(".statusline.hint")).to_contain_text("Hint: move")
+    page.keyboard.press("Enter")
+    expect(page.locator("#solo-actions")).to_have_text("1")
+    moved = [m["action"] for m in solo.received if m["type"] == "solo_action"][-1]
+    solo.hold_acts = True
+    page.keyboard.press("Control+z")
+    for _ in range(100):
+        if solo.held_acts:
+            break
+        page.wait_for_timeout(20)
+    page.keyboard.press("Control+y")  # the Undo not answered yet: nothing known to redo
+    page.wait_for_timeout(100)
+    solo.release_acts()
+    for _ in range(150):
+        sent = [m["action"] for m in solo.received if m["type"] == "solo_action"]
+        if len(sent) == 3:
+            break
+        page.wait_for_timeout(20)
+    assert sent[1:] == [{"op": "undo"}, moved]
+    expect(page.locator(".statusline.refused")).to_have_count(0)
+
+
+def test_the_clock_runs_on_through_a_rescues_steps(page: Page, solo: FakeSoloServer,
+                                                   static_server: LiveServer) -> None:
+    play_solo(page, static_server.url)
+    page.locator("#rescue").click()
+    page.locator("#confirm-rescue-yes").click()
+    expect(page.locator(".statusline")).to_contain_text("Rescue: 5 actions", timeout=15_000)
+    game = solo.current()
+    assert game is not None
+    page.wait_for_timeout(600)  # the clock is redrawn every 500 ms: once after the answer
+    minutes, seconds = page.locator("#solo-clock").inner_text().split(":")
+    shown = int(minutes) * 60 + int(seconds)
+    # The 5 steps took 2.1 s to show; the clock must not have lost them when the
+    # rescue's answer (its time as the server sent it) was taken at the end.
+    assert abs(shown - game.elapsed_now() / 1000) < 1.2, (shown, game.elapsed_now())
+
+
 def test_solo_table_on_phones(page: Page, solo: FakeSoloServer, static_server: LiveServer,
                               artifacts: Path) -> None:
     page.set_viewport_size(PHONE)

@@ -68,10 +68,17 @@ export function createBoard({ root, rules, onAction, readOnly = false, title, tr
   const { refuse, deal, flip, say, suggest, playSuggested, light } = b;
   return {
     update, refuse, deal, flip, say, suggest, playSuggested, light,
-    // Nothing to undo is said on the spot, with the duel's reason when a deal, a flip or
-    // an uncovered card stands in the way (its Undo looks disabled but answers a click).
-    undo: () => (b.view.can_undo ? b.act({ op: "undo" })
-      : refuse(b.rules?.undo === "moves" && b.view.actions ? "undo_barrier" : "nothing_to_undo")),
+    // Nothing to undo is said, with the duel's reason when a deal, a flip or an uncovered
+    // card stands in the way (its Undo looks disabled but answers a click). Decided in
+    // its turn, as a tap is: an Undo tapped while my move is on its way undoes that move.
+    undo: () => b.act(() => {
+      if (b.view.can_undo) return { op: "undo" };
+      refuse(b.rules?.undo === "moves" && b.view.actions ? "undo_barrier" : "nothing_to_undo");
+      return null;
+    }),
+    // An action chosen when its turn comes (the solo Redo: what to redo is known once
+    // the Undo before it is answered); `choose` returns null for nothing to send.
+    later: (choose) => b.act(choose),
     setRules,
     focus: () => b.markFocus(true),
     get view() { return b.view; },
@@ -191,19 +198,27 @@ function actions(b) {
   }
 
   // ---- actions
+  // Flip and deal look at the board in their turn: pressed while a move is on its way,
+  // they judge the board that move leaves, not the one before it.
   function flip(col) {
-    const { view } = b;
-    const target = col ?? b.focus.col;
-    const cols = [target, ...view.columns.keys()];
-    const found = cols.find((c) => !flipProblem(view, b.rules, c));
-    if (found === undefined) return refuse("nothing_to_flip");
-    act({ op: "flip", col: found });
+    act(() => {
+      const { view } = b;
+      const target = col ?? b.focus.col;
+      const cols = [target, ...view.columns.keys()];
+      const found = cols.find((c) => !flipProblem(view, b.rules, c));
+      if (found !== undefined) return { op: "flip", col: found };
+      refuse("nothing_to_flip");
+      return null;
+    });
   }
 
   function deal() {
-    const problem = dealProblem(b.view, b.rules);
-    if (problem) return refuse(problem);
-    act({ op: "deal" });
+    act(() => {
+      const problem = dealProblem(b.view, b.rules);
+      if (!problem) return { op: "deal" };
+      refuse(problem);
+      return null;
+    });
   }
 
   function tryMove(move) {

@@ -13,10 +13,11 @@ function svg(tag, attrs = {}, ...children) {
   return el;
 }
 
-// About `count` round numbers covering [low, high].
-export function ticks(low, high, count = 4) {
+// About `count` round numbers covering [low, high], `least` apart at the least (1 for
+// whole numbers such as scores: ticks at 0, 0.5 and 1 would all be labelled 0 or 1).
+export function ticks(low, high, count = 4, least = 0) {
   if (high <= low) return [low];
-  const raw = (high - low) / count;
+  const raw = Math.max((high - low) / count, least);
   const power = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw);
   const out = [];
@@ -25,7 +26,8 @@ export function ticks(low, high, count = 4) {
 }
 
 // series: [{ label, points: [[x, y]…], cls }]; xLabel(x) and yLabel(y) format the ticks.
-export function lineChart({ series, id, summary, width = 640, xLabel = String, yLabel = String, xTitle = "", yTitle = "" }) {
+// yLeast: the least step between the y axis's ticks (ticks()).
+export function lineChart({ series, id, summary, width = 640, xLabel = String, yLabel = String, xTitle = "", yTitle = "", yLeast = 0 }) {
   // As wide as the room it gets (a phone), so that its words keep their size.
   const W = Math.max(300, Math.min(width, 640));
   const all = series.flatMap((s) => s.points);
@@ -39,7 +41,7 @@ export function lineChart({ series, id, summary, width = 640, xLabel = String, y
   [y0, y1] = [y0 - margin, y1 + margin];
   const px = (x) => PAD.left + ((x - x0) / (x1 - x0)) * (W - PAD.left - PAD.right);
   const py = (y) => H - PAD.bottom - ((y - y0) / (y1 - y0)) * (H - PAD.top - PAD.bottom);
-  const grid = ticks(y0, y1).map((y) => svg("g", { class: "tick" },
+  const grid = ticks(y0, y1, 4, yLeast).map((y) => svg("g", { class: "tick" },
     svg("line", { x1: PAD.left, x2: W - PAD.right, y1: py(y), y2: py(y) }),
     svg("text", { x: PAD.left - 6, y: py(y) + 4, "text-anchor": "end" }, yLabel(y))));
   const xAxis = ticks(x0, x1).map((x) => svg("text", { class: "xtick", x: px(x), y: H - PAD.bottom + 16, "text-anchor": "middle" }, xLabel(x)));

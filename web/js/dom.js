@@ -71,6 +71,18 @@ export function showText(node, text) {
 
 export const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
 
+// How long a game took, "3:41" or "1:02:09": whole seconds gone by, cut down (a clock
+// that counts down rounds up instead: formatClock). The duel's result and a player's
+// pages show the same game's time alike.
+export function duration(ms) {
+  if (ms === null || ms === undefined) return "—";
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const [hours, minutes, seconds] = [Math.floor(total / 3600), Math.floor(total / 60) % 60, total % 60];
+  const two = (n) => String(n).padStart(2, "0");
+  return hours ? `${hours}:${two(minutes)}:${two(seconds)}` : `${minutes}:${two(seconds)}`;
+}
+
+// A countdown's time left: rounded up, so it shows 0:00 only once the time is out.
 export function formatClock(ms) {
   if (ms === null || ms === undefined) return "—";
   const total = Math.max(0, Math.ceil(ms / 1000));

@@ -2,6 +2,9 @@
 // their words and stylesheet, loaded once and awaited before the first drawing, and a few
 // small pieces of drawing (suit counts, durations, the pager, badge names).
 import { h } from "./dom.js";
+// How long a game took: one formatter for every screen (dom.js), named here for the
+// solo and history screens that have always imported it from this module.
+export { duration } from "./dom.js";
 import { t, lang, addWords } from "./i18n.js";
 import { WORDS } from "./solo-words.js";
 import { icon } from "./face.js";
@@ -26,14 +29,6 @@ export const glyphs = (n) => h("span.suits", { "aria-hidden": "true" },
   [...(GLYPHS[n] ?? "")].map((g) => h("span", { class: "♥♦".includes(g) ? "rs" : "" }, g)));
 
 // 61 000 ms → "1:01"; an hour or more → "1:02:03".
-export function duration(ms) {
-  if (ms === null || ms === undefined) return "—";
-  const total = Math.max(0, Math.floor(ms / 1000));
-  const [hours, minutes, seconds] = [Math.floor(total / 3600), Math.floor(total / 60) % 60, total % 60];
-  const two = (n) => String(n).padStart(2, "0");
-  return hours ? `${hours}:${two(minutes)}:${two(seconds)}` : `${minutes}:${two(seconds)}`;
-}
-
 export const number = (n) => (n === null || n === undefined ? "—" : Number(n).toLocaleString(lang()));
 
 export function day(iso) {

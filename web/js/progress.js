@@ -114,7 +114,7 @@ export function progressSection({ player, self }) {
     const width = Math.min(640, (el.clientWidth || document.documentElement.clientWidth) - 8);
     return lineChart({
       id: "rating-chart", summary, width, xTitle: t("hxMatches"), yTitle: t("hxRatingAxis"),
-      xLabel: (x) => (Number.isInteger(x) ? String(x) : ""), yLabel: (y) => String(Math.round(y)),
+      xLabel: (x) => (Number.isInteger(x) ? String(x) : ""), yLabel: (y) => String(Math.round(y)), yLeast: 1,
       series: ratings.map(({ suits, points }) => ({ label: suitsLabel(suits), cls: `suits${suits}`,
         points: points.map((p, i) => [i, p.rating]) })),
     });

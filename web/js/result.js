@@ -1,5 +1,5 @@
 // The result of a match: both games, the winner, ratings, what next, a text to share.
-import { h, formatClock, copyText, announce } from "./dom.js";
+import { h, duration, copyText, announce } from "./dom.js";
 import { t, addWords } from "./i18n.js";
 import { icon } from "./face.js";
 
@@ -75,7 +75,7 @@ export function resultView({ result, me, nameOf, suits, rated, onNewGame, onLeav
           h("th", { scope: "row" }, h("a", { href: `#/player/${encodeURIComponent(nameOf(row.player_id))}` }, nameOf(row.player_id)),
             row.player_id === me.id ? ` (${t("you")})` : ""),
           h("td", {}, String(row.score)),
-          h("td", {}, formatClock(row.elapsed_ms)),
+          h("td", {}, duration(row.elapsed_ms)),
           h("td", {}, t(HOW[row.reason] || row.reason)),
           h("td", {}, ratingChange(row, rated && !alone && !result.results.every((r) => r.reason === "did_not_start"))))))),
       h("div.row.center",

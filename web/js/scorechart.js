@@ -32,5 +32,5 @@ export async function fillScoreChart(host, matchId, nameOf) {
   host.replaceChildren(
     Object.assign(document.createElement("h2"), { textContent: t("hxScoreTime"), id: "score-chart-h" }),
     lineChart({ id: "score-chart", summary, width: host.clientWidth || 640, xTitle: t("hxTime"), yTitle: t("hxScore"),
-      xLabel: clock, yLabel: (y) => String(Math.round(y)), series }));
+      xLabel: clock, yLabel: (y) => String(Math.round(y)), yLeast: 1, series }));
 }

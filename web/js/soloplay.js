@@ -202,10 +202,15 @@ async function giveUp(st) {
 // A move of the player's closes an offer made for the position before it.
 const closeOffer = (st) => st.el.querySelector("#guide-offer")?.remove();
 
+// In the board's turn: a Redo pressed while the Undo before it is on its way redoes what
+// that Undo takes back (the stack knows it once the Undo is answered).
 function redoNext(st) {
-  const action = st.redo.next();
-  if (!action || !st.playable()) return st.board?.say(t("hxNothingToRedo"), { kind: "refused" });
-  act(st, action);
+  st.board?.later(() => {
+    const action = st.redo.next();
+    if (action && st.playable()) return action;
+    st.board?.say(t("hxNothingToRedo"), { kind: "refused" });
+    return null;
+  });
 }
 
 // ---- keyboard: the duel's keys, plus R (rescue) and A (auto-complete)
@@ -326,6 +331,9 @@ function pointToAutoComplete(st) {
 
 async function assisted(st, m) {
   if (m.duplicate && !st.busy) return;
+  // The server's clock is as of this frame's arrival, not of the end of the show below
+  // (2 s for a rescue's 5 steps): taken later as "now", the clock would step back.
+  const arrived = Date.now();
   const steps = m.steps || [];
   if (m.kind === "rescue") stopWaiting(st);
   if (m.kind === "rescue" && !steps.length) return noRescue(st, m);
@@ -342,7 +350,7 @@ async function assisted(st, m) {
     renderPanel(st); // the runs and actions counters follow each step
     if (st.busy === "rescue") sayEvents(st.el, step.events, true);
   }
-  st.session.take(m, { rescues: m.rescues ?? st.game.rescues });
+  st.session.take(m, { rescues: m.rescues ?? st.game.rescues, at: arrived });
   st.board?.update(m.view, { animate: false });
   const played = st.busy;
   st.busy = null;
