@@ -104,6 +104,8 @@ class FakeServer:
         # Actions held unanswered until release_acts(): an ack still on its way.
         self.hold_acts = False
         self.held_acts: list[tuple[WebSocketRoute, dict[str, Any]]] = []
+        self.hold_hints = False  # hints held until release_hints(), likewise
+        self.held_hints: list[WebSocketRoute] = []
         self.refuse_connections = False
         self.reject_next: str | None = None
         self.opponent_game = ScoredGame.start(start)
@@ -185,6 +187,8 @@ class FakeServer:
             self.act(ws, message)
         elif kind == "finish":
             self.finish(ws, message)
+        elif kind == "hint" and self.hold_hints:
+            self.held_hints.append(ws)
         elif kind == "hint":
             self.hint(ws)
         elif kind == "spectate":
@@ -223,6 +227,12 @@ class FakeServer:
             "time_limit_ms": self.time_limit_ms, "time_left_ms": self.time_limit_ms,
             "opponent": self.opponent(),
         }
+
+    def release_hints(self) -> None:
+        self.hold_hints = False
+        for ws in self.held_hints:
+            self.hint(ws)
+        self.held_hints.clear()
 
     def release_acts(self) -> None:
         self.hold_acts = False

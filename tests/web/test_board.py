@@ -132,6 +132,50 @@ def test_illegal_drop_snaps_back(page: Page, fake: FakeServer, artifacts: Path) 
     assert actions_sent(fake) == []  # refused on the spot, nothing sent
 
 
+def test_a_drag_begun_while_my_move_is_on_its_way_is_played_after_it(
+        page: Page, fake: FakeServer) -> None:
+    """Bug: a drag started before the previous move's ack was thrown away (the cards did
+    not follow the finger, nothing was played, nothing said)."""
+    fake.hold_acts = True
+    tap(card(page, "6s", 1))
+    wait_for(page, lambda: fake.held_acts, "the tap's move sent")
+    ace, two = card(page, "As", 4), card(page, "2s", 3)
+    start, end = settled_box(ace), settled_box(two)
+    page.mouse.move(start["x"] + 10, start["y"] + 10)
+    page.mouse.down()
+    page.mouse.move(start["x"] + 14, start["y"] + 16)  # past the drag threshold
+    expect(page.locator(".ghost")).to_have_count(1)  # the ace follows the finger
+    fake.release_acts()  # the first move's ack comes in mid-air: the board redraws
+    expect(top(page, 0)).to_have_attribute("data-card", "4s")
+    expect(ace).to_have_class(re.compile(r"\blifted\b"))  # still in the air, not twice
+    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=5)
+    page.mouse.up()
+    expect(top(page, 3)).to_have_attribute("data-card", "As")
+    assert actions_sent(fake) == [{"op": "move", "from": 1, "to": 0, "count": 3},
+                                  {"op": "move", "from": 4, "to": 3, "count": 1}]
+    expect(page.locator(".ghost")).to_have_count(0)
+
+
+def test_a_drag_whose_cards_the_move_before_took_comes_to_nothing(
+        page: Page, fake: FakeServer) -> None:
+    fake.hold_acts = True
+    tap(card(page, "6s", 1))  # the run 6-5-4 goes onto the 7 in column 1…
+    wait_for(page, lambda: fake.held_acts, "the tap's move sent")
+    drag_from = settled_box(card(page, "5s", 1))  # …while its 5-4 is dragged elsewhere
+    page.mouse.move(drag_from["x"] + 10, drag_from["y"] + 10)
+    page.mouse.down()
+    page.mouse.move(drag_from["x"] + 14, drag_from["y"] + 16)
+    fake.release_acts()
+    expect(top(page, 0)).to_have_attribute("data-card", "4s")
+    target = settled_box(page.locator('.column[data-col="9"]'))
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + 20, steps=5)
+    page.mouse.up()
+    expect(page.locator(".ghost")).to_have_count(0)
+    page.wait_for_timeout(200)
+    assert actions_sent(fake) == [{"op": "move", "from": 1, "to": 0, "count": 3}]
+    expect(page.locator(".card.lifted")).to_have_count(0)  # nothing left hidden
+
+
 def test_drop_rejected_by_the_server_snaps_back(page: Page, fake: FakeServer) -> None:
     fake.reject_next = "bad_target"
     drag(page, card(page, "As", 4), card(page, "2s", 6))
@@ -393,6 +437,20 @@ def test_a_charts_whole_number_axis_has_no_ticks_between_whole_numbers(
     assert page.evaluate("import('/js/chart.js').then((m) => m.ticks(-0.08, 1.08, 4, 1))") == [0, 1]
     assert page.evaluate("import('/js/chart.js').then((m) => m.ticks(0, 1))") == [
         0, 0.5, 1]
+
+
+def test_a_hint_answered_after_my_next_move_is_not_shown(page: Page,
+                                                           fake: FakeServer) -> None:
+    fake.hold_hints = True
+    page.keyboard.press("i")
+    wait_for(page, lambda: fake.held_hints, "the hint asked")
+    tap(card(page, "6s", 1))  # a move before the answer: the hint is for the old board
+    expect(top(page, 0)).to_have_attribute("data-card", "4s")
+    fake.release_hints()
+    page.wait_for_timeout(300)
+    expect(page.locator(".statusline")).not_to_contain_text("Hint:")
+    page.keyboard.press("i")  # asked again: for this board, shown
+    expect(page.locator(".statusline.hint")).to_contain_text("Hint:")
 
 
 def test_animations_only_without_reduced_motion(page: Page, fake: FakeServer) -> None:

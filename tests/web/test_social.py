@@ -65,6 +65,24 @@ def test_the_opponent_finishing_shows_the_score_to_beat(
     page.context.close()
 
 
+def test_the_tie_clause_goes_once_its_time_has_passed(browser: Browser,
+                                                       static_server: LiveServer) -> None:
+    """Bug: "…is enough if your game takes less than 1:00" stayed after that minute, when
+    only one point more could win (until some news redrew the banner)."""
+    page = browser.new_context(viewport=DESKTOP, locale="en-GB").new_page()
+    page.clock.install()  # the page's own time, moved on below without waiting for it
+    fake = FakeServer()
+    fake.install(page)
+    page.goto(f"{static_server.url}/#/table/{TABLE_ID}")
+    expect(page.locator("#say summary")).to_be_visible()
+    opponent_over(fake, score=55, elapsed_ms=60_000)
+    banner = page.locator("#score-to-beat")
+    expect(banner).to_contain_text("55 is enough if your game takes less than 1:00")
+    page.clock.run_for(61_000)
+    expect(banner).to_have_text("bob finished with 55 — you need 56.")
+    page.context.close()
+
+
 def test_a_score_already_ahead_says_so_and_a_no_show_gives_no_banner(
         browser: Browser, static_server: LiveServer) -> None:
     page, fake = open_table(browser, static_server, DESKTOP)

@@ -41,10 +41,13 @@ export function pointer(b) {
     for (const c of tableau.children) c.classList.toggle("over", c === over);
   }
 
+  // A drag may start while my previous action is on its way (a fast player on a slow
+  // network): it is judged when dropped, in its turn, against the board that action
+  // leaves; meanwhile a redraw keeps its cards lifted (b.dragging, board-render.js).
   function startDrag() {
     const column = b.view.columns[drag.col];
     const count = column.up.length - drag.index;
-    if (b.pending || drag.index < 0 || count > movableRun(column)) {
+    if (drag.index < 0 || count > movableRun(column)) {
       drag.started = true; // a drag that cannot carry anything; ends as nothing
       drag.ghost = h("div");
       drag.dead = true;
@@ -68,7 +71,9 @@ export function pointer(b) {
       c.classList.add("lifted");
     });
     document.body.append(ghost);
-    Object.assign(drag, { started: true, ghost, cards, count });
+    const names = column.up.slice(drag.index);
+    Object.assign(drag, { started: true, ghost, cards, count, names });
+    b.dragging = { col: drag.col, index: drag.index, names };
     for (const to of targets(b.view, b.rules, drag.col, count)) tableau.children[to].classList.add("target");
     return true;
   }
@@ -92,9 +97,15 @@ export function pointer(b) {
 
   function onPointerCancel() {
     endPointer();
-    if (drag?.started && !drag.dead) snapBack(drag);
+    if (drag?.started && !drag.dead) snapBack(b, drag);
     drag = null;
   }
+
+  // The dragged cards are where they were when lifted (the action before may have moved
+  // them while they were in the air).
+  const stillThere = ({ col, index, names }) =>
+    names.every((name, i) => b.view.columns[col].up[index + i] === name) &&
+    b.view.columns[col].up.length === index + names.length;
 
   async function onPointerUp(event) {
     endPointer();
@@ -105,26 +116,38 @@ export function pointer(b) {
     if (current.dead) return;
     const over = columnAt(event.clientX, event.clientY);
     const to = over ? Number(over.dataset.col) : current.col;
-    if (to === current.col) return snapBack(current);
+    if (to === current.col) return snapBack(b, current);
     const move = { op: "move", from: current.col, to, count: current.count };
-    const problem = moveProblem(b.view, b.rules, move.from, move.to, move.count);
-    if (problem) {
-      snapBack(current);
-      return b.refuse(problem);
-    }
-    b.focus = { col: to, index: 99 };
-    const ok = await b.act(move, { onReject: () => snapBack(current) });
+    const ok = await b.act(() => {
+      if (!stillThere(current)) return snapBack(b, current); // the board changed: nothing
+      const problem = moveProblem(b.view, b.rules, move.from, move.to, move.count);
+      if (problem) {
+        snapBack(b, current);
+        b.refuse(problem);
+        return null;
+      }
+      b.focus = { col: to, index: 99 };
+      current.ghost.classList.add("dropped"); // the move's animation starts from here
+      return move;
+    }, { onReject: () => snapBack(b, current) });
     if (ok) current.ghost.remove();
+    if (b.dragging?.names === current.names) b.dragging = null;
   }
 
   return { onPointerDown };
 }
 
-function snapBack(current) {
-  const { ghost, cards } = current;
+// Back where they came from (returns null: nothing to send). The cards shown again are
+// the board's current ones: a redraw while they were in the air replaced those lifted.
+function snapBack(b, current) {
+  const { ghost } = current;
+  if (b.dragging?.names === current.names) b.dragging = null;
   const done = () => {
     ghost.remove();
-    cards.forEach((c) => c.classList.remove("lifted"));
+    for (const c of b.tableau.querySelectorAll(".card.lifted")) {
+      const next = b.dragging; // another drag begun meanwhile keeps its own cards lifted
+      if (next?.col !== Number(c.dataset.col) || c.dataset.index < next.index) c.classList.remove("lifted");
+    }
   };
   if (reducedMotion() || !ghost.animate) return done();
   ghost.animate([{ transform: ghost.style.transform }, { transform: "translate(0, 0)" }],

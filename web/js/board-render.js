@@ -139,6 +139,8 @@ function renderColumn(b, column, col) {
     if (picked && picked.col === col && i >= column.up.length - picked.count) {
       card.classList.add("picked");
     }
+    const dragged = b.dragging;
+    if (dragged?.col === col && dragged.names[i - dragged.index] === name) card.classList.add("lifted");
     el.append(card);
   });
   return el;
@@ -149,7 +151,7 @@ export function snapshot(b, action) {
   if (!b.view || !action) return null;
   const rects = new Map();
   if (action.op === "move") {
-    const lifted = document.querySelector(".ghost");
+    const lifted = document.querySelector(".ghost.dropped"); // not one still in the air
     const source = lifted ? [...lifted.children]
       : [...b.tableau.children[action.from].querySelectorAll(".card:not(.back)")]
         .slice(-action.count);

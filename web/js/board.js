@@ -27,6 +27,7 @@ export function createBoard({ root, rules, onAction, readOnly = false, title, tr
     suggested: null, // the last hint's action: Enter plays it until anything else happens
     lit: null, // the last hint's action, lit up on the board until a new position
     pending: false,
+    dragging: null, // cards in the air: {col, index, names} (board-drag.js)
     sizes: null,
     box: { width: 0, height: 0 },
   };

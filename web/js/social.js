@@ -138,8 +138,21 @@ export function tableSocial(app, state) {
     app.socket.send({ type: "say", match_id: state().matchId, code });
   }
 
+  // The banner's "…is enough if your game takes less than 2:20" holds until then: drawn
+  // again at that moment, without the clause (it stayed, already false, until news came).
+  let tieTimer = null;
+  function tieLapsesIn() {
+    const { game, opponent } = state();
+    if (!game || OVER.has(game.status) || !opponent || !OVER.has(opponent.status)) return null;
+    const { tieTime } = scoreToBeat({ theirScore: opponent.score, theirMs: opponent.elapsed_ms, myMs: myElapsed(game) });
+    return tieTime === null ? null : tieTime - myElapsed(game);
+  }
+
   function draw() {
     clear(el, banner(), saidLine(), sayButtons(), notice ? h("p.error", { role: "alert" }, notice) : null);
+    clearTimeout(tieTimer);
+    const lapses = tieLapsesIn();
+    if (lapses !== null) tieTimer = setTimeout(draw, lapses + 50);
   }
 
   const stop = app.listen((m) => {
@@ -163,7 +176,7 @@ export function tableSocial(app, state) {
     queueMicrotask(draw); // after the table has applied the frame
   });
   draw();
-  return { el, draw, destroy() { stop(); clearTimeout(timer); } };
+  return { el, draw, destroy() { stop(); clearTimeout(timer); clearTimeout(tieTimer); } };
 }
 
 // ---- friend requests (friends are mutual): REST /me/friend-requests, news as `friend` frames

@@ -164,15 +164,22 @@ function tookAck(st, answer, action) {
   renderHud(st);
 }
 
+// As the duel's: asked in the board's turn, for the position it leaves; an answer that
+// comes once a newer step of mine is made or on its way is for a board no longer there.
 function hint(st) {
-  if (!st.playable() || st.waiting) return;
+  if (!st.playable() || st.waiting || !st.board) return;
   st.el.querySelector(".guidepanel")?.remove();
   startWaiting(st, "hint", THINKING_AFTER_MS);
-  st.app.socket.send({ type: "solo_hint", game_id: st.gameId });
+  st.board.later(() => {
+    st.hintFor = st.game?.seq;
+    st.app.socket.send({ type: "solo_hint", game_id: st.gameId });
+    return null;
+  });
 }
 
 async function hinted(st, m) {
   stopWaiting(st);
+  if (!st.game || st.session.pending || st.game.seq !== st.hintFor) return;
   if (m.verdict === "cancelled") return st.board?.say((await guideModule()).guideText("gdCancelled"), { kind: "refused" });
   if (m.verdict === "no_win") {
     st.board?.say("");

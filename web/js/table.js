@@ -286,12 +286,21 @@ async function finish(st) {
 
 // A hint only points: it lights up what to play for a moment and says why, in the status
 // line for everyone and in the live region for screen readers; it never plays.
+// Asked in the board's turn (after a move of mine on its way), for the position it
+// leaves; an answer that comes once a newer step of mine is made or on its way is for
+// a board no longer there, and is not shown.
 function hint(st) {
-  if (!st.session.over) st.app.socket.send({ type: "hint", match_id: st.matchId });
+  if (st.session.over || !st.board) return;
+  st.board.later(() => {
+    st.hintFor = st.game?.seq;
+    st.app.socket.send({ type: "hint", match_id: st.matchId });
+    return null;
+  });
 }
 
 function showHint(st, answer) {
-  if (st.game) showHintOn(st.el, st.board, st.game.view, answer);
+  if (!st.game || st.session.pending || st.game.seq !== st.hintFor) return;
+  showHintOn(st.el, st.board, st.game.view, answer);
 }
 
 // ---- keyboard shortcuts (the board handles arrows and Enter itself)
