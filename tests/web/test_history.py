@@ -168,6 +168,17 @@ def test_a_game_in_progress_has_no_replay_for_anybody(
     assert page.locator(".replay .tableau").count() == 0
     page.goto("/#/player/ann")
     expect(page.locator("#no-games")).to_be_visible()  # in progress: not in the past
+    # An empty section keeps its distance from the next heading ("No rated duel yet." ran
+    # into "BADGES" on a phone).
+    page.set_viewport_size({"width": 390, "height": 844})
+    expect(page.locator("#no-rated")).to_be_visible()
+    expect(page.locator("#badges-h")).to_be_visible()
+    gap = page.evaluate("""() => {
+      const said = document.getElementById('no-rated').getBoundingClientRect().bottom;
+      const next = [...document.querySelectorAll('h2')].map((e) => e.getBoundingClientRect().top)
+        .filter((top) => top >= said - 2);
+      return Math.min(...next) - said; }""")
+    assert gap >= 12, gap
 
 
 def test_solo_share_text_and_redo(browser: Browser, app_server: LiveServer) -> None:

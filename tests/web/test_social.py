@@ -83,6 +83,27 @@ def test_the_tie_clause_goes_once_its_time_has_passed(browser: Browser,
     page.context.close()
 
 
+def test_after_the_match_say_sits_under_the_result(browser: Browser,
+                                                    static_server: LiveServer,
+                                                    artifacts: Path) -> None:
+    """It stood alone above the "Result" heading; "Well played" belongs with the result."""
+    page, fake = open_table(browser, static_server, DESKTOP)
+    page.click("#finish")
+    page.click("#confirm-finish-yes")
+    fake.match_over(my_score=3, their_score=1)
+    expect(page.locator("#winner")).to_have_text("Winner: alice")
+    say = page.locator(".result .panel #say")
+    expect(say).to_be_visible()
+    heading, leave = page.locator("#result-h").bounding_box(), page.locator("#leave").bounding_box()
+    box = say.bounding_box()
+    assert heading and leave and box and box["y"] > leave["y"] > heading["y"]
+    page.locator("#say summary").click()
+    page.locator("#say-well_played").click()
+    assert sent(page, fake, "say")[-1]["code"] == "well_played"
+    page.screenshot(path=artifacts / "social-result.png", full_page=True)
+    page.context.close()
+
+
 def test_a_score_already_ahead_says_so_and_a_no_show_gives_no_banner(
         browser: Browser, static_server: LiveServer) -> None:
     page, fake = open_table(browser, static_server, DESKTOP)

@@ -42,7 +42,9 @@ function wonOnTime(result) {
 
 const HOW = { won: "won", finished: "finished_early", finished_early: "finished_early", timeout: "timed_out", timed_out: "timed_out", did_not_start: "did_not_start" };
 
-export function resultView({ result, me, nameOf, suits, rated, onNewGame, onLeave, onReplay }) {
+// `social`: the table's words between players ("Say…", what was said), shown under the
+// result's buttons, where "Well played" is said (above the heading it stood alone).
+export function resultView({ result, me, nameOf, suits, rated, onNewGame, onLeave, onReplay, social = null }) {
   const first = (row) => (row.player_id === result.winner_id ? 1 : 0);
   const rows = [...result.results].sort((a, b) => first(b) - first(a) || b.score - a.score);
   const alone = result.results.length < 2; // nobody was paired into this quick duel
@@ -84,7 +86,8 @@ export function resultView({ result, me, nameOf, suits, rated, onNewGame, onLeav
         rows.filter((row) => row.reason !== "did_not_start").map((row) => h("button", {
           type: "button", class: "replay", onclick: () => onReplay(row.player_id),
         }, icon("replay"), `${t("replay")} — ${nameOf(row.player_id)}`)),
-        h("button.quit", { type: "button", id: "leave", onclick: onLeave }, icon("leave"), t("leave")))),
+        h("button.quit", { type: "button", id: "leave", onclick: onLeave }, icon("leave"), t("leave"))),
+      social),
     chart,
     alone ? null : h("section.panel", {},
       h("h2", { id: "share-h" }, t("share")), shareBox,

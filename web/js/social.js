@@ -46,6 +46,7 @@ addWords({
 const STYLE = `
 .social { display: flex; flex-wrap: wrap; align-items: center; gap: .4rem .6rem; }
 .social .beat { font-weight: 600; }
+.result .social { justify-content: center; margin-top: .7rem; }
 .social .beat.ahead { background: rgba(90, 200, 120, .16); border-color: rgba(90, 200, 120, .5); }
 .social .said { margin: 0; padding: .25rem .8rem; }
 .social .say { display: inline-flex; gap: .3rem; flex-wrap: wrap; align-items: center; }

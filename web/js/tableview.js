@@ -241,8 +241,9 @@ function renderResult(st) {
   }
   const alone = (st.table?.seats || []).length < 2;
   clear(el, rematchNotice(st),
-    newsLine(st), st.social?.el,
+    newsLine(st),
     st.resultView({
+      social: st.social?.el,
       result: st.result, me: st.me, nameOf: st.nameOf, suits: st.table?.suits ?? st.game?.rules.suits, rated: st.table?.rated,
       // Alone at the table: a new game needs a new opponent, invited from the waiting screen.
       onNewGame: alone ? acts.inviteNew : acts.newGame, onLeave: acts.leave,
