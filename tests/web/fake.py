@@ -105,6 +105,9 @@ class FakeServer:
         self.hold_acts = False
         self.held_acts: list[tuple[WebSocketRoute, dict[str, Any]]] = []
         self.hold_hints = False  # hints held until release_hints(), likewise
+        # A stalled network: what comes in is handled, nothing goes out (events stay in
+        # the log, replayed to a connection that resumes the stream).
+        self.muted = False
         self.held_hints: list[WebSocketRoute] = []
         self.refuse_connections = False
         self.reject_next: str | None = None
@@ -193,7 +196,7 @@ class FakeServer:
             self.hint(ws)
         elif kind == "spectate":
             self.push(ws, self.opponent_snapshot())
-        elif kind == "ping":
+        elif kind == "ping" and not self.muted:
             ws.send(checked_json({"type": "pong"}))
 
     def hello(self, ws: WebSocketRoute, message: dict[str, Any]) -> None:
@@ -211,7 +214,7 @@ class FakeServer:
         self.n += 1
         payload["n"] = self.n
         self.log.append(payload)
-        if ws is not None:
+        if ws is not None and not self.muted:
             ws.send(checked_json(payload))
 
     def opponent(self, score: int = 0, runs: int = 6) -> dict[str, Any]:

@@ -291,6 +291,43 @@ def test_on_a_phone_the_opponents_news_does_not_move_my_board(browser: Browser,
     context.close()
 
 
+def test_a_silent_connection_is_given_up_said_and_resumed(page: Page,
+                                                           static_server: LiveServer) -> None:
+    """Bug: a stalled network (no close) left the page looking connected, a picked card
+    lit and nothing happening, until TCP gave up minutes later."""
+    page.clock.install()  # the socket's watch, moved on below without waiting for it
+    fake = FakeServer()
+    fake.install(page)
+    page.goto(f"{static_server.url}/#/table/{TABLE_ID}")
+    expect(page.locator(".tableau .column")).to_have_count(10)
+    status = page.locator("#status")
+    fake.muted = True
+    tap(card(page, "6s", 1))  # handled by the server; its ack does not come through
+    wait_for(page, lambda: actions_sent(fake), "the move sent")
+    page.clock.run_for(6_000)  # silent: a ping asked…
+    wait_for(page, lambda: [m for m in fake.received if m["type"] == "ping"], "a probe")
+    expect(status).to_be_hidden()
+    page.clock.run_for(5_000)  # …and not answered either: given up, and said
+    expect(status).to_have_text("Connection lost — reconnecting…")
+    fake.muted = False
+    page.clock.run_for(1_000)
+    wait_for(page, lambda: len(fake.sockets) == 2, "a new connection")
+    expect(status).to_be_hidden()
+    expect(top(page, 0)).to_have_attribute("data-card", "4s")  # the ack, on the resumed stream
+    assert actions_sent(fake) == [{"op": "move", "from": 1, "to": 0, "count": 3}]  # once
+
+
+def test_the_browser_going_offline_is_said_at_once(page: Page, fake: FakeServer) -> None:
+    status = page.locator("#status")
+    page.context.set_offline(True)
+    expect(status).to_have_text("Connection lost — reconnecting…", timeout=2000)
+    page.context.set_offline(False)
+    expect(status).to_be_hidden(timeout=2000)  # connected again at once, no backoff
+    assert len(fake.sockets) == 2
+    tap(card(page, "6s", 1))
+    expect(top(page, 0)).to_have_attribute("data-card", "4s")
+
+
 def test_reconnect_resumes_the_stream(page: Page, fake: FakeServer, artifacts: Path) -> None:
     tap(card(page, "6s", 1))
     expect(top(page, 0)).to_have_attribute("data-card", "4s")

@@ -17,6 +17,7 @@ from app.ops.logging import JsonFormatter
 from tests.web import conftest
 from tests.web.axe import serious
 from tests.web.conftest import LiveServer
+from tests.web.language import choose_language
 from tests.web.test_e2e import (
     LAST_RUN,
     card,
@@ -152,16 +153,24 @@ def test_the_way_back_to_my_game_and_news_of_my_table(browser: Browser,
     alice.set_viewport_size({"width": 390, "height": 844})  # the header's pill fits a phone
     expect(alice.locator("#mygame .short")).to_have_text("My game")  # the short words
     expect(alice.locator("#mygame .long")).to_be_hidden()
-    assert alice.evaluate("document.documentElement.scrollWidth <= innerWidth")
-    assert alice.evaluate("document.querySelector('.bar').scrollWidth <= innerWidth")
-    assert alice.evaluate("""() => {  // nothing in the header overlaps its neighbour
-      const shown = [...document.querySelector('.bar').children].filter((e) => e.offsetParent);
-      const boxes = shown.map((e) => e.getBoundingClientRect());
-      return shown.every((e) => e.scrollWidth <= e.clientWidth + 1)  // none squeezed
-        && boxes.every((b, i) => i === 0 || boxes[i - 1].right <= b.left + 0.5)
-        && boxes.at(-1).right <= innerWidth;
-    }""")
-    alice.screenshot(path=artifacts / "flows-my-tables-390x844.png")
+    # In every language: German's "Mein Spiel" pushed the "?" half off the screen.
+    # The quick duel's words too (kept across the lobby's redraws, they stayed English).
+    for lang, short, quick in (("de", "Mein Spiel", "Schnelles Duell"),
+                               ("fr", "Ma partie", "Duel express"),
+                               ("en", "My game", "Quick duel")):
+        choose_language(alice, lang)
+        expect(alice.locator("#mygame .short")).to_have_text(short)
+        expect(alice.locator("#quick-duel")).to_have_text(quick)
+        assert alice.evaluate("document.documentElement.scrollWidth <= innerWidth"), lang
+        assert alice.evaluate("document.querySelector('.bar').scrollWidth <= innerWidth"), lang
+        assert alice.evaluate("""() => {  // nothing in the header overlaps its neighbour
+          const shown = [...document.querySelector('.bar').children].filter((e) => e.offsetParent);
+          const boxes = shown.map((e) => e.getBoundingClientRect());
+          return shown.every((e) => e.scrollWidth <= e.clientWidth + 1)  // none squeezed
+            && boxes.every((b, i) => i === 0 || boxes[i - 1].right <= b.left + 0.5)
+            && boxes.at(-1).right <= innerWidth;
+        }"""), lang
+        alice.screenshot(path=artifacts / f"flows-my-tables-390x844-{lang}.png")
     alice.set_viewport_size({"width": 1280, "height": 800})
     mine.get_by_role("button", name="Back to my game").click()
     expect(top(alice, 0)).to_have_attribute("data-card", "4s")  # the game as left

@@ -171,7 +171,11 @@ export async function setLang(code) {
   listeners.forEach((listener) => listener(code));
 }
 
-export const onLangChange = (listener) => listeners.add(listener);
+// Returns the way to stop listening (a part of a screen that outlives no screen).
+export function onLangChange(listener) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
 
 // Screens loaded on demand bring their own words (solo-words.js), merged in here so the
 // first page does not carry them: {en: {...}, fr: {...}, de: {...}}.

@@ -4,7 +4,7 @@
 // quick_looking frames). The pairing rule is the server's (docs/api.md, "Quick duel").
 // Loaded on demand with the lobby, with its words; the table loads it for qdLater.
 import { h, clear, announce } from "./dom.js";
-import { t, addWords, problemText } from "./i18n.js";
+import { t, addWords, problemText, onLangChange } from "./i18n.js";
 import { call } from "./api.js";
 import { icon } from "./face.js";
 
@@ -92,7 +92,10 @@ export function quickDuel(app, host) {
     // Someone asked for the same: my wait is over, the duel starts.
     if (m.type === "lobby" && waiting && m.table?.id === waiting.id && m.table.match_id) app.go(`#/table/${waiting.id}`);
   });
+  // Kept across the lobby's redraws, so its words follow a language change by themselves
+  // (the lobby said "Quick duel" in German until it was opened again).
+  const unlisten = onLangChange(render);
   render();
   call("GET", "/quick-duel").then((answer) => { looking = answer.looking; render(); }, () => {});
-  return stop;
+  return () => { stop(); unlisten(); };
 }

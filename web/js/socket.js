@@ -6,6 +6,14 @@ const BACKOFF = [250, 500, 1000, 2000, 4000];
 // The server could not read a game just now (`unavailable`: its database restarting): what
 // we follow is asked for again this much later, as after lost events.
 const UNAVAILABLE_RETRY_MS = 1000;
+// A stalled network (a phone between cells, a laptop's Wi-Fi gone) closes no socket for
+// minutes, and the page looked connected meanwhile. A connection silent QUIET_MS after we
+// sent it something (an action, a ping) is asked for a pong; silent PROBE_MS more, it is
+// taken for dead. (Not at once: a solver's answer may take longer, but the server answers
+// a ping while it searches.)
+const QUIET_MS = 5000;
+const PROBE_MS = 4000;
+const PING_EVERY_MS = 25_000;
 
 export function createSocket({ token, onMessage, onStatus, url = defaultUrl() }) {
   let ws = null;
@@ -16,9 +24,7 @@ export function createSocket({ token, onMessage, onStatus, url = defaultUrl() })
   let timer = null;
   let askAgain = null; // the timer that asks again for what we follow after `unavailable`
   const queue = [];
-  // "match:seq" or "solo game:seq" → { resolve, frame, sentOn }: sentOn is the connection
-  // the frame left on (null while it waits in the queue for one).
-  const waiting = new Map();
+  const answers = answerBook();
   const subscriptions = new Map(); // key → message to send again on a fresh stream
 
   function connect() {
@@ -29,15 +35,38 @@ export function createSocket({ token, onMessage, onStatus, url = defaultUrl() })
       if (stream !== null && lastEvent !== null) Object.assign(hello, { stream, last_event: lastEvent });
       ws.send(JSON.stringify(hello));
     };
-    ws.onmessage = (event) => receive(JSON.parse(event.data));
-    ws.onclose = () => {
-      ws = null;
-      if (closed) return;
-      onStatus?.("reconnecting");
-      timer = setTimeout(connect, BACKOFF[Math.min(attempt++, BACKOFF.length - 1)]);
+    ws.onmessage = (event) => {
+      silence.heard();
+      receive(JSON.parse(event.data));
     };
+    ws.onclose = lost;
     ws.onerror = () => ws?.close();
   }
+
+  function lost() {
+    ws = null;
+    silence.heard(); // nothing waits on a connection that is gone
+    if (closed) return;
+    onStatus?.("reconnecting");
+    clearTimeout(timer);
+    timer = setTimeout(connect, BACKOFF[Math.min(attempt++, BACKOFF.length - 1)]);
+  }
+
+  // Given up on without waiting for its close (which a dead network delays): what it
+  // still brings is not read; the next connection resumes the stream, and what was sent
+  // on this one settles as after any drop.
+  function abandon() {
+    const old = ws;
+    if (!old) return;
+    old.onmessage = old.onclose = old.onerror = null;
+    old.close();
+    lost();
+  }
+
+  const silence = silenceWatch({
+    probe: () => ws?.readyState === WebSocket.OPEN && ws.send(JSON.stringify({ type: "ping" })),
+    giveUp: abandon,
+  });
 
   function receive(message) {
     if (message.type === "welcome") {
@@ -46,7 +75,7 @@ export function createSocket({ token, onMessage, onStatus, url = defaultUrl() })
       stream = message.stream;
       if (lastEvent === null || fresh) lastEvent = message.last_event;
       onStatus?.("online");
-      if (fresh) settleSentBefore();
+      if (fresh) answers.settleSentBefore(ws);
       if (fresh) followAgain();
       // A subscription queued before this connection went out just now with the others:
       // sent twice, it would be answered twice (a second snapshot).
@@ -55,7 +84,7 @@ export function createSocket({ token, onMessage, onStatus, url = defaultUrl() })
         const frame = queue.shift();
         if (!resent.has(frame)) raw(frame);
       }
-      waiting.forEach((entry) => { entry.sentOn ??= ws; });
+      answers.leftOn(ws);
       return;
     }
     if (message.type === "error" && message.code === "not_authenticated") {
@@ -76,19 +105,7 @@ export function createSocket({ token, onMessage, onStatus, url = defaultUrl() })
     }
     // An answer this connection did not ask for is another tab's or device's of the same
     // player: screens apply it as news (`requested` false) instead of losing it.
-    let requested = false;
-    if (ANSWERS.has(message.type)) {
-      const key = keyOf(message);
-      const pending = waiting.get(key);
-      // Two tabs may send the same seq at once: the ack of the other tab's step (every
-      // tab gets it) is news here, and this tab's own answer (a seq_taken refusal) follows.
-      if (pending && (message.type !== "ack" || didStep(message, pending.frame))) {
-        requested = true;
-        waiting.delete(key);
-        pending.resolve(message);
-      }
-    }
-    onMessage(message, { requested });
+    onMessage(message, { requested: answers.take(message) });
   }
 
   // Ask again for everything followed: each answer is a snapshot of it as it is now.
@@ -97,8 +114,10 @@ export function createSocket({ token, onMessage, onStatus, url = defaultUrl() })
   }
 
   function raw(frame) {
-    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(frame));
-    else queue.push(frame);
+    if (ws && ws.readyState === WebSocket.OPEN) {
+      ws.send(JSON.stringify(frame));
+      silence.sent();
+    } else queue.push(frame);
   }
 
   // Send now (or as soon as connected); `key` keeps it to send again on a fresh stream.
@@ -110,31 +129,30 @@ export function createSocket({ token, onMessage, onStatus, url = defaultUrl() })
   // An action or finish: resolves with the server's ack or reject for this seq.
   function request(frame) {
     return new Promise((resolve) => {
-      const open = ws && ws.readyState === WebSocket.OPEN;
-      waiting.set(keyOf(frame), { resolve, frame, sentOn: open ? ws : null });
+      answers.add(frame, resolve, ws?.readyState === WebSocket.OPEN ? ws : null);
       raw(frame);
     });
   }
 
-  // A fresh stream (the server no longer knows ours) will never answer what was sent on
-  // an older connection: those requests settle as "resync", and the snapshot that the
-  // resent subscriptions bring shows the game as it is. A snapshot on the live connection
-  // settles nothing: the server still answers every request it got there (a refusal
-  // included, which the player must be told; a table reloading itself asks for one).
-  function settleSentBefore() {
-    waiting.forEach((entry, key) => {
-      if (entry.sentOn === null || entry.sentOn === ws) return;
-      waiting.delete(key);
-      entry.resolve({ type: "resync" });
-    });
-  }
+  // The browser knows when the network goes: said at once, and the connection given up
+  // (nothing can pass); when it comes back, a new one at once instead of after a backoff.
+  const unfollow = followNetwork({
+    offline: () => { if (!closed) { abandon(); onStatus?.("reconnecting"); } },
+    online: () => { if (!closed && !ws) { attempt = 0; clearTimeout(timer); connect(); } },
+  });
 
   connect();
-  const keepAlive = setInterval(() => ws?.readyState === WebSocket.OPEN && raw({ type: "ping" }), 25_000);
+  const keepAlive = setInterval(() => ws?.readyState === WebSocket.OPEN && raw({ type: "ping" }), PING_EVERY_MS);
   return {
     send, request,
     forget: (key) => subscriptions.delete(key),
-    close() { closed = true; clearTimeout(timer); clearTimeout(askAgain); clearInterval(keepAlive); ws?.close(); },
+    close() {
+      closed = true;
+      clearTimeout(timer); clearTimeout(askAgain); clearInterval(keepAlive);
+      silence.stop();
+      unfollow();
+      ws?.close();
+    },
     // For tests and the "reconnecting" state: drop the connection as a network would.
     drop() { ws?.close(); },
     get connected() { return !!ws && ws.readyState === WebSocket.OPEN; },
@@ -167,4 +185,71 @@ function didStep(ack, frame) {
   const asked = frame.type === "finish" ? "finish"
     : a.op === "move" ? `move ${a.from} ${a.to}` : a.op === "flip" ? `flip ${a.col}` : a.op;
   return step === asked;
+}
+
+// Actions and finishes waiting for their ack or reject: "match:seq" or "solo game:seq" →
+// { resolve, frame, sentOn }, sentOn the connection the frame left on (null while it
+// waits in the queue for one).
+function answerBook() {
+  const waiting = new Map();
+  return {
+    add(frame, resolve, sentOn) { waiting.set(keyOf(frame), { resolve, frame, sentOn }); },
+    // Whether `message` answers a request of this page (then settled with it). Two tabs
+    // may send the same seq at once: the ack of the other tab's step (every tab gets it)
+    // is news here, and this tab's own answer (a seq_taken refusal) follows.
+    take(message) {
+      if (!ANSWERS.has(message.type)) return false;
+      const key = keyOf(message);
+      const pending = waiting.get(key);
+      if (!pending || (message.type === "ack" && !didStep(message, pending.frame))) return false;
+      waiting.delete(key);
+      pending.resolve(message);
+      return true;
+    },
+    // Those queued while no connection was open left on `ws`, just opened.
+    leftOn(ws) { waiting.forEach((entry) => { entry.sentOn ??= ws; }); },
+    // A fresh stream (the server no longer knows ours) will never answer what was sent on
+    // an older connection: those requests settle as "resync", and the snapshot that the
+    // resent subscriptions bring shows the game as it is. A snapshot on the live
+    // connection settles nothing: the server still answers every request it got there (a
+    // refusal included, which the player must be told; a table reloading itself asks).
+    settleSentBefore(ws) {
+      waiting.forEach((entry, key) => {
+        if (entry.sentOn === null || entry.sentOn === ws) return;
+        waiting.delete(key);
+        entry.resolve({ type: "resync" });
+      });
+    },
+  };
+}
+
+// A connection silent QUIET_MS after we sent it something is asked for a pong (`probe`);
+// silent PROBE_MS more, it is given up (`giveUp`). `sent` and `heard` are told of each
+// frame out and in.
+function silenceWatch({ probe, giveUp }) {
+  let awaitedSince = null; // when the oldest frame sent since the last one heard left
+  let probedAt = null;
+  const watching = setInterval(() => {
+    if (awaitedSince === null) return;
+    const now = Date.now();
+    if (probedAt === null && now - awaitedSince > QUIET_MS) {
+      probedAt = now;
+      probe();
+    } else if (probedAt !== null && now - probedAt > PROBE_MS) giveUp();
+  }, 1000);
+  return {
+    sent() { awaitedSince ??= Date.now(); },
+    heard() { awaitedSince = probedAt = null; },
+    stop() { clearInterval(watching); },
+  };
+}
+
+// The browser's online and offline events; returns the way to stop following them.
+function followNetwork({ online, offline }) {
+  addEventListener("online", online);
+  addEventListener("offline", offline);
+  return () => {
+    removeEventListener("online", online);
+    removeEventListener("offline", offline);
+  };
 }
