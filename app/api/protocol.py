@@ -198,6 +198,11 @@ class Progress(Message):
     actions: int
     runs: int
     time_left_ms: int | None = Field(description="None until the game is opened.")
+    at_ms: int = Field(description=(
+        "When time_left_ms was read, on the server's clock (ms since the epoch): a client "
+        "dates the clock by it rather than by the frame's arrival, as frames held up by a "
+        "stalled network arrive together later. Compare it with the least "
+        "(arrival - at_ms) seen, which absorbs the clocks' offset and the fastest delivery."))
     status: GameStatus
     online: bool
     start_deadline: str | None = Field(

@@ -88,12 +88,15 @@ def iso_time(seconds: float) -> str:
 def progress(seat: SeatState, now: float, online: bool, start_deadline: float | None = None
              ) -> Payload:
     """What anybody may know of a game in progress: no card at all. ``start_deadline``
-    (the match's) is shown only while the game waits to be opened."""
+    (the match's) is shown only while the game waits to be opened. ``at_ms``: when
+    ``time_left_ms`` was read, on the server's clock: a client dates the clock by it, not
+    by the frame's arrival (frames held up by a stalled network come in a burst)."""
     waiting = seat.started_at is None and not seat.over and start_deadline is not None
     return {
         "player_id": seat.player_id, "score": seat.game.score.points,
         "actions": seat.game.state.actions, "runs": len(seat.game.state.removed),
         "time_left_ms": None if seat.started_at is None else seat.time_left_ms(now),
+        "at_ms": round(now * 1000),
         "status": seat.status, "online": online,
         "start_deadline": iso_time(start_deadline) if waiting and start_deadline else None,
     }

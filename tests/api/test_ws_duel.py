@@ -55,7 +55,8 @@ async def test_a_whole_duel_one_wins_one_finishes_and_nothing_leaks(
             assert ack["type"] == "ack" and ack["seq"] == seq
         progress = await bob.until("progress", match_id=match)
         assert set(progress["progress"]) == {"player_id", "score", "actions", "runs",
-                                             "time_left_ms", "status", "online", "start_deadline"}
+                                             "time_left_ms", "at_ms", "status", "online",
+                                             "start_deadline"}
 
         ack = await bob.request(act(match, 1, WINNING_LINE[0]), "ack")
         assert ack["score"] == -1

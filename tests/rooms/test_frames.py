@@ -77,6 +77,7 @@ def no_show() -> list[dict[str, Any]]:
     waiting = unopened(start_by=T0 + 60)
     progress = frames.progress_event(7, waiting.seat_of(2), T0, True, waiting.start_deadline)
     assert progress["progress"]["start_deadline"] == "1970-01-01T01:24:20Z"
+    assert progress["progress"]["at_ms"] == round(T0 * 1000)  # when its clock was read
     late = core.expiry_due(waiting, 2, T0 + 60)
     assert late is not None and isinstance(late.effects[-1], core.GameEnded)
     assert late.effects[-1].frame["reason"] == "did_not_start"

@@ -105,7 +105,8 @@ async def test_played_at_once_paired_later_settled_once(session_factory: Session
     assert his["seq"] == 0 and his["view"]["stock"] == mine["view"]["stock"]  # same deal
     # What he sees of Ann's game: her progress only, nothing of her cards.
     assert set(his["opponent"]) <= {"player_id", "score", "runs", "actions", "status",
-                                    "online", "elapsed_ms", "time_left_ms", "start_deadline"}
+                                    "online", "elapsed_ms", "time_left_ms", "at_ms",
+                                    "start_deadline"}
     await duels.finish(player_id=bob.id, match_id=match_id, seq=1)
     assert [r["match_id"] for r in results] == [match_id] * 2  # once, to each player
     assert {r["player_id"] for r in results[0]["results"]} == {ann.id, bob.id}

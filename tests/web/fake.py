@@ -8,6 +8,7 @@ tested against genuine rules without a database. The end-to-end tests use the re
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from playwright.sync_api import Page, Route, WebSocketRoute
@@ -219,8 +220,8 @@ class FakeServer:
 
     def opponent(self, score: int = 0, runs: int = 6) -> dict[str, Any]:
         return {"player_id": OPPONENT["id"], "score": score, "actions": 0, "runs": runs,
-                "time_left_ms": self.time_limit_ms, "status": "playing", "online": True,
-                "start_deadline": None}
+                "time_left_ms": self.time_limit_ms, "at_ms": round(time.time() * 1000),
+                "status": "playing", "online": True, "start_deadline": None}
 
     def snapshot(self) -> dict[str, Any]:
         return {

@@ -4,6 +4,7 @@ reconnect, spectating and the result — with the real rules engine behind the s
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -326,6 +327,23 @@ def test_the_browser_going_offline_is_said_at_once(page: Page, fake: FakeServer)
     assert len(fake.sockets) == 2
     tap(card(page, "6s", 1))
     expect(top(page, 0)).to_have_attribute("data-card", "4s")
+
+
+def test_the_opponents_clock_is_dated_by_the_server_not_by_arrival(
+        page: Page, fake: FakeServer) -> None:
+    """Bug: after a network stall the opponent's news came in a burst, each dated by its
+    arrival: their clock read the stall's length too high until they moved again."""
+    clock = page.locator("#their-clock")
+
+    def news(time_left_ms: int, made_ago_ms: int) -> None:
+        fake.push(fake.socket, {"type": "progress", "match_id": MATCH_ID, "progress": {
+            **fake.opponent(), "time_left_ms": time_left_ms,
+            "at_ms": round(time.time() * 1000) - made_ago_ms}})
+
+    news(500_000, 0)
+    expect(clock).to_have_text(re.compile(r"^8:(20|19)$"))
+    news(499_000, 12_000)  # made 12 s ago, held up on the way: 8:19 then, 8:07 now
+    expect(clock).to_have_text(re.compile(r"^8:0[678]$"))
 
 
 def test_reconnect_resumes_the_stream(page: Page, fake: FakeServer, artifacts: Path) -> None:

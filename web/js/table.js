@@ -21,6 +21,7 @@ export function tableScreen(app, { tableId }) {
     table: null,
     matchId: null,
     opponent: null, // Progress of the other player
+    madeAt: madeAtClock(), // a Progress's at_ms on this page's clock
     watch: null, // the opponent's game once mine is over: {view, score, status, left, at}
     result: null,
     replay: null,
@@ -184,7 +185,7 @@ function snapshot(st, m) {
     return st.render();
   }
   st.session.start(m, { rules: resolveRules(m.rules), limit: m.time_limit_ms });
-  if (m.opponent) st.opponent = { ...m.opponent, at: Date.now() };
+  if (m.opponent) st.opponent = { ...m.opponent, at: st.madeAt(m.opponent.at_ms) };
   if (!st.social) {
     import("./social.js").then((s) => {
       st.social ??= s.tableSocial(st.app, () => ({ matchId: st.matchId, game: st.game, opponent: st.opponent, nameOf: st.nameOf, me: st.me }));
@@ -198,8 +199,22 @@ function snapshot(st, m) {
 
 function progress(st, p) {
   if (p.player_id === st.me.id) return;
-  st.opponent = { ...p, at: Date.now() };
+  st.opponent = { ...p, at: st.madeAt(p.at_ms) };
   renderScores(st);
+}
+
+// When a frame was made, on this page's clock, from `at_ms` (the server's): the least
+// (arrival - at_ms) seen stands for the clocks' offset and the quickest delivery, and a
+// frame that took longer (held up by a stalled network, then come in a burst) is dated
+// back by the difference, so the opponent's clock reads what it read when it was sent.
+export function madeAtClock(now = Date.now) {
+  let least = Infinity;
+  return (atMs) => {
+    const arrived = now();
+    if (typeof atMs !== "number") return arrived;
+    least = Math.min(least, arrived - atMs);
+    return atMs + least; // `arrived` less the delay beyond the quickest
+  };
 }
 
 function watched(st, m) {
