@@ -290,6 +290,9 @@ def test_find_a_player_by_name_add_and_invite(browser: Browser, app_server: Live
     found.get_by_role("button", name="Add friend — frank").click()
     expect(erin.locator("#friend-requests")).to_contain_text(
         "Request sent to frank; waiting for an answer.")
+    # Asked: said where the button was, which is not offered again (a second ask fails).
+    expect(found).to_contain_text("Friend request sent.")
+    expect(found.get_by_role("button", name="Add friend — frank")).to_have_count(0)
     frank.get_by_role("button", name="Accept — erin").click()  # live: friends are mutual
     expect(found.get_by_text("Friends ✓")).to_be_visible()
     expect(found.get_by_role("button", name="Remove — frank")).to_be_visible()
@@ -611,6 +614,7 @@ def test_the_player_page_shows_and_changes_friend_and_ignore_state(
     expect(alice.locator("#ignore-state")).to_have_text("Ignored")
     alice.reload()
     expect(alice.locator("#ignore-state")).to_have_text("Ignored")
+    expect(alice.locator("#add-friend")).to_have_count(0)  # refused while I ignore him
     alice.get_by_role("button", name="Unignore").click()
     expect(alice.get_by_role("button", name="Ignore", exact=True)).to_be_visible()
     expect(alice.locator("#ignore-state")).to_have_count(0)

@@ -86,6 +86,7 @@ export function lobbyScreen(app, { inviteCode }) {
     matches: new Map(), // match id → GET /matches/{id}, for My tables
     says: null, // mytables.js: My tables' words, loaded with the first table of mine
     found: null, // players found by name: null before a search
+    asked: new Set(), // ids of players I asked to be friends from here
     seatNews: null, // a table of mine someone just sat down at
     requests: null, // social.js: friend requests waiting (friends are mutual)
     inviteInfo: null,
@@ -147,6 +148,8 @@ function lobbyNews(st, m) {
   // A match of mine settled (its result comes to every connection of mine): My tables
   // says how it ended without a reload.
   if (m.type === "lobby" || m.type === "invite" || m.type === "match_result") st.load();
+  // News of a friend (a request answered): a friend error said before is old now.
+  if (m.type === "friend" && st.message) { st.message = ""; st.render(); }
   if (m.type === "presence") {
     const friend = st.friends.find((f) => f.id === m.player_id);
     if (friend) { friend.online = m.online; st.render(); }
@@ -302,8 +305,11 @@ function renderFind(st) {
         ? [h("span.badge.friend", { id: `friend-state-${p.id}` }, t("isFriend")),
           h("button", { type: "button", id: `unfriend-${p.id}`, onclick: () => unfriend(st, p.id),
             "aria-label": `${t("remove")} — ${p.name}` }, t("remove"))]
-        : h("button.primary", { type: "button", id: `befriend-${p.id}`, onclick: () => befriend(st, p.name),
-          "aria-label": `${t("addFriend")} — ${p.name}` }, icon("plus"), t("addFriend")))));
+        // Asked already (here or elsewhere): said, not offered again (a second ask fails).
+        : st.asked.has(p.id) || st.requests?.askedAlready(p.id)
+          ? h("span.badge", { id: `asked-${p.id}` }, t("friendAdded"))
+          : h("button.primary", { type: "button", id: `befriend-${p.id}`, onclick: () => befriend(st, p),
+            "aria-label": `${t("addFriend")} — ${p.name}` }, icon("plus"), t("addFriend")))));
   return h("div.findbox", form, results);
 }
 
@@ -317,13 +323,16 @@ async function search(st, prefix) {
   st.render();
 }
 
-async function befriend(st, name) {
+async function befriend(st, player) {
+  st.message = "";
   try {
-    await api.addFriend(name);
+    await api.addFriend(player.name);
     announce(t("friendAdded"));
   } catch (problem) {
+    if (problem.code === "request_pending") st.asked.add(player.id);
     return showError(st, problem);
   }
+  st.asked.add(player.id);
   st.load();
 }
 

@@ -124,7 +124,8 @@ function render(st) {
     h("div.profile", h("span.avatar", { "aria-hidden": "true", "data-initial": name[0] }), h("h1", {}, name)),
     h("div.row.contact",
       st.known && info && app.me && !isSelf(st) ? [
-        friendState(st),
+        // No Add friend for a player I ignore (the server refuses it): unignore first.
+        st.ignoring && !st.friend ? null : friendState(st),
         st.ignoring
           ? h("span.row", h("span.badge", { id: "ignore-state" }, icon("block"), t("isIgnored")),
             h("button", { type: "button", id: "unignore", onclick: () => act(st, () => api.unignore(info.id), "unignored", "not_ignored", false, "ignore") }, t("unignore")))

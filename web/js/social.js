@@ -273,5 +273,7 @@ export function friendRequests(app, changed) {
     if (text) announce(text);
     changed();
   });
-  return { el, refresh, friendsAre, destroy: stop };
+  // Whether I have asked them already (the lobby's search shows it instead of Add friend).
+  const askedAlready = (id) => found.outgoing.some((r) => r.id === id);
+  return { el, refresh, friendsAre, askedAlready, destroy: stop };
 }
