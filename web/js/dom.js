@@ -13,8 +13,7 @@ export function h(tag, props = {}, ...children) {
     else if (key === "class") el.className += ` ${value}`;
     else if (key === "dataset") Object.assign(el.dataset, value);
     else if (key === "text") el.textContent = value;
-    else if (key in el && typeof value !== "string") el[key] = value;
-    else el.setAttribute(key, value === true ? "" : value);
+    else setProp(el, key, value);
   }
   append(el, children);
   return el;
@@ -30,10 +29,20 @@ export function patch(el, props) {
     if (value === undefined || value === null || value === false) {
       if (typeof el[key] === "boolean") el[key] = false;
       else el.removeAttribute(key);
-    } else if (key in el && typeof value !== "string") el[key] = value;
-    else if (el.getAttribute(key) !== (value === true ? "" : String(value))) el.setAttribute(key, value === true ? "" : value);
+    } else setProp(el, key, value);
   }
   return el;
+}
+
+// One prop other than a listener, a class, data or text: a property where the element has
+// one and the value is not a string (disabled, tabIndex), else an attribute (set only if
+// it changes: a patch leaves what is already right alone).
+function setProp(el, key, value) {
+  if (key in el && typeof value !== "string") el[key] = value;
+  else {
+    const text = value === true ? "" : String(value);
+    if (el.getAttribute(key) !== text) el.setAttribute(key, text);
+  }
 }
 
 function append(el, children) {
