@@ -67,6 +67,10 @@ class LiveServer:
             # Whole duels are played as fast as the server answers: no frame rate limit.
             "SPIDER_WS_ACTIONS_PER_SECOND": "100000",
             "SPIDER_WS_ACTION_BURST": "100000",
+            # Rescues and auto-completes bounded by the solver's node budgets, not by
+            # a wall clock that a loaded machine runs out (as in tests/web/conftest.py).
+            "SPIDER_SOLO_RESCUE_SECONDS": "60",
+            "SPIDER_SOLO_AUTO_COMPLETE_SECONDS": "60",
         }
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(

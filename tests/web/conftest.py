@@ -109,6 +109,12 @@ def test_settings(folder: Path) -> Settings:
     return Settings(
         database_url=url, secret_key="web-test-secret",
         player_create_burst=1000, player_create_per_minute=1000,
+        # The solver's node budgets decide a rescue or an auto-complete here, not the wall
+        # clock: on a loaded machine (CI, 3 workers on 2 cores) 2.5 s of wall time once
+        # cut the rescue of the day's daily short ("no way out in time"), so a test's
+        # outcome hung on the load. Budgets in seconds are a product setting, tested in
+        # tests/services.
+        solo_rescue_seconds=60.0, solo_auto_complete_seconds=60.0,
     )
 
 
