@@ -140,10 +140,11 @@ def play_solo_line(client: SyncClient, game_id: int, actions: Iterable[Any], pac
     return answer
 
 
-def finish_by_rescues(client: SyncClient, game_id: int, pace: Pace, most: int = 200) -> Frame:
+def rescue_until_offered(client: SyncClient, game_id: int, pace: Pace, most: int = 200
+                         ) -> int:
     """Rescue an opened solo or daily game again and again, each answer awaited, until
-    the server offers the auto-complete; then play it. The last answer (the game won).
-    After a first rescue found a way out, each next one continues its verified line."""
+    the server offers the auto-complete; the game's seq then. After a first rescue found
+    a way out, each next one continues its verified line."""
     opened = client.request({"type": "solo_open", "game_id": game_id}, "solo_snapshot")
     seq, offered = opened["seq"], opened["auto_complete"]
     for _ in range(most):
@@ -156,6 +157,13 @@ def finish_by_rescues(client: SyncClient, game_id: int, pace: Pace, most: int = 
             break
         assert answer["type"] == "solo_assist" and answer["verdict"] == "way_out", answer
         seq, offered = answer["seq"], answer["auto_complete"]
+    return int(seq)
+
+
+def finish_by_rescues(client: SyncClient, game_id: int, pace: Pace, most: int = 200) -> Frame:
+    """:func:`rescue_until_offered`, then the auto-complete played: the last answer (the
+    game won)."""
+    seq = rescue_until_offered(client, game_id, pace, most)
     pace.take()
     return client.request({"type": "solo_auto_complete", "game_id": game_id, "seq": seq + 1},
                           "solo_assist")
