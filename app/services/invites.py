@@ -11,9 +11,9 @@ from datetime import timedelta
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import DuelTable, Invite, Player, utcnow
+from app.db.models import DuelTable, Ignore, Invite, Player, utcnow
 from app.errors import Conflict, Forbidden, InvalidInput, NotFound
-from app.services.friends import ignore_between_any, is_friend
+from app.services.friends import ignore_between_any, ignore_stands_between, is_friend
 from app.services.paging import Page, page_rows
 from app.services.players import find_by_name
 from app.services.tables import SEATS, TableView, get_table, is_expired, seat_player, seats_of
@@ -108,9 +108,12 @@ async def public_invite(*, session: AsyncSession, code: str) -> InviteView:
 
 async def incoming_invites(*, session: AsyncSession, player: Player, page: int,
                            page_size: int) -> Page[InviteView]:
-    """Pending, unexpired invitations addressed to ``player``, newest first."""
+    """Pending, unexpired invitations addressed to ``player``, newest first; none from a
+    player an ignore now stands between (sent before it: accepting would be refused)."""
+    ignored = select(Ignore.player_id).where(
+        ignore_stands_between(player.id, Invite.inviter_id)).exists()
     query = (select(Invite).where(Invite.invitee_id == player.id, Invite.status == "pending",
-                                  Invite.expires_at > utcnow())
+                                  Invite.expires_at > utcnow(), ~ignored)
              .order_by(Invite.created_at.desc(), Invite.id.desc()))
     rows, total = await page_rows(session, query, page=page, page_size=page_size)
     return Page([await _view(session, invite) for (invite,) in rows], total, page, page_size)

@@ -134,9 +134,14 @@ async def test_an_ignore_blocks_invitations_both_ways(client: httpx.AsyncClient)
     direct = await invite(client, cid, private["id"], to="Ann")
     assert (await client.get(f"/api/tables/{private['id']}", headers=ann.auth)).status_code \
         == 200
+    mine = await client.get("/api/me/invites", headers=ann.auth)
+    assert [i["code"] for i in mine.json()["items"]] == [direct["code"]]
     await client.post("/api/me/ignores", json={"name": "Cid"}, headers=ann.auth)
     assert_problem(await client.get(f"/api/tables/{private['id']}", headers=ann.auth), 404,
                    "table_not_found")
+    # Nor is it offered any more (it was, with an Accept that could only be refused).
+    mine = await client.get("/api/me/invites", headers=ann.auth)
+    assert mine.json()["items"] == [] and mine.json()["total"] == 0
     assert_problem(await client.post(f"/api/invites/{direct['code']}/accept",
                                      headers=ann.auth), 403, "ignoring")
 
