@@ -12,6 +12,9 @@ says why at length.
   round in circles. When no such line is found it walks back (:func:`walk_back`).
 - :func:`walk_back` — how many undos lead to the most recent winnable position of the
   game's undo stack, with a winning line from there.
+- :func:`deal_line` — where the game stands on its solvable deal's own verified win (its
+  start, or a position that win passes through), the rest of that win: a hint's line
+  and a rescue's (:func:`rescue_on_line`) without a search.
 
 Server side only: the lines are computed from hidden cards. Every search takes a
 ``stop`` callable (a cancel flag checked now and then) and a wall-clock budget, so a
@@ -31,10 +34,11 @@ from app.engine.actions import Action, Deal
 from app.engine.deal import deal
 from app.engine.errors import IllegalAction
 from app.engine.game import is_legal, legal_moves, push
+from app.engine.solver.advice import Rescue
 from app.engine.solver.solvable import solvable_deal
 from app.engine.solver.solve import Solution, solve
 from app.engine.state import GameState
-from app.rewards.assist import Stopped, stopping_on
+from app.rewards.assist import RESCUE_ACTIONS, Stopped, rescue_actions, stopping_on
 
 Key = bytes
 """A position's identity in a game (:func:`position_key`): 16 bytes, cheap to send."""
@@ -105,29 +109,49 @@ class _Clock:
                      exhaustive=exhaustive, progress=stopping_on(self.stop))
 
 
-def _start_line(state: GameState, deal_of: tuple[int, int] | None
-                ) -> tuple[Action, ...] | None:
-    """The solvable deal's own verified win when ``state`` is that deal's start (solvable
-    deals only: ``deal_of`` = (number, suits)): the first hint of a 4-suit deal needs no
-    search that might not find it within the budget."""
+def deal_line(state: GameState, deal_of: tuple[int, int] | None
+              ) -> tuple[Action, ...] | None:
+    """The rest of the solvable deal's own verified win when ``state`` stands on it: the
+    deal's start or any position that win passes through (solvable deals only:
+    ``deal_of`` = (number, suits)); None elsewhere, or when the line is not legal under
+    the game's rules. No search: a 4-suit deal's may not find a win within its budget at
+    all (deal 2, 4 suits: "no way out found" after 2.5 s at the start of a deal known
+    to be solvable)."""
     if deal_of is None:
         return None
     known = solvable_deal(*deal_of)
-    if not known.solution or position_key(state) != position_key(
-            deal(known.source, state.rules)):
+    if not known.solution:
         return None
+    target = position_key(state)
+    here = deal(known.source, state.rules)
+    rest: tuple[Action, ...] | None = None
     try:
-        keys_along(state, known.solution)  # legal under these rules too
+        for index, action in enumerate(known.solution):
+            if rest is None and position_key(here) == target:
+                rest = known.solution[index:]
+            here = push(here, action)  # the whole line, checked legal under these rules
     except IllegalAction:
         return None
-    return known.solution
+    return rest
+
+
+def rescue_on_line(state: GameState, deal_of: tuple[int, int] | None, *, nodes: int,
+                   seconds: float | None = None, stop: Stop | None = None) -> Rescue:
+    """A rescue (:func:`app.rewards.assist.rescue_actions`), played along the solvable
+    deal's own verified win where the game stands on it: at once, and never "no way
+    out found" at the start of a deal known to be winnable."""
+    line = deal_line(state, deal_of)
+    if not line:
+        return rescue_actions(state, nodes=nodes, seconds=seconds, stop=stop)
+    return Rescue("way_out", line[:RESCUE_ACTIONS], len(line),
+                  f"a way out: {len(line)} actions to win", 0, line)
 
 
 def _fresh_line(state: GameState, avoid: frozenset[Key], clock: _Clock, *, nodes: int,
                 share: float, deal_of: tuple[int, int] | None = None
                 ) -> tuple[Action, ...] | None:
     """A winning line whose first action leads to a position not in ``avoid``, or None."""
-    line = _start_line(state, deal_of)
+    line = deal_line(state, deal_of)
     if line is None:
         # No polish: only the first action is shown, and polish's thorough shortening
         # has no time cap.

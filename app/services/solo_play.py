@@ -23,8 +23,8 @@ from app.rewards.assist import (
     RESCUE_NODES,
     auto_complete,
     auto_complete_available,
-    rescue_actions,
 )
+from app.rewards.guide import rescue_on_line
 from app.rewards.points import rescue_cost
 from app.rooms import duel_core as core
 from app.rooms.seat_rule import ACCEPT, SOLO, Answered, Refuse, judge
@@ -32,7 +32,7 @@ from app.runtime.solver_worker import off_loop
 from app.services import solo_frames
 from app.services import solo_store as games
 from app.services.solo_assists import record_assist
-from app.services.solo_guide import SoloGuide
+from app.services.solo_guide import SoloGuide, deal_of
 from app.services.solo_lifecycle import LiveGame, position_of
 from app.services.solo_seat import seat_of, write_step
 from app.services.solo_store import SoloGameOver
@@ -148,7 +148,7 @@ class SoloPlay(SoloGuide):
             found, ended = known_way_out(live, state), "done"
             if found is None:
                 searched, ended = await self._cancellable(
-                    game, rescue_actions, state, nodes=RESCUE_NODES,
+                    game, rescue_on_line, state, deal_of(game), nodes=RESCUE_NODES,
                     seconds=self._rescue_seconds)
                 found = searched or Rescue("unknown", (), 0, f"no way out found ({ended})", 0)
             steps: list[Payload] = []

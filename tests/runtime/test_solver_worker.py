@@ -20,6 +20,7 @@ import pytest
 from app.engine.game import replay
 from app.engine.solver.advice import hint as visible_hint
 from app.rewards.assist import auto_complete, rescue_actions
+from app.rewards.guide import rescue_on_line
 from app.rewards.solo import SoloOptions, daily_game, solo_start
 from app.runtime import solver_worker
 from app.services.deals import daily_choice, rated_search
@@ -68,6 +69,7 @@ def _solver_calls() -> list[tuple[str, Any, tuple[Any, ...], dict[str, Any]]]:
         ("hint", visible_hint, (start.state,), {}),
         ("rescue", rescue_actions, (start.state,), {"nodes": 20_000}),
         ("auto_complete", auto_complete, (near_end,), {}),
+        ("rescue on the deal's line", rescue_on_line, (start.state, (3, 1)), {"nodes": 20_000}),
         ("solo_start", solo_start, (12, SoloOptions(2)), {}),
         ("daily_game", daily_game, (date(2026, 12, 1),), {}),
         ("daily_choice", daily_choice, (date(2026, 12, 1),), {}),

@@ -10,10 +10,12 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.solo_models import SoloAction, SoloGame
 from app.engine.actions import Undo
-from app.engine.game import push, replay
+from app.engine.game import legal_moves, push, replay
 from app.engine.record import record_from_json
 from app.engine.solver.advice import Rescue
+from app.engine.solver.solvable import solvable_deal
 from app.engine.state import GameState
+from app.rewards import guide
 from app.rewards.assist import RESCUE_ACTIONS, AutoComplete, auto_complete, rescue_actions
 from app.rewards.points import win_points
 from app.rewards.solo import SoloOptions, solo_start
@@ -175,28 +177,56 @@ async def test_a_rescue_asked_again_where_the_last_stopped_continues_its_line(
     session_factory: async_sessionmaker[AsyncSession], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Pressing Rescue again plays the next actions of the same verified line without a
-    new search (seconds of CPU on 2 and 4 suits); after a move of the player's, it searches."""
+    new search (seconds of CPU on 2 and 4 suits); after a move of the player's, it searches.
+    The game leaves its deal's own win at once (a rescue on it needs no search at all)."""
     searches: list[int] = []
 
     def counted(state: GameState, **budget: Any) -> Rescue:
         searches.append(state.actions)
         return rescue_actions(state, **budget)
 
-    monkeypatch.setattr(solo_play, "rescue_actions", counted)
+    monkeypatch.setattr(guide, "rescue_actions", counted)
     play, ann, game_id, start = await opened_game(session_factory, 5)
-    whole = rescue_actions(start.state).line
-    seq = 1
+    off = next(move for move in legal_moves(start.state)
+               if move != solvable_deal(5, 1).solution[0])
+    await play.act(player_id=ann, game_id=game_id, seq=1, action=off.to_json())
+    whole = rescue_actions(push(start.state, off)).line
+    seq = 2
     played: list[dict[str, Any]] = []
     for _ in range(3):
         [answer] = await play.rescue(player_id=ann, game_id=game_id, seq=seq)
         assert answer["verdict"] == "way_out" and len(answer["steps"]) == RESCUE_ACTIONS
         played += [step["action"] for step in answer["steps"]]
         seq += len(answer["steps"])
-    assert searches == [0]  # one search, three rescues
+    assert searches == [1]  # one search, three rescues
     assert played == [action.to_json() for action in whole[:3 * RESCUE_ACTIONS]]
     await play.act(player_id=ann, game_id=game_id, seq=seq, action=Undo().to_json())
     [answer] = await play.rescue(player_id=ann, game_id=game_id, seq=seq + 1)
-    assert answer["verdict"] == "way_out" and searches == [0, seq]
+    assert answer["verdict"] == "way_out" and searches == [1, seq]
+
+
+async def test_a_rescue_on_the_deals_own_win_plays_it_without_a_search(
+    session_factory: async_sessionmaker[AsyncSession], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A solvable game standing on its deal's verified win (the start, or where following
+    it leads) is rescued along that win at once. Before, a search ran, and at the start of
+    a 4-suit deal it could answer "no way out found" of a deal known to be winnable."""
+    searches: list[int] = []
+
+    def counted(state: GameState, **budget: Any) -> Rescue:
+        searches.append(state.actions)
+        return rescue_actions(state, **budget)
+
+    monkeypatch.setattr(guide, "rescue_actions", counted)
+    play, ann, game_id, _ = await opened_game(session_factory, 5)
+    line = solvable_deal(5, 1).solution
+    for seq, action in enumerate(line[:2], start=1):
+        await play.act(player_id=ann, game_id=game_id, seq=seq, action=action.to_json())
+    [answer] = await play.rescue(player_id=ann, game_id=game_id, seq=3)
+    assert answer["verdict"] == "way_out" and answer["points_cost"] > 0
+    assert [step["action"] for step in answer["steps"]] == [
+        action.to_json() for action in line[2:2 + RESCUE_ACTIONS]]
+    assert searches == []
 
 
 async def test_no_paid_rescue_where_the_free_auto_complete_is_offered(
