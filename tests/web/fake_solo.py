@@ -2,7 +2,7 @@
 sections 4 and 5), put in front of one page.
 
 Like ``fake.py`` for duels, it plays with the real engine and the real pure solo layer:
-``solo_start`` deals the cards of a number, ``rescue_actions`` and ``auto_complete`` are the
+``solo_start`` deals the cards of a number, ``rescue_on_line`` and ``auto_complete`` are the
 solver's, ``points_breakdown`` the points. What it fakes is storage, other players and time,
 so the browser's screens can be tested without the server's solo services; the end-to-end
 tests use the real server.
@@ -23,8 +23,9 @@ from app.engine.actions import Action, Undo, action_from_json
 from app.engine.errors import IllegalAction
 from app.engine.solver.advice import hint as engine_hint
 from app.engine.view import player_view
-from app.rewards.assist import RESCUE_ACTIONS, auto_complete, rescue_actions
+from app.rewards.assist import RESCUE_ACTIONS, RESCUE_NODES, auto_complete
 from app.rewards.badges import BADGES
+from app.rewards.guide import rescue_on_line
 from app.rewards.points import points_breakdown, rescue_cost
 from app.rewards.solo import SoloOptions, SoloStart, daily_game, solo_start
 from app.scoring.play import ScoredGame
@@ -445,7 +446,11 @@ class FakeSoloServer:
         # As the server (app/services/solo_play.py, known_way_out): asked again where the
         # last rescue stopped, the rest of its verified line, without a new search (each
         # search took ~3 s here, most of a test that rescues to the end).
-        found = known_way_out(game, game.game.state) or rescue_actions(game.game.state)
+        # On the solvable deal's own win, the rest of it (guide.rescue_on_line).
+        deal_of = ((game.start.number, game.options.suits) if game.options.solvable_only
+                   else None)
+        found = known_way_out(game, game.game.state) or rescue_on_line(
+            game.game.state, deal_of, nodes=RESCUE_NODES)
         if self.lost:
             found = replace(found, status="no_way_out", actions=(), message="no way out")
         steps = [self.play(game, a, "rescue") for a in found.actions[:self.rescue_steps]]
