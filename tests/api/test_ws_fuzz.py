@@ -44,11 +44,10 @@ def arena(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureReque
           ) -> Iterator[Arena]:
     """On each WebSocket path: the lean one and uvicorn's stock one answer alike (the
     transport's contract, as in test_ws_limits.py)."""
-    from tests.support.database import sqlite_url, upgrade
+    from tests.support.database import migrated_sqlite_url
 
     workdir = tmp_path_factory.mktemp(f"fuzz-{request.param}")
-    url = sqlite_url(workdir / "spider.db")
-    upgrade(url)
+    url = migrated_sqlite_url(workdir)
     # Limits high enough that the fuzzer's pace is not what gets refused.
     cluster = Cluster(server_env(url, SPIDER_WS_ACTIONS_PER_SECOND="10000",
                                  SPIDER_WS_ACTION_BURST="10000",

@@ -22,7 +22,7 @@ from websockets.sync.client import connect
 
 from bench.server import Server
 from tests.support.cluster import TRANSPORTS, Cluster, server_env
-from tests.support.database import sqlite_url, upgrade
+from tests.support.database import migrated_sqlite_url
 from tests.support.sync_client import Account, SyncClient, signup
 
 MAX_STRIKES = 50  # app/api/limits.py FrameGuard: refusals in a row before the close
@@ -33,8 +33,7 @@ BURST = 10
 def server(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
            ) -> Iterator[Server]:
     workdir: Path = tmp_path_factory.mktemp(f"limits-{request.param}")
-    url = sqlite_url(workdir / "spider.db")
-    upgrade(url)
+    url = migrated_sqlite_url(workdir)
     cluster = Cluster(server_env(
         url,
         SPIDER_WS_ALLOWED_ORIGINS='["https://spider.example"]',

@@ -16,11 +16,10 @@ import pytest
 from app.ops.cluster import start_haproxy
 from bench.server import LOOPBACK, Server, free_port, start_server
 from tests.support.database import (
-    create_pg_database,
     drop_pg_database,
+    migrated_pg_database,
+    migrated_sqlite_url,
     pg_url,
-    sqlite_url,
-    upgrade,
 )
 from tests.support.servers import require_redis, unavailable
 
@@ -129,8 +128,7 @@ class Cluster:
 @pytest.fixture
 def sqlite_server(tmp_path: Path) -> Iterator[Cluster]:
     """One process on a migrated SQLite file, in-memory pub/sub."""
-    url = sqlite_url(tmp_path / "spider.db")
-    upgrade(url)
+    url = migrated_sqlite_url(tmp_path)
     cluster = Cluster(server_env(url), tmp_path)
     cluster.start()
     try:
@@ -171,10 +169,9 @@ def pg_cluster_on(tmp_path: Path, redis_url: str | None = None, **extra: str
                   ) -> Iterator[Cluster]:
     """Two workers on a fresh PostgreSQL database and ``redis_url`` (the shared Redis)."""
     redis_url = redis_url or require_redis()
-    name = create_pg_database()
+    name = migrated_pg_database()
     try:
         url = pg_url(name)
-        upgrade(url)
         env = server_env(
             url,
             SPIDER_PUBSUB_BACKEND="redis",

@@ -7,9 +7,12 @@ elsewhere they skip with a message saying what to start.
 """
 
 import asyncio
+import atexit
 import contextlib
 import shutil
+import tempfile
 import threading
+import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -53,6 +56,49 @@ def require_postgres() -> None:
 def create_pg_database() -> str:
     require_postgres()
     return bench_database.create_pg_database()
+
+
+# Migrated once per test process, then copied: running the migrations took ~1 s a
+# database (Alembic, 15 revisions), every server fixture of tests/api and tests/cluster
+# paid it, and on the loaded machine more.
+_templates: dict[str, str] = {}
+_template_lock = threading.Lock()
+
+
+def migrated_sqlite_url(folder: Path) -> str:
+    """A SQLite file in ``folder`` holding the whole schema (a copy of this process's
+    migrated template)."""
+    with _template_lock:
+        if "sqlite" not in _templates:
+            template = Path(tempfile.mkdtemp(prefix="spider-template-")) / "template.db"
+            upgrade(sqlite_url(template))
+            _templates["sqlite"] = str(template)
+            atexit.register(shutil.rmtree, template.parent, ignore_errors=True)
+    target = folder / "spider.db"
+    shutil.copyfile(_templates["sqlite"], target)
+    return sqlite_url(target)
+
+
+def migrated_pg_database() -> str:
+    """A new PostgreSQL database holding the whole schema, with a unique name; its name.
+    A copy of this process's migrated template (``CREATE DATABASE … TEMPLATE``: tens of
+    milliseconds); drop it with ``drop_pg_database``. The template goes at exit."""
+    with _template_lock:
+        if "postgresql" not in _templates:
+            template = create_pg_database()
+            upgrade(pg_url(template))
+            _templates["postgresql"] = template
+            atexit.register(_drop_on_a_thread, template)
+    name = f"spider_test_{uuid.uuid4().hex[:16]}"
+    asyncio.run(pg_admin(f'CREATE DATABASE "{name}" TEMPLATE "{_templates["postgresql"]}"'))
+    return name
+
+
+def _drop_on_a_thread(name: str) -> None:
+    """``drop_pg_database`` where an event loop may be marked running (Playwright's)."""
+    dropping = threading.Thread(target=drop_pg_database, args=(name,))
+    dropping.start()
+    dropping.join()
 
 
 TABLES = (
