@@ -19,7 +19,9 @@ SUITS = (1, 2, 4)
 async def duel(cluster: Cluster, index: int) -> int:
     server = cluster.servers[0]
     rng = random.Random(1000 + index)
-    async with httpx.AsyncClient(base_url=server.http, timeout=30) as http:
+    # A 4-suit match's deal is searched when the new server's pool is not filled yet,
+    # four at once on two solver processes: past 30 s once on a loaded machine.
+    async with httpx.AsyncClient(base_url=server.http, timeout=120) as http:
         ann, bob = await signup(http, f"Ann{index}"), await signup(http, f"Bob{index}")
         match_id = await seat_pair(http, ann, bob, suits=SUITS[index % 3])
     first = Duelist(ann, match_id, await DuelClient.open(server.ws, ann), rng)
