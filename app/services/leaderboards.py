@@ -90,9 +90,11 @@ async def solo_stats(*, session: AsyncSession, player_id: int, now: datetime) ->
     """A player's solo stats per suit count, daily stats and badge count."""
     won = SoloGame.status == "won"
     this_week = and_(won, SoloGame.ended_at >= week_start(now))
-    # A daily game counts once over: in progress it is not yet an attempt (and the public
-    # stats would tell who is playing today's daily right now).
-    counted = or_(SoloGame.kind == "solo", _daily_over(now))
+    # A game counts once over, a solo game as a daily one: in progress it is not yet an
+    # attempt (the player's own statistics count it so too), and public stats would
+    # tell who is playing right now.
+    counted = or_(and_(SoloGame.kind == "solo", SoloGame.status != "playing"),
+                  and_(SoloGame.kind == "daily", _daily_over(now)))
     rows = (await session.execute(
         select(SoloGame.suits, func.count(), func.count().filter(won),
                func.min(SoloGame.elapsed_ms).filter(won), func.max(SoloGame.points),

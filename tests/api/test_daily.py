@@ -183,7 +183,7 @@ async def daily_begun(client: httpx.AsyncClient, app: FastAPI, actions: int
     return clock, ann, game
 
 
-async def test_a_daily_in_progress_counts_in_no_stats_until_over(
+async def test_a_game_in_progress_counts_in_no_stats_until_over(
     client: httpx.AsyncClient, app: FastAPI,
 ) -> None:
     _, ann, game = await daily_begun(client, app, 5)
@@ -195,9 +195,9 @@ async def test_a_daily_in_progress_counts_in_no_stats_until_over(
         return entry["games"], entry["wins"], info["daily"]["played"]
 
     info = (await client.get(f"/api/players/{ann.id}")).json()
-    assert two_suits(info) == (1, 0, 0)  # the solo game in progress only, not the daily
+    assert two_suits(info) == (0, 0, 0)  # neither the daily nor the solo game in progress
     mine = (await client.get("/api/players/me", headers=ann.auth)).json()
-    assert two_suits(mine) == (1, 0, 0)  # to its player neither
+    assert two_suits(mine) == (0, 0, 0)  # to its player neither
 
     def day_counts(today: dict[str, Any]) -> tuple[int, int, int]:
         return today["players"], today["winners"], today["playing"]
@@ -206,7 +206,7 @@ async def test_a_daily_in_progress_counts_in_no_stats_until_over(
     assert day_counts(today) == (0, 0, 1)  # the day's counts agree: playing, not played
     await client.post(f"/api/solo/games/{game['id']}/abandon", headers=ann.auth)
     info = (await client.get(f"/api/players/{ann.id}")).json()
-    assert two_suits(info) == (2, 0, 1)  # over: now an attempt, in both counts
+    assert two_suits(info) == (1, 0, 1)  # over: now an attempt, in both counts
     today = (await client.get("/api/daily", headers=ann.auth)).json()
     assert day_counts(today) == (1, 0, 0)  # given up: played, not won
     assert solo["status"] == "playing"

@@ -265,5 +265,7 @@ function soloStats(rows) {
       h("tbody", {}, rows.map((r) => h("tr", {},
         h("th", { scope: "row" }, glyphs(r.suits), h("span.suitname", {}, " ", suitsLabel(r.suits))),
         h("td", {}, r.games), h("td", {}, r.wins), h("td", {}, duration(r.best_time_ms)),
-        h("td", {}, number(r.best_points)), h("td", {}, number(r.points)), h("td", {}, number(r.points_week))))))));
+        h("td", {}, number(r.best_points)), h("td", {}, number(r.points)), h("td", {}, number(r.points_week))))))),
+    // Beside "Statistics", which counts solo and daily apart: say what these count.
+    h("p.muted", { id: "solo-counted" }, t("soloCounted")));
 }
