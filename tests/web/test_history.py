@@ -114,10 +114,18 @@ def test_my_games_statistics_rating_chart_and_a_solo_replay(
         look(page, artifacts, f"player-{size}")
         page.locator(".progress").screenshot(path=artifacts / f"history-past-{size}.png")
 
-    # French: the same page in other words.
+    # French: the same page in other words; no French or German column head runs into
+    # the next at desktop size ("% DE VICTOIRES", "GEWONNEN" did).
+    page.set_viewport_size({"width": 1280, "height": 800})
     choose_language(page, "fr")
     expect(page.locator("#games-h")).to_have_text("Mes parties")
     expect(page.locator("#stats-h")).to_have_text("Statistiques")
+    for lang in ("fr", "de"):
+        choose_language(page, lang)
+        expect(page.locator("#mode-stats")).to_be_visible()
+        spilled = page.evaluate("""() => [...document.querySelectorAll('table thead th')]
+            .filter((th) => th.scrollWidth > th.clientWidth + 1).map((th) => th.textContent)""")
+        assert spilled == [], (lang, spilled)
     choose_language(page, "en")
 
     # The solo game's replay: named, at the deal, each step said with its points.

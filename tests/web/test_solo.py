@@ -592,6 +592,8 @@ def test_player_info_shows_solo_stats_and_badges(page: Page, solo: FakeSoloServe
     page.set_viewport_size(DESKTOP)
     page.goto(f"{static_server.url}/#/player/alice")
     expect(page.locator("#solo-stats tbody tr")).to_have_count(3)
+    # What the solo table counts (the "Statistics" count solo and daily apart).
+    expect(page.locator("#solo-counted")).to_contain_text("the daily deals count here with 2")
     expect(page.locator("#daily-stats")).to_contain_text("9 days")
     medals = page.locator("#badges .medal")
     expect(medals).to_have_count(15)
@@ -603,6 +605,15 @@ def test_player_info_shows_solo_stats_and_badges(page: Page, solo: FakeSoloServe
     # French words for the same badges (titles come by code, not from the server).
     choose_language(page, "fr")
     expect(medals.nth(1)).to_contain_text("Une semaine")
+    expect(page.locator("#solo-counted")).to_contain_text("les donnes du jour comptent")
+    # No French or German column head runs into the next ("GEWONNEN", "% DE VICTOIRES").
+    for lang in ("fr", "de"):
+        choose_language(page, lang)
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        spilled = page.evaluate("""() => [...document.querySelectorAll('.scoresheet thead th')]
+            .filter((th) => th.scrollWidth > th.clientWidth + 1).map((th) => th.textContent)""")
+        assert spilled == [], (lang, spilled)
+    choose_language(page, "fr")
     expect(medals.nth(1)).to_contain_text("obtenu le")
     page.set_viewport_size(PHONE)
     look(page, artifacts, "player-phone")
@@ -786,3 +797,34 @@ def test_the_suit_count_stays_on_a_phone_as_pips(page: Page, solo: FakeSoloServe
     expect(tag.locator(".words")).to_be_hidden()
     expect(tag.locator(".sr")).to_have_text("1 suit")  # still said to a screen reader
     look(page, artifacts, "table-phone-pips")
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "de"])
+def test_the_game_buttons_words_fit_a_phone(page: Page, solo: FakeSoloServer,
+                                            static_server: LiveServer, artifacts: Path,
+                                            language: str) -> None:
+    """Bug: on a 390 px phone the solo game's six buttons showed "Distrib…", "Sauve…",
+    "Aband…" in French, "Wiede…" and "Aufge…" (the red Give up) in German."""
+    page.set_viewport_size(PHONE)
+    play_solo(page, static_server.url)
+    choose_language(page, language)
+    expect(page.locator("#give-up")).to_be_visible()
+    # A button's short word is drawn by CSS (::before, from data-short): measured with
+    # its font on a canvas; a label shown as it is, by its own overflow.
+    cut = page.evaluate("""() => [...document.querySelectorAll('.controls button.game')]
+        .filter((button) => {
+          const style = getComputedStyle(button);
+          const room = button.clientWidth - parseFloat(style.paddingLeft)
+            - parseFloat(style.paddingRight);
+          const word = getComputedStyle(button, '::before');
+          if (button.dataset.short && word.content !== 'none' && word.content !== 'normal') {
+            const pen = document.createElement('canvas').getContext('2d');
+            pen.font = `${word.fontWeight} ${word.fontSize} ${word.fontFamily}`;
+            pen.letterSpacing = word.letterSpacing;
+            return pen.measureText(button.dataset.short).width > room + 0.5;
+          }
+          return [...button.querySelectorAll('.label, .cost')]
+            .some((part) => part.scrollWidth > part.clientWidth + 1);
+        }).map((button) => button.dataset.short || button.textContent.trim())""")
+    assert cut == [], f"{language}: {cut} cut short"
+    look(page, artifacts, f"buttons-{language}-phone")

@@ -175,6 +175,8 @@ function fillMyGame(link) {
     h("span.short", { "aria-hidden": "true" }, t(asking ? "rematchShort" : mineOver ? "table" : "myGame")));
 }
 
+const NARROW_HEADER = matchMedia("(max-width: 480px)"); // as app.css's narrowest header
+
 function renderHeader() {
   document.documentElement.lang = lang();
   $("#skip").textContent = t("skip");
@@ -182,7 +184,10 @@ function renderHeader() {
   $("#help-open").setAttribute("aria-label", t("help"));
   $("#help-open").title = `${t("help")} (H)`;
   const select = $("#lang");
-  clear(select, LANGUAGES.map((code) => h("option", { value: code, selected: code === lang() }, t(`lang_${code}`))));
+  // A phone's header has room for "EN", not "English" (it showed "Engl", "Deut").
+  const short = NARROW_HEADER.matches;
+  clear(select, LANGUAGES.map((code) => h("option", { value: code, selected: code === lang(), lang: code },
+    short ? code.toUpperCase() : t(`lang_${code}`))));
   renderNav();
   clear($("#who"), app.me ? h("a", { href: `#/player/${encodeURIComponent(app.me.name)}` },
     h("span.avatar", { "aria-hidden": "true", "data-initial": app.me.name[0] }), h("span", {}, app.me.name)) : null);
@@ -214,6 +219,7 @@ function boot() {
     console.error(error); // its words could not be loaded: the page stays as it is
     renderHeader();
   }));
+  NARROW_HEADER.addEventListener("change", renderHeader);
   $("#help-open").addEventListener("click", openHelp);
   $("#skip").addEventListener("click", (event) => { event.preventDefault(); main.focus(); });
   document.addEventListener("keydown", (event) => {

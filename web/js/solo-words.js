@@ -48,7 +48,7 @@ export const WORDS = {
     allTime: "All time", thisWeek: "This week", current: "Current", best: "Best", period: "Period", order: "Order",
     bandCol: "Level", nobodyYet: "Nobody here yet.", pageOf: "Page {page} of {pages}", paging: "Pages",
     solo: "Solo", daily: "Daily deal", duels: "Duels", bestTime: "Best time", bestPoints: "Best points",
-    pointsWeek: "This week", played: "Played", wonCount: "Won", badgesTitle: "Badges", noBadges: "No badge yet.",
+    pointsWeek: "This week", played: "Played", wonCount: "Won", badgesTitle: "Badges", noBadges: "No badge yet.", soloCounted: "Finished games; the daily deals count here with 2 suits, as on the solo points board.", dealShort: "Deal", redoShort: "Redo", rescueShort: "Rescue",
     earnedOn: "earned {date}", badgeEarned: "Badge earned: {title}", badgeNew: "Badge earned", playSolo: "Play solo", playAlone: "Play alone",
     difficultyNames: { easy: "easy", medium: "medium", hard: "hard" },
     badges: {
@@ -115,7 +115,7 @@ export const WORDS = {
     allTime: "Depuis toujours", thisWeek: "Cette semaine", current: "En cours", best: "Meilleure", period: "Période", order: "Ordre",
     bandCol: "Niveau", nobodyYet: "Personne pour l'instant.", pageOf: "Page {page} sur {pages}", paging: "Pages",
     solo: "Solo", daily: "Donne du jour", duels: "Duels", bestTime: "Meilleur temps", bestPoints: "Meilleurs points",
-    pointsWeek: "Cette semaine", played: "Jouées", wonCount: "Gagnées", badgesTitle: "Badges", noBadges: "Pas encore de badge.",
+    pointsWeek: "Cette semaine", played: "Jouées", wonCount: "Gagnées", badgesTitle: "Badges", noBadges: "Pas encore de badge.", soloCounted: "Parties terminées ; les donnes du jour comptent ici avec 2 couleurs, comme au classement des points solo.", dealShort: "Donne", redoShort: "Refaire", rescueShort: "Secours",
     earnedOn: "obtenu le {date}", badgeEarned: "Badge obtenu : {title}", badgeNew: "Badge obtenu", playSolo: "Jouer en solo", playAlone: "Jouer seul",
     difficultyNames: { easy: "facile", medium: "moyenne", hard: "difficile" },
     badges: {
@@ -182,7 +182,7 @@ export const WORDS = {
     allTime: "Insgesamt", thisWeek: "Diese Woche", current: "Aktuell", best: "Beste", period: "Zeitraum", order: "Reihenfolge",
     bandCol: "Stufe", nobodyYet: "Noch niemand hier.", pageOf: "Seite {page} von {pages}", paging: "Seiten",
     solo: "Solo", daily: "Tagesspiel", duels: "Duelle", bestTime: "Bestzeit", bestPoints: "Beste Punkte",
-    pointsWeek: "Diese Woche", played: "Gespielt", wonCount: "Gewonnen", badgesTitle: "Abzeichen", noBadges: "Noch kein Abzeichen.",
+    pointsWeek: "Diese Woche", played: "Gespielt", wonCount: "Gewonnen", badgesTitle: "Abzeichen", noBadges: "Noch kein Abzeichen.", soloCounted: "Beendete Spiele; die Tagesspiele zählen hier mit 2 Farben, wie in der Solo-Punkte-Rangliste.", dealShort: "Geben", redoShort: "Vor", rescueShort: "Rettung",
     earnedOn: "erhalten am {date}", badgeEarned: "Abzeichen erhalten: {title}", badgeNew: "Abzeichen erhalten", playSolo: "Solo spielen", playAlone: "Allein spielen",
     difficultyNames: { easy: "leicht", medium: "mittel", hard: "schwer" },
     badges: {

@@ -77,14 +77,14 @@ export function renderButtons(st) {
   const off = !st.playable();
   const cost = COST_PER_SUIT * game.options.suits;
   drawButtons(host, [
-    { id: "deal", icon: "deal", text: t("deal"), props: { disabled: off || !game.view.stock, onclick: () => st.board.deal(), "aria-keyshortcuts": "Space", "data-key": t("keySpaceName") } },
+    { id: "deal", icon: "deal", text: t("deal"), props: { disabled: off || !game.view.stock, onclick: () => st.board.deal(), "aria-keyshortcuts": "Space", "data-key": t("keySpaceName"), "data-short": t("dealShort") } },
     { id: "undo", icon: "undo", text: t("undo"), props: { disabled: off, "aria-disabled": !off && !game.view.can_undo ? "true" : null, onclick: () => st.board.undo(), "aria-keyshortcuts": "Control+Z", "data-key": t("keyUndoName"), "data-short": t("undoShort") } },
-    { id: "redo", icon: "undo", text: t("hxRedo"), props: { class: "redo", disabled: off || !st.redo.size, onclick: acts.redoNext, "aria-keyshortcuts": "Control+Y Control+Shift+Z", "data-key": t("hxRedoKey"), "data-short": t("hxRedo") } },
+    { id: "redo", icon: "undo", text: t("hxRedo"), props: { class: "redo", disabled: off || !st.redo.size, onclick: acts.redoNext, "aria-keyshortcuts": "Control+Y Control+Shift+Z", "data-key": t("hxRedoKey"), "data-short": t("redoShort") } },
     { id: "hint", icon: "hint", text: t("hint"), props: { disabled: off, onclick: acts.hint, "aria-keyshortcuts": "I", "data-key": "I" } },
     game.auto && !busy
       ? { id: "auto-complete", icon: "auto", text: t("autoComplete"), props: { class: "primary", onclick: acts.autoComplete, "aria-keyshortcuts": "A", "data-key": "A" } }
       : { id: "rescue", icon: "rescue", text: t("rescue"), note: t("rescueCost", { n: cost }), props: {
-        disabled: off, onclick: acts.rescue, "aria-keyshortcuts": "R", "data-key": "R",
+        disabled: off, onclick: acts.rescue, "aria-keyshortcuts": "R", "data-key": "R", "data-short": t("rescueShort"),
         "aria-label": `${t("rescue")} (${t("rescueCost", { n: cost })})`,
       } },
     { id: "give-up", icon: "leave", text: t("giveUp"), props: { class: "quit", disabled: off, onclick: acts.giveUp, "data-short": t("giveUpShort") } },
