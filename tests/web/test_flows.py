@@ -507,8 +507,11 @@ def test_the_ready_screen_leads_to_the_lobby_not_to_a_refused_leave(
 
 @pytest.fixture
 def short_window_server(tmp_path: Path) -> Iterator[LiveServer]:
-    """A server whose start window is a few seconds: a no-show is seen in a test."""
-    settings = conftest.test_settings(tmp_path).model_copy(update={"start_window_seconds": 6})
+    """A server whose start window is a few seconds: a no-show is seen in a test. Not
+    fewer than 12: on a loaded machine (3 browser workers on 2 cores) seating the pair
+    and opening one game took more than 6, and the window had passed before the page
+    could say it was open."""
+    settings = conftest.test_settings(tmp_path).model_copy(update={"start_window_seconds": 12})
     with LiveServer(settings) as server:
         yield server
 
@@ -526,7 +529,7 @@ def test_a_player_who_does_not_start_loses_did_not_start(
     expect(bob.locator("#start-by")).to_have_text(
         re.compile(r"^Open it before \d\d:\d\d.*, or it is lost as “did not start”\.$"))
     alice.screenshot(path=artifacts / "flows-no-show-waiting.png")
-    expect(state).to_have_text("did not start", timeout=15_000)
+    expect(state).to_have_text("did not start", timeout=25_000)
     expect(state).to_be_visible()
     alice.screenshot(path=artifacts / "flows-no-show-phone.png")
     expect(bob.locator("#start-by")).to_have_text(

@@ -28,6 +28,7 @@ export function tableScreen(app, { tableId }) {
     board: null,
     watchBoard: null,
     poll: null,
+    loads: 0, // loads of the table begun: only the newest one's answer is taken
     notice: "", // a refusal or a failure, said as an error
     news: "", // what happened at the table ("bob left the table."), said as news
     // An invitation sent from the lobby's friend list on the way here: said on arrival.
@@ -98,15 +99,25 @@ export function tableScreen(app, { tableId }) {
 // ---- loading the table and the match
 async function load(st) {
   clearTimeout(st.poll);
-  const before = JSON.stringify(st.table);
-  const was = (st.table?.seats || []).map((s) => s.player_id);
+  // Loads overlap (the table's news, my rematch request's answer, the poll): only the
+  // newest answer counts, compared with the table as it stands when it comes, not as
+  // it stood when it was asked for. Two loads both saw "bob got up" against the old
+  // seats; the second, after the first had said "declined the rematch" and cleared
+  // the request, said it again as "bob left the table" (seen in CI).
+  const asked = ++st.loads;
+  let fresh;
   try {
-    st.table = { ...(await api.table(st.tableId)), invite_code: st.table?.invite_code };
+    fresh = await api.table(st.tableId);
   } catch (problem) {
+    if (asked !== st.loads) return;
     st.notice = problemText(problem);
     st.gone = problem?.status === 404;
     return st.render();
   }
+  if (asked !== st.loads) return; // a newer load is on its way: its answer will do
+  const before = JSON.stringify(st.table);
+  const was = (st.table?.seats || []).map((s) => s.player_id);
+  st.table = { ...fresh, invite_code: st.table?.invite_code };
   const seats = st.table.seats || [];
   for (const seat of seats) if (seat.player_id && seat.name) st.seen.set(seat.player_id, seat.name);
   // The other player got up: said (after a rematch asked for, as a "no"), instead of a
