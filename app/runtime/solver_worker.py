@@ -73,11 +73,13 @@ class _QuietOrphan(io.TextIOBase):
             self._stream.flush()
 
 
-def _quiet_resource_tracker() -> None:
+def quiet_resource_tracker() -> None:
     """The semaphores of a pool whose server was SIGKILLed are unlinked by
     multiprocessing's resource tracker all the same; its warning that it did ("There
-    appear to be N leaked semaphore objects") is noise in the log, one per crash. The
-    tracker takes this process's -W options when it is spawned (the first pool)."""
+    appear to be N leaked semaphore objects") is noise in the log, one per crash, and at a
+    graceful stop too (seen after any solver call). The tracker takes this process's -W
+    options when it is spawned, by the first pool of the process: every pool calls this
+    first (the deal pool's child, at the app's start, comes before this module's)."""
     option = "ignore:resource_tracker:UserWarning"
     if option not in sys.warnoptions:
         sys.warnoptions.append(option)
@@ -111,7 +113,7 @@ class SolverProcesses:
     def _current(self) -> concurrent.futures.ProcessPoolExecutor:
         with self._lock:
             if self._executor is None:
-                _quiet_resource_tracker()
+                quiet_resource_tracker()
                 self._executor = concurrent.futures.ProcessPoolExecutor(
                     max_workers=self.size, mp_context=multiprocessing.get_context("spawn"),
                     initializer=_exit_with_parent, initargs=(os.getpid(),))

@@ -45,6 +45,7 @@ from collections import deque
 from collections.abc import Callable, Mapping
 
 from app.db.games import DealChoice
+from app.runtime import solver_worker
 
 log = logging.getLogger(__name__)
 
@@ -210,6 +211,7 @@ class ChildProcess:
     """One spawned child process running calls one at a time, awaited on the event loop."""
 
     def __init__(self) -> None:
+        solver_worker.quiet_resource_tracker()  # before the process's first spawn
         self._pool: multiprocessing.pool.Pool | None = multiprocessing.get_context(
             "spawn").Pool(1)
 

@@ -95,7 +95,7 @@ def test_sigterm_closes_open_sockets_with_1012_and_logs_a_clean_stop(
     assert access == []  # probes and /metrics are not access-logged
 
 
-def test_spider_serve_stops_its_deal_pool_child_without_leaking_semaphores(
+def test_spider_serve_stops_its_solver_children_without_leaking_semaphores(
     tmp_path: Path,
 ) -> None:
     """The deal pool's child process (a solve in progress is killed at stop) left the
@@ -111,6 +111,13 @@ def test_spider_serve_stops_its_deal_pool_child_without_leaking_semaphores(
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         wait_ready(port, process)
+        # And a request's solver call (a solo game dealt, in a solver process): at stop
+        # the tracker that the deal pool's child started said its 5 semaphores leaked.
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
+            token = http.post("/api/players", json={"name": "stopper"}).json()["token"]
+            dealt = http.post("/api/solo/games", json={"number": 5, "options": {"suits": 1}},
+                              headers={"Authorization": f"Bearer {token}"})
+            assert dealt.status_code == 201, dealt.text
         time.sleep(1)  # the child is up and solving
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=30) in (0, -signal.SIGTERM)
