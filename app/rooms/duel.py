@@ -225,7 +225,13 @@ class DuelService:
             return self._runner.snapshot(live, live.game_of(target.player_id), role="spectator")
 
     async def replay(self, *, viewer_id: int, match_id: int, player_id: int) -> Payload:
-        return core.replay((await self.match(match_id)).value, player_id)
+        live = await self.match(match_id)
+        if not live.over and self._peers is not None:
+            # The games may have ended on another process whose news never came (lost
+            # in a Redis outage): the log decides before a refusal (seen in the chaos
+            # test: "replays open once…" of a finished match).
+            live = await self.reload(match_id)
+        return core.replay(live.value, player_id)
 
     async def resync(self, *, player_id: int, follow: Follow) -> list[Payload]:
         """Fresh snapshots of the player's opened games in unfinished matches (reconnects)."""

@@ -129,6 +129,27 @@ async def test_a_finish_resent_to_a_stale_copy_answers_with_the_stored_end() -> 
     await two.close()
 
 
+async def test_a_replay_asked_of_a_copy_that_missed_the_end_reads_the_log() -> None:
+    # Both games end through process one, whose news never reaches process two (here:
+    # no shared bus; in the chaos test, a Redis restart). Two's copy still has them in
+    # progress: a replay asked there said "replays open once both games of the match
+    # are over" of a finished match. The log decides before a refusal.
+    store, clock = one_match(), FakeClock()
+    one = DuelService(store=store, pubsub=MemoryPubSub(), clock=clock, peers=True)
+    two = DuelService(store=store, pubsub=MemoryPubSub(), clock=clock, peers=True)
+    for player_id in (ANN, BOB):
+        await one.open_game(player_id=player_id, match_id=MATCH, follow=no_follow)
+        await two.open_game(player_id=player_id, match_id=MATCH, follow=no_follow)
+    for player_id in (ANN, BOB):
+        done = await one.finish(player_id=player_id, match_id=MATCH, seq=1)
+        assert done["type"] == "ack" and done["status"] == "finished"
+    assert store.matches[MATCH].finished
+    replay = await two.replay(viewer_id=ANN, match_id=MATCH, player_id=BOB)
+    assert replay["type"] == "replay" and replay["record"]["moves"] == []
+    await one.close()
+    await two.close()
+
+
 async def test_opening_on_a_copy_that_missed_news_answers_from_the_log() -> None:
     # Ann's other tab heard of her steps (and of her finish) before its process did: its
     # open_game answers with the game as logged, not with the copy one step back.
