@@ -227,9 +227,8 @@ class DuelService:
     async def replay(self, *, viewer_id: int, match_id: int, player_id: int) -> Payload:
         live = await self.match(match_id)
         if not live.over and self._peers is not None:
-            # The games may have ended on another process whose news never came (lost
-            # in a Redis outage): the log decides before a refusal (seen in the chaos
-            # test: "replays open once…" of a finished match).
+            # Its end may be another process's news lost in a Redis outage: the log
+            # decides before a refusal (the chaos test saw "replay_not_ready" when over).
             live = await self.reload(match_id)
         return core.replay(live.value, player_id)
 
