@@ -173,6 +173,10 @@ def test_other_screens_fit_a_phone(browser: Browser, static_server: LiveServer,
         expect(page.get_by_label("Choose your name")).to_be_visible()
         # Bug: Solo, Daily and Leaderboards showed before a name, each leading back here.
         expect(page.locator("#nav")).to_be_hidden()
+        # The language menu by its code where the header is narrow ("Engl", "Deut" were
+        # all that showed of the names), by its name elsewhere.
+        narrow = SCREENS[size]["viewport"]["width"] <= 480  # type: ignore[index]
+        expect(page.locator("#lang option:checked")).to_have_text("EN" if narrow else "English")
         no_sideways_overflow(page)
         shot(page, artifacts, "name", size)
         page.unroute("**/api/**")
