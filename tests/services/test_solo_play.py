@@ -173,12 +173,8 @@ async def test_the_row_counters_are_the_log_s(
     assert game.score == windows_points(state) and game.hints == 1
 
 
-async def test_a_rescue_asked_again_where_the_last_stopped_continues_its_line(
-    session_factory: async_sessionmaker[AsyncSession], monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Pressing Rescue again plays the next actions of the same verified line without a
-    new search (seconds of CPU on 2 and 4 suits); after a move of the player's, it searches.
-    The game leaves its deal's own win at once (a rescue on it needs no search at all)."""
+def counted_searches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The rescues' searches, as they happen: the action count of each searched position."""
     searches: list[int] = []
 
     def counted(state: GameState, **budget: Any) -> Rescue:
@@ -186,6 +182,16 @@ async def test_a_rescue_asked_again_where_the_last_stopped_continues_its_line(
         return rescue_actions(state, **budget)
 
     monkeypatch.setattr(guide, "rescue_actions", counted)
+    return searches
+
+
+async def test_a_rescue_asked_again_where_the_last_stopped_continues_its_line(
+    session_factory: async_sessionmaker[AsyncSession], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Pressing Rescue again plays the next actions of the same verified line without a
+    new search (seconds of CPU on 2 and 4 suits); after a move of the player's, it searches.
+    The game leaves its deal's own win at once (a rescue on it needs no search at all)."""
+    searches = counted_searches(monkeypatch)
     play, ann, game_id, start = await opened_game(session_factory, 5)
     off = next(move for move in legal_moves(start.state)
                if move != solvable_deal(5, 1).solution[0])
@@ -211,13 +217,7 @@ async def test_a_rescue_on_the_deals_own_win_plays_it_without_a_search(
     """A solvable game standing on its deal's verified win (the start, or where following
     it leads) is rescued along that win at once. Before, a search ran, and at the start of
     a 4-suit deal it could answer "no way out found" of a deal known to be winnable."""
-    searches: list[int] = []
-
-    def counted(state: GameState, **budget: Any) -> Rescue:
-        searches.append(state.actions)
-        return rescue_actions(state, **budget)
-
-    monkeypatch.setattr(guide, "rescue_actions", counted)
+    searches = counted_searches(monkeypatch)
     play, ann, game_id, _ = await opened_game(session_factory, 5)
     line = solvable_deal(5, 1).solution
     for seq, action in enumerate(line[:2], start=1):
