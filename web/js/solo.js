@@ -2,7 +2,7 @@
 // only" and the relaxed rule with what they do to the points; the game in progress, if any.
 // A "play this deal" link (#/solo?number=…&suits=…&solvable_only=1&relaxed=0) fills the form.
 // A player types 1–999,999; a link may carry a duel's number, up to 2**48 − 1 (docs/api.md).
-import { h, clear, announce } from "./dom.js";
+import { h, clear, announce, confirmBox } from "./dom.js";
 import { t, problemText } from "./i18n.js";
 import { api } from "./api.js";
 import { icon } from "./face.js";
@@ -61,7 +61,7 @@ export function soloScreen(app, { query = "" }) {
       id: "deal-number", name: "number", type: "text", inputmode: "numeric", autocomplete: "off",
       pattern: "[0-9]*", maxlength: 15, value: form.number, disabled: form.random, "aria-describedby": "number-hint number-error",
       placeholder: t(form.random ? "numberDrawn" : "numberExample"), // not an empty box
-      "aria-label": t("dealNumber"), oninput: (e) => { form.number = e.target.value.trim(); },
+      "aria-label": t("dealNumber"), oninput: (e) => { form.number = e.target.value.trim(); sayNumberHint(); },
     });
     const toggle = (name, label, help) => h("div.option",
       h("label.switch.choice", {}, h("input", { type: "checkbox", id: `opt-${name}`, name, checked: form[name],
@@ -79,7 +79,7 @@ export function soloScreen(app, { query = "" }) {
         h("fieldset", {}, h("legend", {}, t("dealNumber")),
           h("div.seg", seg("deal", true, t("randomDeal")), seg("deal", false, t("dealNumber"))),
           h("div.row.numberrow", numberField),
-          h("p.hint", { id: "number-hint" }, t("dealNumberHint"))),
+          h("p.hint", { id: "number-hint" }, numberHint())),
         h("fieldset", {}, h("legend", {}, t("suits")),
           h("div.seg", seg("suits", 1, t("oneSuit"), 1), seg("suits", 2, t("twoSuits"), 2), seg("suits", 4, t("fourSuits"), 4))),
         h("fieldset", {}, h("legend", {}, t("options")),
@@ -96,6 +96,12 @@ export function soloScreen(app, { query = "" }) {
         starting ? h("p.banner.waiting", { id: "dealing" },
           h("span.spinner", { "aria-hidden": "true" }), t(waitsLong() ? "dealingSlow" : "dealing")) : null));
   }
+
+  // A link's number (a duel's deal, up to 2**48 − 1) is past what a player types: the hint
+  // says where it came from rather than "1 to 999,999" beside a 14-digit number.
+  const numberHint = () => t(!form.random && form.number === linked && Number(linked) > PICK_MAX
+    ? "linkedNumberHint" : "dealNumberHint");
+  const sayNumberHint = () => { el.querySelector("#number-hint").textContent = numberHint(); };
 
   // A solvable 4-suit deal is the one the solver may need seconds for (docs/solo-and-daily.md).
   const waitsLong = () => form.suits === 4 && form.solvable_only;
@@ -124,6 +130,9 @@ export function soloScreen(app, { query = "" }) {
       }
       body.number = n;
     }
+    // Dealing gives up the game in progress (it earns no points): ask first, as Give up does.
+    if (current && !(await confirmBox(t("confirmNewDeal", { n: current.number }),
+      { yes: t("dealAnyway"), no: t("keepCurrent"), id: "confirm-newdeal" }))) return;
     localStorage.setItem(LAST_OPTIONS, JSON.stringify(body.options));
     starting = true; // a 4-suit solvable deal may take the solver a few seconds
     render();
