@@ -18,14 +18,21 @@ export function enterPlaysHint(event, board) {
 // line for everyone and in the live region for screen readers. It plays nothing by
 // itself; Enter right after it plays it (board.suggest). Shared by the duel and solo
 // tables.
+// A move of one card names it; a move of a run names its first and last card and how many,
+// so that "move the six of spades" does not hide the five riding on it.
+function moveWords(up, { count, to }) {
+  const first = up.at(-count);
+  if (count === 1) return t("hintMove", { card: cardName(first, { article: true }), n: to + 1 });
+  return t("hintMoveRun", { count, card: cardName(first), last: cardName(up.at(-1)), n: to + 1 });
+}
+
 export function showHintOn(el, board, view, { action: a, reason }) {
   if (a?.op === "undo") {
     const undo = el.querySelector("#undo");
     undo?.classList.add("hinted");
     setTimeout(() => undo?.classList.remove("hinted"), 2500);
   } else if (a) board?.light(a); // the board lights it again if it redraws meanwhile
-  const what = !a ? t("hintNone") : a.op === "move"
-    ? t("hintMove", { card: cardName(view.columns[a.from].up.at(-a.count), { article: true }), n: a.to + 1 })
+  const what = !a ? t("hintNone") : a.op === "move" ? moveWords(view.columns[a.from].up, a)
     : a.op === "flip" ? t("hintFlip", { n: a.col + 1 }) : t(a.op === "deal" ? "hintDeal" : "hintUndo");
   const text = t("hintSays", { what: `${what}${reason === "deal" ? "" : ` — ${tip(reason)}`}` });
   board?.say(text, { kind: "hint" });

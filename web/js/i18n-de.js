@@ -38,7 +38,7 @@ export default {
   addFriend: "Als Freund hinzufügen",
   friendAdded: "Freundschaftsanfrage gesendet.",
   keySpace: "Leertaste: geben",
-  hint: "Tipp", hintSays: "Tipp: {what}", hintMove: "{card} auf Spalte {n} legen", hintFlip: "Karte in Spalte {n} aufdecken", hintDeal: "eine Reihe geben", hintUndo: "zurücknehmen", hintNone: "keiner",
+  hint: "Tipp", hintSays: "Tipp: {what}", hintMove: "{card} auf Spalte {n} legen", hintMoveRun: "{count} Karten ({card} bis {last}) auf Spalte {n} legen", hintFlip: "Karte in Spalte {n} aufdecken", hintDeal: "eine Reihe geben", hintUndo: "zurücknehmen", hintNone: "keiner",
   tips: { "completes a {s} run": "vervollständigt eine {s}-Reihe", "uncovers a card": "legt eine Karte frei", "empties a column": "leert eine Spalte", "joins {s} run": "schließt an die {s}-Reihe an", "uses the empty column": "nutzt die leere Spalte", "makes room": "schafft Platz", "turns a card face up": "deckt eine Karte auf", "fills the empty column so you can deal": "füllt die leere Spalte, damit du geben kannst", "no useful move: undo": "kein sinnvoller Zug: zurücknehmen", "no useful move left": "kein sinnvoller Zug mehr", "the game is won": "das Spiel ist gewonnen" },
   rejected: "Nicht erlaubt: {reason}", error: "Etwas ist schiefgegangen: {detail}",
   lang_en: "English", lang_fr: "Français", lang_de: "Deutsch",

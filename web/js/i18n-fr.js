@@ -38,7 +38,7 @@ export default {
   addFriend: "Ajouter en ami",
   friendAdded: "Demande d'ami envoyée.",
   keySpace: "Espace : distribuer",
-  hint: "Indice", hintMove: "déplacez {card} en colonne {n}", hintSays: "Indice : {what}", hintFlip: "retournez la carte de la colonne {n}", hintDeal: "distribuez une rangée", hintUndo: "annulez le coup", hintNone: "aucun",
+  hint: "Indice", hintMove: "déplacez {card} en colonne {n}", hintMoveRun: "déplacez {count} cartes ({card} – {last}) en colonne {n}", hintSays: "Indice : {what}", hintFlip: "retournez la carte de la colonne {n}", hintDeal: "distribuez une rangée", hintUndo: "annulez le coup", hintNone: "aucun",
   tips: { "completes a {s} run": "complète une suite {s}", "uncovers a card": "découvre une carte", "empties a column": "vide une colonne", "joins {s} run": "rejoint la suite {s}", "uses the empty column": "utilise la colonne vide", "makes room": "fait de la place", "turns a card face up": "retourne une carte", "fills the empty column so you can deal": "remplit la colonne vide pour distribuer", "no useful move: undo": "aucun coup utile : annulez", "no useful move left": "plus aucun coup utile", "the game is won": "la partie est gagnée" },
   rejected: "Refusé : {reason}", error: "Un problème est survenu : {detail}",
   lang_en: "English", lang_fr: "Français", lang_de: "Deutsch",

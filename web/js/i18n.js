@@ -41,7 +41,7 @@ const EN = {
   addFriend: "Add friend",
   friendAdded: "Friend request sent.",
   keySpace: "Space: deal",
-  hint: "Hint", hintSays: "Hint: {what}", hintMove: "move the {card} to column {n}", hintFlip: "turn up the card in column {n}", hintDeal: "deal a row", hintUndo: "undo", hintNone: "none",
+  hint: "Hint", hintSays: "Hint: {what}", hintMove: "move the {card} to column {n}", hintMoveRun: "move {count} cards, {card} down to {last}, to column {n}", hintFlip: "turn up the card in column {n}", hintDeal: "deal a row", hintUndo: "undo", hintNone: "none",
   rejected: "Not allowed: {reason}", error: "Something went wrong: {detail}",
   lang_en: "English", lang_fr: "Français", lang_de: "Deutsch",
   errors: {
