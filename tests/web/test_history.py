@@ -96,10 +96,15 @@ def test_my_games_statistics_rating_chart_and_a_solo_replay(
     expect(solo.locator(".againlink")).to_have_attribute(
         "href", re.compile(r"#/solo\?number=8&suits=1"))
     expect(solo.locator(".replaylink")).to_have_attribute("href", f"#/player/ann/replay/solo/{won}")
+    # Each figure with its own unit: a duel's two scores, a solo win's points.
+    expect(solo.locator(".fig").first).to_have_text(re.compile(r"^Points: [\d,]+ pts$"))
+    expect(games.nth(0).locator(".fig").first).to_have_text(re.compile(r"^Score: -?\d+ – -?\d+$"))
     row = page.locator("#mode-stats tr[data-mode=solo][data-suits='1']")
     expect(row.locator("td.rate")).to_have_text("100%")
     duel_row = page.locator("#mode-stats tr[data-mode=duel][data-suits='1']")
     expect(duel_row.locator("td").first).to_have_text("2")
+    expect(row.locator("td").last).to_have_text(re.compile(r"^[\d,]+ pts$"))  # best points
+    expect(duel_row.locator("td").last).to_have_text(re.compile(r"^-?\d+$"))  # best score
     chart = page.locator("svg#rating-chart")
     expect(chart).to_be_visible()
     [series] = stats["ratings"]

@@ -71,15 +71,17 @@ export function progressSection({ player, self }) {
   function gameRow(item) {
     const against = item.kind === "duel" ? t("hxVs", { name: item.opponent_name })
       : item.kind === "daily" ? day(item.daily_date) : t("hxDeal", { n: item.number });
-    const score = item.kind === "duel" ? `${item.score} – ${item.opponent_score}`
-      : item.points !== null ? t("hxPoints", { n: number(item.points) }) : String(item.score);
+    // One figure per kind, each with its own unit: a duel's two scores, a solo or daily
+    // game's points (a game not won earns none), never a solo game's in-play score.
+    const duel = item.kind === "duel";
+    const score = duel ? `${item.score} – ${item.opponent_score}` : t("hxPoints", { n: number(item.points ?? 0) });
     // Today's daily deal is everyone's one attempt: not offered to rehearse until tomorrow.
     const again = item.play && !(item.kind === "daily" && item.daily_date === todayUtc())
       ? playLink(item.play.number, item.play) : null;
     return h("li.gamerow", { class: `r-${item.result}`, dataset: { kind: item.kind, game: item.game_id } },
       h("span.what", h("strong", {}, t(MODE[item.kind])), " ", glyphs(item.suits), h("span.sr", {}, suitsLabel(item.suits)), " ", h("span", {}, against)),
       h("span.res", {}, t(RESULT[item.result] ?? item.result)),
-      h("span.fig", h("span.sr", {}, `${t("hxScore")}: `), score),
+      h("span.fig", h("span.sr", {}, `${t(duel ? "hxScore" : "hxPointsLabel")}: `), score),
       h("span.fig", h("span.sr", {}, `${t("hxTime")}: `), duration(item.time_ms)),
       h("time.when", { datetime: item.ended_at ?? "" }, when(item.ended_at)),
       h("span.links",
@@ -97,7 +99,12 @@ export function progressSection({ player, self }) {
             h("th", { scope: "row" }, t(MODE[m.mode]), " ", glyphs(m.suits), h("span.sr", {}, suitsLabel(m.suits))),
             h("td", {}, m.played), h("td", {}, m.won), h("td.rate", {}, percent(m.win_rate)),
             h("td", {}, m.current_streak), h("td", {}, m.best_streak),
-            h("td", {}, duration(m.best_time_ms)), h("td", {}, number(m.best_points))))))));
+            h("td", {}, duration(m.best_time_ms)), h("td.best", {}, best(m))))))));
+  }
+
+  // The best of a mode: a duel's best score, a solo or daily win's most points (unit shown).
+  function best(m) {
+    return m.best_points === null || m.mode === "duel" ? number(m.best_points) : t("hxPoints", { n: number(m.best_points) });
   }
 
   function ratingChart(ratings) {
