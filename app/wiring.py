@@ -32,6 +32,7 @@ from app.services.sql_store import SqlStore
 from app.settings import Settings
 
 DEFAULT_SWEEP_SECONDS = 5.0
+KNOWN_PLAYERS_KEPT = 100_000  # ids found in the database (~6 MB at most)
 log = logging.getLogger(__name__)
 
 
@@ -40,11 +41,21 @@ async def build_live_rooms(*, settings: Settings, engine: AsyncEngine,
     """The rooms layer on this database: SQL store, token check, friends, pubsub, presence."""
     use_wal(engine)  # one commit per action: make it cheap (app/db/sqlite_wal.py)
 
+    known: set[int] = set()
+
     async def authenticate(token: str) -> int:
+        """The token's player: signed by us, and found in the database once. Players are
+        never deleted, so one found stays found: a burst of reconnections (a worker gone,
+        its players all resuming here) costs no database round trip for players seen."""
         player_id = verify_token(token=token, secret_key=settings.secret_key)
+        if player_id in known:
+            return player_id
         async with sessions() as session:
             if await session.get(Player, player_id) is None:
                 raise NotAuthenticated("the token's player no longer exists")
+        if len(known) >= KNOWN_PLAYERS_KEPT:
+            known.clear()  # a plain bound: the next ones are looked up again
+        known.add(player_id)
         return player_id
 
     async def friends_of(player_id: int) -> list[int]:
