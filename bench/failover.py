@@ -15,7 +15,10 @@ player whose socket dropped it measures, from the kill:
   its ``welcome`` (the retries on 502/503 and refused connections included, every 50 ms,
   as the web client's back-off starts);
 - **playing again**: the ack of the next action sent on it (the action is one the player
-  would play; a refusal that brings a fresh view is followed by another try).
+  would play; a refusal that brings a fresh view is followed by another try);
+- **the survivors' CPU** (user + system, from /proc) from the kill until every dropped
+  player plays again, per dropped player: what a failover costs the workers left, a
+  figure less at the mercy of a shared machine than the times above.
 
 The killed worker is started again (as ``spider cluster`` does) and is back in the
 balancer before the next round. Prints a table and writes ``bench/results/failover.json``.
@@ -145,9 +148,12 @@ async def _round(cluster: LocalCluster, seats: list[Seat], url: str, victim: int
     for _ in range(ACTIONS_BEFORE_KILL):
         await asyncio.gather(*(seat.play_one(rng) for seat in seats))
     process = cluster.worker_process(victim)
+    survivors = [cluster.worker_process(n).pid for n in range(cluster.workers) if n != victim]
+    cpu_before = sum(_cpu_seconds(pid) for pid in survivors)
     killed_at = time.perf_counter()
     os.kill(process.pid, signal.SIGKILL)
     answers = await asyncio.gather(*(_reconnect(seat, url, killed_at, rng) for seat in seats))
+    survivor_cpu = sum(_cpu_seconds(pid) for pid in survivors) - cpu_before
     timings = [timing for timing in answers if timing is not None]
     for seat in seats:
         if seat.client is not None:
@@ -157,7 +163,14 @@ async def _round(cluster: LocalCluster, seats: list[Seat], url: str, victim: int
     return {"victim": victim, "dropped": len(timings),
             "dropped_s": [t[3] for t in timings], "reconnected_s": [t[0] for t in timings],
             "playing_s": [t[1] for t in timings],
-            "resumed": sum(1 for t in timings if t[2])}
+            "resumed": sum(1 for t in timings if t[2]),
+            "survivor_cpu_s": survivor_cpu}
+
+
+def _cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) a process has used so far, from /proc (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def _bench(cluster: LocalCluster, url_http: str, duels: int, rounds: int,
@@ -228,6 +241,10 @@ def main() -> None:
     print(table(rows))
     resumed = sum(r["resumed"] for r in rounds)
     print(f"{len(rounds)} kills, {len(playing)} players dropped, {resumed} resumed their stream")
+    cpu_ms = 1e3 * sum(r["survivor_cpu_s"] for r in rounds) / max(1, len(playing))
+    summary["survivor_cpu_ms_per_player"] = round(cpu_ms, 2)  # type: ignore[assignment]
+    print(f"survivors' CPU from the kill to the last player playing again: "
+          f"{cpu_ms:.1f} ms per dropped player")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({
         "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "host": platform.node(),
