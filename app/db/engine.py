@@ -4,6 +4,7 @@ from pathlib import Path
 
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -36,11 +37,33 @@ def make_engine(
     if make_url(url).database not in (None, "", ":memory:"):  # in-memory: one static connection
         sizing = {"pool_size": pool_size, "max_overflow": max_overflow,
                   "pool_timeout": pool_timeout}
-    engine = create_async_engine(url, pool_pre_ping=True, **sizing)
-    if engine.dialect.name == "sqlite":
+    sqlite = make_url(url).get_backend_name() == "sqlite"
+    # SQLite keeps SQLAlchemy's ping: a connection left mid-transaction by a cancelled
+    # writer is found and replaced by it (tests/services/test_group_commit.py), and there
+    # it costs no network round trip. PostgreSQL's connections are checked without one.
+    engine = create_async_engine(url, pool_pre_ping=sqlite, **sizing)
+    if sqlite:
         # SQLite ignores foreign keys unless every connection asks for them.
         event.listen(engine.sync_engine, "connect", _enable_sqlite_foreign_keys)
+    else:
+        event.listen(engine.sync_engine.pool, "checkout", _refuse_closed)
     return engine
+
+
+def _refuse_closed(dbapi_connection: object, _record: object, _proxy: object) -> None:
+    """A pooled connection the server has closed (a restart, ``pg_terminate_backend``) is
+    not handed out: the pool drops it and takes another or opens one.
+
+    In place of SQLAlchemy's ``pool_pre_ping``, which asks the server each time (a
+    transaction around an empty query: three round trips, ~0.35 ms of a ~0.9 ms session
+    here, measured on 2026-12-04): a closed server sends its goodbye and closes the socket,
+    and asyncpg's ``is_closed()`` knows it without asking. A connection cut silently (no
+    FIN: a network partition) fails its first query instead, and the pool then drops
+    every connection older than that failure."""
+    driver = getattr(dbapi_connection, "driver_connection", None)
+    is_closed = getattr(driver, "is_closed", None)
+    if callable(is_closed) and is_closed():
+        raise DisconnectionError("the server closed this connection")
 
 
 def make_session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
