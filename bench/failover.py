@@ -12,8 +12,8 @@ actions; then one worker is SIGKILLed (the one holding the most sockets). For ea
 player whose socket dropped it measures, from the kill:
 
 - **reconnected**: a new WebSocket through the balancer, resuming its event stream, has
-  its ``welcome`` (the retries on 502/503 and refused connections included, every 50 ms,
-  as the web client's back-off starts);
+  its ``welcome`` (tried at once, as the web client does within 100 ms, then every 50 ms
+  on 502/503 and refused connections);
 - **playing again**: the ack of the next action sent on it (the action is one the player
   would play; a refusal that brings a fresh view is followed by another try);
 - **the survivors' CPU** (user + system, from /proc) from the kill until every dropped

@@ -82,3 +82,45 @@ def test_what_is_followed_is_asked_for_again_after_unavailable(
     assert out["before"] == 0  # not at once: the database needs a moment
     assert out["after"] == ["open_game", "spectate"]  # once each, for both refusals
     assert out["heard"].count("error") == 2  # the screens still hear of it
+
+
+def test_a_dropped_connection_is_tried_again_at_once_then_with_back_off(
+        page: Page, static_server: LiveServer) -> None:
+    """A player whose server died waited 250 ms before even trying again, on top of the
+    failover itself (docs/operations.md): the first try now goes within 100 ms (spread,
+    so that a dead server's players do not all arrive in one millisecond); a try that
+    fails waits 250 ms, then 500; a welcome starts the count again."""
+    out = run(page, static_server, """
+      const waits = [];
+      const realSetTimeout = window.setTimeout;
+      window.setTimeout = (fn, ms, ...rest) => {
+        if (fn.name === 'connect') waits.push(Math.round(ms));
+        return realSetTimeout(fn, ms, ...rest);
+      };
+      const connected = async (count) => {
+        while (countMade < count) await tick();
+      };
+      let countMade = 0;
+      const Made = window.WebSocket;
+      window.WebSocket = class extends Made { constructor(url) { super(url); countMade += 1; } };
+      const socket = createSocket({ token: 't', onMessage: () => {}, url: 'ws://stand-in' });
+      await connected(1);
+      await tick();
+      hear({ type: 'welcome', v: 1, stream: 's1', last_event: 0, resumed: false });
+      socket.drop();              // the server died: tried again at once
+      await connected(2);
+      StandIn.last.close();       // that try failed before any welcome: 250 ms
+      await connected(3);
+      StandIn.last.close();       // and again: 500 ms
+      await connected(4);
+      await tick();
+      hear({ type: 'welcome', v: 1, stream: 's1', last_event: 0, resumed: true });
+      socket.drop();              // welcomed in between: at once again
+      await connected(5);
+      socket.close();
+      window.setTimeout = realSetTimeout;
+      return waits;
+    """)
+    assert len(out) == 4, out
+    assert 0 <= out[0] <= 100 and 0 <= out[3] <= 100, out
+    assert out[1:3] == [250, 500], out

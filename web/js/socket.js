@@ -2,6 +2,10 @@
 // resume after a drop, and actions matched to their ack or reject by sequence number.
 // Everything the rest of the client knows about the protocol's transport lives here.
 const VERSION = 1;
+// After a drop the first try goes at once, spread over FIRST_TRY_SPREAD_MS so that the
+// players of a server that died do not all knock on the one left in the same
+// millisecond (docs/operations.md, failover); a try that fails waits longer each time.
+const FIRST_TRY_SPREAD_MS = 100;
 const BACKOFF = [250, 500, 1000, 2000, 4000];
 // The server could not read a game just now (`unavailable`: its database restarting): what
 // we follow is asked for again this much later, as after lost events.
@@ -49,7 +53,9 @@ export function createSocket({ token, onMessage, onStatus, url = defaultUrl() })
     if (closed) return;
     onStatus?.("reconnecting");
     clearTimeout(timer);
-    timer = setTimeout(connect, BACKOFF[Math.min(attempt++, BACKOFF.length - 1)]);
+    const wait = attempt === 0 ? Math.random() * FIRST_TRY_SPREAD_MS : BACKOFF[Math.min(attempt - 1, BACKOFF.length - 1)];
+    attempt += 1;
+    timer = setTimeout(connect, wait);
   }
 
   // Given up on without waiting for its close (which a dead network delays): what it
