@@ -19,7 +19,7 @@ paired in time: the request lapses, and once my game is over the match ends ``ab
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, and_, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -63,6 +63,7 @@ async def take_quick_duel(*, session: AsyncSession, player: Player, suits: int,
             table = await _pair(session, table_id, player, deadline_seconds)
         except (Conflict, Forbidden):  # taken meanwhile, or a player who ignores me
             await session.rollback()
+            await session.refresh(player)  # the rollback expired it: my own table reads it
             continue
         return QuickDuel(await tables.table_view(session=session, table=table), paired=True)
     # Nobody waits: my match now, on a deal chosen before anything is written (the solver
@@ -111,12 +112,19 @@ async def _pair(session: AsyncSession, table_id: int, player: Player,
     return table
 
 
+def _waits() -> ColumnElement[bool]:
+    """A quick table waiting for its second player: open, not expired, and none of its
+    matches over. A quick duel played out, whose second player then left (a rematch
+    declined), is open again with one player seated: that is nobody's request."""
+    over = select(Match.id).where(Match.table_id == DuelTable.id, Match.status != "playing")
+    return and_(DuelTable.quick.is_(True), DuelTable.status == "open",
+                DuelTable.expires_at > utcnow(), ~over.exists())
+
+
 async def looking(*, session: AsyncSession) -> int:
     """How many players wait for a quick duel now (the owners of waiting quick tables)."""
     return await session.scalar(
-        select(func.count(DuelTable.owner_id.distinct()))
-        .where(DuelTable.quick.is_(True), DuelTable.status == "open",
-               DuelTable.expires_at > utcnow())) or 0
+        select(func.count(DuelTable.owner_id.distinct())).where(_waits())) or 0
 
 
 async def stop_looking(*, session: AsyncSession, player: Player) -> list[int]:
@@ -139,8 +147,7 @@ async def my_waiting_table(*, session: AsyncSession, player: Player) -> DuelTabl
     """My quick table that still waits for an opponent, if any."""
     return await session.scalar(
         select(DuelTable).join(Seat, Seat.table_id == DuelTable.id)
-        .where(DuelTable.quick.is_(True), DuelTable.status == "open",
-               DuelTable.expires_at > utcnow(), Seat.player_id == player.id).limit(1))
+        .where(_waits(), Seat.player_id == player.id).limit(1))
 
 
 async def _my_quick_game(session: AsyncSession, player: Player) -> DuelTable | None:
@@ -157,8 +164,7 @@ async def _waiting_tables(session: AsyncSession, player: Player, suits: int,
                           band: str) -> list[int]:
     found = await session.scalars(
         select(DuelTable.id)
-        .where(DuelTable.quick.is_(True), DuelTable.status == "open",
-               DuelTable.suits == suits, DuelTable.level == band,
-               DuelTable.owner_id != player.id, DuelTable.expires_at > utcnow())
+        .where(_waits(), DuelTable.suits == suits, DuelTable.level == band,
+               DuelTable.owner_id != player.id)
         .order_by(DuelTable.created_at, DuelTable.id).limit(CANDIDATES))
     return list(found)

@@ -14,6 +14,7 @@ from app.engine.daily import daily_deal, daily_deal_number
 from app.errors import Conflict
 from app.services import daily, daily_duel, players, results, solo_store, tables
 from app.services.daily_duel import DailyDuel
+from app.services.friends import IGNORES, add_contact
 from tests.support.play import play
 
 TODAY = utcnow().date()
@@ -100,3 +101,14 @@ async def test_one_daily_duel_a_day_and_it_is_not_the_daily_attempt(
     assert await solo_store.daily_of(session=session, player_id=bob.id, day=TODAY) is None
     counts = await daily.day_counts(session=session, day=TODAY)
     assert (counts.players, counts.winners) == (0, 0)
+
+
+async def test_the_only_one_waiting_is_a_player_i_ignore_so_i_wait_at_my_own(
+        session: AsyncSession) -> None:
+    """The quick duel's bug (tests/services/test_quick_duel.py) here too: the refused seat's
+    rollback expired my row, and opening my own table read it outside the loop."""
+    ann, bob = await player(session, "Ann"), await player(session, "Bob")
+    waiting_id = (await take(session, ann)).view.table.id
+    await add_contact(session=session, player=bob, name="Ann", contacts=IGNORES)
+    mine = await take(session, bob)
+    assert mine.created and mine.view.table.id != waiting_id
