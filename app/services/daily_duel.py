@@ -61,7 +61,8 @@ async def take_daily_duel(*, session: AsyncSession, player: Player, day: date,
                                             invited=True)  # the matcher is the invitation
         except (Conflict, Forbidden):  # taken meanwhile, or a player who ignores me
             await session.rollback()
-            await session.refresh(player)  # the rollback expired it: my own table reads it
+            if player in session:  # the rollback expired it: my own table reads it
+                await session.refresh(player)
             continue
         return DailyDuel(view, created=False)
     return DailyDuel(await _open_table(session, player, day, band, ttl_seconds), created=True)

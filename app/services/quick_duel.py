@@ -63,7 +63,8 @@ async def take_quick_duel(*, session: AsyncSession, player: Player, suits: int,
             table = await _pair(session, table_id, player, deadline_seconds)
         except (Conflict, Forbidden):  # taken meanwhile, or a player who ignores me
             await session.rollback()
-            await session.refresh(player)  # the rollback expired it: my own table reads it
+            if player in session:  # the rollback expired it: my own table reads it
+                await session.refresh(player)
             continue
         return QuickDuel(await tables.table_view(session=session, table=table), paired=True)
     # Nobody waits: my match now, on a deal chosen before anything is written (the solver
