@@ -259,6 +259,14 @@ def test_result_table_fits_a_phone_in_every_language(browser: Browser, static_se
             const box = r.getBoundingClientRect(), cell = th.getBoundingClientRect();
             return box.left >= cell.left - 0.5 && box.right <= cell.right + 0.5; })""")
         assert all(heads_text), heads_text  # the words themselves stay inside their cell
+        # ... and whole: a head breaks between its words only ("SCOR|E", "PUN|KTE" did),
+        # or where a soft hyphen offers it ("Wertungs-änderung").
+        broken = page.evaluate("""() => [...document.querySelectorAll('.result thead th')]
+          .filter((th) => { const r = document.createRange(); r.selectNodeContents(th);
+            const lines = new Set([...r.getClientRects()].map((b) => Math.round(b.top)));
+            return lines.size > th.textContent.trim().split(/[\\s\\u00ad]+/).length; })
+          .map((th) => th.textContent)""")
+        assert broken == [], (size, broken)
         shot(page, artifacts, f"result-{lang}", size)
         context.close()
 
