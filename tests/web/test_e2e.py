@@ -367,10 +367,15 @@ def test_friend_presence_and_direct_invite(browser: Browser, app_server: LiveSer
 
     erin.click("#invite-friend")
     erin.get_by_role("dialog").get_by_role("button", name="Create").click()
+    erin.get_by_label("Friend's name").fill("nobody_here")  # refused: no such friend
+    erin.get_by_role("button", name="Invite", exact=True).click()
+    refusal = erin.locator("main p.error[role=alert]")
+    expect(refusal).to_be_visible()
     erin.get_by_label("Friend's name").fill("frank")
     erin.get_by_role("button", name="Invite", exact=True).click()
     expect(erin.get_by_role("region", name="Invite a friend").get_by_role("status")).to_have_text(
         "Invitation sent to frank.")
+    expect(refusal).to_have_count(0)  # bug: the earlier refusal stayed beside it
 
     invite = frank.locator(".list li", has_text="erin invites you")  # arrives live
     # Bug: the line said who, not to what, and Decline fell on a line of its own.

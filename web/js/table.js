@@ -374,9 +374,11 @@ async function inviteFriend(st, event, input) {
   try {
     await api.inviteFriend(st.tableId, input.value.trim());
     st.copied = t("inviteSentTo", { name: input.value.trim() });
+    st.notice = ""; // an earlier refusal no longer stands beside it
     announce(st.copied);
   } catch (problem) {
     st.notice = problemText(problem);
+    st.copied = ""; // nor an earlier "sent" beside a refusal
   }
   renderWaiting(st);
 }
