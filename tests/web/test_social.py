@@ -13,6 +13,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 from tests.web.axe import serious
 from tests.web.conftest import LiveServer
 from tests.web.fake import MATCH_ID, ME, OPPONENT, TABLE_ID, FakeServer
+from tests.web.language import choose_language
 from tests.web.test_e2e import new_player
 
 DESKTOP = {"width": 1280, "height": 800}
@@ -144,6 +145,10 @@ def test_canned_messages_are_sent_as_codes_and_shown_to_both(
                                  "message": "one message per 10 s"}))
     expect(page.get_by_role("alert")).to_have_text("Wait a few seconds before the next message.")
     assert serious(page) == []
+    # Bug: after a change of language the box kept its English words.
+    choose_language(page, "de")
+    expect(page.locator("#say summary")).to_have_text("Sagen…")
+    expect(page.locator("#say-good_luck")).to_have_text("Viel Glück!")
     page.context.close()
 
 

@@ -3,7 +3,7 @@
 // friend requests. Words and styles come with this module; every key starts with "sx" so
 // that no other words module's key is shadowed.
 import { h, clear, announce, formatClock } from "./dom.js";
-import { t, addWords, problemText } from "./i18n.js";
+import { t, addWords, problemText, lang } from "./i18n.js";
 import { call } from "./api.js";
 
 addWords({
@@ -90,6 +90,7 @@ export function tableSocial(app, state) {
   let notice = "";
   let timer = null;
   let sayBox = null; // built once: a redraw moves it, so a fold or unfold in flight holds
+  let sayLang = null; // the language its words are in
 
   function myElapsed(game) {
     if (!game?.limit || typeof game.left !== "number") return null;
@@ -124,6 +125,8 @@ export function tableSocial(app, state) {
     // Folded behind one small "Say…" (a phone's felt has no row to spare); open, the three.
     // The same element at every redraw: a new one would lose an unfold whose toggle event
     // was still on its way (a frame's redraw right after the tap folded it again).
+    if (sayLang !== lang()) sayBox = null; // its words are the old language's: built anew
+    sayLang = lang();
     sayBox ??= h("details.say", { id: "say" }, h("summary", {}, t("sxSay")),
       h("span.choices", { role: "group", "aria-label": t("sxSay") },
         CODES.map((code) => h("button", { type: "button", id: `say-${code}`, onclick: () => { sayBox.open = false; say(code); } }, codeText(code)))));

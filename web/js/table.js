@@ -76,7 +76,8 @@ export function tableScreen(app, { tableId }) {
   st.render();
   load(st);
   return {
-    el, render: st.render,
+    // Drawn again in another language: the canned messages' box too (it keeps its element).
+    el, render: () => { st.social?.draw(); st.render(); },
     destroy() {
       stop();
       st.social?.destroy();
