@@ -115,6 +115,7 @@ class FakeServer:
         self.opponent_game = ScoredGame.start(start)
         self.stream = "s-1"
         self.tables: list[dict[str, Any]] = []
+        self.table_changes: dict[str, Any] = {}  # fields of the table's REST answer changed
         self.seats = [
             {"seat": 0, "player_id": ME["id"], "name": ME["name"], "wants_new_game": False},
             {"seat": 1, "player_id": OPPONENT["id"], "name": OPPONENT["name"],
@@ -136,16 +137,16 @@ class FakeServer:
                 "suits": self.rules.suits, "time_limit_seconds": 600, "level": "any",
                 "public": False, "rated": True, "status": "full", "match_id": MATCH_ID,
                 "match_status": "playing",
-                "seats": self.seats,
+                "seats": self.seats, **self.table_changes,
             },
             f"/matches/{MATCH_ID}": {
                 "match_id": MATCH_ID, "table_id": TABLE_ID, "status": "playing",
                 "winner_id": None,
                 "games": [
-                    {"player_id": p["id"], "status": "playing", "score": 0,
+                    {"player_id": p["player_id"], "status": "playing", "score": 0,
                      "time_used_ms": 0, "started_at": "2026-11-29T10:00:00Z",
                      "rating_before": None, "rating_after": None}
-                    for p in (ME, OPPONENT)
+                    for p in self.seats
                 ],
             },
             "/tables": {"items": self.tables, "total": len(self.tables), "page": 1,

@@ -312,3 +312,41 @@ def test_a_losing_streak_is_said_in_words(page: Page, static_server: LiveServer)
         page.reload()
         expect(page.locator("#duel-streak")).to_have_text(said)
         page.unroute("**/api/players/by-name/bob")
+
+
+def test_a_table_i_am_not_at_says_so(page: Page, static_server: LiveServer,
+                                     artifacts: Path) -> None:
+    """Bug: carol, opening a table where bob and dave play, got the seated player's
+    screen: "bob is at the table. Your clock starts when you open your game" with a Start
+    that did nothing; on a table with a free seat, the waiting screen asked for an
+    invitation link (refused: 403). She is told she is not at the table; a free seat
+    may be taken."""
+    fake = FakeServer()
+    fake.seats = [
+        {"seat": 0, "player_id": 2, "name": "bob", "wants_new_game": False},
+        {"seat": 1, "player_id": 4, "name": "dave", "wants_new_game": False},
+    ]
+    posted: list[str] = []
+    page.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
+    fake.install(page)
+    page.goto(f"{static_server.url}/#/table/{TABLE_ID}")
+    expect(page.locator("#outsider")).to_have_text(
+        "You are not at this table: bob and dave are playing. Their games can be watched "
+        "once both are over, from their player pages.")
+    expect(page.locator("#start")).to_have_count(0)
+    expect(page.locator(".tableau")).to_have_count(0)
+    expect(page.locator("#to-lobby")).to_be_visible()
+    assert serious(page) == []
+    page.screenshot(path=artifacts / "table-outsider.png")
+    assert posted == [], posted  # nothing asked for in my name
+    assert not any(f["type"] == "open_game" for f in fake.received), fake.received
+
+    # A table with a seat free: I may sit down, as from the lobby.
+    fake.seats = fake.seats[:1]
+    fake.table_changes = {"status": "open", "match_id": None, "match_status": None}
+    page.reload()
+    expect(page.locator("#outsider")).to_have_text(
+        "You are not at this table; a seat is free (bob is there).")
+    with page.expect_request(f"**/api/tables/{TABLE_ID}/join") as joined:
+        page.click("#join-here")
+    assert joined.value.method == "POST"

@@ -9,7 +9,7 @@ import { api } from "./api.js";
 import { resolveRules } from "./rules.js";
 import { gameSession, DUEL, OVER, actionOf } from "./session.js";
 import { showHintOn, sayEvents, enterPlaysHint } from "./hud.js";
-import { renderTable, renderScores, renderButtons, renderWaiting, tickClocks } from "./tableview.js";
+import { renderTable, renderScores, renderButtons, renderWaiting, tickClocks, outsider } from "./tableview.js";
 
 let replayView = null;
 const POLL_MS = 1500;
@@ -66,6 +66,7 @@ export function tableScreen(app, { tableId }) {
     copyLink: (input) => copyLink(st, input),
     inviteFriend: (event, input) => inviteFriend(st, event, input),
     closeReplay: () => { st.replay = null; renderTable(st); },
+    join: () => joinHere(st),
   };
   st.render = st.acts.render;
 
@@ -100,6 +101,7 @@ export function tableScreen(app, { tableId }) {
 // ---- loading the table and the match
 async function load(st) {
   clearTimeout(st.poll);
+  st.poll = null;
   // Loads overlap (the table's news, my rematch request's answer, the poll): only the
   // newest answer counts, compared with the table as it stands when it comes, not as
   // it stood when it was asked for. Two loads both saw "bob got up" against the old
@@ -139,6 +141,8 @@ async function load(st) {
   const arrived = current && current !== st.matchId;
   if (arrived) await arrive(st, current);
   else if (!current || st.wantNew) st.poll = setTimeout(() => load(st), POLL_MS);
+  // Not seated here: what I am shown (a seat free, a match on) follows the table.
+  if (outsider(st) && !st.result && !st.poll) st.poll = setTimeout(() => load(st), POLL_MS);
   if (arrived || JSON.stringify(st.table) !== before) st.render();
 }
 
@@ -382,6 +386,18 @@ async function inviteFriend(st, event, input) {
     st.copied = ""; // nor an earlier "sent" beside a refusal
   }
   renderWaiting(st);
+}
+
+// A free seat at a table I am shown from outside: sat down as from the lobby.
+async function joinHere(st) {
+  try {
+    await api.join(st.tableId);
+  } catch (problem) {
+    st.notice = problemText(problem);
+    return st.render();
+  }
+  st.notice = "";
+  load(st);
 }
 
 async function newGame(st) {

@@ -20,6 +20,7 @@ export function renderTable(st) {
   el.classList.remove("game");
   st.drawn = null;
   if (st.gone) return renderGone(st);
+  if (outsider(st) && !st.result) return renderOutsider(st);
   if (st.result) return renderResult(st);
   if (st.ready) return renderReady(st);
   if (st.wantNew) return renderRematchWait(st);
@@ -172,6 +173,30 @@ function renderReady(st) {
         // Not "Leave": the seat cannot be given up while this game is still to be
         // played (the server refuses); the lobby's My tables leads back here.
         h("button", { type: "button", id: "to-lobby", onclick: () => st.app.go("#/") }, icon("leave"), t("backToLobby"))))));
+}
+
+// Not one of the table's seats (a link passed on, a page kept from before I left): there
+// is no game of mine to start, nor anyone to invite. A free seat of an open table may be
+// taken, as from the lobby; a match in progress is its players' own until both games are
+// over (docs/protocol.md, "Spectating"). Drawing the seated player's screen instead, a
+// "Start my game" did nothing and the waiting screen asked for an invitation link (403).
+export const outsider = (st) => Boolean(st.table) && !(st.table.seats || []).some((s) => s.player_id === st.me.id);
+
+function renderOutsider(st) {
+  const { table } = st;
+  const seats = table.seats || [];
+  const names = new Intl.ListFormat(lang(), { type: "conjunction" }).format(seats.map((s) => s.name).filter(Boolean));
+  const free = table.status === "open" && seats.length < 2 && !table.quick && !table.daily_date;
+  const playing = table.match_id && table.match_status === "playing";
+  const said = free ? t("seatFree", { names }) : playing ? t("outsiderPlaying", { names }) : t("notSeatedHere");
+  clear(st.el, h("div.page.narrow",
+    h("h1", {}, heading(st)),
+    summaryLine(st),
+    noticeLine(st),
+    h("p.banner", { role: "status", id: "outsider" }, said),
+    h("div.row",
+      free ? h("button.primary", { type: "button", id: "join-here", onclick: st.acts.join }, t("join")) : null,
+      h("a.button", { href: "#/", id: "to-lobby" }, icon("leave"), t("backToLobby")))));
 }
 
 function renderGone(st) {
