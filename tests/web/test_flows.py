@@ -534,6 +534,8 @@ def test_a_player_who_does_not_start_loses_did_not_start(
     alice.screenshot(path=artifacts / "flows-no-show-phone.png")
     expect(bob.locator("#start-by")).to_have_text(
         "You did not start in time: your game is lost.", timeout=5_000)
+    # Bug: "alice is at the table. Your clock starts when you open your game" stayed.
+    expect(bob.get_by_text("Your clock starts when you open your game")).to_have_count(0)
     bob.get_by_role("button", name="Watch alice").click()  # too late to play: he watches
     expect(bob.locator("#watching")).to_have_text("Watching alice (read-only)")
     expect(bob.locator(".player.me .state")).to_have_text("did not start")

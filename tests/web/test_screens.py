@@ -20,7 +20,7 @@ from app.engine.state import GameState
 from app.engine.view import player_view
 from tests.web.axe import serious
 from tests.web.conftest import LiveServer, pick
-from tests.web.fake import TABLE_ID, FakeServer
+from tests.web.fake import MATCH_ID, TABLE_ID, FakeServer
 
 WEB = Path(__file__).resolve().parents[2] / "web"
 FIRST_PAGE_BUDGET = 60_000  # bytes, gzipped: the JS and CSS the first page loads
@@ -350,3 +350,23 @@ def test_a_table_i_am_not_at_says_so(page: Page, static_server: LiveServer,
     with page.expect_request(f"**/api/tables/{TABLE_ID}/join") as joined:
         page.click("#join-here")
     assert joined.value.method == "POST"
+
+
+def test_neither_player_started_nothing_to_watch(page: Page, static_server: LiveServer) -> None:
+    """Bug: past my start deadline the ready screen still said "bob is at the table. Your
+    clock starts when you open your game", and offered "Watch bob" although bob never
+    started either (it led to a "Draw" of two games never played)."""
+    fake = FakeServer()
+    fake.install(page)
+    page.route(f"**/api/matches/{MATCH_ID}", lambda route: route.fulfill(json={
+        "match_id": MATCH_ID, "table_id": TABLE_ID, "status": "playing", "winner_id": None,
+        "start_deadline": "2026-11-29T10:00:00Z",
+        "games": [{"player_id": seat["player_id"], "status": "did_not_start", "score": 0,
+                   "time_used_ms": 0, "started_at": None, "rating_before": None,
+                   "rating_after": None} for seat in fake.seats]}))
+    page.goto(f"{static_server.url}/#/table/{TABLE_ID}")
+    expect(page.locator("#start-by")).to_have_text(
+        "You did not start in time: your game is lost.")
+    expect(page.get_by_text("Your clock starts when you open your game")).to_have_count(0)
+    expect(page.locator("#start")).to_have_count(0)  # nothing to watch
+    expect(page.locator("#to-lobby")).to_be_visible()

@@ -163,6 +163,7 @@ async function arrive(st, id) {
     return;
   }
   const mine = info?.games.find((g) => g.player_id === st.me.id);
+  st.otherStarted = Boolean(info?.games.find((g) => g.player_id !== st.me.id)?.started_at);
   st.ready = true;
   if (mine?.started_at || app.playNow === st.tableId) return (app.playNow = null, openGame(st)); // a quick duel: at once
   st.startBy = info?.start_deadline ? Date.parse(info.start_deadline) : null;
@@ -171,8 +172,23 @@ async function arrive(st, id) {
   // The server ends the game at that moment (and says so only once the match is over):
   // the ready screen turns by itself, a second later.
   if (st.startBy && !st.late) {
-    st.lateTimer = setTimeout(() => { st.late = true; if (st.ready) st.render(); }, Math.max(0, st.startBy - Date.now()) + 1000);
+    st.lateTimer = setTimeout(() => { st.late = true; if (st.ready) recheck(st); }, Math.max(0, st.startBy - Date.now()) + 1000);
   }
+}
+
+// My start deadline has passed: the match may be over with it (neither of us started:
+// its result), or the other player's game goes on (theirs to watch, if started).
+async function recheck(st) {
+  const id = st.matchId;
+  const info = await api.match(id).catch(() => null);
+  if (id !== st.matchId || !st.ready) return;
+  if (info && info.status !== "playing" && info.games.every((g) => OVER.has(g.status))) {
+    st.ready = false;
+    st.result = resultFromRest(info);
+  } else if (info) {
+    st.otherStarted = Boolean(info.games.find((g) => g.player_id !== st.me.id)?.started_at);
+  }
+  st.render();
 }
 
 function openGame(st) {

@@ -165,10 +165,12 @@ function renderReady(st) {
     h("h1", {}, heading(st)),
     summaryLine(st),
     h("section.panel.center",
-      h("p.banner", { role: "status" }, t("readyText", { name: other })),
+      // Once my time to start has passed, "your clock starts when you open" is no longer
+      // true, and there is a game to watch only if the other player started theirs.
+      late ? null : h("p.banner", { role: "status" }, t("readyText", { name: other })),
       until ? h("p", { id: "start-by", class: late ? "error" : "note" }, until) : null,
       h("div.row.center",
-        h("button.primary.big", { type: "button", id: "start", onclick: st.acts.openGame },
+        late && !st.otherStarted ? null : h("button.primary.big", { type: "button", id: "start", onclick: st.acts.openGame },
           late ? t("watchName", { name: other }) : t("start")),
         // Not "Leave": the seat cannot be given up while this game is still to be
         // played (the server refuses); the lobby's My tables leads back here.
