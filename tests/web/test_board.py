@@ -380,6 +380,13 @@ def test_reconnect_resumes_the_stream(page: Page, fake: FakeServer, artifacts: P
     fake.cut()
     expect(page.locator("#status")).to_have_text("Connection lost — reconnecting…")
     page.screenshot(path=artifacts / "table-reconnecting.png")
+    # Bug: a tap made meanwhile waited, silent, for the connection (those after it were
+    # dropped): it is refused at once, and said.
+    sent_before = len(actions_sent(fake))
+    tap(card(page, "As", 4))
+    expect(page.locator(".statusline")).to_have_text(
+        "Not connected: this move was not sent; play it again once the connection is back")
+    expect(top(page, 3)).not_to_have_attribute("data-card", "As")
     progress = fake.opponent(score=42, runs=7)
     fake.push(None, {"type": "progress", "match_id": MATCH_ID, "progress": progress})
     fake.refuse_connections = False
@@ -389,6 +396,7 @@ def test_reconnect_resumes_the_stream(page: Page, fake: FakeServer, artifacts: P
     assert hellos[-1]["stream"] == fake.stream and hellos[-1]["last_event"] >= 3
     tap(card(page, "As", 4))
     expect(top(page, 3)).to_have_attribute("data-card", "As")
+    assert len(actions_sent(fake)) == sent_before + 1  # the refused tap was never sent
 
 
 def test_lost_events_make_the_table_ask_for_its_snapshot_again(

@@ -14,6 +14,8 @@ import { loadSprite } from "./face.js";
 import { drawing, snapshot, play } from "./board-render.js";
 import { pointer } from "./board-drag.js";
 
+const NEWS = new Set(["seq_taken", "offline"]); // refusals said as news (refuse, below)
+
 const SAY_MS = 4000; // a refusal stays this long in the status line
 
 // trayHost / statusHost: where the stock and runs, and the status line, go (the table's
@@ -259,8 +261,9 @@ function actions(b) {
 
   function refuse(code, text) {
     const why = reason(code) || text || code;
-    // A step another tab of mine took first is news, not a rule broken: said as it is.
-    const said = code === "seq_taken" ? why[0].toUpperCase() + why.slice(1) : t("rejected", { reason: why });
+    // A step another tab of mine took first, or a move not sent for want of a connection,
+    // is news, not a rule broken: said as it is.
+    const said = NEWS.has(code) ? why[0].toUpperCase() + why.slice(1) : t("rejected", { reason: why });
     say(said, { fade: true, kind: "refused" });
     const el = b.focusedEl();
     if (el && !reducedMotion()) el.animate?.(SHAKE, 240);

@@ -43,6 +43,7 @@ export default {
   rejected: "Nicht erlaubt: {reason}", error: "Etwas ist schiefgegangen: {detail}",
   lang_en: "English", lang_fr: "Français", lang_de: "Deutsch",
   errors: {
+    offline: "keine Verbindung: dieser Zug wurde nicht gesendet; spiel ihn noch einmal, sobald die Verbindung zurück ist",
     no_such_player: "diesen Spieler gibt es nicht", not_your_game: "dieses Spiel gehört einem anderen Spieler",
     no_such_game: "dieses Spiel gibt es nicht", game_in_progress: "dieses Spiel läuft noch",
     daily_already_played: "du hast das heutige Spiel schon gespielt; komm morgen wieder",

@@ -43,6 +43,7 @@ export default {
   rejected: "Refusé : {reason}", error: "Un problème est survenu : {detail}",
   lang_en: "English", lang_fr: "Français", lang_de: "Deutsch",
   errors: {
+    offline: "pas de connexion : ce coup n'a pas été envoyé ; rejouez-le une fois la connexion revenue",
     no_such_player: "ce joueur n'existe pas", not_your_game: "cette partie est celle d'un autre joueur",
     no_such_game: "cette partie n'existe pas", game_in_progress: "cette partie est encore en cours",
     daily_already_played: "vous avez déjà joué la donne du jour ; revenez demain",

@@ -45,6 +45,7 @@ const EN = {
   rejected: "Not allowed: {reason}", error: "Something went wrong: {detail}",
   lang_en: "English", lang_fr: "Français", lang_de: "Deutsch",
   errors: {
+    offline: "not connected: this move was not sent; play it again once the connection is back",
     no_such_player: "there is no such player", not_your_game: "that game is another player's",
     no_such_game: "there is no such game", game_in_progress: "that game is still being played",
     daily_already_played: "you have already played today's deal; come back tomorrow",

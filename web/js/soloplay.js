@@ -139,6 +139,7 @@ function showOver(st, finished) {
 async function act(st, action) {
   if (st.session.over) return { ok: false, code: "game_over" };
   if (st.busy) return { ok: null }; // the solver is playing: the board shows its moves
+  if (!st.app.socket.connected) return { ok: false, code: "offline" }; // as at a duel table
   const { gameId } = st;
   const done = await st.session.play(action, (seq) => st.app.socket.request({ type: "solo_action", game_id: gameId, seq, action }));
   if (done.ok && done.applied === "applied") {

@@ -296,6 +296,9 @@ function spectate(st) {
 // ---- my actions, through the game session (seq, retry on an outdated seq, resync)
 async function act(st, action) {
   const { matchId } = st;
+  // Not connected: refused at once and said, rather than held until the connection is
+  // back (the taps made meanwhile queued behind it and were dropped without a word).
+  if (!st.app.socket.connected) return { ok: false, code: "offline" };
   const done = await st.session.play(action, (seq) => st.app.socket.request({ type: "action", match_id: matchId, seq, action }));
   if (done.ok && done.applied === "applied") tookAck(st, done.answer, action);
   return done.ok === false ? { ok: false, code: done.code, reason: done.reason } : { ok: done.ok };
