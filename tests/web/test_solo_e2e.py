@@ -209,8 +209,11 @@ def test_daily_deal_played_by_two_players_both_on_the_board(
     # The assisted day bridges the streak without growing it; the clean win starts one.
     expect(dawn.locator("#my-rank")).to_have_count(0)
     expect(dawn.locator("#streak-current")).to_have_text("0 days")
+    # ... and says so: "1 won" beside "0 days" read as a mistake.
+    expect(dawn.locator("#streak-assisted")).to_contain_text("adds no day to it")
     expect(dusk_page.locator("#my-rank")).to_be_visible()
     expect(dusk_page.locator("#streak-current")).to_have_text("1 day")
+    expect(dusk_page.locator("#streak-assisted")).to_have_count(0)
     look(dawn, artifacts, "e2e-daily")
     # One attempt a day: the button is gone, and the server refuses a second start.
     expect(dawn.locator("#play-daily")).to_have_count(0)

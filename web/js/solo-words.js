@@ -3,6 +3,7 @@
 // page does not carry them. Badge titles come from the server in English: shown here by code.
 export const WORDS = {
   en: {
+    streakAssisted: "Today's win was assisted (a hint, a rescue or an undo to a winnable position): it keeps your streak going but adds no day to it.",
     games: "Games", wins: "Won", rating: "Rating", streak: "Streak", player: "Player", back: "Back",
     first: "First", prev: "Previous", next: "Next", last: "Last",
     soloTitle: "Solo", soloLead: "Spider Solitaire on your own: any deal number, the same deal for everyone, forever.",
@@ -73,6 +74,7 @@ export const WORDS = {
     },
   },
   fr: {
+    streakAssisted: "La victoire du jour a été aidée (indice, sauvetage ou retour à une position gagnable) : elle maintient votre série sans y ajouter de jour.",
     games: "Parties", wins: "Gagnées", rating: "Cote", streak: "Série", player: "Joueur", back: "Retour",
     first: "Début", prev: "Précédent", next: "Suivant", last: "Fin",
     soloTitle: "Solo", soloLead: "Le Spider Solitaire en solo : n'importe quel numéro de donne, la même donne pour tous, pour toujours.",
@@ -143,6 +145,7 @@ export const WORDS = {
     },
   },
   de: {
+    streakAssisted: "Der heutige Sieg war unterstützt (Tipp, Rettung oder Rücksprung zu einer gewinnbaren Stellung): Er hält deine Serie am Leben, zählt aber keinen Tag dazu.",
     games: "Spiele", wins: "Gewonnen", rating: "Wertung", streak: "Serie", player: "Spieler", back: "Zurück",
     first: "Anfang", prev: "Zurück", next: "Weiter", last: "Ende",
     soloTitle: "Solo", soloLead: "Spider Solitaire allein: jede Spielnummer, für alle dasselbe Spiel, für immer.",
