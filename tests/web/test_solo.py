@@ -251,6 +251,10 @@ def test_one_suit_game_won_with_rescue_and_auto_complete(
         page.keyboard.press("r")
         expect(page.locator(".statusline")).to_contain_text("Rescue:")
         expect(page.locator("#rescue, #auto-complete").first).to_be_enabled()
+        # Bug: every rescue said "250 points less": it is the sum of them all.
+        rescues = next(iter(solo.games.values())).rescues
+        expect(page.locator(".statusline")).to_contain_text(
+            f"a win now earns {rescues * 250:,} points less")
     expect(page.locator("#auto-complete")).to_be_visible()
     # R where the free auto-complete is offered buys no rescue: it points to the button.
     rescues_sent = sum(1 for m in solo.received if m["type"] == "solo_rescue")

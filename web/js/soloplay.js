@@ -363,7 +363,10 @@ async function assisted(st, m) {
   const played = st.busy;
   st.busy = null;
   if (played === "rescue") {
-    const text = t(st.game.status === "won" ? "rescueWon" : "rescuePlayed", { n: steps.length, cost: m.points_cost });
+    // What every rescue of the game costs a win, not this one's alone: after 15 rescues it
+    // went on saying "250 points less".
+    const cost = (m.points_cost * (m.rescues ?? 1)).toLocaleString(document.documentElement.lang);
+    const text = t(st.game.status === "won" ? "rescueWon" : "rescuePlayed", { n: steps.length, cost });
     st.board?.say(text, { kind: "hint" });
     announce(text);
   }
