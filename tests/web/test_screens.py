@@ -370,3 +370,20 @@ def test_neither_player_started_nothing_to_watch(page: Page, static_server: Live
     expect(page.get_by_text("Your clock starts when you open your game")).to_have_count(0)
     expect(page.locator("#start")).to_have_count(0)  # nothing to watch
     expect(page.locator("#to-lobby")).to_be_visible()
+
+
+def test_the_lobby_names_who_sits_at_a_table_not_an_owner_who_left(
+        page: Page, static_server: LiveServer) -> None:
+    """Bug: after alice left a table at a result while bob stayed, the lobby listed it with
+    host "alice" and, to alice, her own "Table" button: it names bob, and she may join."""
+    fake = FakeServer()
+    fake.tables = [{"id": 31, "owner_id": 1, "owner_name": "alice", "preset": "duel",
+                    "suits": 1, "time_limit_seconds": 600, "level": "any",
+                    "public": True, "rated": True, "status": "open",
+                    "seats": [{"player_id": 2, "name": "bob", "seat": 1}]}]
+    fake.install(page)
+    page.goto(static_server.url)
+    row = page.locator(".tables li", has_text="bob")
+    expect(row).to_be_visible()
+    expect(row.get_by_role("button", name="Join — bob")).to_have_text("Join")
+    expect(page.locator(".tables li", has_text="alice")).to_have_count(0)

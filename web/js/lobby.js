@@ -3,7 +3,7 @@ import { h, clear, announce } from "./dom.js";
 import { t, levelName, difficultyLabel, problemText } from "./i18n.js";
 import { api } from "./api.js";
 import { faceHtml, icon, loadSprite } from "./face.js";
-import { tableSummary, hostName, glyphs } from "./summary.js";
+import { tableSummary, hostName, hostId, glyphs } from "./summary.js";
 
 export function nameScreen(app, { then, inviteCode }) {
   const el = h("section.screen.narrow.welcome");
@@ -264,7 +264,7 @@ function renderTables(st) {
     h("button.primary", {
       type: "button", id: `join-${table.id}`, onclick: () => join(st, table.id),
       "aria-label": `${t("join")} — ${hostName(table)}`,
-    }, ownerId(table) === mine ? t("table") : t("join")))));
+    }, hostId(table) === mine ? t("table") : t("join")))));
 }
 
 function renderInvites(st) {
@@ -406,7 +406,6 @@ function items(page) {
   return page?.items ?? [];
 }
 
-const ownerId = (table) => table.owner_id;
 // At my table, the other player wants a new game and I have not said yes yet.
 export const asksRematch = (table, me) => table.match_status !== "playing"
   && (table.seats || []).some((s) => s.player_id !== me?.id && s.wants_new_game)

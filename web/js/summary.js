@@ -4,7 +4,15 @@
 import { h } from "./dom.js";
 import { t, levelName, difficultyLabel } from "./i18n.js";
 
-export const hostName = (table) => table.owner_name ?? "";
+// The table's host as players see it: its owner while seated there, else whoever sits
+// there now (an owner who left after a match is not there to play: the lobby named them,
+// and offered them their own "Table" button).
+const seatedHost = (table) => {
+  const seats = table.seats || [];
+  return !seats.length || seats.some((s) => s.player_id === table.owner_id) ? null : seats[0];
+};
+export const hostName = (table) => seatedHost(table)?.name ?? table.owner_name ?? "";
+export const hostId = (table) => seatedHost(table)?.player_id ?? table.owner_id;
 
 const SUIT_GLYPHS = { 1: "♠", 2: "♠♥", 4: "♠♥♦♣" };
 export const glyphs = (text) => h("span.suits", { "aria-hidden": "true" },
