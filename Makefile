@@ -63,6 +63,7 @@ bench: $(STAMP) haproxy
 	$(BIN)/python -m bench.hint
 	$(BIN)/python -m bench.hintbot
 	$(BIN)/python -m bench.failover
+	$(BIN)/python -m bench.db_session
 
 # The solver's targets (issue 3); the full sets take minutes: SOLVER_BENCH='--one 50 --two 20 --four 5'
 bench-solver: $(STAMP)

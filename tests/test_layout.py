@@ -287,3 +287,10 @@ def test_the_frame_finder_sees_a_frame_and_not_a_schema(tmp_path: Path) -> None:
     source.write_text('A = {"type": "solo_ack", "seq": 1}\nB = {"type": "object"}\n'
                       'C = {"kind": "x"}\n')
     assert list(frame_literals(source)) == ["solo_ack"]
+
+
+def test_the_operators_guide_stays_a_guide() -> None:
+    """docs/operations.md is an operator's guide of at most 400 lines (issue 22): the
+    history of benchmark rounds goes to docs/bench/."""
+    guide = Path(__file__).resolve().parents[1] / "docs" / "operations.md"
+    assert len(guide.read_text().splitlines()) <= 400
