@@ -50,6 +50,9 @@ def measure(page: Page) -> dict[str, float]:
 def test_a_random_two_suit_duel_walked_through(browser: Browser, app_server: LiveServer,
                                                artifacts: Path) -> None:
     alice = new_player(browser, app_server, "alice", motion=True)
+    # The lobby's lists arrive and redraw it (a layout shift): a click made meanwhile
+    # fell beside New game once in CI, on a loaded machine.
+    alice.wait_for_load_state("networkidle")
     alice.click("#new-game")
     dialog = alice.get_by_role("dialog")
     dialog.get_by_label("2 suits").check()

@@ -141,10 +141,7 @@ export function dailyScreen(app) {
         tile(t("streakNow"), t("days", { n: s.current }), "streak-current"),
         tile(t("streakBest"), t("days", { n: s.best }), "streak-best"),
         tile(t("lastWon"), s.last_won ? day(s.last_won) : "—", null, true)),
-      // An assisted win bridges the streak without growing it (docs/points.md, "Fair
-      // play"): said, or "1 won" beside "0 days" reads as a mistake.
-      info.my_game?.status === "won" && info.my_game.assisted
-        ? h("p.hint", { id: "streak-assisted" }, t("streakAssisted")) : null,
+      assistedNote(info.my_game),
       h("a.button", { href: "#/leaderboards/daily" }, icon("boards"), t("dailyStreaks")));
   }
 
@@ -171,4 +168,10 @@ function tile(label, value, id, wide) {
 export function shiftDay(iso, days) {
   const [y, m, d] = iso.split("-").map(Number);
   return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+}
+
+// An assisted win bridges the streak without growing it (docs/points.md, "Fair play"):
+// said, or "1 won" beside "0 days" reads as a mistake.
+function assistedNote(game) {
+  return game?.status === "won" && game.assisted ? h("p.hint", { id: "streak-assisted" }, t("streakAssisted")) : null;
 }
