@@ -116,6 +116,7 @@ class FakeServer:
         self.stream = "s-1"
         self.tables: list[dict[str, Any]] = []
         self.table_changes: dict[str, Any] = {}  # fields of the table's REST answer changed
+        self.opponent_changes: dict[str, Any] = {}  # and of the opponent's progress
         self.seats = [
             {"seat": 0, "player_id": ME["id"], "name": ME["name"], "wants_new_game": False},
             {"seat": 1, "player_id": OPPONENT["id"], "name": OPPONENT["name"],
@@ -222,7 +223,8 @@ class FakeServer:
     def opponent(self, score: int = 0, runs: int = 6) -> dict[str, Any]:
         return {"player_id": OPPONENT["id"], "score": score, "actions": 0, "runs": runs,
                 "time_left_ms": self.time_limit_ms, "at_ms": round(time.time() * 1000),
-                "status": "playing", "online": True, "start_deadline": None}
+                "status": "playing", "online": True, "start_deadline": None,
+                **self.opponent_changes}
 
     def snapshot(self) -> dict[str, Any]:
         return {

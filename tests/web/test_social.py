@@ -84,6 +84,20 @@ def test_the_tie_clause_goes_once_its_time_has_passed(browser: Browser,
     page.context.close()
 
 
+def test_the_tie_clause_is_still_said_after_a_reload(browser: Browser,
+                                                     static_server: LiveServer) -> None:
+    """Bug: after a reload the banner lost "55 is enough if your game takes less than
+    6:40": the snapshot's progress of a finished game says the time it had left, not the
+    time it used (its game_over did)."""
+    page, fake = open_table(browser, static_server, DESKTOP)
+    fake.opponent_changes = {"status": "finished", "score": 55,
+                             "time_left_ms": fake.time_limit_ms - 400_000}
+    page.reload()
+    expect(page.locator("#score-to-beat")).to_have_text(
+        "bob finished with 55 — you need 56. 55 is enough if your game takes less than 6:40.")
+    page.context.close()
+
+
 def test_after_the_match_say_sits_under_the_result(browser: Browser,
                                                     static_server: LiveServer,
                                                     artifacts: Path) -> None:

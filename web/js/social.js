@@ -98,12 +98,21 @@ export function tableSocial(app, state) {
     return game.limit - left;
   }
 
+  // The time the other player's game used: said by its game_over; after a reload only a
+  // progress is at hand, whose clock stopped with the game (the limit less what was left).
+  // Without it the tie clause ("55 is enough if your game takes less than 6:40") was lost.
+  function theirElapsed(game, opponent) {
+    if (typeof opponent.elapsed_ms === "number") return opponent.elapsed_ms;
+    return typeof game.limit === "number" && typeof opponent.time_left_ms === "number"
+      ? game.limit - opponent.time_left_ms : null;
+  }
+
   function banner() {
     const { game, opponent, nameOf } = state();
     if (!game || OVER.has(game.status) || !opponent || !OVER.has(opponent.status)) return null;
     if (opponent.status === "did_not_start") return null; // a no-show loses whatever I score
     const name = nameOf(opponent.player_id) || t("opponent");
-    const { need, tieTime } = scoreToBeat({ theirScore: opponent.score, theirMs: opponent.elapsed_ms, myMs: myElapsed(game) });
+    const { need, tieTime } = scoreToBeat({ theirScore: opponent.score, theirMs: theirElapsed(game, opponent), myMs: myElapsed(game) });
     if (game.score >= need) {
       return h("p.banner.beat.ahead", { id: "score-to-beat", role: "status" }, t("sxAhead", { name, score: opponent.score, mine: game.score }));
     }
@@ -148,7 +157,7 @@ export function tableSocial(app, state) {
   function tieLapsesIn() {
     const { game, opponent } = state();
     if (!game || OVER.has(game.status) || !opponent || !OVER.has(opponent.status)) return null;
-    const { tieTime } = scoreToBeat({ theirScore: opponent.score, theirMs: opponent.elapsed_ms, myMs: myElapsed(game) });
+    const { tieTime } = scoreToBeat({ theirScore: opponent.score, theirMs: theirElapsed(game, opponent), myMs: myElapsed(game) });
     return tieTime === null ? null : tieTime - myElapsed(game);
   }
 
