@@ -18,6 +18,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from tests.web.axe import serious
 from tests.web.conftest import LiveServer
 from tests.web.fake import MATCH_ID, TABLE_ID, FakeServer, midgame
+from tests.web.language import choose_language
 
 SCREENS = {
     "1280x800": {"viewport": {"width": 1280, "height": 800}, "reduced_motion": "reduce"},
@@ -203,6 +204,28 @@ def test_other_screens_fit_a_phone(browser: Browser, static_server: LiveServer,
             assert box is not None and box["y"] + box["height"] <= height - 8, (size, box)
         shot(page, artifacts, "new-game", size)
         assert serious(page) == []
+        # In German each suit count stays on one line ("4 Farben" wrapped under its pips).
+        page.keyboard.press("Escape")
+        choose_language(page, "de")
+        page.click("#new-game")
+        wrapped = page.evaluate("""() => [...document.querySelectorAll('dialog .seg label')]
+          .filter((label) => {
+            const walk = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
+            const boxes = [];
+            while (walk.nextNode()) {
+              const r = document.createRange(); r.selectNodeContents(walk.currentNode);
+              boxes.push(...[...r.getClientRects()].filter((b) => b.width > 0));
+            }
+            const tall = Math.max(...boxes.map((b) => b.bottom))
+              - Math.min(...boxes.map((b) => b.top));
+            return tall > 1.8 * parseFloat(getComputedStyle(label).fontSize); })
+          .map((label) => label.textContent)""")
+        assert wrapped == [], (size, wrapped)
+        no_sideways_overflow(page)
+        spilled = page.evaluate("""() => [...document.querySelectorAll('dialog .seg')]
+          .filter((seg) => seg.scrollWidth > seg.clientWidth + 1).length""")
+        assert spilled == 0, size  # nor out of their row
+        shot(page, artifacts, "new-game-de", size)
         context.close()
 
 
