@@ -20,7 +20,12 @@ from app.db.models import Player
 from app.messaging import channels
 from app.rooms import frames
 from app.rooms.layer import Rooms
-from app.rooms.live_lobby import LobbyChange, publish_invite, publish_table_change
+from app.rooms.live_lobby import (
+    LobbyChange,
+    publish_invite,
+    publish_invite_declined,
+    publish_table_change,
+)
 from app.services import tables
 from app.services.settled import MatchSettled, match_settled
 
@@ -54,6 +59,13 @@ async def invite_sent(request: Request, invite: InviteOut) -> None:
     if rooms is not None and invite.invitee_id is not None:
         await publish_invite(pubsub=rooms.pubsub, invitee_id=invite.invitee_id,
                              invite=invite.model_dump(mode="json"))
+
+
+async def invite_declined(request: Request, invite: InviteOut) -> None:
+    rooms = _rooms(request)
+    if rooms is not None and invite.kind == "direct":
+        await publish_invite_declined(pubsub=rooms.pubsub,
+                                      invite=invite.model_dump(mode="json"))
 
 
 def announce_reopened_tables(

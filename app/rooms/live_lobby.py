@@ -25,3 +25,9 @@ async def publish_table_change(
 async def publish_invite(*, pubsub: PubSub, invitee_id: int, invite: dict[str, Any]) -> None:
     """A direct invite: the invitee, if online, gets it the moment it is sent."""
     await pubsub.publish(channels.player(invitee_id), frames.invite(invite))
+
+
+async def publish_invite_declined(*, pubsub: PubSub, invite: dict[str, Any]) -> None:
+    """A direct invite declined: its sender, if online, is told (its ``status`` says so);
+    their waiting table said "Invitation sent" until they gave up waiting."""
+    await pubsub.publish(channels.player(int(invite["inviter_id"])), frames.invite(invite))

@@ -95,6 +95,13 @@ async def test_an_online_friend_gets_the_invite_at_once_and_presence_is_live(
         invite = await bob_ws.until("invite", timeout=5)
         assert invite["invite"]["code"] == sent.json()["code"]
         assert invite["invite"]["inviter_name"] == ann.name
+        # Declined: Ann, who sent it, is told at once (her table said "sent" for good).
+        no = await http.post(f"/api/invites/{invite['invite']['code']}/decline",
+                             headers=bob.auth)
+        assert no.status_code == 200, no.text
+        told = await ann_ws.until("invite", timeout=5)
+        assert (told["invite"]["status"], told["invite"]["invitee_name"],
+                told["invite"]["table_id"]) == ("declined", bob.name, table["id"])
 
         await bob_ws.close()
         assert (await ann_ws.until("presence"))["online"] is False

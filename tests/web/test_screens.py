@@ -20,7 +20,7 @@ from app.engine.state import GameState
 from app.engine.view import player_view
 from tests.web.axe import serious
 from tests.web.conftest import LiveServer, pick
-from tests.web.fake import MATCH_ID, TABLE_ID, FakeServer
+from tests.web.fake import MATCH_ID, ME, TABLE_ID, FakeServer
 
 WEB = Path(__file__).resolve().parents[2] / "web"
 FIRST_PAGE_BUDGET = 60_000  # bytes, gzipped: the JS and CSS the first page loads
@@ -387,3 +387,21 @@ def test_the_lobby_names_who_sits_at_a_table_not_an_owner_who_left(
     expect(row).to_be_visible()
     expect(row.get_by_role("button", name="Join — bob")).to_have_text("Join")
     expect(page.locator(".tables li", has_text="alice")).to_have_count(0)
+
+
+def test_a_declined_invitation_is_said_at_the_waiting_table(
+        page: Page, static_server: LiveServer) -> None:
+    """Bug: alice's waiting table went on saying "Invitation sent to bob." after bob had
+    declined it: the server tells her now, and the table says so."""
+    fake = FakeServer()
+    fake.seats = fake.seats[:1]
+    fake.table_changes = {"status": "open", "match_id": None, "match_status": None}
+    fake.install(page)
+    page.goto(f"{static_server.url}/#/table/{TABLE_ID}")
+    expect(page.get_by_role("heading", name="Invite a friend")).to_be_visible()
+    fake.push(fake.socket, {"type": "invite", "invite": {
+        "code": "c" * 20, "table_id": TABLE_ID, "inviter_id": ME["id"],
+        "inviter_name": ME["name"], "invitee_id": 2, "invitee_name": "bob",
+        "kind": "direct", "status": "declined"}})
+    expect(page.get_by_role("region", name="Invite a friend").get_by_role("status")).to_have_text(
+        "bob declined your invitation.")

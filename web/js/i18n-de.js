@@ -17,7 +17,7 @@ export default {
   accept: "Annehmen", decline: "Ablehnen", invitedBy: "{name} lädt dich ein",
   friends: "Freunde", noFriends: "Noch keine Freunde.", online: "online", offline: "offline",
   inviteFriend: "Freund einladen", copyLink: "Link kopieren", copy: "Kopieren", copied: "Kopiert.",
-  inviteLink: "Einladungslink", send: "Einladen", waiting: "Warte auf einen Gegner…", friendName: "Name des Freundes", inviteSentTo: "Einladung an {name} gesendet.", duelWith: "Ein Duell mit {name}", levels: { any: "Alle", beginner: "Anfänger", intermediate: "Mittel", advanced: "Fortgeschritten", expert: "Experte" },
+  inviteLink: "Einladungslink", send: "Einladen", waiting: "Warte auf einen Gegner…", friendName: "Name des Freundes", inviteSentTo: "Einladung an {name} gesendet.", inviteDeclined: "{name} hat deine Einladung abgelehnt.", duelWith: "Ein Duell mit {name}", levels: { any: "Alle", beginner: "Anfänger", intermediate: "Mittel", advanced: "Fortgeschritten", expert: "Experte" },
   seatFree: "Du sitzt nicht an diesem Tisch; ein Platz ist frei ({names} ist da).", outsiderPlaying: "Du sitzt nicht an diesem Tisch: {names} spielen. Ihre Spiele kann man ansehen, sobald beide vorbei sind, auf den Spielerseiten.", notSeatedHere: "Du sitzt nicht an diesem Tisch.", start: "Mein Spiel starten", readyText: "{name} sitzt am Tisch. Deine Uhr läuft ab dem Öffnen deines Spiels.", startBefore: "Öffne es vor {time}, sonst ist es verloren („nicht angetreten“).", startedTooLate: "Du hast nicht rechtzeitig begonnen: dein Spiel ist verloren.", watchName: "{name} zuschauen",
   table: "Tisch", you: "Du", opponent: "Gegner", score: "Punkte", clock: "Restzeit",
   time: "Zeit", runs: "Reihen", actions: "Züge", finished: "fertig", playing: "spielt",

@@ -17,7 +17,7 @@ export default {
   accept: "Accepter", decline: "Refuser", invitedBy: "{name} vous invite",
   friends: "Amis", noFriends: "Pas encore d'ami.", online: "en ligne", offline: "hors ligne",
   inviteFriend: "Inviter un ami", copyLink: "Copier le lien", copy: "Copier", copied: "Copié.",
-  inviteLink: "Lien d'invitation", send: "Inviter", waiting: "En attente d'un adversaire…", friendName: "Nom de l'ami", inviteSentTo: "Invitation envoyée à {name}.", duelWith: "Un duel avec {name}", levels: { any: "Tous", beginner: "Débutant", intermediate: "Intermédiaire", advanced: "Avancé", expert: "Expert" },
+  inviteLink: "Lien d'invitation", send: "Inviter", waiting: "En attente d'un adversaire…", friendName: "Nom de l'ami", inviteSentTo: "Invitation envoyée à {name}.", inviteDeclined: "{name} a refusé votre invitation.", duelWith: "Un duel avec {name}", levels: { any: "Tous", beginner: "Débutant", intermediate: "Intermédiaire", advanced: "Avancé", expert: "Expert" },
   seatFree: "Vous n'êtes pas à cette table ; une place est libre ({names} y est).", outsiderPlaying: "Vous n'êtes pas à cette table : {names} y jouent. Leurs parties se regardent une fois les deux terminées, depuis la page de chaque joueur.", notSeatedHere: "Vous n'êtes pas à cette table.", start: "Commencer ma partie", readyText: "{name} est à la table. Votre temps démarre à l'ouverture de votre partie.", startBefore: "Ouvrez-la avant {time}, sinon elle est perdue (« pas venu »).", startedTooLate: "Vous n'avez pas commencé à temps : votre partie est perdue.", watchName: "Regarder {name}",
   table: "Table", you: "Vous", opponent: "Adversaire", score: "Score", clock: "Temps restant",
   time: "Temps", runs: "Suites", actions: "Coups", finished: "terminé", playing: "en jeu",

@@ -20,7 +20,7 @@ const EN = {
   accept: "Accept", decline: "Decline", invitedBy: "{name} invites you",
   friends: "Friends", noFriends: "No friend yet.", online: "online", offline: "offline",
   inviteFriend: "Invite a friend", copyLink: "Copy link", copy: "Copy", copied: "Copied.",
-  inviteLink: "Invitation link", send: "Invite", waiting: "Waiting for an opponent…", friendName: "Friend's name", inviteSentTo: "Invitation sent to {name}.", duelWith: "A duel with {name}", levels: { any: "Any", beginner: "Beginner", intermediate: "Intermediate", advanced: "Advanced", expert: "Expert" },
+  inviteLink: "Invitation link", send: "Invite", waiting: "Waiting for an opponent…", friendName: "Friend's name", inviteSentTo: "Invitation sent to {name}.", inviteDeclined: "{name} declined your invitation.", duelWith: "A duel with {name}", levels: { any: "Any", beginner: "Beginner", intermediate: "Intermediate", advanced: "Advanced", expert: "Expert" },
   seatFree: "You are not at this table; a seat is free ({names} is there).", outsiderPlaying: "You are not at this table: {names} are playing. Their games can be watched once both are over, from their player pages.", notSeatedHere: "You are not at this table.", start: "Start my game", readyText: "{name} is at the table. Your clock starts when you open your game.", startBefore: "Open it before {time}, or it is lost as “did not start”.", startedTooLate: "You did not start in time: your game is lost.", watchName: "Watch {name}",
   table: "Table", you: "You", opponent: "Opponent", score: "Score", clock: "Time left",
   time: "Time", runs: "Runs", actions: "Actions", finished: "finished", playing: "playing",

@@ -199,6 +199,7 @@ function openGame(st) {
 // ---- socket messages
 function onMessage(st, m, meta) {
   if (m.type === "lobby" && m.table?.id === st.tableId) return load(st);
+  if (m.type === "invite") return inviteNews(st, m.invite);
   if (m.match_id !== st.matchId) return;
   if (m.type === "ack" && !meta?.requested) return otherTab(st, m);
   if (m.type === "snapshot") return snapshot(st, m);
@@ -405,6 +406,14 @@ async function inviteFriend(st, event, input) {
     st.copied = ""; // nor an earlier "sent" beside a refusal
   }
   renderWaiting(st);
+}
+
+// My invitation to this table declined: said where "Invitation sent to bob" stood.
+function inviteNews(st, invite) {
+  if (invite?.table_id !== st.tableId || invite.status !== "declined" || invite.inviter_id !== st.me.id) return;
+  st.copied = t("inviteDeclined", { name: invite.invitee_name || t("opponent") });
+  announce(st.copied);
+  st.render();
 }
 
 // A free seat at a table I am shown from outside: sat down as from the lobby.

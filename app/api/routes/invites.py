@@ -44,8 +44,10 @@ async def accept(code: Code, player: Me, session: Session, request: Request) -> 
 
 @router.post("/invites/{code}/decline", response_model=InviteOut,
              responses=problems(401, 403, 404, 409))
-async def decline(code: Code, player: Me, session: Session) -> InviteOut:
-    return InviteOut.of(await invites.decline_invite(session=session, code=code, player=player))
+async def decline(code: Code, player: Me, session: Session, request: Request) -> InviteOut:
+    out = InviteOut.of(await invites.decline_invite(session=session, code=code, player=player))
+    await live_news.invite_declined(request, out)  # the sender's waiting table says so
+    return out
 
 
 @router.delete("/invites/{code}", response_model=InviteOut,
