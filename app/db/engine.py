@@ -33,11 +33,12 @@ def make_engine(
     # Connecting a player takes two short queries (the token's player, unfinished games);
     # thousands of players reconnecting at once after a restart queue for these
     # connections, and SQLAlchemy's default 5 + 10 left a few waiting past the timeout.
+    parsed = make_url(url)
     sizing: dict[str, float] = {}
-    if make_url(url).database not in (None, "", ":memory:"):  # in-memory: one static connection
+    if parsed.database not in (None, "", ":memory:"):  # in-memory: one static connection
         sizing = {"pool_size": pool_size, "max_overflow": max_overflow,
                   "pool_timeout": pool_timeout}
-    sqlite = make_url(url).get_backend_name() == "sqlite"
+    sqlite = parsed.get_backend_name() == "sqlite"
     # SQLite keeps SQLAlchemy's ping: a connection left mid-transaction by a cancelled
     # writer is found and replaced by it (tests/services/test_group_commit.py), and there
     # it costs no network round trip. PostgreSQL's connections are checked without one.

@@ -14,10 +14,6 @@ export function enterPlaysHint(event, board) {
   return true;
 }
 
-// A hint points: it lights up what to play for a moment and says why, in the status
-// line for everyone and in the live region for screen readers. It plays nothing by
-// itself; Enter right after it plays it (board.suggest). Shared by the duel and solo
-// tables.
 // A move of one card names it; a move of a run names its first and last card and how many,
 // so that "move the six of spades" does not hide the five riding on it.
 function moveWords(up, { count, to }) {
@@ -26,6 +22,10 @@ function moveWords(up, { count, to }) {
   return t("hintMoveRun", { count, card: cardName(first), last: cardName(up.at(-1)), n: to + 1 });
 }
 
+// A hint points: it lights up what to play for a moment and says why, in the status
+// line for everyone and in the live region for screen readers. It plays nothing by
+// itself; Enter right after it plays it (board.suggest). Shared by the duel and solo
+// tables.
 export function showHintOn(el, board, view, { action: a, reason }) {
   if (a?.op === "undo") {
     const undo = el.querySelector("#undo");

@@ -158,12 +158,12 @@ async function arrive(st, id) {
   st.wantNew = st.asking = false;
   st.news = ""; // a new match: the news of the last one is old
   const info = await api.match(id).catch(() => null);
-  if (info && info.status !== "playing" && info.games.every((g) => OVER.has(g.status))) {
+  if (matchOver(info)) {
     st.result = resultFromRest(info);
     return;
   }
   const mine = info?.games.find((g) => g.player_id === st.me.id);
-  st.otherStarted = Boolean(info?.games.find((g) => g.player_id !== st.me.id)?.started_at);
+  st.otherStarted = otherStarted(st, info);
   st.ready = true;
   if (mine?.started_at || app.playNow === st.tableId) return (app.playNow = null, openGame(st)); // a quick duel: at once
   st.startBy = info?.start_deadline ? Date.parse(info.start_deadline) : null;
@@ -182,14 +182,18 @@ async function recheck(st) {
   const id = st.matchId;
   const info = await api.match(id).catch(() => null);
   if (id !== st.matchId || !st.ready) return;
-  if (info && info.status !== "playing" && info.games.every((g) => OVER.has(g.status))) {
+  if (matchOver(info)) {
     st.ready = false;
     st.result = resultFromRest(info);
   } else if (info) {
-    st.otherStarted = Boolean(info.games.find((g) => g.player_id !== st.me.id)?.started_at);
+    st.otherStarted = otherStarted(st, info);
   }
   st.render();
 }
+
+// The match's REST view (GET /matches/{id}, or null): settled with both games over.
+const matchOver = (info) => Boolean(info) && info.status !== "playing" && info.games.every((g) => OVER.has(g.status));
+const otherStarted = (st, info) => Boolean(info?.games.find((g) => g.player_id !== st.me.id)?.started_at);
 
 function openGame(st) {
   st.ready = false;
