@@ -1,6 +1,6 @@
 // First visit (choose a name) and the lobby: open tables, new game, invites, friends.
 import { h, clear, announce } from "./dom.js";
-import { t, levelName, difficultyLabel, problemText } from "./i18n.js";
+import { t, lang, levelName, difficultyLabel, problemText } from "./i18n.js";
 import { api } from "./api.js";
 import { faceHtml, icon, loadSprite } from "./face.js";
 import { tableSummary, hostName, hostId, glyphs } from "./summary.js";
@@ -158,10 +158,7 @@ function lobbyNews(st, m) {
 
 function render(st) {
   clear(st.el,
-    h("div.row.head", {},
-      h("h1", {}, t("lobby")),
-      h("button.primary", { type: "button", onclick: () => openNewGame(st, true), id: "new-game" }, icon("plus"), t("newGame")),
-      h("button", { type: "button", onclick: () => openNewGame(st, false), id: "invite-friend" }, icon("invite"), t("inviteFriend"))),
+    head(st),
     st.quick,
     st.message ? h("p.error.panel", { role: "alert" }, st.message) : null,
     st.seatNews ? renderSeatNews(st) : null,
@@ -176,6 +173,19 @@ function render(st) {
           h("h2", { id: "invites-h" }, t("myInvites")), renderInvites(st)),
         h("section.panel", { "aria-labelledby": "friends-h" },
           h("h2", { id: "friends-h" }, t("friends")), st.requests?.el, renderFriends(st), renderFind(st)))));
+}
+
+// The heading and its buttons, the same elements at every redraw (in one language): a
+// redraw between a press and its release made them new elements, and the click was lost
+// (the lobby's lists arriving just after sign-up; seen twice in CI under load).
+function head(st) {
+  if (st.head?.lang !== lang()) {
+    st.head = { lang: lang(), el: h("div.row.head", {},
+      h("h1", {}, t("lobby")),
+      h("button.primary", { type: "button", onclick: () => openNewGame(st, true), id: "new-game" }, icon("plus"), t("newGame")),
+      h("button", { type: "button", onclick: () => openNewGame(st, false), id: "invite-friend" }, icon("invite"), t("inviteFriend"))) };
+  }
+  return st.head.el;
 }
 
 // My tables: the way back to a game I walked away from (logo, player info, a reload).
