@@ -17,7 +17,11 @@ from app.services.daily_duel import DailyDuel
 from app.services.friends import IGNORES, add_contact
 from tests.support.play import play
 
-TODAY = utcnow().date()
+
+def today() -> date:
+    """Today as the service reads it, read when a test runs (a module-level constant
+    went stale when a run crossed midnight UTC)."""
+    return utcnow().date()
 
 
 async def player(session: AsyncSession, name: str, rating: float | None = None) -> Player:
@@ -29,8 +33,8 @@ async def player(session: AsyncSession, name: str, rating: float | None = None) 
     return made
 
 
-async def take(session: AsyncSession, who: Player, day: date = TODAY) -> DailyDuel:
-    return await daily_duel.take_daily_duel(session=session, player=who, day=day,
+async def take(session: AsyncSession, who: Player, day: date | None = None) -> DailyDuel:
+    return await daily_duel.take_daily_duel(session=session, player=who, day=day or today(),
                                             ttl_seconds=24 * 3600)
 
 
@@ -40,7 +44,7 @@ async def test_two_players_of_a_band_meet_on_the_daily_deal(session: AsyncSessio
     table = waiting.view.table
     assert waiting.created and waiting.view.match is None
     assert (table.daily_date, table.level, table.suits, table.preset) == (
-        TODAY, "intermediate", 2, "classic")
+        today(), "intermediate", 2, "classic")
     assert not table.is_public and not table.rated  # not in the lobby, never rated
     end_of_day = utcnow().replace(hour=0, minute=0, second=0, microsecond=0) + timedelta(days=1)
     assert table.expires_at is not None and table.expires_at <= end_of_day
@@ -52,9 +56,9 @@ async def test_two_players_of_a_band_meet_on_the_daily_deal(session: AsyncSessio
     assert not met.created and met.view.table.id == table.id
     match = met.view.match
     assert match is not None
-    found = daily_deal(TODAY)
+    found = daily_deal(today())
     assert (match.deal_number, match.play_number, match.play_solvable_only) == (
-        found.source, daily_deal_number(TODAY), True)
+        found.source, daily_deal_number(today()), True)
     assert match.difficulty == found.difficulty
 
 
@@ -71,9 +75,9 @@ async def test_another_band_waits_at_its_own_table(session: AsyncSession) -> Non
 
 async def test_yesterdays_waiting_table_is_not_todays(session: AsyncSession) -> None:
     ann, bob = await player(session, "Ann"), await player(session, "Bob")
-    old = await take(session, ann, day=TODAY - timedelta(days=1))
-    today = await take(session, bob)
-    assert today.created and today.view.table.id != old.view.table.id
+    old = await take(session, ann, day=today() - timedelta(days=1))
+    new = await take(session, bob)
+    assert new.created and new.view.table.id != old.view.table.id
 
 
 async def test_one_daily_duel_a_day_and_it_is_not_the_daily_attempt(
@@ -96,10 +100,10 @@ async def test_one_daily_duel_a_day_and_it_is_not_the_daily_attempt(
         await take(session, bob)
     assert refused.value.code == "daily_duel_played"
     assert await daily_duel.my_daily_duel(session=session, player=bob,
-                                          day=TODAY) == met.view.table.id
+                                          day=today()) == met.view.table.id
     # The daily game knows nothing of it: no attempt, nobody on today's counts.
-    assert await solo_store.daily_of(session=session, player_id=bob.id, day=TODAY) is None
-    counts = await daily.day_counts(session=session, day=TODAY)
+    assert await solo_store.daily_of(session=session, player_id=bob.id, day=today()) is None
+    counts = await daily.day_counts(session=session, day=today())
     assert (counts.players, counts.winners) == (0, 0)
 
 
