@@ -1,6 +1,9 @@
 // A badge earned, announced live wherever the player is (the `badge` frame): a toast for a
-// few seconds — at the top right, or on a phone at the bottom, clear of a result's heading
-// and winner (extra.css) — that a tap sends away, and the same words for screen readers.
+// few seconds that a tap sends away, and the same words for screen readers. One toast
+// gathers every badge of the moment (a first win is often also quick, lean…): a stack of
+// them covered a result's table, and on a phone its buttons, where a tap meant for New
+// game or Leave sent a toast away instead. At the top right; on a phone over the app bar
+// (extra.css), off the result's heading and winner under it.
 import { h, announce } from "./dom.js";
 import { t } from "./i18n.js";
 import { styled, medal, badgeWords } from "./extra.js";
@@ -15,10 +18,21 @@ export function badgeToast(badge) {
     stack = h("div.toasts");
     document.body.append(stack);
   }
-  // Short: several badges often come at once (a first win is also quick, lean…).
-  const toast = h("div.toast", { title: badgeWords(badge).description, onclick: () => toast.remove() },
-    h("p.toasttitle", {}, t("badgeNew")), medal(badge));
-  stack.append(toast);
   announce(t("badgeEarned", { title: badgeWords(badge).title }));
-  setTimeout(() => toast.remove(), SHOW_MS);
+  const gathering = stack.querySelector(".toast");
+  if (gathering) {
+    gathering.querySelector(".toastmedals").append(medal(badge));
+    gathering.title += ` · ${badgeWords(badge).description}`;
+    return keep(gathering);
+  }
+  const toast = h("div.toast", { title: badgeWords(badge).description, onclick: () => toast.remove() },
+    h("p.toasttitle", {}, t("badgeNew")), h("div.toastmedals", {}, medal(badge)));
+  stack.append(toast);
+  keep(toast);
+}
+
+// Shown SHOW_MS from its newest badge on.
+function keep(toast) {
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => toast.remove(), SHOW_MS);
 }
