@@ -609,6 +609,10 @@ def test_the_player_page_shows_and_changes_friend_and_ignore_state(
     expect(alice.locator("#friend-state")).to_have_text("Friends ✓")
     expect(alice.get_by_role("button", name="Remove friend")).to_be_visible()
     alice.screenshot(path=artifacts / "flows-player-friend.png", full_page=True)
+    buttons = alice.locator(".contact").bounding_box()
+    heading = alice.get_by_role("heading", name="Duels").bounding_box()
+    assert buttons and heading, (buttons, heading)
+    assert heading["y"] - (buttons["y"] + buttons["height"]) >= 12  # the buttons touched it
     assert serious(alice) == []
     alice.get_by_role("button", name="Remove friend").click()
     expect(alice.get_by_role("main").get_by_role("status")).to_have_text("Friend removed.")

@@ -233,7 +233,7 @@ function badgeList({ earned, table }) {
   const rest = table.filter((b) => !held.has(b.code));
   return h("section", { "aria-labelledby": "badges-h" },
     h("h2", { id: "badges-h" }, `${t("badgesTitle")} (${earned.length}/${table.length || earned.length})`),
-    earned.length ? null : h("p.muted", {}, t("noBadges")),
+    earned.length ? null : h("p.muted.nobadge", {}, t("noBadges")),
     h("div.medals", { id: "badges" }, earned.map((b) => medal(b)), rest.map((b) => medal(b, { earned: false }))));
 }
 
