@@ -327,6 +327,34 @@ def test_find_a_player_by_name_add_and_invite(browser: Browser, app_server: Live
     expect(erin.get_by_text("No friend yet.")).to_be_visible()
 
 
+def test_players_are_found_as_the_name_is_typed_and_never_for_an_older_name(
+        browser: Browser, app_server: LiveServer) -> None:
+    """Bug: the results stayed those of the last Find while another name was typed, and a
+    slow answer could come in after a newer one and replace it."""
+    new_player(browser, app_server, "frank")
+    new_player(browser, app_server, "gina")
+    erin = new_player(browser, app_server, "erin")
+    box = erin.get_by_label("Find a player")
+    box.fill("fr")  # no Find pressed: found as typed
+    expect(erin.locator(".found li", has_text="frank")).to_be_visible()
+    box.fill("fr!")  # not a name: nothing asked while typing, nothing stale shown
+    expect(erin.locator(".found")).to_have_count(0)
+
+    erin.evaluate("""() => {  // an answer for "fr" held back 1.5 s: it comes after gina's
+        const fetched = window.fetch;
+        window.fetch = (url, ...rest) => String(url).includes("search=fr")
+            ? new Promise((done) => setTimeout(done, 1500)).then(() => fetched(url, ...rest))
+            : fetched(url, ...rest);
+    }""")
+    box.fill("fr")
+    erin.wait_for_timeout(450)  # asked for "fr" (answer on its way, slowly)
+    box.fill("gi")
+    expect(erin.locator(".found li", has_text="gina")).to_be_visible()
+    erin.wait_for_timeout(1800)  # the late answer for "fr" has come and gone
+    expect(erin.locator(".found li", has_text="gina")).to_be_visible()
+    expect(erin.locator(".found li", has_text="frank")).to_have_count(0)
+
+
 def test_an_invitation_says_who_invites_to_what_before_the_name(
         browser: Browser, app_server: LiveServer, artifacts: Path) -> None:
     alice = new_player(browser, app_server, "alice")

@@ -86,6 +86,8 @@ export function lobbyScreen(app, { inviteCode }) {
     matches: new Map(), // match id → GET /matches/{id}, for My tables
     says: null, // mytables.js: My tables' words, loaded with the first table of mine
     found: null, // players found by name: null before a search
+    foundFor: "", // the name start they were found for
+    searches: 0, // the newest search wins over answers still on their way
     asked: new Set(), // ids of players I asked to be friends from here
     seatNews: null, // a table of mine someone just sat down at
     requests: null, // social.js: friend requests waiting (friends are mutual)
@@ -301,7 +303,9 @@ function renderFriends(st) {
 // Find a player by the start of their name, then add them (or see that they are a friend).
 function renderFind(st) {
   const { app, found } = st;
-  const input = st.el.querySelector("#find-name") || h("input", { id: "find-name", name: "find", autocomplete: "off", maxlength: 20 });
+  const input = st.el.querySelector("#find-name") || h("input", {
+    id: "find-name", name: "find", autocomplete: "off", maxlength: 20, oninput: () => typed(st, input.value.trim()),
+  });
   const typing = document.activeElement === input;
   const friendIds = new Set(st.friends.map((f) => f.id));
   const form = h("form.row.field.find", { role: "search", onsubmit: (e) => { e.preventDefault(); search(st, input.value.trim()); } },
@@ -323,11 +327,32 @@ function renderFind(st) {
   return h("div.findbox", form, results);
 }
 
+// Found as the name is typed, a moment after the last key: results for a name no longer
+// in the box (or an older search's answer coming in late) were shown as if for the new one.
+const TYPING_PAUSE_MS = 300;
+
+function typed(st, prefix) {
+  clearTimeout(st.typing);
+  if (prefix === st.foundFor) return;
+  if (st.found !== null) {
+    st.found = null; // not for this name any more
+    st.foundFor = "";
+    st.render();
+  }
+  // A name has only these (the server's rule); a slip is said on Find, not while typing.
+  if (/^[A-Za-z0-9_-]+$/.test(prefix)) st.typing = setTimeout(() => search(st, prefix), TYPING_PAUSE_MS);
+}
+
 async function search(st, prefix) {
+  clearTimeout(st.typing);
   if (!prefix) return;
+  const mine = ++st.searches;
   try {
-    st.found = items(await api.searchPlayers(prefix));
+    const found = items(await api.searchPlayers(prefix));
+    if (mine !== st.searches) return;
+    [st.found, st.foundFor] = [found, prefix];
   } catch (problem) {
+    if (mine !== st.searches) return;
     return showError(st, problem);
   }
   st.render();
