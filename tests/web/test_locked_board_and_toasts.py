@@ -33,6 +33,9 @@ def test_the_locked_daily_board_is_not_requested_before_my_daily_is_over(
     expect(page.locator("#board-locked")).to_be_visible()
     page.goto("/#/leaderboards/today")
     expect(page.locator("#lb-locked")).to_be_visible()
+    # Meanwhile the tab shows yesterday's board, which is public (nobody played it here).
+    expect(page.locator("#lb-empty")).to_be_visible()
+    yesterdays = page.locator("#lb-h").inner_text()
     # Playing it (in progress): still locked, still not asked for.
     page.goto("/#/daily")
     page.locator("#play-daily").click()
@@ -59,6 +62,8 @@ def test_the_locked_daily_board_is_not_requested_before_my_daily_is_over(
     expect(page.locator("#board-locked")).to_have_count(0)
     page.goto("/#/leaderboards/today")
     expect(page.locator("#lb-empty")).to_be_visible()
+    expect(page.locator("#lb-locked")).to_have_count(0)
+    expect(page.locator("#lb-h")).not_to_have_text(yesterdays)  # today's now
     assert failures == []
 
 

@@ -572,9 +572,13 @@ def test_leaderboards_carry_todays_daily_board(page: Page, solo: FakeSoloServer,
     (today, and streaks)"): locked until my daily of today is over, as on the Daily screen."""
     page.set_viewport_size(PHONE)
     page.goto(f"{static_server.url}/#/leaderboards/today")
-    expect(page.locator("#lb-h")).to_have_text("Board of Dec 1, 2026")
+    # Locked: yesterday's board, which is public, under a word on today's.
+    expect(page.locator("#lb-h")).to_have_text("Board of Nov 30, 2026")
     expect(page.locator("#lb-locked")).to_have_text(
-        "The board opens once you finish today's deal. Play today's deal")
+        "Today's board opens once you finish today's deal; here is yesterday's."
+        " Play today's deal")
+    assert "/daily/2026-11-30/board?page=1&page_size=20" in solo.queries
+    assert not any(q.startswith("/daily/2026-12-01/board") for q in solo.queries)
     look(page, artifacts, "boards-today-locked")
     page.locator("#lb-to-daily").click()
     page.locator("#play-daily").click()

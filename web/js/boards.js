@@ -6,7 +6,7 @@ import { h, clear } from "./dom.js";
 import { t, levelName, problemText } from "./i18n.js";
 import { api } from "./api.js";
 import { icon } from "./face.js";
-import { styled, glyphs, number, day, duration, pager } from "./extra.js";
+import { styled, glyphs, number, day, shiftDay, duration, pager } from "./extra.js";
 
 await styled;
 
@@ -44,12 +44,17 @@ export function boardsScreen(app, { kind = "solo" }) {
 
   // Today's board opens once my daily of today is over: asked for only then (GET /daily's
   // board_visible), as the Daily screen does; asking before earned a 403
-  // daily_not_finished and an error in the console. Past midnight UTC the day moves on.
+  // daily_not_finished and an error in the console. Meanwhile the tab shows yesterday's
+  // board, which is public (it only sent the player to the Daily screen). Past midnight
+  // UTC the day moves on.
   async function todayBoard(query) {
     const info = await api.daily();
-    today = info.day;
-    if (!info.board_visible) return { locked: true, items: [], total: 0 };
-    return api.dailyBoard(today, query);
+    if (info.board_visible) {
+      today = info.day;
+      return api.dailyBoard(today, query);
+    }
+    today = shiftDay(info.day, -1);
+    return { ...(await api.dailyBoard(today, query)), locked: true };
   }
 
   function pick(name, value) {
@@ -91,10 +96,12 @@ export function boardsScreen(app, { kind = "solo" }) {
   }
 
   function table() {
-    if (data.locked) {
-      return h("p.muted", { id: "lb-locked" }, t("boardLocked"), " ",
-        h("a", { href: "#/daily", id: "lb-to-daily" }, t("dailyPlay")));
-    }
+    const locked = data.locked ? h("p.muted", { id: "lb-locked" }, t("boardYesterday"), " ",
+      h("a", { href: "#/daily", id: "lb-to-daily" }, t("dailyPlay"))) : null;
+    return [locked, rows()];
+  }
+
+  function rows() {
     if (!data.items.length) return h("p.muted", { id: "lb-empty" }, t("nobodyYet"));
     const columns = {
       solo: [[t("points"), (r) => number(r.points)], [t("wins"), (r) => r.wins]],

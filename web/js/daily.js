@@ -4,7 +4,7 @@ import { h, clear } from "./dom.js";
 import { t, problemText } from "./i18n.js";
 import { api } from "./api.js";
 import { icon } from "./face.js";
-import { styled, suitsLabel, glyphs, duration, number, day, difficultyName, pager } from "./extra.js";
+import { styled, suitsLabel, glyphs, duration, number, day, shiftDay, difficultyName, pager } from "./extra.js";
 
 await styled;
 
@@ -162,12 +162,6 @@ export function dailyScreen(app) {
 
 function tile(label, value, id, wide) {
   return h("div", { class: wide ? "wide" : "" }, h("dt", {}, label), h("dd", { id }, value ?? "—"));
-}
-
-// "2025-03-10" ± days, in UTC (the daily deal's calendar).
-export function shiftDay(iso, days) {
-  const [y, m, d] = iso.split("-").map(Number);
-  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
 }
 
 // An assisted win bridges the streak without growing it (docs/points.md, "Fair play"):

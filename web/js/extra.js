@@ -68,3 +68,9 @@ export function medal(badge, { earned = true } = {}) {
     h("span.words", {}, h("strong", {}, title), h("span.muted", {}, description),
       badge.earned_at ? h("span.when", {}, t("earnedOn", { date: day(badge.earned_at) })) : null));
 }
+
+// "2025-03-10" ± days, in UTC (the daily deal's calendar).
+export function shiftDay(iso, days) {
+  const [y, m, d] = iso.split("-").map(Number);
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+}
