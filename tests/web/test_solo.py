@@ -666,6 +666,7 @@ def test_header_and_lobby_lead_to_the_new_screens(browser: Browser, static_serve
         expect(page.locator("#nav a[aria-current=page]")).to_have_attribute("href", "#/daily")
         page.keyboard.press("h")
         expect(page.locator("#help")).to_contain_text("R: rescue")
+        expect(page.locator("#help")).to_contain_text("Ctrl+Y or Ctrl+Shift+Z: play again")
         page.close()
 
 

@@ -9,6 +9,7 @@ addWords({
     helpText: "Build runs from king down to ace in one suit; a completed run leaves the table. Click or tap a card to send it to the best place, again for the next place, or drag it.",
     keys: "Keys",
     keyUndo: "Ctrl+Z: undo",
+    keyRedo: "Ctrl+Y or Ctrl+Shift+Z: play again a move you undid (solo)",
     keyArrows: "Arrows: move between columns and cards",
     keyEnter: "Enter: pick up the cards, then drop them on a column (right after a hint: play it)",
     keyEsc: "Escape: cancel",
@@ -23,6 +24,7 @@ addWords({
     helpText: "Formez des suites du roi à l'as dans une même couleur ; une suite complète quitte la table. Cliquez ou touchez une carte pour l'envoyer à la meilleure place, encore pour la place suivante, ou faites-la glisser.",
     keys: "Touches",
     keyUndo: "Ctrl+Z : annuler",
+    keyRedo: "Ctrl+Y ou Ctrl+Maj+Z : rejouer un coup annulé (solo)",
     keyArrows: "Flèches : se déplacer entre colonnes et cartes",
     keyEnter: "Entrée : prendre les cartes, puis les poser sur une colonne (juste après un indice : le jouer)",
     keyEsc: "Échap : annuler",
@@ -37,6 +39,7 @@ addWords({
     helpText: "Baue Reihen vom König bis zum Ass in einer Farbe; eine fertige Reihe verlässt den Tisch. Klicke oder tippe eine Karte, um sie an den besten Platz zu legen, nochmals für den nächsten Platz, oder ziehe sie.",
     keys: "Tasten",
     keyUndo: "Strg+Z: zurück",
+    keyRedo: "Strg+Y oder Strg+Umschalt+Z: einen zurückgenommenen Zug wiederholen (Solo)",
     keyArrows: "Pfeile: zwischen Spalten und Karten wechseln",
     keyEnter: "Enter: Karten aufnehmen, dann auf eine Spalte legen (direkt nach einem Tipp: ihn spielen)",
     keyEsc: "Esc: abbrechen",
@@ -54,7 +57,7 @@ function renderHelp() {
     h("h2", { id: "help-title" }, t("helpTitle")),
     h("p", {}, t("helpText")),
     h("h3", {}, t("keys")),
-    h("ul", {}, ["keySpace", "keyUndo", "keyArrows", "keyEnter", "keyEsc", "keyFlip", "keyHint", "keyRescue", "keyAuto", "keyHelp"]
+    h("ul", {}, ["keySpace", "keyUndo", "keyRedo", "keyArrows", "keyEnter", "keyEsc", "keyFlip", "keyHint", "keyRescue", "keyAuto", "keyHelp"]
       .map((key) => h("li", {}, t(key)))),
     h("form", { method: "dialog" }, h("button", { class: "primary" }, t("close"))));
 }
