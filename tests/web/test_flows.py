@@ -318,6 +318,11 @@ def test_find_a_player_by_name_add_and_invite(browser: Browser, app_server: Live
     expect(invite).to_be_visible()
     invite.get_by_role("button", name="Accept").click()
     expect(frank.locator("#start")).to_be_visible()
+    # Both seated: the table's line names both (it named the host only).
+    expect(frank.locator(".lead .summary .host")).to_have_text(["erin", "frank"])
+    expect(erin.locator(".lead .summary .host")).to_have_text(["erin", "frank"])
+    frank.set_viewport_size({"width": 390, "height": 844})
+    frank.screenshot(path=artifacts / "flows-ready-both-named-phone.png")
 
     erin.goto("/#/")
     erin.get_by_label("Find a player").fill("frank")

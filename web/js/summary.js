@@ -18,13 +18,15 @@ const SUIT_GLYPHS = { 1: "♠", 2: "♠♥", 4: "♠♥♦♣" };
 export const glyphs = (text) => h("span.suits", { "aria-hidden": "true" },
   [...text].map((g) => h("span", { class: "♥♦".includes(g) ? "rs" : "" }, g)));
 
-// A table in one line: host (or, in My tables, the other player: none while alone), suits,
-// time, level, rated; as badges.
+// A table in one line: host (or, in My tables, the other player: none while alone; at the
+// table, both players once two are seated), suits, time, level, rated; as badges.
 export function tableSummary(table, host = hostName(table)) {
   const suits = [null, t("oneSuit"), t("twoSuits"), null, t("fourSuits")][table.suits] ?? "";
   const limit = table.time_limit_seconds;
+  const hosts = [host].flat().filter(Boolean);
   return h("span.summary", {},
-    host ? h("a.host", { href: `#/player/${encodeURIComponent(host)}` }, host) : null,
+    hosts.map((name, i) => [i ? h("span.vs", { "aria-hidden": "true" }, "vs") : null,
+      h("a.host", { href: `#/player/${encodeURIComponent(name)}` }, name)]),
     h("span.badge", {}, glyphs(SUIT_GLYPHS[table.suits] ?? ""), suits),
     h("span.badge", {}, limit ? t("minutes", { n: Math.round(limit / 60) }) : t("unlimited")),
     table.level && table.level !== "any" ? h("span.badge", {}, levelName(table.level)) : null,

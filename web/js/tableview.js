@@ -150,7 +150,10 @@ export function statusKey(status) {
 
 // A daily-duel table says so: its one match deals today's daily deal.
 const heading = (st) => (st.table?.daily_date ? t("dailyDuel") : t("table"));
-const summaryLine = (st) => (st.table ? h("p.lead", {}, tableSummary(st.table)) : null);
+// Both players once two are seated (it named the host only, as if alone at the table).
+const seatedNames = (table) => (table.seats || []).map((s) => s.name).filter(Boolean);
+const summaryLine = (st) => (st.table ? h("p.lead", {}, tableSummary(st.table,
+  seatedNames(st.table).length > 1 ? seatedNames(st.table) : undefined)) : null);
 const noticeLine = (st) => (st.notice ? h("p.error", { role: "alert" }, st.notice) : null);
 const newsLine = (st) => (st.news ? h("p.banner.news", { role: "status", id: "table-news" }, st.news) : null);
 
