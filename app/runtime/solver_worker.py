@@ -85,7 +85,7 @@ def quiet_resource_tracker() -> None:
         sys.warnoptions.append(option)
 
 
-def _exit_with_parent(parent: int) -> None:
+def exit_with_parent(parent: int) -> None:
     """In a child: exit once the server process is gone. A parent killed with SIGKILL
     cannot stop its children, and they would wait forever on a queue they hold both
     ends of: every crash of a server would leave its solver processes behind. Quiet
@@ -116,7 +116,7 @@ class SolverProcesses:
                 quiet_resource_tracker()
                 self._executor = concurrent.futures.ProcessPoolExecutor(
                     max_workers=self.size, mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_exit_with_parent, initargs=(os.getpid(),))
+                    initializer=exit_with_parent, initargs=(os.getpid(),))
             return self._executor
 
     def _replace(self, broken: concurrent.futures.ProcessPoolExecutor) -> None:

@@ -17,6 +17,10 @@ by up to the switch interval (measured: docs/bench/settings-measurements.md,
 ``DEAL_POOL_WORKER``); a child process does not, and is killed at once at
 :meth:`DealPool.stop`. ``make`` must then be a module-level function (it is pickled by
 name).
+The child runs at a lower CPU priority than the server (``BACKGROUND_NICENESS``) and ends
+with it, a SIGKILL included (``solver_worker.exit_with_parent``): a worker restarted after
+a crash refills its pool from nothing, and at full priority that child took a core of the
+two that the survivors needed for the crashed worker's players (``bench.failover``).
 ``make`` answers ``None`` when its draw gave nothing (a deal the solver did not win).
 A rated draw's difficulty is the solver's, not the one asked for: the deal goes to the
 bin of its own difficulty, or is dropped if that bin is full.
@@ -40,6 +44,7 @@ import gc
 import logging
 import multiprocessing
 import multiprocessing.pool
+import os
 import threading
 from collections import deque
 from collections.abc import Callable, Mapping
@@ -57,6 +62,11 @@ SOLVABLE_SUITS = (1, 2)
 RATED_SUITS = (1, 2, 4)
 MakeDeal = Callable[[Bin], DealChoice | None]
 RETRY_SECONDS = 5.0
+BACKGROUND_NICENESS = 10
+"""How much lower the child's CPU priority is than the server's (``os.nice``): its deals
+are made ahead of need, so every live action, reconnection and hint on a busy machine
+comes first (at 10 the kernel gives it about a tenth of a contended core); on an idle
+one it still has the core to itself."""
 WAIT_SECONDS = 10.0
 """Default of how long a match start may search for a deal of its difficulty when its
 bin is empty (setting ``deal_pool_wait_seconds``)."""
@@ -213,7 +223,7 @@ class ChildProcess:
     def __init__(self) -> None:
         solver_worker.quiet_resource_tracker()  # before the process's first spawn
         self._pool: multiprocessing.pool.Pool | None = multiprocessing.get_context(
-            "spawn").Pool(1)
+            "spawn").Pool(1, initializer=background_child, initargs=(os.getpid(),))
 
     def run(self, make: MakeDeal, bin_: Bin) -> asyncio.Future[DealChoice | None]:
         loop = asyncio.get_running_loop()
@@ -248,6 +258,12 @@ class ChildProcess:
         # (app/ops/serve.py): `spider serve` ended with "6 leaked semaphore objects".
         del pool
         gc.collect()
+
+
+def background_child(parent: int) -> None:
+    """The start of the pool's child: a lower priority, and an end with its server."""
+    os.nice(BACKGROUND_NICENESS)
+    solver_worker.exit_with_parent(parent)
 
 
 def landing_bin(asked: Bin, choice: DealChoice) -> Bin:

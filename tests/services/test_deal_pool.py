@@ -5,6 +5,9 @@ Rated bins (tables with a difficulty, 4-suit tables): tests/services/test_rated_
 import asyncio
 import itertools
 import multiprocessing
+import os
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -215,6 +218,87 @@ async def test_the_app_lifespan_starts_installs_and_stops_the_pool(tmp_path: Pat
 
 
 @pytest.mark.usefixtures("no_solver_children")
+async def test_the_child_solves_at_a_lower_priority_than_the_server() -> None:
+    """Deals made ahead of need never take the CPU from live play: at full priority the
+    child of a worker restarted after a crash took a core of the two that the survivors
+    needed for its players (bench.failover)."""
+    pool = DealPool(sizes={(4, "hard"): 1}, make=deals.pooled_deal, processes=True)
+    pool.start()
+    try:
+        while not multiprocessing.active_children():
+            await asyncio.sleep(0.05)
+        [child] = multiprocessing.active_children()
+        assert child.pid is not None
+        mine = os.getpriority(os.PRIO_PROCESS, 0)
+        expected = min(19, mine + deal_pool.BACKGROUND_NICENESS)
+        deadline = time.monotonic() + WAIT  # the child lowers itself as it starts
+        while os.getpriority(os.PRIO_PROCESS, child.pid) != expected:
+            assert time.monotonic() < deadline, os.getpriority(os.PRIO_PROCESS, child.pid)
+            await asyncio.sleep(0.05)
+        assert os.getpriority(os.PRIO_PROCESS, 0) == mine  # the server's own is untouched
+    finally:
+        await asyncio.wait_for(pool.stop(), WAIT)
+
+
+def long_solve(bin_: Bin) -> None:
+    """A 4-suit deal the solver takes a minute over (run in a spawned child: importable)."""
+    ends = time.monotonic() + 60
+    while time.monotonic() < ends:
+        pass
+
+
+KILLED_SERVER = """
+import asyncio, multiprocessing, os, sys, time
+sys.path.insert(0, os.getcwd())  # the checkout, for tests.services (its child inherits it)
+from app.services import deal_pool
+from tests.services.test_deal_pool import long_solve
+
+async def main():
+    pool = deal_pool.DealPool(sizes={(4, "hard"): 1}, make=long_solve, processes=True)
+    pool.start()
+    while not multiprocessing.active_children():
+        await asyncio.sleep(0.05)
+    print(multiprocessing.active_children()[0].pid, flush=True)
+    await asyncio.sleep(60)  # until killed
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+def test_the_child_ends_when_its_server_is_killed(tmp_path: Path) -> None:
+    """A SIGKILLed worker cannot stop its pool's child: it notices and ends, mid-solve,
+    quietly (it went on solving for its dead server, a core taken from the others)."""
+    script = tmp_path / "server.py"
+    script.write_text(KILLED_SERVER)
+    server = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True,
+                              cwd=Path(__file__).resolve().parents[2])
+    try:
+        assert server.stdout is not None
+        child = int(server.stdout.readline())
+        time.sleep(3)  # solving by now (spawned, imported, given its first bin)
+        assert alive(child)
+    finally:
+        server.kill()
+        server.wait()
+    deadline = time.monotonic() + WAIT
+    while alive(child) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not alive(child)
+    assert server.stderr is not None
+    said = server.stderr.read()
+    assert "Traceback" not in said and "leaked semaphore" not in said, said
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
 async def test_a_process_worker_fills_and_its_child_dies_at_stop() -> None:
     # The real make, in a spawned child: the event loop's thread never runs the solver.
     # The bin missing the most is filled first: the two 1-suit deals, then a 4-suit hard
