@@ -38,7 +38,7 @@ from typing import Any
 import redis.asyncio as redis
 
 from app.messaging.pubsub import Message, QueuedSubscription
-from app.messaging.redis_healing import healing_options
+from app.messaging.redis_healing import DRIVER_INFO, healing_options
 from app.messaging.redis_publisher import GAP, RETRY_DELAY, UNKEPT, KeptPublisher
 from app.messaging.redis_streams import StreamId, kept_after, newest_kept, parse_id
 from app.runtime import metrics
@@ -90,7 +90,8 @@ class RedisPubSub:
         # The subscriber connection on a client of its own, without the retries: its
         # reader must see a lost connection (and catch up on what it missed), which a
         # silent reconnection would hide.
-        self._subscriber = redis.Redis.from_url(url, client_name=name)
+        self._subscriber = redis.Redis.from_url(url, client_name=name,
+                                                driver_info=DRIVER_INFO)
         self._pubsub = self._subscriber.pubsub()
         self._local: dict[str, set[QueuedSubscription]] = defaultdict(set)
         self._confirmed: dict[str, asyncio.Future[None]] = {}
