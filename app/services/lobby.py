@@ -50,8 +50,8 @@ async def open_tables(
     query = _joinable_by(viewer, {s: band_of(r.rating) for s, r in ratings.items()})
     if filters.suits is not None:
         query = query.where(DuelTable.suits == check_suits(filters.suits))
-    if filters.level is not None:
-        query = query.where(DuelTable.level == check_level(filters.level))
+    if filters.level is not None:  # tables open to any level are open to that one too
+        query = query.where(DuelTable.level.in_({check_level(filters.level), ANY_LEVEL}))
     if filters.preset is not None:
         query = query.where(DuelTable.preset == filters.preset)
     if filters.difficulty is not None:

@@ -95,8 +95,10 @@ async def test_level_restriction(client: httpx.AsyncClient, session: AsyncSessio
     session.add(Rating(player_id=bob.id, suits=1, rating=2000, rd=60, volatility=0.06,
                        games=10))
     await session.commit()
+    anyone = await create_table(client, ann)  # level "any"
     lobby = (await client.get("/api/tables?level=expert", headers=bob.auth)).json()
-    assert [t["id"] for t in lobby["items"]] == [expert["id"]]
+    # A table open to any level is open to an expert too (it was filtered out).
+    assert [t["id"] for t in lobby["items"]] == [anyone["id"], expert["id"]]
     assert_problem(await client.post(f"/api/tables/{middle['id']}/join", headers=bob.auth),
                    403, "level_mismatch")
     assert (await client.post(f"/api/tables/{expert['id']}/join",

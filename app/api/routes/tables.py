@@ -57,7 +57,8 @@ async def list_open_tables(
     page: PageNumber = 1,
     page_size: PageSize = 20,
 ) -> TablePage:
-    """The lobby: open public tables that you may join."""
+    """The lobby: open public tables that you may join; ``level``: those open to that
+    level (its own, and any level)."""
     filters = lobby.LobbyFilter(suits=suits, level=level, preset=preset, difficulty=difficulty,
                                 min_time_limit=min_time_limit, max_time_limit=max_time_limit)
     found = await lobby.open_tables(session=session, viewer=player, filters=filters,
