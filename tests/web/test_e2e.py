@@ -68,14 +68,14 @@ def invite_by_link(browser: Browser, server: LiveServer, artifacts: Path) -> tup
     return alice, bob
 
 
-def seated_pair(browser: Browser, server: LiveServer, *, rated: bool = True
-                ) -> tuple[Page, Page]:
+def seated_pair(browser: Browser, server: LiveServer, *, rated: bool = True,
+                names: tuple[str, str] = ("alice", "bob")) -> tuple[Page, Page]:
     """Alice and Bob at one private table (1 suit, 10 min), seated over REST as the
     invitation link seats them, each on the table's page in a browser of their own: for
     the tests whose subject comes after the seating (the link itself is
     ``invite_by_link``'s, which took most of those tests' time)."""
     with httpx.Client(base_url=server.url, timeout=30) as http:
-        alice, bob = signup(http, "alice"), signup(http, "bob")
+        alice, bob = signup(http, names[0]), signup(http, names[1])
         table = http.post("/api/tables", headers=alice.auth, json={
             "suits": 1, "time_limit_seconds": 600, "public": False, "rated": rated})
         assert table.status_code == 201, table.text

@@ -128,3 +128,30 @@ def test_a_badge_toast_keeps_off_the_result_heading_and_winner(
     # A tap sends it away at once (no need to wait out its 6 seconds).
     alice.locator(".toast").first.click()
     expect(alice.locator(".toast").filter(has_text="First duel")).to_have_count(0)
+
+
+def test_long_names_stay_inside_the_result_on_a_phone(
+        browser: Browser, app_server: LiveServer, artifacts: Path) -> None:
+    """Bug: a 20-letter name of one word ran out of its "Watch replay — …" button and of
+    the panel on a phone, the button's icon outside it on the left."""
+    long_one, other = "W" * 20, "Abcdefghijklmnopqrst"
+    alice, bob = seated_pair(browser, app_server, names=(long_one, other))
+    alice.set_viewport_size(PHONE)
+    start_both(alice, bob)
+    win(bob)
+    win(alice)
+    expect(alice.locator("#winner")).to_contain_text(other)
+    alice.wait_for_timeout(300)
+    alice.screenshot(path=artifacts / "result-long-names-phone.png", full_page=True)
+    panel = alice.locator(".result section.panel").first.bounding_box()
+    assert panel is not None
+    inside = [alice.locator(".result button:visible"), alice.locator(".result button .icon"),
+              alice.locator(".legend li")]
+    for boxes in inside:
+        assert boxes.count() > 0
+        for index in range(boxes.count()):
+            box = boxes.nth(index).bounding_box()
+            assert box is not None
+            assert panel["x"] <= box["x"] and box["x"] + box["width"] <= (
+                panel["x"] + panel["width"] + 0.5), (boxes, box, panel)
+    assert alice.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
