@@ -529,6 +529,29 @@ def test_a_charts_whole_number_axis_has_no_ticks_between_whole_numbers(
         0, 0.5, 1]
 
 
+def test_the_score_chart_runs_to_each_games_end_with_distinct_time_labels(
+        page: Page, fake: FakeServer) -> None:
+    """A 10-minute duel whose clocks ran out after a move each drew 0:00–1:00 (the lines
+    stopped at the last move); a game of a few seconds labelled its axis "0:00, 0:00,
+    0:01"; the last label was cut in half by the chart's edge."""
+    held = page.evaluate("""import('/js/scorechart.js').then((m) => m.pointsOf(
+        {steps: [{ms: 0, score: 0}, {ms: 30000, score: 5}]}, 600000))""")
+    assert held == [[0, 0], [0.5, 5], [10, 5]]  # the score held until the clock ran out
+    over = page.evaluate("""import('/js/scorechart.js').then((m) => m.pointsOf(
+        {steps: [{ms: 0, score: 0}, {ms: 30000, score: 5}]}, 30000))""")
+    assert over == [[0, 0], [0.5, 5]]  # won on its last move: nothing to add
+    labels = page.evaluate("""Promise.all([import('/js/chart.js'), import('/js/extra.js')])
+      .then(([c, e]) => {
+        const chart = c.lineChart({ series: [{ label: 'a', points: [[0, 0], [0.04, 4]] }],
+          xLabel: (x) => e.duration(x * 60000), xLeast: 1 / 60, yLeast: 1 });
+        return [...chart.querySelectorAll('.xtick')].map((t) =>
+          [t.textContent, t.getAttribute('text-anchor')]);
+      })""")
+    texts = [text for text, _ in labels]
+    assert len(texts) > 1 and len(texts) == len(set(texts)), labels
+    assert labels[-1][1] == "end" and labels[0][1] == "middle", labels
+
+
 def test_a_hint_answered_after_my_next_move_is_not_shown(page: Page,
                                                            fake: FakeServer) -> None:
     fake.hold_hints = True

@@ -26,8 +26,8 @@ export function ticks(low, high, count = 4, least = 0) {
 }
 
 // series: [{ label, points: [[x, y]…], cls }]; xLabel(x) and yLabel(y) format the ticks.
-// yLeast: the least step between the y axis's ticks (ticks()).
-export function lineChart({ series, id, summary, width = 640, xLabel = String, yLabel = String, xTitle = "", yTitle = "", yLeast = 0 }) {
+// xLeast, yLeast: the least step between each axis's ticks (ticks()).
+export function lineChart({ series, id, summary, width = 640, xLabel = String, yLabel = String, xTitle = "", yTitle = "", xLeast = 0, yLeast = 0 }) {
   // As wide as the room it gets (a phone), so that its words keep their size.
   const W = Math.max(300, Math.min(width, 640));
   const all = series.flatMap((s) => s.points);
@@ -44,7 +44,9 @@ export function lineChart({ series, id, summary, width = 640, xLabel = String, y
   const grid = ticks(y0, y1, 4, yLeast).map((y) => svg("g", { class: "tick" },
     svg("line", { x1: PAD.left, x2: W - PAD.right, y1: py(y), y2: py(y) }),
     svg("text", { x: PAD.left - 6, y: py(y) + 4, "text-anchor": "end" }, yLabel(y))));
-  const xAxis = ticks(x0, x1).map((x) => svg("text", { class: "xtick", x: px(x), y: H - PAD.bottom + 16, "text-anchor": "middle" }, xLabel(x)));
+  // The last label ends at the right edge rather than being cut in half by it.
+  const xAxis = ticks(x0, x1, 4, xLeast).map((x) => svg("text", { class: "xtick", x: px(x), y: H - PAD.bottom + 16,
+    "text-anchor": px(x) > W - PAD.right - 24 ? "end" : "middle" }, xLabel(x)));
   const lines = series.map((s, i) => svg("g", { class: `series s${i} ${s.cls ?? ""}` },
     svg("polyline", { points: s.points.map(([x, y]) => `${px(x).toFixed(1)},${py(y).toFixed(1)}`).join(" ") }),
     s.points.length <= 40 ? s.points.map(([x, y]) => svg("circle", { cx: px(x).toFixed(1), cy: py(y).toFixed(1), r: 3 })) : []));

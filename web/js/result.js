@@ -63,7 +63,8 @@ export function resultView({ result, me, nameOf, suits, rated, onNewGame, onLeav
   const copied = h("span", { role: "status" });
   // Both scores over time, drawn once the two replays come (scorechart.js, on demand).
   const chart = h("section.panel.scorechart", { id: "score-chart-box", hidden: true });
-  if (result.match_id && !alone) import("./scorechart.js").then((m) => m.fillScoreChart(chart, result.match_id, nameOf)).catch(() => chart.remove());
+  const endOf = (id) => result.results.find((row) => row.player_id === id)?.elapsed_ms;
+  if (result.match_id && !alone) import("./scorechart.js").then((m) => m.fillScoreChart(chart, result.match_id, nameOf, endOf)).catch(() => chart.remove());
   return h("section.result", { "aria-labelledby": "result-h" },
     h("h1", { id: "result-h" }, t("result")),
     h("section.panel",
