@@ -324,6 +324,19 @@ def test_enter_after_a_hint_plays_the_hinted_action(page: Page, solo: FakeSoloSe
     expect(actions).to_have_text("2")
     assert sent()[-1] == solo.hints_sent[-1]
 
+    # A click on the Hint button leaves the focus on it: Enter plays that hint too (it
+    # asked for a second hint, counted as an assist).
+    page.locator("#hint").click()
+    page.wait_for_function("() => document.querySelector('.statusline.hint')")
+    page.wait_for_timeout(300)
+    assert len(solo.hints_sent) == 4 and solo.hints_sent[-1] is not None
+    assert page.evaluate("document.activeElement.id") == "hint"
+    page.keyboard.press("Enter")
+    expect(actions).to_have_text("3")
+    assert sent()[-1] == solo.hints_sent[-1]
+    page.wait_for_timeout(300)
+    assert len(solo.hints_sent) == 4  # no second hint asked
+
 
 def test_a_tap_on_hint_survives_the_ack_of_the_step_before(
         page: Page, solo: FakeSoloServer, static_server: LiveServer) -> None:

@@ -8,7 +8,10 @@ import { t, cardName, suitName, tip } from "./i18n.js";
 // Enter with the focus outside the board (the page, after pressing I) plays the hint just
 // given; on a button or link Enter keeps pressing it; inside the board, board.js handles it.
 export function enterPlaysHint(event, board) {
-  if (event.defaultPrevented || event.target.closest("button, a, [role=button]")) return false;
+  // Also on the Hint button itself, where a click on it leaves the focus: Enter there
+  // asked for a second hint (an assist more, in solo) instead of playing the first.
+  const control = event.target.closest("button, a, [role=button]");
+  if (event.defaultPrevented || (control && control.id !== "hint")) return false;
   if (!board.playSuggested()) return false;
   event.preventDefault();
   return true;
