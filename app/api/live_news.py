@@ -24,6 +24,7 @@ from app.rooms.live_lobby import (
     LobbyChange,
     publish_invite,
     publish_invite_declined,
+    publish_invite_withdrawn,
     publish_table_change,
 )
 from app.services import tables
@@ -66,6 +67,13 @@ async def invite_declined(request: Request, invite: InviteOut) -> None:
     if rooms is not None and invite.kind == "direct":
         await publish_invite_declined(pubsub=rooms.pubsub,
                                       invite=invite.model_dump(mode="json"))
+
+
+async def invite_withdrawn(request: Request, invite: InviteOut) -> None:
+    rooms = _rooms(request)
+    if rooms is not None and invite.kind == "direct":
+        await publish_invite_withdrawn(pubsub=rooms.pubsub,
+                                       invite=invite.model_dump(mode="json"))
 
 
 def announce_reopened_tables(

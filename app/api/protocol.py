@@ -322,8 +322,9 @@ class Lobby(Numbered):
 
 
 class InviteEvent(Numbered):
-    """A direct invitation: to its invitee when it is sent (``status`` pending), and to its
-    sender when the invitee declines it (``status`` declined)."""
+    """A direct invitation: to its invitee when it is sent (``status`` pending) and when
+    its table closes, its last player gone (``status`` cancelled), and to its sender when
+    the invitee declines it (``status`` declined)."""
 
     type: Literal["invite"] = "invite"
     invite: dict[str, Any]

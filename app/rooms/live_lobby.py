@@ -31,3 +31,9 @@ async def publish_invite_declined(*, pubsub: PubSub, invite: dict[str, Any]) -> 
     """A direct invite declined: its sender, if online, is told (its ``status`` says so);
     their waiting table said "Invitation sent" until they gave up waiting."""
     await pubsub.publish(channels.player(int(invite["inviter_id"])), frames.invite(invite))
+
+
+async def publish_invite_withdrawn(*, pubsub: PubSub, invite: dict[str, Any]) -> None:
+    """A direct invite cancelled (its table closed): its invitee, if online, is told (its
+    ``status`` says so) and their list of invitations drops it."""
+    await pubsub.publish(channels.player(int(invite["invitee_id"])), frames.invite(invite))

@@ -112,8 +112,10 @@ async def incoming_invites(*, session: AsyncSession, player: Player, page: int,
     player an ignore now stands between (sent before it: accepting would be refused)."""
     ignored = select(Ignore.player_id).where(
         ignore_stands_between(player.id, Invite.inviter_id)).exists()
+    closed = select(DuelTable.id).where(DuelTable.id == Invite.table_id,
+                                        DuelTable.status == "closed").exists()
     query = (select(Invite).where(Invite.invitee_id == player.id, Invite.status == "pending",
-                                  Invite.expires_at > utcnow(), ~ignored)
+                                  Invite.expires_at > utcnow(), ~ignored, ~closed)
              .order_by(Invite.created_at.desc(), Invite.id.desc()))
     rows, total = await page_rows(session, query, page=page, page_size=page_size)
     return Page([await _view(session, invite) for (invite,) in rows], total, page, page_size)
@@ -150,6 +152,18 @@ async def cancel_invite(*, session: AsyncSession, code: str, player: Player) -> 
     if invite.inviter_id != player.id:
         raise Forbidden("only the inviting player may cancel", code="not_inviter")
     return await _close(session, invite, "cancelled")
+
+
+async def withdraw_invites(*, session: AsyncSession, table_id: int) -> list[InviteView]:
+    """Cancel the pending invitations to a table its last player left (it is closed): they
+    stayed in their invitees' lists, and an Accept was refused ``table_closed``."""
+    pending = (await session.scalars(select(Invite).where(
+        Invite.table_id == table_id, Invite.status == "pending"))).all()
+    now = utcnow()
+    for invite in pending:
+        invite.status, invite.responded_at = "cancelled", now
+    await session.commit()
+    return [await _view(session, invite) for invite in pending]
 
 
 async def _close(session: AsyncSession, invite: Invite, status: str) -> InviteView:

@@ -103,6 +103,24 @@ async def test_an_online_friend_gets_the_invite_at_once_and_presence_is_live(
         assert (told["invite"]["status"], told["invite"]["invitee_name"],
                 told["invite"]["table_id"]) == ("declined", bob.name, table["id"])
 
+        # Invited again, then Ann leaves her table, which closes: the invitation goes with
+        # it, live and in Bob's list (it stayed there, and Accept answered 409).
+        again = await http.post(f"/api/tables/{table['id']}/invites", headers=ann.auth,
+                                json={"to": bob.name})
+        assert again.status_code == 201, again.text
+        await bob_ws.until("invite", timeout=5)
+        listed = (await http.get("/api/me/invites", headers=bob.auth)).json()["items"]
+        assert [i["code"] for i in listed] == [again.json()["code"]]
+        left = await http.post(f"/api/tables/{table['id']}/leave", headers=ann.auth)
+        assert left.status_code == 200 and left.json()["status"] == "closed", left.text
+        withdrawn = await bob_ws.until("invite", timeout=5)
+        assert (withdrawn["invite"]["code"], withdrawn["invite"]["status"]) == (
+            again.json()["code"], "cancelled")
+        assert (await http.get("/api/me/invites", headers=bob.auth)).json()["items"] == []
+        accepted = await http.post(f"/api/invites/{again.json()['code']}/accept",
+                                   headers=bob.auth)
+        assert (accepted.status_code, accepted.json()["code"]) == (409, "invite_closed")
+
         await bob_ws.close()
         assert (await ann_ws.until("presence"))["online"] is False
         friends = (await http.get("/api/me/friends", headers=ann.auth)).json()["items"]

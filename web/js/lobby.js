@@ -413,6 +413,7 @@ async function accept(st, code) {
     st.app.go(`#/table/${answer.id}`);
   } catch (problem) {
     showError(st, problem);
+    if (problem.status === 409) st.load(); // closed meanwhile: it leaves the list
   }
 }
 

@@ -98,10 +98,23 @@ def _seat_move(path: str, name: str, move: SeatMove, announce: Announce,
 _seat_move("join", "join_table", tables.join_table,
            partial(live_news.table_changed, change="seat_taken"),
            "Take the free seat; the first match starts when both seats are taken.")
-_seat_move("leave", "leave_table", tables.leave_table, live_news.table_left)
 _seat_move("new-game", "new_game", tables.agree_new_game,
            partial(live_news.table_changed, change="table_updated"),
            "Agree to another match; it starts (new deal) once both players agreed.")
+
+
+@router.post("/{table_id}/leave", response_model=TableOut, name="leave_table",
+             responses=problems(401, 403, 404, 409))
+async def leave(table_id: Id, player: Me, session: Session, request: Request) -> TableOut:
+    """Free my seat. The last player to leave closes the table, and its pending
+    invitations with it (each direct invitee is told live)."""
+    out = TableOut.of(await tables.leave_table(session=session, table_id=table_id,
+                                               player=player))
+    await live_news.table_left(request, table=out)
+    if out.status == "closed":
+        for view in await invites.withdraw_invites(session=session, table_id=table_id):
+            await live_news.invite_withdrawn(request, InviteOut.of(view))
+    return out
 
 
 @router.post("/{table_id}/invites", status_code=201, response_model=InviteOut,
