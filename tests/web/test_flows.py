@@ -10,10 +10,12 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
 from app.ops.logging import JsonFormatter
+from tests.support.sync_client import signup
 from tests.web import conftest
 from tests.web.axe import serious
 from tests.web.conftest import LiveServer
@@ -144,10 +146,23 @@ def test_the_way_back_to_my_game_and_news_of_my_table(browser: Browser,
     alice, bob = seated_pair(browser, app_server)
     start_both(alice, bob)
     tap(card(alice, "6s", 1))
+    playing_at = alice.url.rsplit("/", 1)[-1]
+    # A newer table of Alice's, its match not started: the way back is to the game whose
+    # clock runs (it led to the newest table with a match, here one not opened yet).
+    token = alice.evaluate("localStorage.getItem('spider.token')")
+    with httpx.Client(base_url=app_server.url, timeout=30) as http:
+        carl = signup(http, "carl")
+        auth = {"Authorization": f"Bearer {token}"}
+        other = http.post("/api/tables", headers=auth, json={"suits": 1, "public": False})
+        assert other.status_code == 201, other.text
+        code = http.post(f"/api/tables/{other.json()['id']}/invites", headers=auth, json={})
+        assert http.post(f"/api/invites/{code.json()['code']}/accept",
+                         headers=carl.auth).status_code == 200
     alice.click("#brand")  # walks to the lobby, clock running
     mine = alice.get_by_role("region", name="My tables")
     expect(mine).to_contain_text("You are playing")
     expect(alice.locator("#mygame")).to_be_visible()
+    expect(alice.locator("#mygame")).to_have_attribute("href", f"#/table/{playing_at}")
     alice.screenshot(path=artifacts / "flows-my-tables.png", full_page=True)
     assert serious(alice) == []
     alice.set_viewport_size({"width": 390, "height": 844})  # the header's pill fits a phone
@@ -172,7 +187,7 @@ def test_the_way_back_to_my_game_and_news_of_my_table(browser: Browser,
         }"""), lang
         alice.screenshot(path=artifacts / f"flows-my-tables-390x844-{lang}.png")
     alice.set_viewport_size({"width": 1280, "height": 800})
-    mine.get_by_role("button", name="Back to my game").click()
+    mine.locator(f"#back-{playing_at}").click()  # (the other table has one too)
     expect(top(alice, 0)).to_have_attribute("data-card", "4s")  # the game as left
     expect(alice.locator("#mygame")).to_be_hidden()  # already there
     bob.goto("/#/player/alice")

@@ -149,10 +149,16 @@ let asking = null;
 let mineOver = false; // my game of that match is over; the other still plays (I watch)
 async function showMyGame() {
   const tables = (await api.myTables().catch(() => null))?.items ?? [];
-  myGame = tables.find((table) => table.match_status === "playing") ?? null;
+  const playing = tables.filter((table) => table.match_status === "playing");
+  const mine = await Promise.all(playing.map((table) => api.match(table.match_id)
+    .then((match) => match.games?.find((g) => g.player_id === app.me?.id)).catch(() => null)));
+  // The game whose clock runs first, then one still to open, then one I only watch: the
+  // link led to a table not started yet while my clock ran at another.
+  const order = (game) => (game?.status === "playing" ? (game.started_at ? 0 : 1) : 2);
+  const best = playing.map((table, i) => [order(mine[i]), i]).sort((a, b) => a[0] - b[0] || a[1] - b[1])[0];
+  myGame = best ? playing[best[1]] : null;
   asking = myGame ? null : tables.find((table) => asksRematch(table, app.me)) ?? null;
-  const games = myGame?.match_id ? (await api.match(myGame.match_id).catch(() => null))?.games : null;
-  mineOver = ["won", "finished", "timed_out", "did_not_start"].includes(games?.find((g) => g.player_id === app.me?.id)?.status);
+  mineOver = ["won", "finished", "timed_out", "did_not_start"].includes(best ? mine[best[1]]?.status : null);
   const target = myGame || asking;
   let link = $("#mygame");
   if (!link) {
