@@ -359,6 +359,8 @@ def test_players_are_found_as_the_name_is_typed_and_never_for_an_older_name(
     expect(erin.locator(".found li", has_text="frank")).to_be_visible()
     box.fill("fr!")  # not a name: nothing asked while typing, nothing stale shown
     expect(erin.locator(".found")).to_have_count(0)
+    box.fill("erin")  # only myself: said, not an empty list
+    expect(erin.locator("#none-found")).to_be_visible()
 
     erin.evaluate("""() => {  // an answer for "fr" held back 1.5 s: it comes after gina's
         const fetched = window.fetch;

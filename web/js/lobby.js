@@ -312,8 +312,10 @@ function renderFind(st) {
     h("label", { for: "find-name" }, t("findPlayer")), input,
     h("button", { type: "submit", id: "find-go" }, icon("search"), t("findPlayer")));
   if (typing) queueMicrotask(() => input.focus());
-  const results = found === null ? null : !found.length ? h("p.muted", {}, t("noPlayerFound"))
-    : h("ul.list.found", {}, found.filter((p) => p.id !== app.me?.id).map((p) => h("li",
+  // Never myself (nothing to add): found alone, I got an empty list without a word.
+  const others = found?.filter((p) => p.id !== app.me?.id);
+  const results = found === null ? null : !others.length ? h("p.muted", { id: "none-found" }, t("noPlayerFound"))
+    : h("ul.list.found", {}, others.map((p) => h("li",
       h("a.grow", { href: `#/player/${encodeURIComponent(p.name)}` }, p.name),
       friendIds.has(p.id)
         ? [h("span.badge.friend", { id: `friend-state-${p.id}` }, t("isFriend")),
