@@ -37,7 +37,10 @@ export function showHintOn(el, board, view, { action: a, reason }) {
   } else if (a) board?.light(a); // the board lights it again if it redraws meanwhile
   const what = !a ? t("hintNone") : a.op === "move" ? moveWords(view.columns[a.from].up, a)
     : a.op === "flip" ? t("hintFlip", { n: a.col + 1 }) : t(a.op === "deal" ? "hintDeal" : "hintUndo");
-  const text = t("hintSays", { what: `${what}${reason === "deal" ? "" : ` — ${tip(reason)}`}` });
+  // The reason only where it adds to the action ("turn up the card in column 10 — turns a
+  // card face up" said it twice).
+  const said = reason === "deal" || (a?.op === "flip" && reason === "turns a card face up");
+  const text = t("hintSays", { what: `${what}${said ? "" : ` — ${tip(reason)}`}` });
   board?.say(text, { kind: "hint" });
   announce(text);
   board?.suggest(a); // Enter next plays it
