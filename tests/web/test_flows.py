@@ -322,8 +322,11 @@ def test_find_a_player_by_name_add_and_invite(browser: Browser, app_server: Live
 
     friend.get_by_role("button", name="Invite — frank").click()
     dialog = erin.get_by_role("dialog", name="A duel with frank")  # the dialog names him
-    expect(dialog.get_by_label("Private")).to_be_checked()
-    expect(dialog).to_contain_text("New players start at 1500")  # the level bands explained
+    # For a named friend: private, with no opponent level (an invitation seats them
+    # whatever their level; the bands' explanation meant nothing here).
+    expect(dialog.get_by_label("Opponent level")).to_have_count(0)
+    expect(dialog.get_by_label("Private")).to_have_count(0)
+    expect(dialog).not_to_contain_text("New players start at 1500")
     dialog.get_by_role("button", name="Create").click()
     expect(erin.get_by_role("status").filter(has_text="Waiting for an opponent")).to_be_visible()
     # The table says the invitation went out, and that it is private.

@@ -386,7 +386,7 @@ function inviteToNewTable(st, name) {
     await api.inviteFriend(table.id, name);
     app.sent = { tableId: table.id, name }; // the table's waiting screen says it
     app.go(`#/table/${table.id}`);
-  }, t("duelWith", { name }));
+  }, t("duelWith", { name }), true);
   document.body.append(dialog);
   dialog.showModal();
 }
@@ -464,7 +464,10 @@ function inviteText(invite) {
   });
 }
 
-function newGameDialog(isPublic, create, title = t("newGame")) {
+// For a named friend (`title` says "A duel with bob") the table is private and has no
+// opponent level: an invitation seats its invitee whatever their level, so the choice
+// (and the bands' long explanation) meant nothing there.
+function newGameDialog(isPublic, create, title = t("newGame"), forFriend = false) {
   const error = h("p.error", { role: "alert" });
   const choice = (name, value, text, checked, glyph) => h("label", {},
     h("input", { type: "radio", name, value, checked }),
@@ -479,11 +482,11 @@ function newGameDialog(isPublic, create, title = t("newGame")) {
     h("p.hint", { id: "difficulty-help" }, t("difficultyHelp")),
     h("label", {}, t("timeLimit"), h("select", { name: "time" },
       TIMES.map((s) => h("option", { value: s, selected: s === 600 }, t("minutes", { n: s / 60 }))))),
-    h("label", {}, t("level"), h("select", { name: "level", "aria-describedby": "level-help" },
+    forFriend ? null : [h("label", {}, t("level"), h("select", { name: "level", "aria-describedby": "level-help" },
       LEVELS.map((l) => h("option", { value: l }, levelName(l))))),
     h("p.hint", { id: "level-help" }, t("levelHelp")),
     h("fieldset", {}, h("legend", {}, t("visibility")),
-      h("div.seg", choice("visibility", "public", t("public"), isPublic), choice("visibility", "private", t("private"), !isPublic))),
+      h("div.seg", choice("visibility", "public", t("public"), isPublic), choice("visibility", "private", t("private"), !isPublic)))],
     h("label.switch.choice", {}, h("input", { type: "checkbox", name: "rated", checked: isPublic }),
       h("span.track", { "aria-hidden": "true" }), t("rated")),
     error,
@@ -500,9 +503,9 @@ function newGameDialog(isPublic, create, title = t("newGame")) {
         preset: "duel",
         suits: Number(data.get("suits")),
         time_limit_seconds: Number(data.get("time")),
-        level: data.get("level"),
+        level: data.get("level") ?? "any",
         difficulty: data.get("difficulty"),
-        public: data.get("visibility") === "public",
+        public: !forFriend && data.get("visibility") === "public",
         rated: data.get("rated") === "on",
       });
       dialog.close();
