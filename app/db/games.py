@@ -145,6 +145,18 @@ async def actions_of_game(session: AsyncSession, *, game_id: int) -> tuple[GameA
     return tuple(result)
 
 
+async def actions_of_games(session: AsyncSession, *, game_ids: list[int]
+                           ) -> dict[int, list[GameAction]]:
+    """Each game's logged actions in seq order, the games' all in one round trip."""
+    logged: dict[int, list[GameAction]] = {game_id: [] for game_id in game_ids}
+    if game_ids:
+        for action in await session.scalars(
+                select(GameAction).where(GameAction.game_id.in_(game_ids))
+                .order_by(GameAction.game_id, GameAction.seq)):
+            logged[action.game_id].append(action)
+    return logged
+
+
 async def game_head(session: AsyncSession, *, game_id: int) -> tuple[int, bool] | None:
     """The game's last logged seq (0 for none) and whether its end is recorded; None when
     there is no such game. One round trip."""

@@ -80,24 +80,29 @@ class SqlStore:
         return await _read(lambda: self._load_match(match_id))
 
     async def _load_match(self, match_id: int) -> StoredMatch | None:
+        # Three round trips whatever the match: the match with its table, its games with
+        # their players' names, every game's log. (It was 2 + 2 per game, one at a time:
+        # the bulk of the CPU a worker spends taking over a crashed worker's matches.)
         async with self._sessions() as session:
-            match = await session.get(Match, match_id)
-            if match is None:
+            found = (await session.execute(
+                select(Match, DuelTable).outerjoin(DuelTable, DuelTable.id == Match.table_id)
+                .where(Match.id == match_id))).first()
+            if found is None:
                 return None
-            table = await session.get(DuelTable, match.table_id)
-            games = []
-            for game in await repo.games_of_match(session, match_id=match_id):
-                rows = await repo.actions_of_game(session, game_id=game.id)
-                player = await session.get(Player, game.player_id)
-                games.append(StoredGame(
-                    game_id=game.id,
-                    player_id=game.player_id,
-                    name=player.name if player is not None else None,
-                    started_at=_seconds(game.started_at),
-                    ended_at=_seconds(game.ended_at),
-                    end_reason=None if game.status == "playing" else game.status,
-                    actions=[StoredAction(r.seq, r.action, r.at.timestamp()) for r in rows],
-                ))
+            match, table = found
+            seated = (await session.execute(
+                select(Game, Player.name).outerjoin(Player, Player.id == Game.player_id)
+                .where(Game.match_id == match_id).order_by(Game.seat))).all()
+            logs = await repo.actions_of_games(session, game_ids=[g.id for g, _ in seated])
+            games = [StoredGame(
+                game_id=game.id,
+                player_id=game.player_id,
+                name=name,
+                started_at=_seconds(game.started_at),
+                ended_at=_seconds(game.ended_at),
+                end_reason=None if game.status == "playing" else game.status,
+                actions=[StoredAction(r.seq, r.action, r.at.timestamp()) for r in logs[game.id]],
+            ) for game, name in seated]
             return StoredMatch(
                 match_id=match.id,
                 rules={"preset": match.preset, "suits": match.suits},

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import event, select
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -104,6 +104,39 @@ async def test_a_duel_is_logged_settled_and_rebuilt(session_factory: Sessions) -
     result = again.result(match_id)
     assert result is not None and result["winner_id"] == ann
     await again.close()
+
+
+async def test_a_match_loads_in_three_statements_whatever_its_games(
+        session_factory: Sessions) -> None:
+    """A worker taking over a crashed worker's matches loads each from the log: the match
+    with its table, its games with their players, all the games' actions. It took 2 + 2
+    per game statements, one round trip each (most of a takeover's CPU)."""
+    match_id, ann, bob = await seated_match(session_factory)
+    clock = real_time_clock()
+    duels = DuelService(store=SqlStore(session_factory), pubsub=MemoryPubSub(), clock=clock)
+    for player in (ann, bob):
+        await duels.open_game(player_id=player, match_id=match_id, follow=no_follow)
+    for seq, action in enumerate(WINNING_LINE[:3], start=1):
+        assert (await duels.act(player_id=ann, match_id=match_id, seq=seq,
+                                action=action))["type"] == "ack"
+    await duels.close()
+
+    statements: list[str] = []
+    engine = session_factory.kw["bind"].sync_engine
+
+    def seen(conn: object, cursor: object, statement: str, *rest: object) -> None:
+        statements.append(statement)
+
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        loaded = await SqlStore(session_factory).load_match(match_id)
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+    assert loaded is not None
+    assert [(g.player_id, g.name, len(g.actions)) for g in loaded.games] == [
+        (ann, "Ann", 3), (bob, "Bob", 0)]
+    assert [a.action for a in loaded.games[0].actions] == WINNING_LINE[:3]
+    assert len(statements) == 3, statements
 
 
 async def test_a_game_that_ran_out_while_the_server_was_down_ends_at_its_deadline(
