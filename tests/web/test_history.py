@@ -105,6 +105,9 @@ def test_my_games_statistics_rating_chart_and_a_solo_replay(
     expect(duel_row.locator("td").first).to_have_text("2")
     expect(row.locator("td").last).to_have_text(re.compile(r"^[\d,]+ pts$"))  # best points
     expect(duel_row.locator("td").last).to_have_text(re.compile(r"^-?\d+$"))  # best score
+    # Wins in a row, said so: "Streak 0" here beside "Streak: 1 loss" on the player page
+    # (a signed streak) read as a contradiction.
+    expect(page.locator("#mode-stats thead")).to_contain_text("Wins in a row")
     chart = page.locator("svg#rating-chart")
     expect(chart).to_be_visible()
     [series] = stats["ratings"]
