@@ -112,7 +112,7 @@ function snapshot(st, m) {
     kind: m.kind, number: m.number, dailyDate: m.daily_date, options: m.options,
     rules: resolveRules(m.rules), hints: m.hints, rescues: m.rescues,
   });
-  st.redo.reset();
+  st.redo.resume(st.gameId, m.seq); // after a reload: what Redo had, if nothing moved since
   st.busy = null;
   st.render();
 }
@@ -144,6 +144,7 @@ async function act(st, action) {
   const done = await st.session.play(action, (seq) => st.app.socket.request({ type: "solo_action", game_id: gameId, seq, action }));
   if (done.ok && done.applied === "applied") {
     st.redo.played(action);
+    st.redo.keep(gameId, st.session.game?.seq);
     closeOffer(st);
     tookAck(st, done.answer, action);
   }
