@@ -148,7 +148,10 @@ async function act(st, action) {
     closeOffer(st);
     tookAck(st, done.answer, action);
   }
-  if (done.ok === false) st.redo.reset();
+  if (done.ok === false) {
+    st.redo.reset();
+    st.redo.keep(gameId, st.session.game?.seq); // forgotten after a reload too
+  }
   return done.ok === false ? { ok: false, code: done.code, reason: done.reason } : { ok: done.ok };
 }
 
