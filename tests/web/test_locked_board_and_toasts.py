@@ -122,8 +122,10 @@ def test_a_badge_toast_keeps_off_the_result_heading_and_winner(
         viewport["height"], "desktop")
     alice.screenshot(path=artifacts / f"toast-over-result-{name}.png")
     toast_clear_of_the_result(alice)
-    # The badges of the moment share one toast (a stack of them covered the result).
+    # The badges of the moment share one toast (a stack of them covered the result), the
+    # first named, then the others' discs and how many they are.
     expect(alice.locator(".toast")).to_have_count(1)
+    expect(alice.locator(".toast .toastmore")).to_have_text("+2")
     expect(alice.locator(".toast .medal")).to_have_count(3)
     # A tap sends it away at once (no need to wait out its 6 seconds).
     alice.locator(".toast").first.click()

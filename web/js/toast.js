@@ -21,11 +21,16 @@ export function badgeToast(badge) {
   announce(t("badgeEarned", { title: badgeWords(badge).title }));
   const gathering = stack.querySelector(".toast");
   if (gathering) {
-    gathering.querySelector(".toastmedals").append(medal(badge));
-    gathering.title += ` · ${badgeWords(badge).description}`;
+    const medals = gathering.querySelector(".toastmedals");
+    medals.append(medal(badge));
+    // How many more than the one named: "+2" (no words to translate), after their discs.
+    const more = medals.querySelector(".toastmore") ?? h("span.toastmore", { "aria-hidden": "true" });
+    more.textContent = `+${medals.querySelectorAll(".medal").length - 1}`;
+    medals.append(more);
+    gathering.title += ` · ${badgeWords(badge).title}: ${badgeWords(badge).description}`;
     return keep(gathering);
   }
-  const toast = h("div.toast", { title: badgeWords(badge).description, onclick: () => toast.remove() },
+  const toast = h("div.toast", { title: `${badgeWords(badge).title}: ${badgeWords(badge).description}`, onclick: () => toast.remove() },
     h("p.toasttitle", {}, t("badgeNew")), h("div.toastmedals", {}, medal(badge)));
   stack.append(toast);
   keep(toast);
