@@ -109,9 +109,14 @@ def test_after_the_match_say_sits_under_the_result(browser: Browser,
     expect(page.locator("#winner")).to_have_text("Winner: alice")
     say = page.locator(".result .panel #say")
     expect(say).to_be_visible()
-    heading, leave = page.locator("#result-h").bounding_box(), page.locator("#leave").bounding_box()
-    box = say.bounding_box()
-    assert heading and leave and box and box["y"] > leave["y"] > heading["y"]
+    # Read at one instant in the page: three separate reads met a redraw in between once
+    # (CI, 2026-12-05: one of them found no box).
+    page.wait_for_function("""() => {
+      const y = (s) => document.querySelector(s)?.getBoundingClientRect().y;
+      const [heading, leave, say] = [y('#result-h'), y('#leave'), y('.result .panel #say')];
+      return heading !== undefined && leave !== undefined && say !== undefined
+        && say > leave && leave > heading;
+    }""", timeout=10_000)
     page.locator("#say summary").click()
     page.locator("#say-well_played").click()
     assert sent(page, fake, "say")[-1]["code"] == "well_played"
