@@ -7,8 +7,6 @@ import io
 import multiprocessing
 import os
 import signal
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from datetime import date
@@ -25,6 +23,7 @@ from app.rewards.solo import SoloOptions, daily_game, solo_start
 from app.runtime import solver_worker
 from app.services.deals import daily_choice, rated_search
 from app.settings import Settings
+from tests.support.orphans import kill_server_under_its_child
 from tests.support.solo import one_suit
 
 
@@ -152,36 +151,15 @@ if __name__ == "__main__":
 """
 
 
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
-
-
 def test_a_solver_process_exits_when_its_server_is_killed(tmp_path: Path) -> None:
     """A server killed with SIGKILL cannot stop its children: they notice and exit."""
     script = tmp_path / "parent.py"
     script.write_text(PARENT)
-    parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True,
-                              cwd=Path(__file__).resolve().parents[2])
-    try:
-        assert parent.stdout is not None
-        child = int(parent.stdout.readline())
-        assert alive(child)
-    finally:
-        parent.kill()
-        parent.wait()
-    deadline = time.monotonic() + 30
-    while alive(child) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not alive(child)
+    orphaned = kill_server_under_its_child(script, settle_s=0, wait_s=30)
+    assert orphaned.gone
     # Quietly: the children and multiprocessing's resource tracker share the server's
     # stderr (its log), and hold it open until they have exited.
-    assert parent.stderr is not None
-    said = parent.stderr.read()
+    said = orphaned.stderr
     assert "leaked semaphore" not in said and "Traceback" not in said, said
 
 

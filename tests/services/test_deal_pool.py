@@ -6,8 +6,6 @@ import asyncio
 import itertools
 import multiprocessing
 import os
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -26,6 +24,7 @@ from app.services import deal_pool, deals
 from app.services.deal_pool import SOLVABLE, Bin, DealPool, PoolSizeError
 from tests.support.api import make_settings
 from tests.support.database import sqlite_url, upgrade
+from tests.support.orphans import kill_server_under_its_child
 
 WAIT = 30.0  # seconds: generous, the machine may be busy; only a hang fails
 ONE, TWO, FOUR = (1, SOLVABLE), (2, SOLVABLE), (4, SOLVABLE)
@@ -271,32 +270,11 @@ def test_the_child_ends_when_its_server_is_killed(tmp_path: Path) -> None:
     quietly (it went on solving for its dead server, a core taken from the others)."""
     script = tmp_path / "server.py"
     script.write_text(KILLED_SERVER)
-    server = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True,
-                              cwd=Path(__file__).resolve().parents[2])
-    try:
-        assert server.stdout is not None
-        child = int(server.stdout.readline())
-        time.sleep(3)  # solving by now (spawned, imported, given its first bin)
-        assert alive(child)
-    finally:
-        server.kill()
-        server.wait()
-    deadline = time.monotonic() + WAIT
-    while alive(child) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not alive(child)
-    assert server.stderr is not None
-    said = server.stderr.read()
+    # 3 s: solving by now (spawned, imported, given its first bin)
+    orphaned = kill_server_under_its_child(script, settle_s=3, wait_s=WAIT)
+    assert orphaned.gone
+    said = orphaned.stderr
     assert "Traceback" not in said and "leaked semaphore" not in said, said
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
 
 
 async def test_a_process_worker_fills_and_its_child_dies_at_stop() -> None:
