@@ -11,7 +11,6 @@ other way round. No other module adds routes, middleware or state to the app
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -45,6 +44,7 @@ from app.runtime.connections import ConnectionRegistry
 from app.services.solo_lifecycle import Publish
 from app.services.solo_play import SoloPlay
 from app.settings import Settings, get_settings
+from app.wire.base import Numbered
 from app.wiring import build_live_rooms
 
 ROUTERS = (
@@ -96,7 +96,7 @@ def install_state(state: State, settings: Settings) -> None:
 
 
 def _publisher(state: State) -> Publish:
-    async def publish(player_id: int, frame: dict[str, Any]) -> None:
+    async def publish(player_id: int, frame: Numbered) -> None:
         rooms = getattr(state, "rooms", None)  # none before the lifespan (REST-only tests)
         if rooms is not None:
             await rooms.pubsub.publish(channels.player(player_id), frame)

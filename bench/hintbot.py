@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.engine import make_engine, make_session_factory
@@ -42,6 +43,7 @@ from app.rewards.guide import position_key
 from app.rewards.solo import SoloOptions, solo_start
 from app.runtime import solver_worker
 from app.services.solo_play import SoloPlay
+from app.wire.solo import SoloAck
 from bench.database import sqlite_url, upgrade
 
 RESULTS = Path(__file__).resolve().parent / "results" / "hintbot.json"
@@ -94,7 +96,7 @@ async def timed(tally: list[float], call: Any) -> Any:
     started = time.perf_counter()
     answer = await call
     tally.append((time.perf_counter() - started) * 1000)
-    return answer
+    return msgspec.to_builtins(answer)  # as a client reads it
 
 
 async def play_deal(play: SoloPlay, player: int, number: int, suits: int, tally: Tally,
@@ -146,7 +148,7 @@ async def play_deal(play: SoloPlay, player: int, number: int, suits: int, tally:
         seq += 1
         frames = await play.act(player_id=player, game_id=game_id, seq=seq,
                                 action=action.to_json())
-        if frames[0]["type"] != "solo_ack":
+        if not isinstance(frames[0], SoloAck):
             raise RuntimeError(f"deal {number}: {frames[0]}")
         state = push(state, action)
         seen.add(position_key(state))

@@ -20,12 +20,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from app.api.ws import record_answer as record
 from app.messaging.pubsub import MemoryPubSub
 from app.messaging.stream_hub import StreamHub
 from app.rooms.duel import DuelService
 from app.rooms.store import MemoryStore, StoredGame, StoredMatch, Totals
-from app.runtime import metrics
 from app.runtime.clock import SYSTEM_CLOCK, Clock
+from app.wire.duel import Ack
 from bench.bot import choose
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -48,7 +49,7 @@ async def _play(duels: DuelService, hub: StreamHub, player_id: int, match_id: in
     session = await hub.session(player_id)
     snapshot = await duels.open_game(player_id=player_id, match_id=match_id,
                                      follow=session.follow)
-    view, seq, acks = snapshot["view"], 0, 0
+    view, seq, acks = snapshot.view, 0, 0
     for _ in range(actions):
         thinking = time.process_time()
         action = choose(view, manual_flip=True, rng=rng)
@@ -58,11 +59,12 @@ async def _play(duels: DuelService, hub: StreamHub, player_id: int, match_id: in
         started = time.perf_counter()
         answer = await duels.act(player_id=player_id, match_id=match_id, seq=seq + 1,
                                  action=action)
-        metrics.record_answer(answer, op=action["op"], started=started)
-        if answer["type"] == "ack":
-            seq, acks = answer["seq"], acks + 1
-        view = answer["view"]
-        if answer["status"] != "playing":
+        record(answer, op=action["op"], started=started)
+        if isinstance(answer, Ack):
+            seq, acks = answer.seq, acks + 1
+        assert answer.view is not None  # a duel's refusal says where the game stands
+        view = answer.view
+        if answer.status != "playing":
             break
         await asyncio.sleep(0)  # let the sessions take their channel messages, as on the server
     return acks

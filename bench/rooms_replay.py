@@ -24,11 +24,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pydantic_core import to_json
-
+from app.api.ws import record_answer
 from app.messaging.player_streams import EventStream
-from app.runtime import metrics
 from app.runtime.clock import SYSTEM_CLOCK, Clock
+from app.wire.duel import Ack
+from app.wire.frames import encode
 from bench.bot import choose
 from bench.rooms import RESULTS, run_setup
 
@@ -63,14 +63,15 @@ async def record(duel_count: int, actions: int, seed: int) -> Log:
                                        follow=session.follow)
         seq, steps = 0, []
         for _ in range(actions):
-            action = choose(answer["view"], manual_flip=True, rng=bot)
+            assert answer.view is not None
+            action = choose(answer.view, manual_flip=True, rng=bot)
             if action is None:
                 break
             steps.append((seq + 1, action))
             answer = await duels.act(player_id=player_id, match_id=match_id, seq=seq + 1,
                                      action=action)
-            seq = answer["seq"] if answer["type"] == "ack" else seq
-            if answer["status"] != "playing":
+            seq = answer.seq if isinstance(answer, Ack) else seq
+            if answer.status != "playing":
                 break
             await asyncio.sleep(0)
         log[str(player_id)] = steps
@@ -97,15 +98,15 @@ async def replay(log: Log, limit: int, clock: Clock = SYSTEM_CLOCK,
             started = time.perf_counter()
             answer = await duels.act(player_id=player_id, match_id=match_id, seq=seq,
                                      action=action)
-            metrics.record_answer(answer, op=action["op"], started=started)
-            acks += answer["type"] == "ack"
+            record_answer(answer, op=action["op"], started=started)
+            acks += isinstance(answer, Ack)
             if seen is not None and isinstance(clock, ReplayClock):
-                seen.update(b"%d:" % player_id + to_json(answer))
+                seen.update(b"%d:" % player_id + encode(answer))
                 clock.now += 0.01  # 160 s over 16,000 actions: no game runs out of time
             await asyncio.sleep(0)
         if seen is not None and limit >= len(steps):
-            seen.update(to_json(await duels.finish(player_id=player_id, match_id=match_id,
-                                                   seq=len(steps) + 1)))
+            seen.update(encode(await duels.finish(player_id=player_id, match_id=match_id,
+                                                  seq=len(steps) + 1)))
         return acks
 
     cpu = time.process_time()
@@ -117,7 +118,7 @@ async def replay(log: Log, limit: int, clock: Clock = SYSTEM_CLOCK,
         for player_id in sorted(sessions):
             session = sessions[player_id]
             for frame in session.missed_since(session.stream, 0) or ():
-                seen.update(b"%d:" % player_id + to_json(frame))
+                seen.update(b"%d:" % player_id + encode(frame))
     await duels.close()
     await hub.close()
     return sum(counts), cpu

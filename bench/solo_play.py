@@ -37,6 +37,7 @@ from app.engine.solver.solvable import solvable_deal
 from app.rewards.assist import auto_complete_available
 from app.rewards.solo import SoloOptions, solo_start
 from app.services.solo_play import SoloPlay
+from app.wire.solo import SoloAck
 from bench.database import sqlite_url, upgrade
 from bench.stats import percentile, table
 
@@ -74,9 +75,9 @@ async def one_round(games: int) -> dict[str, float]:
                 state = push(state, action)
                 if not auto_complete_available(state):
                     plain_cpu.append(time.process_time() - began_cpu)
-                assert answer[0]["type"] == "solo_ack", answer[0]
+                assert isinstance(answer[0], SoloAck), answer[0]
             cpu += time.process_time() - cpu_before
-            assert answer[0]["status"] == "won", answer[0]["status"]
+            assert answer[0].status == "won", answer[0]
         await engine.dispose()
     waits.sort()
     return {"actions": len(waits), "cpu_us_per_action": cpu / len(waits) * 1e6,

@@ -1,6 +1,7 @@
 """The house rules of app/: what each layer may import, no import circle, short modules.
 
 - Each package imports only downwards (docs/architecture.md, "Where a new feature goes"):
+  ``app/wire/`` (the frames the server sends) imports nothing of app/;
   ``app/runtime/`` (run-time primitives) imports nothing of app/ but ``app.errors``;
   ``app/messaging/`` (pub/sub, event streams, presence) nothing of the rooms, services,
   adapters, database or server shell; ``app/rooms/`` (live play) nothing SQL and nothing
@@ -21,10 +22,13 @@
 
 import ast
 import re
+import typing
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from app.wire.frames import ServerFrame
 
 APP = Path(__file__).resolve().parents[1] / "app"
 BENCH = APP.parent / "bench"
@@ -39,8 +43,11 @@ WEB_STACK = ("fastapi", "starlette", "uvicorn")
 ROOT = ("app.main", "app.wiring")
 # What no module of a package may import (a name or any module under it).
 FORBIDDEN = {
-    "runtime": ("app.engine", "app.scoring", "app.rewards", "app.messaging", "app.rooms",
-                "app.services", "app.api", "app.ops", "app.cli", *SQL, *ROOT),
+    "wire": ("app.engine", "app.scoring", "app.rewards", "app.runtime", "app.messaging",
+             "app.rooms", "app.services", "app.api", "app.ops", "app.cli", "app.errors",
+             "app.ids", "app.settings", *SQL, *WEB_STACK, *ROOT),
+    "runtime": ("app.engine", "app.scoring", "app.rewards", "app.wire", "app.messaging",
+                "app.rooms", "app.services", "app.api", "app.ops", "app.cli", *SQL, *ROOT),
     "messaging": ("app.engine", "app.scoring", "app.rewards", "app.rooms", "app.services",
                   "app.api", "app.ops", "app.cli", *SQL, *WEB_STACK, *ROOT),
     "rooms": ("app.services", "app.api", "app.ops", "app.cli", *SQL, *WEB_STACK, *ROOT),
@@ -256,9 +263,7 @@ def test_every_mode_steps_through_the_duel_core(name: str) -> None:
 
 FRAME_MODULES = {"app.rooms.frames", "app.services.solo_frames", "app.messaging.stream_frames"}
 """Where the frames the server sends are built: one builder per frame type."""
-NOT_FRAMES = {("app.messaging.redis_publisher", "gap")}
-"""Dicts with a ``type`` that are no frame: the gap marker between processes on a channel
-(it becomes a skipped ``n`` on the player's stream, never a frame)."""
+FRAME_TYPES = {kind.__name__ for kind in typing.get_args(ServerFrame)}
 SCHEMA_TYPES = {"object", "array", "string", "integer", "number", "boolean", "null"}
 
 
@@ -275,18 +280,39 @@ def frame_literals(path: Path) -> Iterator[str]:
                 yield value.value
 
 
-def test_frames_are_built_only_by_their_builders() -> None:
+def frames_made(path: Path) -> Iterator[str]:
+    """The frame types (``app/wire`` structs) a module makes: calls of their names."""
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else (
+                func.attr if isinstance(func, ast.Attribute) else None)
+            if name in FRAME_TYPES:
+                yield name
+
+
+def test_no_frame_is_a_dict_built_by_hand() -> None:
+    """Every frame is a typed struct of app/wire/ (issue 22): no dict in app/ has a
+    frame's ``type``, not even in the builders."""
     found = sorted(f"{name}: {kind}" for name, path in MODULES.items()
-                   if name not in FRAME_MODULES and not name.startswith("app.api.protocol")
-                   for kind in frame_literals(path) if (name, kind) not in NOT_FRAMES)
-    assert found == [], "a frame built by hand outside app/rooms/frames.py (and kin)"
+                   if not name.startswith("app.api.protocol")
+                   for kind in frame_literals(path))
+    assert found == [], "a frame built as a dict"
 
 
-def test_the_frame_finder_sees_a_frame_and_not_a_schema(tmp_path: Path) -> None:
+def test_frames_are_made_only_by_their_builders() -> None:
+    found = sorted(f"{name}: {kind}" for name, path in MODULES.items()
+                   if name not in FRAME_MODULES and not name.startswith("app.wire")
+                   for kind in frames_made(path))
+    assert found == [], "a frame made outside app/rooms/frames.py (and kin)"
+
+
+def test_the_frame_finders_see_a_frame_and_not_a_schema(tmp_path: Path) -> None:
     source = tmp_path / "m.py"
     source.write_text('A = {"type": "solo_ack", "seq": 1}\nB = {"type": "object"}\n'
-                      'C = {"kind": "x"}\n')
+                      'C = {"kind": "x"}\nD = wire.Ack(1)\nE = Pong()\nF = Other()\n')
     assert list(frame_literals(source)) == ["solo_ack"]
+    assert sorted(frames_made(source)) == ["Ack", "Pong"]
 
 
 def test_the_operators_guide_stays_a_guide() -> None:

@@ -29,6 +29,7 @@ from app.rooms.live_lobby import (
 )
 from app.services import tables
 from app.services.settled import MatchSettled, match_settled
+from app.wire.news import FriendChange
 
 
 def _rooms(request: Request) -> Rooms | None:
@@ -92,7 +93,7 @@ def announce_reopened_tables(
     return match_settled.subscribe_after_commit(reopened)
 
 
-async def friend_news(request: Request, *, to: int, change: str, about: Player) -> None:
+async def friend_news(request: Request, *, to: int, change: FriendChange, about: Player) -> None:
     """Friend-request news for player ``to``, about ``about`` (a ``friend`` frame)."""
     rooms = _rooms(request)
     if rooms is not None:

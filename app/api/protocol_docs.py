@@ -1,7 +1,8 @@
 """Write the protocol's JSON schemas into docs/protocol.md (between markers) and docs/protocol/.
 
-Run ``python -m app.api.protocol_docs`` after changing app/api/protocol.py; a test fails
-when the document is out of date (``python -m app.api.protocol_docs --check``).
+Run ``python -m app.api.protocol_docs`` after changing app/api/protocol.py (client
+messages, pydantic) or app/wire/ (server frames, msgspec); a test fails when the document
+is out of date (``python -m app.api.protocol_docs --check``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from app.api.protocol import CLIENT_ADAPTER, SERVER_ADAPTER
+import msgspec
+
+from app.api.protocol import CLIENT_ADAPTER
+from app.wire.frames import ServerFrame
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "protocol.md"
@@ -23,8 +27,26 @@ END = "<!-- schemas:end -->"
 def schemas() -> dict[str, dict[str, Any]]:
     return {
         "client": CLIENT_ADAPTER.json_schema(),
-        "server": SERVER_ADAPTER.json_schema(),
+        "server": server_schema(),
     }
+
+
+def server_schema() -> dict[str, Any]:
+    """The server frames' union, in the client schema's layout (``$defs``, ``oneOf``).
+
+    msgspec says a tag as a one-value ``enum`` where pydantic says ``const``; said as
+    ``const`` here, like the client's. ``n`` is always sent on a numbered frame (the
+    stream sets it), so it is required there."""
+    (union,), components = msgspec.json.schema_components(
+        [ServerFrame], ref_template="#/$defs/{name}")
+    for definition in components.values():
+        properties = definition.get("properties", {})
+        tag = properties.get("type", {}).get("enum")
+        if tag is not None and len(tag) == 1:
+            properties["type"] = {"const": tag[0]}
+        if "n" in properties:
+            definition["required"] = [*definition.get("required", []), "n"]
+    return {"$defs": components, **union}
 
 
 def _section(direction: str, schema: dict[str, Any]) -> list[str]:

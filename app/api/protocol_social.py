@@ -1,15 +1,13 @@
-"""The social frames of the WebSocket protocol (issue 25): canned messages at a duel table
-and friend-request news; part of the one protocol of app/api/protocol.py, which unions
-them into its client and server messages (kept apart to keep that module short)."""
+"""The social message of the WebSocket protocol: a canned message said at a duel table
+(answered by ``said``, app/wire/news.py); part of the client messages of
+app/api/protocol.py (kept apart to keep that module short)."""
 
 from __future__ import annotations
 
 from typing import Literal
 
-from app.api.protocol_base import Id, MatchFrame, Numbered, Request
-
-SayCode = Literal["good_luck", "well_played", "rematch"]
-"""The canned messages of a duel table; the client says them in the player's language."""
+from app.api.protocol_base import Id, Request
+from app.wire.news import SayCode
 
 
 class Say(Request):
@@ -20,23 +18,4 @@ class Say(Request):
 
     type: Literal["say"]
     match_id: Id
-    code: SayCode
-
-
-class Friend(Numbered):
-    """Friend-request news (issue 25), to one player, about another: ``requested`` (asks
-    me), ``accepted`` (my request), ``declined`` (my request), ``cancelled`` (their request
-    to me withdrawn), ``removed`` (no longer my friend: both sides)."""
-
-    type: Literal["friend"] = "friend"
-    change: Literal["requested", "accepted", "declined", "cancelled", "removed"]
-    player_id: int
-    name: str
-
-
-class Said(MatchFrame):
-    """A canned message said at a duel table (``say``), to its players: who and which code."""
-
-    type: Literal["said"] = "said"
-    player_id: int
     code: SayCode

@@ -1,26 +1,14 @@
-"""The WebSocket protocol's solo messages (docs/solo-and-daily.md section 5).
+"""The WebSocket protocol's solo client messages (docs/solo-and-daily.md section 5).
 
-Part of protocol version 1: ``app.api.protocol`` puts them in its client and server
-unions. Views come from ``app.engine.view.player_view`` only, as in duels.
+Part of protocol version 1: ``app.api.protocol`` puts them in its client union; their
+answers are the solo frames of ``app/wire/solo.py``.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import Field
-
-from app.api.protocol_base import (
-    ActionJson,
-    Advice,
-    Id,
-    Message,
-    Numbered,
-    Refusal,
-    Request,
-    Seq,
-    SoloFrame,
-)
+from app.api.protocol_base import ActionJson, Id, Request, Seq
 
 
 class SoloOpen(Request):
@@ -78,148 +66,3 @@ class SoloCancel(Request):
 
     type: Literal["solo_cancel"]
     game_id: Id
-
-
-SoloStatus = Literal["playing", "won", "abandoned", "expired"]
-
-
-class SoloGameOptions(Message):
-    suits: Literal[1, 2, 4]
-    solvable_only: bool
-    relaxed: bool
-
-
-class PointsBreakdown(Message):
-    base: int
-    speed: int
-    economy: int
-    multiplier: str
-    rescue_cost: int
-    floor: int
-    total: int
-
-
-class SoloState(SoloFrame):
-    """Where my solo or daily game stands: every answer about it says all of this."""
-
-    view: dict[str, Any]
-    score: int
-    seq: int = Field(description="Number of actions logged; the next action uses seq + 1.")
-    status: SoloStatus
-    elapsed_ms: int
-    auto_complete: bool = Field(description="Whether the Auto-complete button is offered.")
-
-
-class SoloSnapshot(SoloState):
-    """The whole visible state of my solo or daily game."""
-
-    type: Literal["solo_snapshot"] = "solo_snapshot"
-    kind: Literal["solo", "daily"]
-    number: int | None = Field(description="None for a daily game in progress.")
-    daily_date: str | None
-    options: SoloGameOptions
-    rules: dict[str, Any]
-    difficulty: Literal["easy", "medium", "hard"] | None
-    hints: int
-    rescues: int
-    points: int | None
-
-
-class SoloAck(SoloState):
-    type: Literal["solo_ack"] = "solo_ack"
-    delta: int
-    events: list[dict[str, Any]]
-    duplicate: bool = False
-
-
-class SoloReject(SoloFrame, Refusal):
-    type: Literal["solo_reject"] = "solo_reject"
-    view: dict[str, Any]
-    score: int
-    next_seq: int
-    status: SoloStatus
-
-
-class SoloStep(Message):
-    """One action the server played for the player (rescue or auto-complete)."""
-
-    seq: int
-    action: ActionJson
-    by: Literal["rescue", "auto_complete", "player"] = Field(
-        description="player: an undo of undo_to_winnable, logged as the player's own.")
-    events: list[dict[str, Any]]
-
-
-class SoloAssist(SoloState):
-    """The answer to a rescue or a served auto-complete: the steps played, then the truth."""
-
-    type: Literal["solo_assist"] = "solo_assist"
-    kind: Literal["rescue", "auto_complete", "undo_to_winnable"]
-    verdict: Literal["way_out", "no_way_out", "unknown", "ready", "cancelled"] = Field(
-        description="cancelled: the player's solo_cancel stopped the search (nothing "
-                    "played). For undo_to_winnable, way_out: the undos were played.")
-    message: str
-    steps: list[SoloStep]
-    rescues: int
-    points_cost: int
-    duplicate: bool = False
-
-
-class SoloHint(Advice):
-    """The answer to ``solo_hint`` (this connection only, not numbered)."""
-
-    type: Literal["solo_hint"] = "solo_hint"
-    game_id: int
-    verdict: Literal["line", "no_win", "cancelled"] = Field(
-        description="line: action is the next of a winning line that leads to no position "
-                    "seen before in this game; no_win: no win found from here (undos, "
-                    "undo_to_move: how far back the game is winnable, when found); "
-                    "cancelled: stopped by solo_cancel.")
-    undos: int | None = None
-    undo_to_move: int | None = Field(
-        default=None, description="The place in the undo stack of the last winnable "
-                                  "position (actions still standing there).")
-
-
-class SoloAssistCounts(Message):
-    hints: int
-    rescues: int
-    undo_to_winnable: int
-    auto_complete: int
-
-
-class SoloOver(SoloFrame):
-    """A solo or daily game ended: won, abandoned or expired; number and deal revealed.
-    ``assisted``: a hint, rescue or undo-to-winnable was used (docs/points.md, Fair play)."""
-
-    type: Literal["solo_over"] = "solo_over"
-    status: Literal["won", "abandoned", "expired"]
-    elapsed_ms: int | None
-    actions: int
-    points: int | None
-    points_breakdown: PointsBreakdown | None
-    number: int
-    source_deal: int
-    daily_date: str | None
-    assisted: bool
-    assists: SoloAssistCounts
-
-
-class EarnedBadge(Message):
-    code: str
-    title: str
-    description: str
-    earned_at: str
-
-
-class BadgeGame(Message):
-    kind: Literal["solo", "daily", "duel"]
-    id: int
-
-
-class BadgeEarned(Numbered):
-    """A badge just earned, after the frame that ended the game that earned it."""
-
-    type: Literal["badge"] = "badge"
-    badge: EarnedBadge
-    game: BadgeGame

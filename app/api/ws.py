@@ -2,23 +2,20 @@
 
 A thin adapter. The first frame must be ``hello`` with the bearer token (never on the URL:
 an access log, a proxy's included, records URLs, and a token there is a stolen account). With
-``ws_validate_frames`` on (the test suite) every server frame is checked against the
-documented protocol models before it is sent; in production frames are serialized as
-built, which the test suite has shown to be the same JSON.
+``ws_validate_frames`` on (the test suite) every server frame is read back as its type
+of ``app/wire/`` before it is sent (a literal out of its set, a wrong type, is refused);
+in production frames are encoded as built.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
 
+import msgspec
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from pydantic import ValidationError
-from pydantic_core import to_json
 
 from app.api import limits, solo_ws, table_talk
 from app.api import protocol as p
@@ -28,10 +25,14 @@ from app.messaging import channels
 from app.messaging.player_streams import EventStream, Outbox
 from app.ops import context
 from app.rooms import frames
+from app.rooms.duel_core import Reply
 from app.rooms.layer import Rooms
 from app.runtime import lean_ws, metrics
 from app.runtime.connections import ConnectionRegistry, TooManyConnections
 from app.services.solo_play import SoloPlay
+from app.wire import duel as wire
+from app.wire.base import Frame
+from app.wire.frames import checked, encode
 
 log = logging.getLogger(__name__)
 
@@ -62,62 +63,50 @@ router = APIRouter()
 
 
 def _error_text(code: str, message: str) -> str:
-    return p.Error(code=code, message=message).model_dump_json()
+    return encode(frames.error(code, message)).decode()
 
 
-def _encode(frame: dict[str, Any]) -> str:
-    return to_json(frame).decode()
-
-
-def _encode_checked(frame: dict[str, Any]) -> str:
-    """`_encode`, refused unless it says exactly what the protocol model says."""
-    text = _encode(frame)
+def _encode_checked(frame: Frame, encoded: bytes | None = None) -> bytes:
+    """The frame's JSON, refused unless it reads back as its type; JSON the caller made
+    (``encoded``) must say the same."""
     try:
-        checked = p.SERVER_ADAPTER.validate_python(frame).model_dump(mode="json")
-        if json.loads(text) != checked:  # a default left out, a value the model coerces
-            raise ValueError(f"the frame differs from its protocol model: {checked}")
-    except (ValidationError, ValueError):
-        log.exception("server frame does not match the protocol: %r", frame.get("type"))
-        return _error_text("internal", "the server built a bad frame")
+        text = checked(frame)
+    except msgspec.ValidationError:
+        log.exception("server frame does not match the protocol: %r", type(frame).__name__)
+        return encode(frames.error("internal", "the server built a bad frame"))
+    if encoded is not None and encoded != text:
+        log.error("a frame's JSON made ahead differs from the frame: %r", type(frame).__name__)
     return text
 
 
-def _encode_checked_bytes(frame: dict[str, Any], encoded: bytes | None = None) -> bytes:
-    """`_encode_checked` as sent; JSON the caller made (``encoded``) must say the same."""
-    checked = _encode_checked(frame).encode()
-    if encoded is not None and encoded != checked:
-        log.error("a frame's JSON made ahead differs from the frame: %r", frame.get("type"))
-    return checked
-
-
-def _encode_bytes(frame: dict[str, Any], encoded: bytes | None = None) -> bytes:
-    return to_json(frame) if encoded is None else encoded
+def _encode(frame: Frame, encoded: bytes | None = None) -> bytes:
+    return encode(frame) if encoded is None else encoded
 
 
 def _delivery(websocket: WebSocket, outbox: Outbox, *, validate: bool
-              ) -> Callable[[dict[str, Any] | None], Awaitable[None]]:
-    encode = _encode_checked if validate else _encode
+              ) -> Callable[[Frame | None], Awaitable[None]]:
+    made = _encode_checked if validate else _encode
 
-    async def deliver(frame: dict[str, Any] | None) -> None:
+    async def deliver(frame: Frame | None) -> None:
         if frame is None:
             await websocket.close(code=1008 if outbox.overflowed else outbox.close_code)
         else:
-            await websocket.send_text(encode(frame))
+            await websocket.send_text(made(frame).decode())
 
     return deliver
 
 
 def _sender(websocket: WebSocket, *, validate: bool
-            ) -> Callable[[dict[str, Any], bytes | None, bool], bool] | None:
+            ) -> Callable[[Frame, bytes | None, bool], bool] | None:
     """Frames straight to uvicorn's protocol when it is the lean one (app/runtime/lean_ws.py):
     the ASGI way costs a task and five coroutine layers per frame."""
     protocol = lean_ws.text_sender(websocket)
     if protocol is None:
         return None
-    encode = _encode_checked_bytes if validate else _encode_bytes  # UTF-8 JSON, as sent
+    made = _encode_checked if validate else _encode  # UTF-8 JSON, as sent
 
-    def send_now(frame: dict[str, Any], encoded: bytes | None, at_once: bool) -> bool:
-        return protocol.can_send_soon() and protocol.send_text_soon(encode(frame, encoded),
+    def send_now(frame: Frame, encoded: bytes | None, at_once: bool) -> bool:
+        return protocol.can_send_soon() and protocol.send_text_soon(made(frame, encoded),
                                                                     at_once=at_once)
 
     return send_now
@@ -188,7 +177,7 @@ async def duel_socket(websocket: WebSocket) -> None:
 
     resumed: list[bool] = []
 
-    def prelude(session: EventStream) -> list[dict[str, Any]]:
+    def prelude(session: EventStream) -> list[Frame]:
         missed = session.missed_since(stream, last_event)
         resumed.append(missed is not None)
         welcome = frames.welcome(version=p.PROTOCOL_VERSION, player_id=player_id,
@@ -267,16 +256,24 @@ async def _serve(websocket: WebSocket, rooms: Rooms, session: EventStream, outbo
             outbox.put(frames.error("internal", "the server failed to handle this frame"))
 
 
-def _answering(session: EventStream, *, op: object) -> Callable[[dict[str, Any]], None]:
+def _answering(session: EventStream, *, op: object) -> Callable[[Reply], None]:
     """Sends an action's answer to the player the moment the duel service has it (an
     ack: once durable, before the fan-out), timed from now: frame in, answer out."""
     started = time.perf_counter()
 
-    def answer(reply: dict[str, Any]) -> None:
+    def answer(reply: Reply) -> None:
         session.emit_answer(reply)
-        metrics.record_answer(reply, op=op, started=started)
+        record_answer(reply, op=op, started=started)
 
     return answer
+
+
+def record_answer(reply: Reply, *, op: object, started: float) -> None:
+    """Count an action's answer in the metrics, timed from ``started`` (perf_counter)."""
+    if isinstance(reply, wire.Reject):
+        metrics.record_answer(refused=reply.code, duplicate=False, op=op, started=started)
+    else:
+        metrics.record_answer(refused=None, duplicate=reply.duplicate, op=op, started=started)
 
 
 async def _handle(message: p.ClientMessage, rooms: Rooms, session: EventStream, outbox: Outbox,

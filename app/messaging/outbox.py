@@ -9,16 +9,16 @@ import contextlib
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Any
 
-Payload = dict[str, Any]
+from app.wire.base import Frame
+
 log = logging.getLogger("app.messaging.player_streams")
 
 OUTBOX_LIMIT = 5000
 
-Deliver = Callable[[Payload | None], Awaitable[None]]
+Deliver = Callable[[Frame | None], Awaitable[None]]
 # The frame, its JSON if already made, and whether to write it at once (see Outbox.put).
-SendNow = Callable[[Payload, bytes | None, bool], bool]
+SendNow = Callable[[Frame, bytes | None, bool], bool]
 
 
 class Outbox:
@@ -37,7 +37,7 @@ class Outbox:
                  "overflowed")
 
     def __init__(self) -> None:
-        self._pending: deque[Payload | None] | None = None  # created with the first frame
+        self._pending: deque[Frame | None] | None = None  # created with the first frame
         self._deliver: Deliver | None = None
         self._send_now: SendNow | None = None
         self._drain: asyncio.Task[None] | None = None
@@ -46,11 +46,11 @@ class Outbox:
         self.close_code = 1000  # what ``deliver`` closes with when it gets ``None``
 
     @property
-    def pending(self) -> list[Payload | None]:
+    def pending(self) -> list[Frame | None]:
         """Frames put and not yet handed to ``deliver``."""
         return list(self._pending or ())
 
-    def put(self, frame: Payload | None, encoded: bytes | None = None, *,
+    def put(self, frame: Frame | None, encoded: bytes | None = None, *,
             at_once: bool = False) -> None:
         """Queue ``frame``; ``encoded``, its JSON if the caller already made it, spares
         making it again when the frame goes straight out. ``at_once``: a frame someone

@@ -12,18 +12,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 from collections import deque
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
-from pydantic_core import to_json
+import msgspec
 
 from app.messaging import channels
 from app.messaging import stream_frames as frames
-from app.messaging.outbox import Outbox, Payload
+from app.messaging.outbox import Outbox
 from app.messaging.pubsub import (
     PubSub,
     QueuedSubscription,
@@ -33,8 +32,11 @@ from app.messaging.pubsub import (
     publish_elsewhere,
 )
 from app.runtime.clock import SYSTEM_CLOCK, Clock
+from app.wire.base import Frame, Numbered, numbered
+from app.wire.duel import Ack, MatchResult, ProgressEvent
+from app.wire.frames import Echo, Gap, decode, encode, from_channel
 
-__all__ = ["EventStream", "Outbox", "Payload"]
+__all__ = ["EventStream", "Outbox"]
 
 if TYPE_CHECKING:  # redis is imported only with the redis backend
     from app.messaging.redis_streams import Claim, RedisEventStreams, StreamId
@@ -44,8 +46,6 @@ log = logging.getLogger(__name__)
 BUFFER_EVENTS = 2000
 MATCH_CHANNEL_GRACE_SECONDS = 5.0
 SETTLED_KEPT = 32  # recent match results a stream remembers, to tell each once
-FROM_STREAM = "from_stream"
-"""Marks an answer echoed on the player's channel with the stream it was emitted on."""
 Siblings = Callable[["EventStream"], "list[EventStream]"]
 """The player's other streams on this process."""
 
@@ -104,17 +104,17 @@ class EventStream:
     def connections(self) -> int:
         return len(self._outboxes)
 
-    def emit(self, payload: Payload, taken: tuple[str, StreamId] | None = None, *,
-             at_once: bool = False) -> Payload:
+    def emit(self, event: Numbered, taken: tuple[str, StreamId] | None = None, *,
+             at_once: bool = False) -> Numbered:
         """Number an event, keep it for resuming, and send it to every open connection.
 
         ``taken``: the channel message it is, written with it to the shared stream;
         ``at_once``: written to the sockets now (an answer, see ``Outbox.put``)."""
         self.last_n += 1
-        frame = {**payload, "n": self.last_n}
+        frame = numbered(event, self.last_n)
         if self._buffer is None:
             self._buffer = deque(maxlen=BUFFER_EVENTS)
-        encoded = to_json(frame)  # once, for the buffer and every connection
+        encoded = encode(frame)  # once, for the buffer and every connection
         self._buffer.append((self.last_n, encoded))
         if self._shared is not None:  # out once Redis has it (app/messaging/redis_streams.py)
             self._shared.append(self.stream, self.player_id, self.last_n, encoded, taken,
@@ -122,14 +122,14 @@ class EventStream:
         else:
             for outbox in self._outboxes:
                 outbox.put(frame, encoded, at_once=at_once)
-        if payload.get("type") == "match_result":
+        if isinstance(event, MatchResult):
             if self._settled is None:
                 self._settled = deque(maxlen=SETTLED_KEPT)
-            self._settled.append(int(payload["match_id"]))
-            self._later(self._leave_match(int(payload["match_id"])))
+            self._settled.append(event.match_id)
+            self._later(self._leave_match(event.match_id))
         return frame
 
-    def emit_answer(self, answer: Payload) -> Payload:
+    def emit_answer(self, answer: Numbered) -> Numbered:
         """The answer to this player's own action: emitted here (every tab on this
         process), and, when other processes may hold the player's other tabs or devices,
         published on the player's channel so theirs get it too (``_take`` there; our own
@@ -140,13 +140,13 @@ class EventStream:
         resend was then answered on another process, from the log. A tab that had the
         step already ignores it (its seq is not past the tab's own)."""
         frame = self.emit(answer, at_once=True)
-        if answer.get("type") != "ack":
+        if not isinstance(answer, Ack):
             return frame
         for sibling in self._siblings(self) if self._siblings is not None else ():
             sibling.emit(answer)  # another tab's stream here (it resumed here, apart)
         if crosses_processes(self._pubsub):
-            self._later(_echo(self._pubsub, self.player_id, {**answer, FROM_STREAM: self.stream},
-                              kept=bool(answer.get("duplicate"))))
+            self._later(_echo(self._pubsub, self.player_id, Echo(answer, self.stream),
+                              kept=answer.duplicate))
         return frame
 
     def _later(self, work: Coroutine[Any, Any, None]) -> None:
@@ -162,7 +162,7 @@ class EventStream:
         await self.unfollow(channels.match(match_id))
         await self.unfollow_matching(f"watch:{match_id}:")
 
-    def missed_since(self, stream: str | None, last_event: int | None) -> list[Payload] | None:
+    def missed_since(self, stream: str | None, last_event: int | None) -> list[Frame] | None:
         """Events after ``last_event`` on ``stream``; None when they cannot all be replayed."""
         if stream != self.stream or last_event is None or last_event > self.last_n:
             return None
@@ -170,9 +170,9 @@ class EventStream:
         oldest = buffer[0][0] if buffer else self.last_n + 1
         if last_event + 1 < oldest:
             return None
-        return [json.loads(encoded) for n, encoded in buffer if n > last_event]
+        return [decode(encoded) for n, encoded in buffer if n > last_event]
 
-    def attach(self, prelude: list[Payload]) -> Outbox:
+    def attach(self, prelude: list[Frame]) -> Outbox:
         """A new connection's outbox, starting with ``prelude`` (welcome, missed events).
 
         Synchronous on purpose: no event can slip in between the prelude and live frames.
@@ -208,7 +208,8 @@ class EventStream:
             # Before live messages are handed over (they wait in the subscription), so
             # the order holds; those seen twice are dropped by their id in `_take`.
             for stream_id, data in await shared.after(channel, since):
-                self._take(_kept(json.loads(data), channel, stream_id), caught_up=True)
+                self._take(_kept(msgspec.json.decode(data), channel, stream_id),
+                           caught_up=True)
         if isinstance(subscription, QueuedSubscription):
             # Handed over, not pumped: emitting is synchronous, so no task per channel
             # waits on a queue and none is woken per message (two per action).
@@ -238,9 +239,10 @@ class EventStream:
         async for message in subscription:
             self._take(message)
 
-    def _take(self, message: Payload, *, caught_up: bool = False) -> None:
+    def _take(self, message: Any, *, caught_up: bool = False) -> None:
         """A channel's message into this stream; ``caught_up``: read back from the
-        channel's kept messages when this stream was taken over here."""
+        channel's kept messages when this stream was taken over here. A message that
+        is no frame of the protocol is dropped, said in the log."""
         taken = None
         if self._cursors is not None:
             stream_id = getattr(message, "stream_id", None)
@@ -250,21 +252,25 @@ class EventStream:
                     return  # taken already (a catch-up and live delivery overlap)
                 self._cursors[channel] = stream_id
                 taken = (channel, stream_id)
-        kind = message.get("type")
-        if kind == "progress":  # twice per action: the mover's own line is dropped
-            if _own_progress(message, self.player_id):
+        try:
+            frame = from_channel(message)
+        except msgspec.ValidationError:
+            log.warning("dropped a message that is no frame: %r", message)
+            return
+        if isinstance(frame, ProgressEvent):  # twice per action: the mover's own line
+            if frame.progress.player_id == self.player_id:  # is dropped (the ack says it)
                 return
-        elif kind == "match_result" and message.get("match_id") in (self._settled or ()):
+        elif isinstance(frame, MatchResult) and frame.match_id in (self._settled or ()):
             # Two processes may settle one match at once (the store settles it once, and
             # each answers with the result): the player hears it once.
             return
-        elif kind == "gap":  # the channel lost messages (app/messaging/redis_pubsub.py)
-            message = frames.resync()
-        elif FROM_STREAM in message:  # my own answer, from the process where a tab of mine acted
-            if message[FROM_STREAM] == self.stream:
+        elif isinstance(frame, Gap):  # the channel lost messages (app/messaging/redis_pubsub.py)
+            frame = frames.resync()
+        elif isinstance(frame, Echo):  # my own answer, from the process where a tab of mine acted
+            if frame.from_stream == self.stream:
                 return  # this stream's own answer
             if not caught_up and any(
-                    sibling.stream == message[FROM_STREAM] for sibling in
+                    sibling.stream == frame.from_stream for sibling in
                     (self._siblings(self) if self._siblings is not None else ())):
                 # Made here: every tab here has it already. Its id is this stream's
                 # cursor now, in Redis too, so that a process taking the stream over does
@@ -273,8 +279,11 @@ class EventStream:
                 if taken is not None and self._shared is not None:
                     self._shared.follow(self.stream, self.player_id, *taken)
                 return
-            message = {key: value for key, value in message.items() if key != FROM_STREAM}
-        self.emit(message, taken)
+            frame = frame.ack
+        if not isinstance(frame, Numbered):
+            log.warning("dropped a frame that is not an event: %r", frame)
+            return
+        self.emit(frame, taken)
 
     async def close(self) -> None:
         for chore in list(self._chores or ()):
@@ -286,7 +295,7 @@ class EventStream:
         self._outboxes.clear()
 
 
-async def _echo(pubsub: PubSub, player_id: int, message: Payload, *, kept: bool) -> None:
+async def _echo(pubsub: PubSub, player_id: int, message: Echo, *, kept: bool) -> None:
     """A player's answer on their channel, for their tabs on other processes.
 
     Published only when another process holds a session of the player (it follows the
@@ -307,7 +316,7 @@ async def _echo(pubsub: PubSub, player_id: int, message: Payload, *, kept: bool)
         lost_on(pubsub, channel)
 
 
-def _sender(outboxes: list[Outbox], frame: Payload, encoded: bytes) -> Callable[[], None]:
+def _sender(outboxes: list[Outbox], frame: Frame, encoded: bytes) -> Callable[[], None]:
     """Send to the connections open when the event was made (later: in their prelude)."""
 
     def send() -> None:
@@ -317,14 +326,7 @@ def _sender(outboxes: list[Outbox], frame: Payload, encoded: bytes) -> Callable[
     return send
 
 
-def _kept(payload: Payload, channel: str, stream_id: StreamId) -> Payload:
+def _kept(payload: dict[str, Any], channel: str, stream_id: StreamId) -> dict[str, Any]:
     from app.messaging.redis_pubsub import StreamMessage  # only with shared streams (redis)
 
     return StreamMessage(payload, channel, stream_id)
-
-
-def _own_progress(message: Payload, player_id: int) -> bool:
-    """A progress line (``message``) about this very player: their acks and snapshots
-    already say it (score, status, time left): a third frame per action for nothing."""
-    progress = message.get("progress")
-    return isinstance(progress, dict) and progress.get("player_id") == player_id

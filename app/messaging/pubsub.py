@@ -1,8 +1,11 @@
 """Publish/subscribe on named channels: the one way live messages fan out.
 
-Messages are JSON-able dicts. The interface is async and channel-based so that a Redis
-backend (another process, many servers) can replace the in-process one without touching
-its callers. A subscription is an async iterator of messages; closing it stops delivery.
+A message is a frame of ``app/wire/`` or a channel's own JSON-able dict (the presence
+changes, the peers' sync); in process it is handed over as it is, through Redis as its
+JSON (a stream reads a frame back typed: ``app.wire.frames.from_channel``). The
+interface is async and channel-based so that a Redis backend (another process, many
+servers) can replace the in-process one without touching its callers. A subscription is
+an async iterator of messages; closing it stops delivery.
 
 Channel names used by the rooms layer (documented in docs/architecture.md):
 ``player:{id}`` (direct messages to one player), ``lobby``, ``presence:{id}``,
@@ -20,7 +23,8 @@ from typing import Any, Protocol, runtime_checkable
 
 from app.runtime.light_queue import LightQueue
 
-Message = dict[str, Any]
+Message = Any
+"""A frame (``app.wire``) or a JSON-able dict."""
 log = logging.getLogger(__name__)
 
 SUBSCRIPTION_BUFFER = 1000
@@ -195,7 +199,7 @@ def crosses_processes(pubsub: PubSub) -> bool:
 @runtime_checkable
 class AnnouncesGaps(Protocol):
     """A backend that can lose messages (Redis away) and tell the channel's subscribers
-    so afterwards, with a ``{"type": "gap"}`` message."""
+    so afterwards, with a gap marker (``app.wire.frames.Gap``)."""
 
     def missed(self, channel: str) -> None: ...
 

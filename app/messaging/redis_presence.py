@@ -45,7 +45,7 @@ import redis.asyncio as redis
 from redis.exceptions import RedisError
 
 from app.messaging import presence_scripts as scripts
-from app.messaging.player_streams import EventStream, Outbox, Payload
+from app.messaging.player_streams import EventStream, Outbox
 from app.messaging.pubsub import PubSub, Subscription
 from app.messaging.redis_healing import healing_options
 from app.messaging.redis_streams import RedisEventStreams
@@ -53,6 +53,7 @@ from app.messaging.stream_hub import StreamHub
 from app.runtime import metrics
 from app.runtime.clock import SYSTEM_CLOCK, Clock
 from app.runtime.connections import TooManyConnections
+from app.wire.base import Frame
 
 log = logging.getLogger("spider.presence")
 
@@ -332,7 +333,7 @@ class SharedStreamHub(StreamHub):
         return self.presence.is_online(player_id)
 
     async def connect(
-        self, player_id: int, prelude: Callable[[EventStream], list[Payload]],
+        self, player_id: int, prelude: Callable[[EventStream], list[Frame]],
         resume: tuple[str | None, int | None] = (None, None),
     ) -> tuple[EventStream, Outbox]:
         await self.presence.admit(player_id)  # TooManyConnections over the global cap

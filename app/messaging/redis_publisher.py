@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Callable
 
@@ -28,15 +27,16 @@ from app.messaging.pubsub import Message
 from app.messaging.redis_scripts import Command, Publish, ScriptCall, execute
 from app.runtime import metrics
 from app.runtime.clock import Clock
+from app.wire.frames import Gap, encode
 
 RETRY_DELAY = 0.5
 UNKEPT = ("sync:",)  # channels whose messages are not kept in a stream
-GAP = {"type": "gap"}  # on a channel that lost messages, once Redis is back
-_GAP_JSON = json.dumps(GAP)
+GAP = Gap()  # on a channel that lost messages, once Redis is back
+_GAP_JSON = encode(GAP)
 
 # Channel, JSON, settled once sent, and ``beyond``: sent only if more processes than that
 # subscribe to the channel (None: always). None instead of a tuple: only the gap markers.
-Outgoing = tuple[str, str, asyncio.Future[None], int | None] | None
+Outgoing = tuple[str, bytes, asyncio.Future[None], int | None] | None
 
 # KEYS: the channel's stream. ARGV: the channel's pub/sub name, the message, seconds kept.
 # Trimmed by age (MINID: ids are the Redis server's milliseconds).
@@ -81,7 +81,7 @@ class KeptPublisher:
                       ) -> None:
         """``beyond``: published only if more processes than that subscribe to ``channel``."""
         done = asyncio.get_running_loop().create_future()
-        self._outgoing.add((channel, json.dumps(message, separators=(",", ":")), done, beyond))
+        self._outgoing.add((channel, encode(message), done, beyond))
         await done
 
     def missed(self, channel: str) -> None:
@@ -100,7 +100,7 @@ class KeptPublisher:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._healer
 
-    def _command(self, channel: str, payload: str, beyond: int | None = None) -> Command:
+    def _command(self, channel: str, payload: bytes, beyond: int | None = None) -> Command:
         if channel.startswith(UNKEPT):
             return Publish(self.prefix + channel, payload)
         if beyond is not None:
@@ -139,7 +139,7 @@ class KeptPublisher:
         self._settle(messages, None)
 
     @staticmethod
-    def _settle(messages: list[tuple[str, str, asyncio.Future[None], int | None]],
+    def _settle(messages: list[tuple[str, bytes, asyncio.Future[None], int | None]],
                 error: Exception | None) -> None:
         for _, _, done, _ in messages:
             if done.done():

@@ -29,7 +29,7 @@ class ScriptCall:
 @dataclass(frozen=True, slots=True)
 class Publish:
     channel: str
-    payload: str
+    payload: bytes
 
 
 Command = ScriptCall | Publish

@@ -4,13 +4,13 @@ Every other frame is built by the live layer (``app/rooms/frames.py``, which han
 two on as well, so that callers and ``tests/rooms/test_frames.py`` find every builder there).
 """
 
-from app.messaging.outbox import Payload
+from app.wire.news import Presence, Resync
 
 
-def presence(player_id: int, online: bool) -> Payload:
-    return {"type": "presence", "player_id": player_id, "online": online}
+def presence(player_id: int, online: bool) -> Presence:
+    return Presence(player_id, online)
 
 
-def resync() -> Payload:
+def resync() -> Resync:
     """Told to a stream whose channel lost messages (its client asks for snapshots)."""
-    return {"type": "resync", "reason": "events_lost"}
+    return Resync("events_lost")

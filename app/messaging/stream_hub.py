@@ -9,11 +9,12 @@ from typing import TYPE_CHECKING
 
 from app.messaging import channels
 from app.messaging import stream_frames as frames
-from app.messaging.outbox import Outbox, Payload
+from app.messaging.outbox import Outbox
 from app.messaging.player_streams import EventStream
 from app.messaging.pubsub import PubSub
 from app.runtime.clock import SYSTEM_CLOCK, Clock
 from app.runtime.keyed_lock import KeyedLock
+from app.wire.base import Frame
 
 if TYPE_CHECKING:  # redis is imported only with the redis backend
     from app.messaging.redis_streams import Claim, RedisEventStreams
@@ -71,7 +72,7 @@ class StreamHub:
         return session
 
     async def connect(
-        self, player_id: int, prelude: Callable[[EventStream], list[Payload]],
+        self, player_id: int, prelude: Callable[[EventStream], list[Frame]],
         resume: tuple[str | None, int | None] = (None, None),
     ) -> tuple[EventStream, Outbox]:
         """A new connection of ``player_id``; ``resume``: the (stream, last_event) it

@@ -25,6 +25,7 @@ from app.messaging.pubsub import PubSub
 from app.rooms import duel_core as core
 from app.rooms import frames
 from app.rooms.deal_forms import choose_deal, start_state
+from app.rooms.duel_core import Reply
 from app.rooms.errors import (
     GameIsOver,
     NoSuchMatch,
@@ -43,6 +44,8 @@ from app.rooms.store import DuelStore, SeqTaken, StoreError
 from app.runtime.clock import SYSTEM_CLOCK, Clock
 from app.runtime.keyed_lock import KeyedLock
 from app.runtime.solver_worker import off_loop
+from app.wire import duel as wire
+from app.wire.duel import Snapshot
 
 __all__ = [
     "DuelService", "GameIsOver", "LiveMatch", "NoSuchMatch", "NotOpened", "NotSeated",
@@ -127,7 +130,7 @@ class DuelService:
 
     # ------------------------------------------------------------------ playing
 
-    async def open_game(self, *, player_id: int, match_id: int, follow: Follow) -> Payload:
+    async def open_game(self, *, player_id: int, match_id: int, follow: Follow) -> Snapshot:
         """Start my clock (first time only) and return my snapshot; follow the match."""
         live = await self.match(match_id)
         if live.value.awaiting and not live.value.seated(player_id):
@@ -148,7 +151,7 @@ class DuelService:
     async def act(
         self, *, player_id: int, match_id: int, seq: int, action: Payload,
         answer: Answer | None = None,
-    ) -> Payload:
+    ) -> Reply:
         """The action's reply (an ack or a refusal). ``answer``, when given, gets it once,
         as soon as it is final: an ack once its action is durable, before the fan-out."""
         live = self._matches.get(match_id) or await self.match(match_id)
@@ -156,12 +159,12 @@ class DuelService:
             return await self._act(live, player_id, seq, action, answer)
 
     async def finish(self, *, player_id: int, match_id: int, seq: int,
-                     answer: Answer | None = None) -> Payload:
+                     answer: Answer | None = None) -> Reply:
         return await self.act(player_id=player_id, match_id=match_id, seq=seq,
                               action={"op": core.FINISH_OP}, answer=answer)
 
     async def _act(self, live: LiveMatch, player_id: int, seq: int, action: Payload,
-                   answer: Answer | None, *, fresh_copy: bool = False) -> Payload:
+                   answer: Answer | None, *, fresh_copy: bool = False) -> Reply:
         step = core.act(live.value, player_id, seq, action, self._clock())
         if self._peers is not None and not fresh_copy and _ahead(step.reply, seq):
             # A seq past our copy's next one: another process (the player's other tab or
@@ -178,7 +181,7 @@ class DuelService:
         return reply
 
     async def _act_on_fresh_copy(self, live: LiveMatch, player_id: int, seq: int,
-                                 action: Payload, answer: Answer | None) -> Payload:
+                                 action: Payload, answer: Answer | None) -> Reply:
         """The log decides: rebuild the match from it and answer as the fresh game would."""
         await self._invalidate(live.match_id)
         try:
@@ -188,7 +191,7 @@ class DuelService:
         async with fresh.lock(player_id):
             return await self._act(fresh, player_id, seq, action, answer, fresh_copy=True)
 
-    async def hint(self, *, player_id: int, match_id: int) -> Payload:
+    async def hint(self, *, player_id: int, match_id: int) -> wire.Hint:
         """A suggested next action for my own game in progress; changes nothing.
 
         The advice sees only what the player sees (app.engine.solver.advice.hint), so its
@@ -210,7 +213,7 @@ class DuelService:
 
     async def spectate(
         self, *, viewer_id: int, match_id: int, player_id: int | None, follow: Follow
-    ) -> Payload:
+    ) -> wire.Snapshot:
         live = await self.match(match_id)
         target = core.spectated(live.value, viewer_id, player_id)
         if self._peers is not None:
@@ -224,7 +227,7 @@ class DuelService:
             await follow(channels.match(match_id))
             return self._runner.snapshot(live, live.game_of(target.player_id), role="spectator")
 
-    async def replay(self, *, viewer_id: int, match_id: int, player_id: int) -> Payload:
+    async def replay(self, *, viewer_id: int, match_id: int, player_id: int) -> wire.Replay:
         live = await self.match(match_id)
         if not live.over and self._peers is not None:
             # Its end may be another process's news lost in a Redis outage: the log
@@ -232,7 +235,7 @@ class DuelService:
             live = await self.reload(match_id)
         return core.replay(live.value, player_id)
 
-    async def resync(self, *, player_id: int, follow: Follow) -> list[Payload]:
+    async def resync(self, *, player_id: int, follow: Follow) -> list[wire.Snapshot]:
         """Fresh snapshots of the player's opened games in unfinished matches (reconnects)."""
         snapshots = []
         with _read_or_refuse():
@@ -272,7 +275,7 @@ class DuelService:
         await self._invalidate(match_id)
         return await self.match(match_id)
 
-    def result(self, match_id: int) -> Payload | None:
+    def result(self, match_id: int) -> wire.MatchResult | None:
         live = self._matches.get(match_id)
         return None if live is None else live.result
 
@@ -311,10 +314,10 @@ class DuelService:
         self._matches.clear()
 
 
-def _ahead(reply: Payload | None, seq: int) -> bool:
+def _ahead(reply: Reply | None, seq: int) -> bool:
     """A refusal of a seq beyond the next one of the copy that answered."""
-    return (reply is not None and reply.get("code") == "bad_seq"
-            and seq > int(reply.get("next_seq", seq)))
+    return (isinstance(reply, wire.Reject) and reply.code == "bad_seq"
+            and reply.next_seq is not None and seq > reply.next_seq)
 
 
 async def _behind_the_log(store: DuelStore, live: LiveMatch, player_id: int) -> bool:
@@ -343,7 +346,7 @@ def _read_or_refuse() -> Iterator[None]:
 
 
 def _not_stored(live: LiveMatch, player_id: int, seq: int, error: Exception,
-                answer: Answer | None) -> Payload:
+                answer: Answer | None) -> wire.Reject:
     refusal = core.reject(live.value, live.game_of(player_id), seq, "not_stored",
                           f"not saved, try again: {error}")
     if answer is not None:  # nothing was written, so the runner answered nothing

@@ -34,11 +34,16 @@ from app.engine.layout import state_to_layout
 from app.engine.state import GameState
 from app.rooms import frames, seat_rule
 from app.rooms.errors import GameIsOver, NotOpened, ReplayNotReady, SpectateRefused
+from app.rooms.frames import RebuiltAck
 from app.rooms.match import MatchState, SeatState
-from app.rooms.seat_log import RebuiltAck
 from app.rooms.store import Totals
+from app.wire import duel as wire
+from app.wire.solo import SoloAck
 
 Payload = dict[str, Any]
+Reply = wire.Ack | wire.Reject | SoloAck
+"""The answer to an action: its ack, or its refusal (or a solo game's ack given again:
+its seat keeps the answer as solo said it)."""
 FINISH_OP = "finish"
 
 
@@ -109,7 +114,7 @@ class ProgressChanged(_Part):
 class GameEnded(_Part):
     """Publish ``frame`` (a game_over) to the match, then settle it if all games are over."""
 
-    frame: Payload
+    frame: wire.GameOver
 
 
 Effect = Arm | Disarm | Acked | ProgressChanged | GameEnded
@@ -126,7 +131,7 @@ class Step(_Part):
     match: MatchState
     writes: tuple[Write, ...] = ()
     effects: tuple[Effect, ...] = ()
-    reply: Payload | None = None
+    reply: Reply | None = None
     base: MatchState | None = None
 
     def then(self, later: Step) -> Step:
@@ -205,7 +210,7 @@ def act(match: MatchState, player_id: int, seq: int, data: Payload, now: float) 
         return due.then(act(due.match, player_id, seq, data, now))
     last = seat.last_ack
     verdict = seat_rule.judge(
-        match.mode.seq_rule, seq, seat.seq, None if last is None else last["seq"],
+        match.mode.seq_rule, seq, seat.seq, None if last is None else last.seq,
         seat.started_at is not None, None if seat.ended_at is None else seat.status,
         lambda asked: _same_step(seat, asked, data))
     if verdict is not seat_rule.ACCEPT:
@@ -275,20 +280,21 @@ def _fan_out(match: MatchState, seat: SeatState, now: float) -> tuple[Effect, ..
 def again(match: MatchState, seat: SeatState, seq: int, now: float) -> Step:
     """The answer to a seq already answered: the same ack, marked as a duplicate."""
     last = seat.last_ack
-    if last is not None and last["seq"] == seq and not isinstance(last, RebuiltAck):
+    if last is not None and last.seq == seq and not isinstance(last, RebuiltAck):
         return Step(match, reply=seat_rule.again(last))
     # Rebuilt from the log: the answer is the ack as sent (or, for a finish, the current
     # state), nothing applied again. The process that stored this step may have died
     # before fanning it out: spectators and the opponent see it again (a watch or
     # progress line for a seq already seen changes nothing).
-    ack = (dict(last) if last is not None and last["seq"] == seq
+    ack = (last.as_sent() if isinstance(last, RebuiltAck) and last.seq == seq
            else frames.ack(match.match_id, seat, seq, 0, [], now))
     seat = seat.evolve(last_ack=ack)
     return Step(match.with_seat(seat), effects=_fan_out(match, seat, now),
                 reply=seat_rule.again(ack))
 
 
-def reject(match: MatchState, seat: SeatState, seq: int, code: str, message: str) -> Payload:
+def reject(match: MatchState, seat: SeatState, seq: int, code: str, message: str
+           ) -> wire.Reject:
     return frames.reject(match.match_id, seat, seq, code, message)
 
 
@@ -327,7 +333,7 @@ def spectated(match: MatchState, viewer_id: int, player_id: int | None) -> SeatS
     return target
 
 
-def replay(match: MatchState, player_id: int) -> Payload:
+def replay(match: MatchState, player_id: int) -> wire.Replay:
     seat = match.seat_of(player_id)
     if not match.over:
         raise ReplayNotReady("replays open once both games of the match are over")

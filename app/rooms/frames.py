@@ -1,15 +1,12 @@
 """Every frame the server sends is built here, and everything about a game in it.
 
-One builder per frame type of the protocol (``app/api/protocol.py`` holds their models;
-``tests/rooms/test_frames.py`` checks every builder against its model); the two that a
-player's event stream makes itself, ``presence`` and ``resync``, are built in
+One builder per frame type of the protocol, each making its typed struct of
+``app/wire/`` (``tests/rooms/test_frames.py`` reads every one back as its type); the two
+that a player's event stream makes itself, ``presence`` and ``resync``, are built in
 ``app/messaging/stream_frames.py`` and handed on from here, and a solo or daily game's,
 which read its row, in ``app/services/solo_frames.py`` (the core's ``ack`` and
-``reject`` said as solo says them). ``tests/test_layout.py`` finds any frame built by
-hand anywhere else in app/. Frames are plain
-dicts, built once and never mutated afterwards: event streams copy them shallowly to
-number them (``n``), so building a pydantic object per frame would only cost CPU on the
-hottest path.
+``reject`` said as solo says them). ``tests/test_layout.py`` finds any frame built
+anywhere else in app/. A frame is immutable: event streams number it (``n``) on a copy.
 
 The frames of every action (ack, progress, watch) read a game's score as
 ``game.score.points``, the field itself, not ``ScoredGame.points``: no call for it.
@@ -24,6 +21,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Any
+
+import msgspec
 
 from app.engine.cards import SUITS, card_name, names
 from app.engine.events import (
@@ -42,6 +41,9 @@ from app.rewards.badges import BadgeAward
 from app.rooms.deal_forms import public_deal
 from app.rooms.match import SeatState
 from app.rooms.winner import PlayerOutcome
+from app.wire import duel as wire
+from app.wire import news, session
+from app.wire.session import PROTOCOL_VERSION
 
 Payload = dict[str, Any]
 
@@ -86,150 +88,143 @@ def iso_time(seconds: float) -> str:
 
 
 def progress(seat: SeatState, now: float, online: bool, start_deadline: float | None = None
-             ) -> Payload:
+             ) -> wire.Progress:
     """What anybody may know of a game in progress: no card at all. ``start_deadline``
     (the match's) is shown only while the game waits to be opened. ``at_ms``: when
     ``time_left_ms`` was read, on the server's clock: a client dates the clock by it, not
     by the frame's arrival (frames held up by a stalled network come in a burst)."""
     waiting = seat.started_at is None and not seat.over and start_deadline is not None
-    return {
-        "player_id": seat.player_id, "score": seat.game.score.points,
-        "actions": seat.game.state.actions, "runs": len(seat.game.state.removed),
-        "time_left_ms": None if seat.started_at is None else seat.time_left_ms(now),
-        "at_ms": round(now * 1000),
-        "status": seat.status, "online": online,
-        "start_deadline": iso_time(start_deadline) if waiting and start_deadline else None,
-    }
+    return wire.Progress(
+        seat.player_id, seat.game.score.points, seat.game.state.actions,
+        len(seat.game.state.removed),
+        None if seat.started_at is None else seat.time_left_ms(now), round(now * 1000),
+        seat.status, online,
+        iso_time(start_deadline) if waiting and start_deadline else None,
+    )
 
 
 def progress_event(match_id: int, seat: SeatState, now: float, online: bool,
-                   start_deadline: float | None = None) -> Payload:
-    return {"type": "progress", "match_id": match_id,
-            "progress": progress(seat, now, online, start_deadline)}
+                   start_deadline: float | None = None) -> wire.ProgressEvent:
+    return wire.ProgressEvent(match_id, progress(seat, now, online, start_deadline))
 
 
-def snapshot(match_id: int, rules: dict[str, Any], seat: SeatState, *, role: str, now: float,
-             opponent: Payload | None) -> Payload:
-    return {
-        "type": "snapshot", "match_id": match_id, "player_id": seat.player_id,
-        "role": role, "rules": rules,
-        "view": game_view(seat.game.state, seat.views), "score": seat.game.points,
-        "seq": seat.seq, "status": seat.status,
-        "time_limit_ms": round(seat.time_limit_s * 1000),
-        "time_left_ms": seat.time_left_ms(now),
-        "opponent": opponent,
-    }
+def snapshot(match_id: int, rules: dict[str, Any], seat: SeatState, *, role: wire.Role,
+             now: float, opponent: wire.Progress | None) -> wire.Snapshot:
+    return wire.Snapshot(
+        match_id, seat.player_id, role, rules,
+        game_view(seat.game.state, seat.views), seat.game.points, seat.seq,
+        seat.status,
+        round(seat.time_limit_s * 1000), seat.time_left_ms(now), opponent,
+    )
 
 
 def ack(match_id: int, seat: SeatState, seq: int, delta: int, events: list[Payload],
-        now: float) -> Payload:
-    return {
-        "type": "ack", "match_id": match_id, "seq": seq,
-        "view": game_view(seat.game.state, seat.views), "score": seat.game.score.points,
-        "delta": delta, "events": events, "status": seat.status,
-        "time_left_ms": seat.time_left_ms(now), "duplicate": False,
-    }
+        now: float) -> wire.Ack:
+    return wire.Ack(
+        match_id, seq, game_view(seat.game.state, seat.views), seat.game.score.points,
+        delta, events, seat.status,  # type: ignore[arg-type]  # an ack's by construction
+        seat.time_left_ms(now),
+    )
 
 
-def reject(match_id: int, seat: SeatState, seq: int, code: str, message: str) -> Payload:
-    return {
-        "type": "reject", "match_id": match_id, "seq": seq, "code": code,
-        "message": message, "view": game_view(seat.game.state, seat.views),
-        "score": seat.game.points, "next_seq": seat.seq + 1, "status": seat.status,
-    }
+class RebuiltAck(wire.Ack, frozen=True):
+    """A logged action's ack rebuilt from the log: the first resend fans it out again."""
+
+    def as_sent(self) -> wire.Ack:
+        """The ack itself, as it was sent (no longer marked as rebuilt)."""
+        return wire.Ack(**msgspec.structs.asdict(self))
 
 
-def watch(match_id: int, seat: SeatState, ack: Payload) -> Payload:
+def rebuilt_ack(match_id: int, seat: SeatState, seq: int, delta: int, events: list[Payload],
+                now: float) -> RebuiltAck:
+    """``ack``, marked as rebuilt from the log (``app/rooms/seat_log.py``)."""
+    return RebuiltAck(**msgspec.structs.asdict(ack(match_id, seat, seq, delta, events, now)))
+
+
+def reject(match_id: int, seat: SeatState, seq: int, code: str, message: str) -> wire.Reject:
+    return wire.Reject(match_id, seq, code, message, game_view(seat.game.state, seat.views),
+                       seat.game.points, seat.seq + 1, seat.status)
+
+
+def watch(match_id: int, seat: SeatState, ack: wire.Ack) -> wire.WatchEvent:
     """A step for spectators: the ack's view and events as they are (never mutated)."""
-    return {
-        "type": "watch", "match_id": match_id, "player_id": seat.player_id,
-        "seq": seat.seq, "view": ack["view"], "score": seat.game.score.points,
-        "events": ack["events"], "status": seat.status,
-    }
+    return wire.WatchEvent(match_id, seat.player_id, seat.seq, ack.view,
+                           seat.game.score.points, ack.events, seat.status)
 
 
-def game_over(match_id: int, seat: SeatState, now: float) -> Payload:
+def game_over(match_id: int, seat: SeatState, now: float) -> wire.GameOver:
     assert seat.end_reason is not None
-    return {
-        "type": "game_over", "match_id": match_id, "player_id": seat.player_id,
-        "reason": seat.status, "score": seat.game.points,
-        "elapsed_ms": round(seat.elapsed_s(now) * 1000),
-    }
+    return wire.GameOver(match_id, seat.player_id,
+                         seat.status,  # type: ignore[arg-type]  # an ended game's: an end reason
+                         seat.game.points, round(seat.elapsed_s(now) * 1000))
 
 
 def match_result(match_id: int, outcomes: list[PlayerOutcome], winner_id: int | None,
                  ratings: dict[int, tuple[float | None, float | None]],
-                 deal: Payload, names: dict[int, str | None] | None = None) -> Payload:
+                 deal: Payload, names: dict[int, str | None] | None = None
+                 ) -> wire.MatchResult:
     """``names``: each player's name when the match was made."""
     names = names or {}
     results = [
-        {"player_id": o.player_id, "name": names.get(o.player_id), "score": o.score,
-         "elapsed_ms": o.elapsed_ms, "reason": o.reason,
-         "rating_before": ratings.get(o.player_id, (None, None))[0],
-         "rating_after": ratings.get(o.player_id, (None, None))[1]}
+        wire.PlayerResult(o.player_id, names.get(o.player_id), o.score, o.elapsed_ms,
+                          o.reason, *ratings.get(o.player_id, (None, None)))
         for o in outcomes
     ]
-    return {"type": "match_result", "match_id": match_id, "winner_id": winner_id,
-            "results": results, "deal": public_deal(deal)}
+    return wire.MatchResult(match_id, winner_id, results, public_deal(deal))
 
 
-def replay(match_id: int, player_id: int, record: Payload) -> Payload:
-    return {"type": "replay", "match_id": match_id, "player_id": player_id,
-            "record": record}
+def replay(match_id: int, player_id: int, record: Payload) -> wire.Replay:
+    return wire.Replay(match_id, player_id, record)
 
 
-def hint(match_id: int, action: Payload | None, reason: str) -> Payload:
-    return {"type": "hint", "match_id": match_id, "action": action, "reason": reason}
+def hint(match_id: int, action: Payload | None, reason: str) -> wire.Hint:
+    return wire.Hint(match_id, action, reason)
 
 
 # --------------------------------------------------------------------------- other frames
 
 
-def welcome(*, version: int, player_id: int, stream: str, last_event: int,
-            resumed: bool) -> Payload:
-    return {"type": "welcome", "v": version, "player_id": player_id, "stream": stream,
-            "last_event": last_event, "resumed": resumed}
+def welcome(*, version: int = PROTOCOL_VERSION, player_id: int, stream: str, last_event: int,
+            resumed: bool) -> session.Welcome:
+    return session.Welcome(version, player_id, stream, last_event, resumed)
 
 
-def resume_result(*, resumed: bool, stream: str, last_event: int) -> Payload:
-    return {"type": "resume_result", "resumed": resumed, "stream": stream,
-            "last_event": last_event}
+def resume_result(*, resumed: bool, stream: str, last_event: int) -> session.ResumeResult:
+    return session.ResumeResult(resumed, stream, last_event)
 
 
-def lobby(change: str, table: Payload) -> Payload:
-    return {"type": "lobby", "change": change, "table": table}
+def lobby(change: str, table: Payload) -> news.Lobby:
+    return news.Lobby(change, table)  # type: ignore[arg-type]  # the lobby's own changes
 
 
-def quick_looking(looking: int) -> Payload:
-    return {"type": "quick_looking", "looking": looking}
+def quick_looking(looking: int) -> news.QuickLooking:
+    return news.QuickLooking(looking)
 
 
-def invite(invite: Payload) -> Payload:
-    return {"type": "invite", "invite": invite}
+def invite(invite: Payload) -> news.InviteEvent:
+    return news.InviteEvent(invite)
 
 
-def friend(change: str, player_id: int, name: str) -> Payload:
+def friend(change: news.FriendChange, player_id: int, name: str) -> news.Friend:
     """Friend-request news for one player, about ``player_id`` (who asked, answered...)."""
-    return {"type": "friend", "change": change, "player_id": player_id, "name": name}
+    return news.Friend(change, player_id, name)
 
 
-def said(match_id: int, player_id: int, code: str) -> Payload:
+def said(match_id: int, player_id: int, code: news.SayCode) -> news.Said:
     """A canned message at a duel table: a code, never free text."""
-    return {"type": "said", "match_id": match_id, "player_id": player_id, "code": code}
+    return news.Said(match_id, player_id, code)
 
 
-def error(code: str, message: str) -> Payload:
-    return {"type": "error", "code": code, "message": message}
+def error(code: str, message: str) -> session.Error:
+    return session.Error(code, message)
 
 
-def badge(award: BadgeAward, kind: str, game_id: int) -> Payload:
+def badge(award: BadgeAward, kind: news.GameKind, game_id: int) -> news.BadgeEarned:
     """A badge just earned by the game ``kind`` (solo, daily, duel) ``game_id``."""
-    return {"type": "badge",
-            "badge": {"code": award.code, "title": award.title,
-                      "description": award.description,
-                      "earned_at": award.earned_at.astimezone(UTC).isoformat()
-                      .replace("+00:00", "Z")},
-            "game": {"kind": kind, "id": game_id}}
+    earned_at = award.earned_at.astimezone(UTC).isoformat().replace("+00:00", "Z")
+    return news.BadgeEarned(
+        news.EarnedBadge(award.code, award.title, award.description, earned_at),
+        news.BadgeGame(kind, game_id))
 
 
-PONG: Payload = {"type": "pong"}
+PONG = session.Pong()

@@ -3,7 +3,7 @@ do to a match: ``app/rooms/duel_core.py``; its refusals: ``app/rooms/errors.py``
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
@@ -15,6 +15,8 @@ from app.rooms.modes import DUEL_MODE, UNTIMED, Mode
 from app.rooms.store import Totals
 from app.rooms.winner import NO_SHOW, NOT_STARTED, PlayerOutcome
 from app.scoring.play import ScoredGame
+from app.wire.duel import Ack, GameStatus, MatchResult
+from app.wire.solo import SoloAck
 
 Payload = dict[str, Any]
 
@@ -46,7 +48,7 @@ class SeatState(msgspec.Struct, eq=False, weakref=True):
     started_at: float | None = None
     ended_at: float | None = None
     end_reason: str | None = None
-    last_ack: Payload | None = None
+    last_ack: Ack | SoloAck | None = None  # the last seq's answer (a solo game's, as said)
     # A cache of the last view's columns (shared by the seat's successive values).
     views: ViewMemo = msgspec.field(default_factory=ViewMemo)
     name: str | None = None  # the player's name when the match was made (for its result)
@@ -81,11 +83,11 @@ class SeatState(msgspec.Struct, eq=False, weakref=True):
                 and now >= started + self.time_limit_s)
 
     @property
-    def status(self) -> str:
+    def status(self) -> GameStatus:
         if self.end_reason == "timed_out" and self.started_at is None:
             return NO_SHOW  # stored as a time-out of a game never opened
         if self.end_reason is not None:
-            return self.end_reason
+            return cast(GameStatus, self.end_reason)  # won, finished or timed_out
         return NOT_STARTED if self.started_at is None else "playing"
 
     @property
@@ -132,7 +134,7 @@ class MatchState(msgspec.Struct, gc=False, eq=False):
     deal: Payload
     start: GameState
     seats: tuple[SeatState, ...]
-    result: Payload | None = None
+    result: MatchResult | None = None
     expires_at: float | None = None  # the table's: games nobody opened by then time out
     start_by: float | None = None  # the start window's end: the same, usually sooner
     # A quick duel started at once, its second player not paired yet: not over when its

@@ -20,6 +20,7 @@ from app.engine.events import Event
 from app.engine.game import replay
 from app.engine.state import GameState
 from app.rooms import frames
+from app.rooms.frames import RebuiltAck
 from app.rooms.match import SeatState
 from app.rooms.store import StoredAction, StoredGame
 from app.scoring.play import ScoredGame
@@ -104,14 +105,11 @@ def follow_logged(seat: SeatState, entry: StoredAction, *, match_id: int
     return followed
 
 
-class RebuiltAck(dict[str, Any]):
-    """A logged action's ack rebuilt from the log: the first resend fans it out again."""
-
 
 def _logged_ack(match_id: int, seat: SeatState, entry: StoredAction, before: ScoredGame,
                 events: tuple[Event, ...]) -> RebuiltAck:
     won = seat.game.state.won  # the ack as sent: the seat as it was then, and its clock
     then = seat.evolve(ended_at=entry.at if won else None, end_reason="won" if won else None)
     delta = seat.game.score.points - before.score.points
-    return RebuiltAck(frames.ack(match_id, then, entry.seq, delta,
-                                 frames.events_json(events), entry.at))
+    return frames.rebuilt_ack(match_id, then, entry.seq, delta, frames.events_json(events),
+                              entry.at)

@@ -38,9 +38,12 @@ repeat with :func:`again`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
+
+from app.wire.duel import Ack
+from app.wire.solo import SoloAck, SoloAssist
 
 Payload = dict[str, Any]
 SameAction = Callable[[int], bool]
@@ -83,15 +86,18 @@ class Answered(msgspec.Struct, frozen=True, gc=False):
     """The duplicate-answer cache: the last seq answered and the answer it got."""
 
     seq: int
-    answer: Payload
+    answer: Ack | SoloAck | SoloAssist
 
-    def again(self) -> Payload:
+    def again(self) -> Ack | SoloAck | SoloAssist:
         return again(self.answer)
 
 
-def again(answer: Payload) -> Payload:
+Acknowledgement = TypeVar("Acknowledgement", bound=Ack | SoloAck | SoloAssist)
+
+
+def again(answer: Acknowledgement) -> Acknowledgement:
     """An answer given again to a resend: the same fields, marked as a duplicate."""
-    return {**answer, "duplicate": True}
+    return msgspec.structs.replace(answer, duplicate=True)
 
 
 def _any_action(seq: int) -> bool:

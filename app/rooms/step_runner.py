@@ -27,6 +27,7 @@ from app.rooms.duel_core import (
     EndGame,
     GameEnded,
     ProgressChanged,
+    Reply,
     StartGame,
     Step,
 )
@@ -36,11 +37,13 @@ from app.rooms.seat_log import follow_logged
 from app.rooms.store import DuelStore, StoredAction, StoredMatch, StoreError
 from app.runtime import metrics
 from app.runtime.clock import Clock
+from app.wire import duel as wire
+from app.wire.base import Frame
 
 log = logging.getLogger(__name__)
 
 Payload = dict[str, Any]
-Answer = Callable[[Payload], object]
+Answer = Callable[[Reply], object]
 """Sends a reply to the player who asked (an ack or a refusal), exactly once."""
 
 
@@ -72,7 +75,7 @@ class LiveMatch:
         return self.value.over
 
     @property
-    def result(self) -> Payload | None:
+    def result(self) -> wire.MatchResult | None:
         return self.value.result
 
     def game_of(self, player_id: int) -> SeatState:
@@ -156,7 +159,7 @@ class StepRunner:
     peers: PeerSync | None = None
 
     async def run(self, live: LiveMatch, player_id: int, step: Step,
-                  answer: Answer | None = None) -> Payload | None:
+                  answer: Answer | None = None) -> Reply | None:
         """Make the step's writes, adopt its seat, carry out its effects; its reply.
 
         ``answer``, when given, gets the reply as soon as the writes are durable and the
@@ -203,12 +206,12 @@ class StepRunner:
         # snapshot, and steps happen under the same lock: a step nobody can receive now
         # is in every later snapshot, so it needs no frame.
         if may_deliver(self.pubsub, watch):
-            assert seat.last_ack is not None  # the ack of the step just adopted
+            assert isinstance(seat.last_ack, wire.Ack)  # the ack of the step just adopted
             await self._publish(watch, frames.watch(live.match_id, seat, seat.last_ack))
         await self.publish_progress(live, seat)
         await self._tell_peers(live, ended=seat.over, player_id=player_id, appended=appended)
 
-    async def _publish(self, channel: str, message: Payload) -> None:
+    async def _publish(self, channel: str, message: Frame) -> None:
         """Fan a made step out. A failure (Redis away) is no second answer to the player
         and stops none of the step's other effects (timers, the settling): the bus tells
         the watchers it lost a message (a gap, then resync: docs/protocol.md)."""
@@ -216,7 +219,7 @@ class StepRunner:
             await self.pubsub.publish(channel, message)
         except Exception:
             metrics.ERRORS.labels(where="fan_out").inc()
-            log.warning("could not publish a %s on %s", message.get("type"), channel,
+            log.warning("could not publish a %s on %s", type(message).__name__, channel,
                         exc_info=True)
 
     async def _tell_peers(self, live: LiveMatch, *, ended: bool, player_id: int | None = None,
@@ -373,7 +376,7 @@ class StepRunner:
         for player_id, notice in settled.notices:  # badges earned, after the result
             await self._publish(channels.player(player_id), notice)
 
-    def snapshot(self, live: LiveMatch, seat: SeatState, *, role: str) -> Payload:
+    def snapshot(self, live: LiveMatch, seat: SeatState, *, role: wire.Role) -> wire.Snapshot:
         """What ``seat``'s player (or a spectator, ``role``) sees of the match now."""
         others = [s for s in live.games if s is not seat]
         return frames.snapshot(
@@ -381,7 +384,7 @@ class StepRunner:
             opponent=self.progress(live, others[0]) if others else None,
         )
 
-    def progress(self, live: LiveMatch, seat: SeatState) -> Payload:
+    def progress(self, live: LiveMatch, seat: SeatState) -> wire.Progress:
         return frames.progress(seat, self.clock(), self.is_online(seat.player_id),
                                live.value.start_deadline)
 

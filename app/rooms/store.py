@@ -15,6 +15,7 @@ from typing import Any, Protocol
 import msgspec
 
 from app.rooms.winner import PlayerOutcome, decide_winner
+from app.wire.news import BadgeEarned
 
 SETTLE_GRACE_SECONDS = 10.0
 """A match whose games are all over is settled by whoever ended the last one; only after
@@ -85,7 +86,7 @@ class Settled:
     ratings: dict[int, tuple[float | None, float | None]]  # player → (before, after)
     # Frames the settlement's listeners left for players (badges earned), to send after
     # the result.
-    notices: tuple[tuple[int, dict[str, Any]], ...] = ()
+    notices: tuple[tuple[int, BadgeEarned], ...] = ()
 
 
 class DuelStore(Protocol):

@@ -5,7 +5,9 @@ time in whole milliseconds; equal in all is a draw."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final
+
+from app.wire.duel import GameStatus as _GameStatus
 
 
 @dataclass(frozen=True)
@@ -27,7 +29,7 @@ NO_SHOW: Final = "did_not_start"
 NOT_STARTED: Final = "not_started"
 """A game not opened yet (its clock has not started), said so over REST and WebSocket."""
 
-GameStatus = Literal["not_started", "playing", "won", "finished", "timed_out", "did_not_start"]
+GameStatus = _GameStatus  # the frames' (app/wire/duel.py), said over REST too
 """Every word a duel game's status is said with, in REST answers and protocol frames."""
 
 

@@ -13,7 +13,6 @@ import math
 import time
 from bisect import bisect_left
 from collections.abc import Iterator
-from typing import Any
 
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, Counter, Gauge, generate_latest
 from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily
@@ -113,14 +112,16 @@ for _where in ("http", "ws", "pubsub"):
 _REFUSED: dict[str, Counter] = {}
 
 
-def record_answer(answer: dict[str, Any], *, op: object, started: float) -> None:
-    """Count an action's answer (ack or reject) and time it from `started` (perf_counter)."""
+def record_answer(*, refused: str | None, duplicate: bool, op: object, started: float
+                  ) -> None:
+    """Count an action's answer (an ack, or a refusal with its code ``refused``) and
+    time it from `started` (perf_counter)."""
     ACTION_LATENCY.observe(time.perf_counter() - started)
-    if answer.get("type") == "ack":
-        if not answer.get("duplicate"):
+    if refused is None:
+        if not duplicate:
             ACTIONS.inc(str(op))  # an ack's op is one of the five the engine accepts
     else:
-        code = str(answer.get("code", answer.get("type")))  # the server's own codes
+        code = refused  # the server's own codes
         counter = _REFUSED.get(code)
         if counter is None:
             counter = _REFUSED[code] = REJECTED.labels(code=code)

@@ -22,9 +22,11 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.wire.news import BadgeEarned
 
 log = logging.getLogger(__name__)
 
@@ -106,13 +108,13 @@ solo_settled: Topic[SoloSettled] = Topic("solo_settled")
 _NOTIFY = "settled_notifications"
 
 
-def notify(session: AsyncSession, player_id: int, frame: dict[str, Any]) -> None:
+def notify(session: AsyncSession, player_id: int, frame: BadgeEarned) -> None:
     """From an in-transaction listener: a frame for ``player_id`` to send once the
     settlement is committed (a badge earned). The publisher sends them after its own."""
     session.info.setdefault(_NOTIFY, []).append((player_id, frame))
 
 
-def take_notifications(session: AsyncSession) -> list[tuple[int, dict[str, Any]]]:
+def take_notifications(session: AsyncSession) -> list[tuple[int, BadgeEarned]]:
     """The frames listeners left on ``session``, once (the publisher sends them)."""
-    found: list[tuple[int, dict[str, Any]]] = session.info.pop(_NOTIFY, [])
+    found: list[tuple[int, BadgeEarned]] = session.info.pop(_NOTIFY, [])
     return found

@@ -1,11 +1,11 @@
 """Every frame of a solo or daily game is built here (docs/solo-and-daily.md, section 5).
 
-One builder per frame type, each the shape of its protocol model
-(``app/api/protocol_solo.py``; ``tests/services/test_solo_frames.py`` checks every
-builder against its model), as ``app/rooms/frames.py`` is for a duel's. A step's answer
-comes from the duel core (``frames.ack``/``reject`` of the game's one-seat match) and is
-said here as solo says it: with the game's id, its row's score and status, its elapsed
-time and whether the auto-complete is offered.
+One builder per frame type, each making its typed struct of ``app/wire/solo.py``
+(``tests/services/test_solo_frames.py`` reads every one back as its type), as
+``app/rooms/frames.py`` is for a duel's. A step's answer comes from the duel core
+(``frames.ack``/``reject`` of the game's one-seat match) and is said here as solo says
+it: with the game's id, its row's score and status, its elapsed time and whether the
+auto-complete is offered.
 
 Positions go out only through ``game_view`` (the engine's ``player_view``); a daily's
 number and every game's generator deal only once the game is over (``over``).
@@ -13,94 +13,104 @@ number and every game's generator deal only once the game is over (``over``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, cast
 
 from app.db.solo_models import SoloGame
 from app.engine.actions import Action
 from app.engine.state import GameState
+from app.rewards.points import EarnedPoints
+from app.rooms.duel_core import Reply
 from app.rooms.frames import game_view
 from app.services.solo_store import breakdown_of, options_of
-from app.services.solo_views import assist_counts, iso_date, revealed_number
+from app.services.solo_views import iso_date, revealed_number
+from app.wire import duel
+from app.wire import solo as wire
 
 Payload = dict[str, Any]
+Answer = wire.SoloAck | wire.SoloReject
 
 
 def snapshot(game: SoloGame, state: GameState, *, elapsed_ms: int, offered: bool
-             ) -> Payload:
+             ) -> wire.SoloSnapshot:
     """``solo_snapshot``: the whole visible state of the game."""
-    return {
-        "type": "solo_snapshot", "game_id": game.id, "kind": game.kind,
-        "number": revealed_number(game), "daily_date": iso_date(game.daily_date),
-        "options": options_of(game).to_json(), "rules": state.rules.to_json(),
-        "difficulty": game.difficulty, "view": game_view(state), "score": game.score,
-        "seq": state.actions, "status": game.status, "elapsed_ms": elapsed_ms,
-        "hints": game.hints, "rescues": game.rescues, "auto_complete": offered,
-        "points": game.points,
-    }
+    options = options_of(game)
+    return wire.SoloSnapshot(
+        game.id, _kind(game), revealed_number(game), iso_date(game.daily_date),
+        wire.SoloGameOptions(options.suits,  # type: ignore[arg-type]  # 1, 2 or 4
+                             options.solvable_only, options.relaxed),
+        state.rules.to_json(), game.difficulty,  # type: ignore[arg-type]
+        game_view(state), game.score, state.actions, _status(game), elapsed_ms,
+        game.hints, game.rescues, offered, game.points,
+    )
 
 
-def reject(game: SoloGame, state: GameState, seq: int, code: str, message: str) -> Payload:
+def reject(game: SoloGame, state: GameState, seq: int, code: str, message: str
+           ) -> wire.SoloReject:
     """``solo_reject``: nothing applied; the view for a resync and the next seq."""
-    return {
-        "type": "solo_reject", "game_id": game.id, "seq": seq, "code": code,
-        "message": message, "view": game_view(state), "score": game.score,
-        "next_seq": state.actions + 1, "status": game.status,
-    }
+    return wire.SoloReject(game.id, seq, code, message, game_view(state), game.score,
+                           state.actions + 1, _status(game))
 
 
-def answer(game: SoloGame, state: GameState, reply: Payload, *, elapsed_ms: int,
-           offered: bool) -> Payload:
+def answer(game: SoloGame, state: GameState, reply: Reply, *, elapsed_ms: int,
+           offered: bool) -> Answer:
     """The duel core's answer to a step of the game (``reply``: ``ack`` or ``reject``,
     or the seat's cached ``solo_ack`` given again, sent as it is). ``state``: the
     position after the step."""
-    if reply["type"] == "reject":
-        refused = (reply["seq"], reply["code"], reply["message"])
-        return reject(game, state, *refused)
-    if reply["type"] != "ack":
+    if isinstance(reply, duel.Reject):
+        return reject(game, state, reply.seq, reply.code, reply.message)
+    if isinstance(reply, wire.SoloAck):
         return reply
-    return {
-        "type": "solo_ack", "game_id": game.id, "seq": reply["seq"], "view": reply["view"],
-        "score": game.score, "delta": reply["delta"], "events": reply["events"],
-        "status": game.status, "elapsed_ms": elapsed_ms, "auto_complete": offered,
-        "duplicate": False,
-    }
+    return wire.SoloAck(game.id, reply.seq, reply.view, game.score, reply.delta,
+                        reply.events, _status(game), elapsed_ms, offered)
 
 
-def step(seq: int, action: Action | Payload, by: str, events: list[Payload]) -> Payload:
+def step(seq: int, action: Action | Payload, by: str, events: list[Payload]) -> wire.SoloStep:
     """One action played for the player, inside ``solo_assist``'s ``steps``."""
     logged = action if isinstance(action, dict) else action.to_json()
-    return {"seq": seq, "action": logged, "by": by, "events": events}
+    return wire.SoloStep(seq, logged, by, events)  # type: ignore[arg-type]  # the assists'
 
 
 def assist(game: SoloGame, state: GameState, *, kind: str, verdict: str, message: str,
-           steps: list[Payload], cost: int, elapsed_ms: int, offered: bool) -> Payload:
+           steps: list[wire.SoloStep], cost: int, elapsed_ms: int, offered: bool
+           ) -> wire.SoloAssist:
     """``solo_assist``: a rescue's, the auto-complete's or an undo to the last winnable
     position's answer: the steps played, then where the game stands."""
-    return {
-        "type": "solo_assist", "game_id": game.id, "kind": kind, "verdict": verdict,
-        "message": message, "steps": steps, "view": game_view(state), "score": game.score,
-        "seq": state.actions, "status": game.status, "elapsed_ms": elapsed_ms,
-        "rescues": game.rescues, "points_cost": cost, "auto_complete": offered,
-        "duplicate": False,
-    }
+    return wire.SoloAssist(
+        game.id, kind, verdict, message,  # type: ignore[arg-type]  # the assists' own words
+        steps, game_view(state), game.score, state.actions, _status(game), elapsed_ms,
+        game.rescues, cost, offered,
+    )
 
 
 def hint(game_id: int, action: Action | None, verdict: str, reason: str, *,
-         undos: int | None = None, move: int | None = None) -> Payload:
+         undos: int | None = None, move: int | None = None) -> wire.SoloHint:
     """``solo_hint``: the guided hint (this connection only, not numbered)."""
-    return {"type": "solo_hint", "game_id": game_id,
-            "action": None if action is None else action.to_json(), "reason": reason,
-            "verdict": verdict, "undos": undos, "undo_to_move": move}
+    return wire.SoloHint(game_id, None if action is None else action.to_json(), reason,
+                         verdict, undos, move)  # type: ignore[arg-type]  # the guide's
 
 
-def over(game: SoloGame) -> Payload:
+def over(game: SoloGame) -> wire.SoloOver:
     """``solo_over``: the end of a game, with its number and deal now revealed."""
-    breakdown = breakdown_of(game)
-    return {
-        "type": "solo_over", "game_id": game.id, "status": game.status,
-        "elapsed_ms": game.elapsed_ms, "actions": game.actions_count, "points": game.points,
-        "points_breakdown": None if breakdown is None else breakdown.to_json(),
-        "number": game.number, "source_deal": game.source_deal,
-        "daily_date": iso_date(game.daily_date),
-        "assisted": game.assisted, "assists": assist_counts(game),
-    }
+    return wire.SoloOver(
+        game.id, game.status,  # type: ignore[arg-type]  # an ended game's
+        game.elapsed_ms, game.actions_count, game.points, _breakdown(breakdown_of(game)),
+        game.number, game.source_deal, iso_date(game.daily_date), game.assisted,
+        wire.SoloAssistCounts(game.hints, game.rescues, game.undo_to_winnable,
+                              int(game.auto_completed)),
+    )
+
+
+def _breakdown(points: EarnedPoints | None) -> wire.PointsBreakdown | None:
+    if points is None:
+        return None
+    return wire.PointsBreakdown(points.base, points.speed, points.economy,
+                                str(points.multiplier), points.rescue_cost, points.floor,
+                                points.total)
+
+
+def _status(game: SoloGame) -> wire.SoloStatus:
+    return cast(wire.SoloStatus, game.status)
+
+
+def _kind(game: SoloGame) -> Literal["solo", "daily"]:
+    return cast(Literal["solo", "daily"], game.kind)

@@ -43,6 +43,8 @@ from app.services import solo_store as games
 from app.services.solo_assists import record_assist
 from app.services.solo_lifecycle import LiveGame, SoloGames
 from app.services.solo_seat import seat_of
+from app.wire.base import Numbered
+from app.wire.solo import SoloHint, SoloStep
 
 Payload = dict[str, Any]
 R = TypeVar("R")
@@ -89,14 +91,14 @@ class SoloGuide(SoloGames):
         return False
 
     def _refuse(self, game: SoloGame, state: GameState, seq: int,
-                last: Answered | None) -> Payload | None:
+                last: Answered | None) -> Numbered | None:
         """The answer to a step that is not applied (``SoloPlay`` says which)."""
         raise NotImplementedError
 
     # ------------------------------------------------------------------ hint
 
     async def guided_hint(self, session: AsyncSession, game: SoloGame, state: GameState
-                          ) -> Payload:
+                          ) -> SoloHint:
         """The hint frame for ``state``: the next action of a winning line that leads to
         a position not seen in this game, or "no win from here" with how far back."""
         memory = await self._seen(session, game, state)
@@ -133,7 +135,7 @@ class SoloGuide(SoloGames):
         memory.known |= keys_along(state, line)[1]
 
     def _hint_frame(self, game: SoloGame, memory: GuideMemory, state: GameState,
-                    action: Action) -> Payload:
+                    action: Action) -> SoloHint:
         assert memory.line is not None
         rest = memory.line[1][1:]
         memory.line = (position_key(push(state, action)), rest)
@@ -141,7 +143,7 @@ class SoloGuide(SoloGames):
         return self._hint_answer(game, action, "line", reason_for(state, action))
 
     def _no_win(self, game: SoloGame, memory: GuideMemory, here: Key, found: Guidance
-                ) -> Payload:
+                ) -> SoloHint:
         back = found.back
         if back is not None and back.status in ("found", "start"):
             memory.back = (here, back)
@@ -152,13 +154,13 @@ class SoloGuide(SoloGames):
 
     @staticmethod
     def _hint_answer(game: SoloGame, action: Action | None, verdict: str, reason: str, *,
-                     undos: int | None = None, move: int | None = None) -> Payload:
+                     undos: int | None = None, move: int | None = None) -> SoloHint:
         return solo_frames.hint(game.id, action, verdict, reason, undos=undos, move=move)
 
     # ------------------------------------------------------------------ undo to winnable
 
     async def undo_to_winnable(self, *, player_id: int, game_id: int, seq: int
-                               ) -> list[Payload]:
+                               ) -> list[Numbered]:
         """Undo, as the player, back to the most recent winnable position of the game.
 
         Answered with ``solo_assist`` (kind ``undo_to_winnable``): the undos are the
@@ -180,7 +182,7 @@ class SoloGuide(SoloGames):
                     game, walk_back, state, avoid=frozenset(memory.seen),
                     known=frozenset(memory.known), deal_of=deal_of(game),
                     seconds=self._rescue_seconds)
-            steps: list[Payload] = []
+            steps: list[SoloStep] = []
             if back is None or back.status not in ("found", "start") or back.undos < 1:
                 verdict = "cancelled" if ended == "cancelled" else (
                     "no_way_out" if back is not None and back.status == "nothing" else "unknown")

@@ -39,9 +39,12 @@ from app.services.daily import DailyAlreadyPlayed
 from app.services.settled import SoloSettled, solo_settled, take_notifications
 from app.services.solo_seat import in_step, seat_match, seat_of, seconds, write_step
 from app.services.solo_store import SoloGameOver
+from app.wire.base import Numbered
+from app.wire.duel import Ack
+from app.wire.solo import SoloReject, SoloStep
 
 Payload = dict[str, Any]
-Publish = Callable[[int, Payload], Awaitable[None]]
+Publish = Callable[[int, Numbered], Awaitable[None]]
 Clock = Callable[[], datetime]
 CACHED_GAMES = 10_000
 Position = tuple[object, ...]
@@ -56,7 +59,7 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-async def _nowhere(player_id: int, frame: Payload) -> None:
+async def _nowhere(player_id: int, frame: Numbered) -> None:
     """No live layer (REST-only apps, tests): frames for other connections are dropped."""
 
 
@@ -168,7 +171,7 @@ class SoloGames:
         except IntegrityError:  # a second start raced this one: the first one counts
             return (await self.start_daily(player_id=player_id))[0], False
 
-    async def _commit(self, session: AsyncSession, game: SoloGame | None) -> list[Payload]:
+    async def _commit(self, session: AsyncSession, game: SoloGame | None) -> list[Numbered]:
         """Commit; when ``game`` just ended, through ``solo_settled`` (its listeners run in
         this transaction). Returns the frames they left for the player (badges)."""
         if game is None or game.status == "playing" or game.ended_at is None:
@@ -179,7 +182,7 @@ class SoloGames:
                                                game.status, game.ended_at), session=session)
         return [frame for _, frame in take_notifications(session)]
 
-    async def _announce_end(self, game: SoloGame, notes: list[Payload]) -> None:
+    async def _announce_end(self, game: SoloGame, notes: list[Numbered]) -> None:
         """An end not answered on the WebSocket (REST, a new game): to the player's
         connections, ``solo_over`` then what the listeners left (badges)."""
         for frame in (solo_frames.over(game), *notes):
@@ -234,13 +237,13 @@ class SoloGames:
         return max(0, round((self.clock() - game.started_at).total_seconds() * 1000))
 
     def _reject(self, game: SoloGame, state: GameState, seq: int, code: str,
-                message: str) -> Payload:
+                message: str) -> SoloReject:
         return solo_frames.reject(game, state, seq, code, message)
 
     # ------------------------------------------------------------------ steps
 
     def _play_for(self, match: MatchState, actions: Sequence[Action], seq: int, by: str,
-                  steps: list[Payload]) -> list[Step]:
+                  steps: list[SoloStep]) -> list[Step]:
         """``actions`` played for the player from ``seq`` on, each a step of the core as
         the player's own would be (an assist's line, checked again here: the search
         worked on a copy); a rescue stops where the free auto-complete can finish."""
@@ -250,18 +253,18 @@ class SoloGames:
         for offset, action in enumerate(actions):
             logged = action.to_json()
             step = core.act(match, player_id, seq + offset, logged, now)
-            if not step.writes or step.reply is None or step.reply["type"] != "ack":
+            if not step.writes or not isinstance(step.reply, Ack):
                 raise AssertionError(f"an assist's action was refused: {step.reply!r}")
             made.append(step)
             match = step.match
-            steps.append(solo_frames.step(seq + offset, logged, by, step.reply["events"]))
+            steps.append(solo_frames.step(seq + offset, logged, by, step.reply.events))
             state = seat_of(match).game.state
             if state.won or (by == "rescue" and auto_complete_available(state)):
                 break  # from here the auto-complete, which costs nothing, plays the rest
         return made
 
     async def _store(self, session: AsyncSession, game: SoloGame, made: Sequence[Step], *,
-                     by: str) -> list[Payload]:
+                     by: str) -> list[Numbered]:
         """Write ``made`` steps, end the game if one ended it, commit; the listeners'
         frames (an end's)."""
         now = self.clock()

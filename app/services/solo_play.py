@@ -10,6 +10,7 @@ moved on. Answers are the frames of docs/solo-and-daily.md section 5.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -36,6 +37,8 @@ from app.services.solo_guide import SoloGuide, deal_of
 from app.services.solo_lifecycle import LiveGame, position_of
 from app.services.solo_seat import seat_of, write_step
 from app.services.solo_store import SoloGameOver
+from app.wire.base import Numbered
+from app.wire.solo import SoloAck, SoloAssist, SoloHint, SoloSnapshot, SoloStep
 
 Payload = dict[str, Any]
 
@@ -44,7 +47,7 @@ class SoloPlay(SoloGuide):
     """Live play of solo and daily games: open, act, hint, rescue, auto-complete (the
     guided hint, undo-to-winnable and cancel: ``SoloGuide``)."""
 
-    async def open(self, *, player_id: int, game_id: int) -> list[Payload]:
+    async def open(self, *, player_id: int, game_id: int) -> list[Numbered]:
         """My game's snapshot; the first open starts its clock."""
         async with self._owned(player_id=player_id, game_id=game_id) as (live, session, game):
             expired = games.expire_if_due(game, now=self.clock())
@@ -59,20 +62,20 @@ class SoloPlay(SoloGuide):
             offered = await self._offer_finish(live, state, game)
             frames = [solo_frames.snapshot(game, state, elapsed_ms=self._elapsed(game),
                                            offered=offered)]
-        return [*frames, solo_frames.over(game), *notes] if expired else frames
+        return [*frames, solo_frames.over(game), *notes] if expired else [*frames]
 
-    async def snapshots(self, *, player_id: int) -> list[Payload]:
+    async def snapshots(self, *, player_id: int) -> list[SoloSnapshot]:
         """Snapshots of my opened games in progress (a fresh connection's resync)."""
         async with self._sessions() as session:
             ids = await games.opened_in_progress(session=session, player_id=player_id)
-        frames: list[Payload] = []
+        frames: list[SoloSnapshot] = []
         for game_id in ids:
             frames.extend(f for f in await self.open(player_id=player_id, game_id=game_id)
-                          if f["type"] == "solo_snapshot" and f["status"] == "playing")
+                          if isinstance(f, SoloSnapshot) and f.status == "playing")
         return frames
 
     async def act(self, *, player_id: int, game_id: int, seq: int, action: Payload
-                  ) -> list[Payload]:
+                  ) -> list[Numbered]:
         """One action of the player: the duel core's step on the game's one-seat match
         (``app/services/solo_seat.py``), stored before it is answered."""
         async with self._owned(player_id=player_id, game_id=game_id) as (live, session, game):
@@ -95,17 +98,18 @@ class SoloPlay(SoloGuide):
             # The answer a resend of this seq gets again (a step that wrote but was
             # refused, a duel's late action, cannot happen to an untimed seat).
             live.match = step.match.with_seat(
-                seat.evolve(last_ack=ack) if ack["type"] == "solo_ack" else seat)
+                seat.evolve(last_ack=ack) if isinstance(ack, SoloAck) else seat)
         return self._with_end(game, [ack], notes)
 
     @staticmethod
-    def _with_end(game: SoloGame, frames: list[Payload], notes: list[Payload]
-                  ) -> list[Payload]:
+    def _with_end(game: SoloGame, frames: Sequence[Numbered], notes: Sequence[Numbered]
+                  ) -> list[Numbered]:
         """The answer, then ``solo_over`` and the listeners' frames (badges) at an end."""
-        return [*frames, solo_frames.over(game), *notes] if game.status != "playing" else frames
+        return [*frames, solo_frames.over(game), *notes] if game.status != "playing" else [
+            *frames]
 
     def _refuse(self, game: SoloGame, state: GameState, seq: int,
-                last: Answered | None) -> Payload | None:
+                last: Answered | None) -> Numbered | None:
         """The answer to a step that is not applied: duplicate, over, unopened, bad seq
         (the one rule, ``app/rooms/seat_rule.py``, as solo plays it: ``SOLO``)."""
         verdict = judge(SOLO, seq, state.actions, None if last is None else last.seq,
@@ -118,7 +122,7 @@ class SoloPlay(SoloGuide):
         assert last is not None  # solo answers duplicates from its cache only
         return last.again()
 
-    async def hint(self, *, player_id: int, game_id: int) -> Payload:
+    async def hint(self, *, player_id: int, game_id: int) -> SoloHint:
         """A guided hint (``SoloGuide.guided_hint``: the player's whole deal, never a
         position seen before); counted once per answer, unless cancelled."""
         async with self._owned(player_id=player_id, game_id=game_id) as (live, session, game):
@@ -126,14 +130,14 @@ class SoloPlay(SoloGuide):
                 raise SoloGameOver(f"the game is over ({game.status})")
             state = await self._position(session, game, live)
             answer = await self.guided_hint(session, game, state)
-            if answer["verdict"] != "cancelled":
+            if answer.verdict != "cancelled":
                 game.hints += 1
                 await record_assist(session=session, game=game, kind="hint",
                                     at=self.clock(), seq=state.actions)
             await session.commit()
         return answer
 
-    async def rescue(self, *, player_id: int, game_id: int, seq: int) -> list[Payload]:
+    async def rescue(self, *, player_id: int, game_id: int, seq: int) -> list[Numbered]:
         """Up to 5 actions of a verified win played for the player, or advice to undo."""
         async with self._owned(player_id=player_id, game_id=game_id) as (live, session, game):
             state = await self._position(session, game, live)
@@ -151,8 +155,8 @@ class SoloPlay(SoloGuide):
                     game, rescue_on_line, state, deal_of(game), nodes=RESCUE_NODES,
                     seconds=self._rescue_seconds)
                 found = searched or Rescue("unknown", (), 0, f"no way out found ({ended})", 0)
-            steps: list[Payload] = []
-            notes: list[Payload] = []
+            steps: list[SoloStep] = []
+            notes: list[Numbered] = []
             if ended != "cancelled":  # a search the player stopped helped nobody
                 await record_assist(session=session, game=game, kind="rescue",
                                     at=self.clock(), seq=state.actions,
@@ -170,7 +174,7 @@ class SoloPlay(SoloGuide):
         return self._with_end(game, [answer], notes)
 
     async def auto_complete(self, *, player_id: int, game_id: int, seq: int
-                            ) -> list[Payload]:
+                            ) -> list[Numbered]:
         """Play the rest of a game the server offered to finish."""
         async with self._owned(player_id=player_id, game_id=game_id) as (live, session, game):
             state = await self._position(session, game, live)
@@ -182,7 +186,7 @@ class SoloPlay(SoloGuide):
                                      "auto-complete needs an empty stock, every card face up "
                                      "and a proved win")]
             line = await self._polished(state, live.finish_line[1])
-            steps: list[Payload] = []
+            steps: list[SoloStep] = []
             game.auto_completed = True
             await record_assist(session=session, game=game, kind="auto_complete",
                                 at=self.clock(), seq=state.actions, actions=len(line))
@@ -195,8 +199,8 @@ class SoloPlay(SoloGuide):
 
     async def _play_steps(
         self, session: AsyncSession, live: LiveGame, game: SoloGame,
-        actions: tuple[Action, ...], seq: int, by: str, steps: list[Payload],
-    ) -> tuple[GameState, list[Payload]]:
+        actions: tuple[Action, ...], seq: int, by: str, steps: list[SoloStep],
+    ) -> tuple[GameState, list[Numbered]]:
         """Play and store ``actions`` for the player (``_play_for``: steps of the core),
         end the game if they win it, commit; the new position and the listeners' frames."""
         assert live.match is not None
@@ -207,8 +211,8 @@ class SoloPlay(SoloGuide):
         return seat_of(live.match).game.state, notes
 
     async def _assist(self, live: LiveGame, game: SoloGame, state: GameState, *,
-                      kind: str, verdict: str, message: str, steps: list[Payload], seq: int,
-                      cost: int) -> Payload:
+                      kind: str, verdict: str, message: str, steps: list[SoloStep], seq: int,
+                      cost: int) -> SoloAssist:
         offered = await self._offer_finish(live, state, game)
         answer = solo_frames.assist(game, state, kind=kind, verdict=verdict, message=message,
                                     steps=steps, cost=cost, elapsed_ms=self._elapsed(game),

@@ -16,6 +16,7 @@ from app.rewards.streaks import daily_streak
 from app.services import daily
 from app.services.solo_play import SoloPlay
 from tests.support.api import User, assert_problem, signup
+from tests.support.frames import as_json, kind
 from tests.support.solo import T0, FakeClock
 
 
@@ -30,12 +31,12 @@ async def play_daily(app: FastAPI, user: User, game_id: int, clock: FakeClock, *
     """Open the daily game and play its verified win (up to ``stop`` actions)."""
     play: SoloPlay = app.state.solo
     game = await play.open(player_id=user.id, game_id=game_id)
-    line = daily_deal(date.fromisoformat(game[0]["daily_date"])).solution
+    line = daily_deal(date.fromisoformat(as_json(game[0])["daily_date"])).solution
     for seq, action in enumerate(line[:stop], start=1):
         clock.advance(seconds=seconds_per_action)
         [answer, *_] = await play.act(player_id=user.id, game_id=game_id, seq=seq,
                                       action=action.to_json())
-        assert answer["type"] == "solo_ack", answer
+        assert kind(answer) == "solo_ack", answer
 
 
 async def test_one_attempt_a_day_and_the_number_hidden_until_over(
@@ -95,7 +96,7 @@ async def test_a_daily_left_open_expires_at_the_end_of_the_next_day(
     assert over["ended_at"].startswith((T0.date() + timedelta(days=2)).isoformat())
     frames = await app.state.solo.act(player_id=ann.id, game_id=game["id"], seq=1,
                                       action={"op": "deal"})
-    assert frames[0]["code"] == "game_over"
+    assert as_json(frames[0])["code"] == "game_over"
 
 
 async def test_the_board_ranks_wins_and_streaks_follow_the_days(

@@ -14,6 +14,7 @@ from app.engine.solver.solvable import solvable_deal
 from app.rewards.fair_play import SKILL_BADGES
 from app.services.solo_play import SoloPlay
 from tests.support.api import User, signup
+from tests.support.frames import as_json, kind
 from tests.support.solo import FakeClock
 
 BOT_DEAL = 3
@@ -35,19 +36,20 @@ async def hint_bot(play: SoloPlay, clock: FakeClock, user: User, game_id: int
                    ) -> tuple[int, list[dict[str, Any]]]:
     """Play only what the hints say, as fast as a script, and take the auto-complete when
     offered; the hints asked and the frames of the end."""
-    [snapshot] = await play.open(player_id=user.id, game_id=game_id)
+    [snapshot] = [as_json(f) for f in await play.open(player_id=user.id, game_id=game_id)]
     seq, offered = snapshot["seq"] + 1, snapshot["auto_complete"]
     for hints in range(400):
         clock.advance(seconds=0.1)
         if offered:
-            frames = await play.auto_complete(player_id=user.id, game_id=game_id, seq=seq)
+            frames = [as_json(f) for f in
+                      await play.auto_complete(player_id=user.id, game_id=game_id, seq=seq)]
             assert frames[0]["type"] == "solo_assist" and frames[0]["status"] == "won", frames
             return hints, frames
-        hint = await play.hint(player_id=user.id, game_id=game_id)
+        hint = as_json(await play.hint(player_id=user.id, game_id=game_id))
         assert hint["action"] is not None, hint
-        [ack, *end] = await play.act(player_id=user.id, game_id=game_id, seq=seq,
-                                     action=hint["action"])
-        assert ack["type"] == "solo_ack", ack
+        [ack, *end] = [as_json(f) for f in await play.act(
+            player_id=user.id, game_id=game_id, seq=seq, action=hint["action"])]
+        assert kind(ack) == "solo_ack", ack
         if ack["status"] == "won":
             return hints + 1, [ack, *end]
         seq, offered = seq + 1, ack["auto_complete"]
@@ -62,7 +64,7 @@ async def by_hand(play: SoloPlay, clock: FakeClock, user: User, game_id: int,
         clock.advance(seconds=seconds)
         [ack, *_] = await play.act(player_id=user.id, game_id=game_id, seq=seq,
                                    action=action.to_json())
-        assert ack["type"] == "solo_ack", ack
+        assert kind(ack) == "solo_ack", ack
 
 
 async def badge_codes(client: httpx.AsyncClient, user: User) -> set[str]:
@@ -133,7 +135,7 @@ async def test_a_daily_won_with_hints_is_listed_marked_without_a_rank_and_no_str
         await play.hint(player_id=bot.id, game_id=game_id)
         [ack, *_] = await play.act(player_id=bot.id, game_id=game_id, seq=seq,
                                    action=action.to_json())
-        assert ack["type"] == "solo_ack", ack
+        assert kind(ack) == "solo_ack", ack
     day = games["Ann"]["daily_date"]
     board = (await client.get(f"/api/daily/{day}/board", headers=bot.auth)).json()
     rows = [(e["name"], e["rank"], e["assisted"]) for e in board["items"]]

@@ -14,6 +14,7 @@ from app.services import deals
 from app.services.deal_pool import DealPool
 from app.services.solo_play import SoloPlay
 from tests.support.api import User, assert_problem, signup
+from tests.support.frames import kind
 from tests.support.solo import T0, FakeClock
 
 
@@ -30,7 +31,7 @@ async def win(app: FastAPI, user: User, game_id: int, number: int) -> None:
     for seq, action in enumerate(solvable_deal(number, 1).solution, start=1):
         [answer, *_] = await play.act(player_id=user.id, game_id=game_id, seq=seq,
                                       action=action.to_json())
-        assert answer["type"] == "solo_ack", answer
+        assert kind(answer) == "solo_ack", answer
 
 
 async def test_start_read_abandon_and_replace(client: httpx.AsyncClient) -> None:

@@ -10,10 +10,25 @@ import pytest
 from app.messaging import channels, stream_hub
 from app.messaging import outbox as outbox_module
 from app.messaging import player_streams as streams
-from app.messaging.player_streams import EventStream, Outbox, Payload
+from app.messaging.player_streams import EventStream, Outbox
 from app.messaging.pubsub import MemoryPubSub
 from app.messaging.stream_hub import StreamHub
+from app.wire.frames import Gap, encode
+from app.wire.news import InviteEvent, Resync
 from tests.support.clock import FakeClock
+from tests.support.frames import (
+    a_game_over,
+    a_progress,
+    a_reject,
+    a_result,
+    a_welcome,
+    an_ack,
+    an_invite,
+    as_json,
+    kind,
+)
+
+Payload = Any  # what an outbox's tests put: any object, sent as it is
 
 
 async def settle() -> None:
@@ -23,10 +38,10 @@ async def settle() -> None:
 
 async def test_events_are_numbered_and_missed_ones_replayed_in_order() -> None:
     session = EventStream(1, MemoryPubSub())
-    frames = [session.emit({"type": "progress", "i": i}) for i in range(5)]
-    assert [f["n"] for f in frames] == [1, 2, 3, 4, 5]
+    frames = [session.emit(a_progress(score=i)) for i in range(5)]
+    assert [f.n for f in frames] == [1, 2, 3, 4, 5]
     missed = session.missed_since(session.stream, 2)
-    assert missed is not None and [f["n"] for f in missed] == [3, 4, 5]
+    assert missed is not None and missed == frames[2:]
     assert session.missed_since(session.stream, 5) == []
     assert session.missed_since("another-stream", 2) is None
     assert session.missed_since(session.stream, 9) is None  # from the future
@@ -36,7 +51,7 @@ async def test_events_are_numbered_and_missed_ones_replayed_in_order() -> None:
 async def test_the_resume_buffer_holds_nothing_the_collector_walks() -> None:
     session = EventStream(1, MemoryPubSub())
     view = {"columns": [{"down": 4, "up": ["Ks", "Qh"]}], "removed": [], "stock": 40}
-    frame = session.emit({"type": "ack", "seq": 1, "view": view, "events": [], "score": 1.5})
+    frame = session.emit(an_ack(1, view=view))
     gc.collect()  # a tuple of atoms is untracked once the collector has seen it
     assert session._buffer is not None and len(session._buffer) == 1
     assert not any(gc.is_tracked(entry) for entry in session._buffer)
@@ -49,21 +64,21 @@ async def test_a_position_older_than_the_buffer_gets_no_replay(
     monkeypatch.setattr(streams, "BUFFER_EVENTS", 3)
     session = EventStream(1, MemoryPubSub())
     for i in range(6):
-        session.emit({"type": "progress", "i": i})
+        session.emit(a_progress(score=i))
     assert session.missed_since(session.stream, 1) is None
     missed = session.missed_since(session.stream, 3)
-    assert missed is not None and [f["n"] for f in missed] == [4, 5, 6]
+    assert missed is not None and [getattr(f, "n", None) for f in missed] == [4, 5, 6]
 
 
 async def test_a_new_connection_gets_its_prelude_before_anything_live() -> None:
     pubsub = MemoryPubSub()
     hub = StreamHub(pubsub)
-    _, outbox = await hub.connect(7, lambda s: [{"type": "welcome", "n": 0}])
-    await pubsub.publish(channels.player(7), {"type": "invite", "invite": {}})
+    _, outbox = await hub.connect(7, lambda s: [a_welcome()])
+    await pubsub.publish(channels.player(7), an_invite(1))
     await settle()
     first, second = outbox.pending
-    assert first is not None and first["type"] == "welcome"
-    assert second is not None and second["type"] == "invite" and second["n"] == 1
+    assert kind(first) == "welcome"
+    assert kind(second) == "invite" and getattr(second, "n", None) == 1
     await hub.close()
 
 
@@ -75,19 +90,17 @@ async def test_progress_lines_reach_the_other_players_not_the_one_they_describe(
     for session in (ann, bob):
         await session.follow(channels.match(9))
     for player_id in (1, 2):
-        await pubsub.publish(channels.match(9), {
-            "type": "progress", "match_id": 9, "progress": {"player_id": player_id}})
-    await pubsub.publish(channels.match(9), {"type": "game_over", "match_id": 9,
-                                             "player_id": 1})
+        await pubsub.publish(channels.match(9), a_progress(player_id))
+    await pubsub.publish(channels.match(9), a_game_over(1))
     await settle()
     about = {
-        name: [(f["type"], (f.get("progress") or f)["player_id"])
+        name: [(kind(f), (as_json(f).get("progress") or as_json(f))["player_id"])
                for f in box.pending if f is not None]
         for name, box in (("ann", ann_box), ("bob", bob_box))
     }
     assert about["ann"] == [("progress", 2), ("game_over", 1)]
     assert about["bob"] == [("progress", 1), ("game_over", 1)]
-    assert [f["n"] for f in ann_box.pending if f is not None] == [1, 2]  # no gap
+    assert [as_json(f)["n"] for f in ann_box.pending if f is not None] == [1, 2]  # no gap
     await hub.close()
 
 
@@ -107,11 +120,11 @@ async def test_two_tabs_connecting_at_once_share_one_stream() -> None:
     (one, one_box), (two, two_box) = await asyncio.gather(
         hub.connect(7, lambda s: []), hub.connect(7, lambda s: []))
     assert one is two and one.connections == 2
-    one.emit({"type": "ack", "seq": 1})
-    await pubsub.publish(channels.player(7), {"type": "invite", "invite": {}})
+    one.emit(an_ack(1))
+    await pubsub.publish(channels.player(7), an_invite(1))
     await settle()
     for box in (one_box, two_box):
-        assert [f["type"] for f in box.pending if f is not None] == ["ack", "invite"]
+        assert [kind(f) for f in box.pending if f is not None] == ["ack", "invite"]
     assert len(hub._connecting) == 0  # no lock kept once both are in
     await hub.close()
 
@@ -134,7 +147,7 @@ async def test_presence_follows_connections() -> None:
     await hub.disconnect(session, second)
     assert not hub.is_online(7)
     seen = [await asyncio.wait_for(watch.__anext__(), 1) for _ in range(2)]
-    assert [m["online"] for m in seen] == [True, False] and changes == [7, 7]
+    assert [m.online for m in seen] == [True, False] and changes == [7, 7]
     await hub.close()
 
 
@@ -145,7 +158,7 @@ async def test_a_settled_match_s_channels_are_dropped(monkeypatch: pytest.Monkey
     await session.follow(channels.match(5))
     await session.follow(channels.watch(5, 2))
     await session.follow(channels.match(6))
-    session.emit({"type": "match_result", "match_id": 5})
+    session.emit(a_result(5))
     await settle()
     assert not session.following(channels.match(5))
     assert not session.following(channels.watch(5, 2))
@@ -160,12 +173,12 @@ async def test_a_match_settled_by_two_processes_is_told_once() -> None:
     pubsub = MemoryPubSub()
     session = EventStream(1, pubsub)
     await session.follow(channels.player(1))
-    result = {"type": "match_result", "match_id": 5, "winner_id": 1}
-    for message in (result, result, {**result, "match_id": 6}):
+    result = a_result(5, winner_id=1)
+    for message in (result, result, a_result(6, winner_id=1)):
         await pubsub.publish(channels.player(1), message)
     await settle()
-    told = [f for f in session.missed_since(session.stream, 0) or [] if f["type"] == "match_result"]
-    assert [f["match_id"] for f in told] == [5, 6]
+    told = [f for f in session.missed_since(session.stream, 0) or [] if kind(f) == "match_result"]
+    assert [as_json(f)["match_id"] for f in told] == [5, 6]
     await session.close()
 
 
@@ -296,12 +309,12 @@ async def test_an_event_is_encoded_once_for_the_buffer_and_every_connection() ->
     for _ in range(2):  # two connections of the same player
         outbox = session.attach([])
         outbox.start(SlowSocket().deliver, lambda f, e, now: handed.append((f, e)) is None)
-    frame = session.emit({"type": "progress", "player_id": 2, "score": 3})
+    frame = session.emit(a_progress(2, score=3))
     assert [f for f, _ in handed] == [frame, frame]
     first, second = (e for _, e in handed)
     assert first is not None and first is second  # made once, handed to both
-    assert json.loads(first) == frame
-    assert session._buffer is not None and session._buffer[-1] == (frame["n"], first)
+    assert json.loads(first) == as_json(frame) and first == encode(frame)
+    assert session._buffer is not None and session._buffer[-1] == (frame.n, first)
 
 
 async def test_an_answer_is_written_at_once_other_events_with_the_loop_turn() -> None:
@@ -309,24 +322,41 @@ async def test_an_answer_is_written_at_once_other_events_with_the_loop_turn() ->
     handed: list[tuple[str, bool]] = []
     outbox = session.attach([])
     outbox.start(SlowSocket().deliver,
-                 lambda f, e, at_once: handed.append((f["type"], at_once)) is None)
-    session.emit({"type": "progress", "player_id": 2, "score": 3})
-    session.emit_answer({"type": "ack", "seq": 1})
-    session.emit_answer({"type": "reject", "seq": 2, "code": "bad_seq"})
+                 lambda f, e, at_once: handed.append((kind(f), at_once)) is None)
+    session.emit(a_progress(2, score=3))
+    session.emit_answer(an_ack(1))
+    session.emit_answer(a_reject(2, "bad_seq"))
     assert handed == [("progress", False), ("ack", True), ("reject", True)]
 
 
 async def test_a_channel_that_lost_messages_tells_the_client_to_resync() -> None:
-    # The Redis bus sends {"type": "gap"} on a channel once Redis is back from losing
+    # The Redis bus sends a gap marker on a channel once Redis is back from losing
     # some of its messages (app/messaging/redis_pubsub.py): the client hears `resync`, a
     # numbered event like any other (a resume replays it too).
     pubsub = MemoryPubSub()
     hub = StreamHub(pubsub)
-    session, outbox = await hub.connect(7, lambda s: [{"type": "welcome", "n": 0}])
+    session, outbox = await hub.connect(7, lambda s: [a_welcome()])
     await session.follow(channels.match(3))
-    await pubsub.publish(channels.match(3), {"type": "gap"})
+    await pubsub.publish(channels.match(3), Gap())
     await settle()
     _, told = outbox.pending
-    assert told == {"type": "resync", "reason": "events_lost", "n": 1}
+    assert told == Resync("events_lost", n=1)
     assert session.missed_since(session.stream, 0) == [told]
     await hub.close()
+
+
+async def test_a_channel_message_that_is_no_frame_is_dropped_and_said(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # Through Redis a frame arrives as its JSON object and is read back as its type; one
+    # that is no frame of the protocol (another version's, a bug's) is never sent on.
+    pubsub = MemoryPubSub()
+    session = EventStream(1, pubsub)
+    await session.follow(channels.player(1))
+    for message in ({"type": "invite", "invite": {"id": 3}}, {"type": "bogus"},
+                    {"type": "ack", "seq": "two"}):
+        await pubsub.publish(channels.player(1), message)
+    await settle()
+    assert session.missed_since(session.stream, 0) == [InviteEvent({"id": 3}, n=1)]
+    assert sum("no frame" in record.getMessage() for record in caplog.records) == 2
+    await session.close()

@@ -5,11 +5,15 @@ import asyncio
 import uuid
 from collections.abc import AsyncIterator
 
+import msgspec
 import pytest
 
-from app.messaging.redis_pubsub import GAP, RedisPubSub
+from app.messaging.redis_pubsub import GAP as GAP_MARKER
+from app.messaging.redis_pubsub import RedisPubSub
 from app.messaging.redis_streams import RedisEventStreams
 from tests.support.own_redis import OwnRedis, own_redis  # noqa: F401 (fixture)
+
+GAP = msgspec.to_builtins(GAP_MARKER)  # as it arrives through Redis: a JSON object
 
 
 async def next_message(subscription: AsyncIterator[dict[str, object]]) -> dict[str, object]:

@@ -14,6 +14,9 @@ from app.messaging.player_streams import EventStream, Outbox
 from app.messaging.redis_pubsub import RedisPubSub
 from app.messaging.redis_streams import RedisEventStreams
 from app.messaging.stream_hub import StreamHub
+from app.wire.base import Frame
+from app.wire.session import Welcome
+from tests.support.frames import a_progress, an_ack, an_invite, as_json
 from tests.support.servers import require_redis
 
 PLAYER = 7
@@ -34,16 +37,16 @@ class Process:
                       ) -> tuple[EventStream, Outbox, Frames]:
         received: Frames = []
 
-        def prelude(session: EventStream) -> Frames:
+        def prelude(session: EventStream) -> list[Frame]:
             missed = session.missed_since(*resume)
-            return [{"type": "welcome", "stream": session.stream, "last_event": session.last_n,
-                     "resumed": missed is not None}, *(missed or [])]
+            return [Welcome(1, PLAYER, session.stream, session.last_n, missed is not None),
+                    *(missed or [])]
 
         session, outbox = await self.hub.connect(PLAYER, prelude, resume)
 
-        async def deliver(frame: dict[str, Any] | None) -> None:
+        async def deliver(frame: Frame | None) -> None:
             if frame is not None:
-                received.append(frame)
+                received.append(as_json(frame))  # as its client reads it
 
         outbox.start(deliver)
         return session, outbox, received
@@ -74,33 +77,43 @@ def numbers(frames: Frames) -> list[int]:
     return [f["n"] for f in frames if "n" in f]
 
 
+def ident(frame: dict[str, Any]) -> int | None:
+    """Which of a test's invitations (its id) or progress lines (its score) a frame is."""
+    if frame["type"] == "invite":
+        return int(frame["invite"]["id"])
+    if frame["type"] == "progress":
+        return int(frame["progress"]["score"])
+    return None
+
+
 async def test_a_client_resumes_on_another_process_with_exactly_what_it_missed(
     processes: tuple[Process, Process],
 ) -> None:
     one, two = processes
     session, outbox, seen = await one.connect()
     stream = session.stream
-    session.emit({"type": "ack", "seq": 1})  # an answer of this process
-    await one.bus.publish(channels.player(PLAYER), {"type": "invite", "id": 1})
+    session.emit(an_ack(1))  # an answer of this process
+    await one.bus.publish(channels.player(PLAYER), an_invite(1))
     await settled(one)
     assert [(f["type"], f["n"]) for f in seen[1:]] == [("ack", 1), ("invite", 2)]
     await one.hub.disconnect(session, outbox)
     await outbox.stop()
     # Away: the session on process one still takes the player's messages.
     for index in range(2, 5):
-        await two.bus.publish(channels.player(PLAYER), {"type": "invite", "id": index})
+        await two.bus.publish(channels.player(PLAYER), an_invite(index))
     await settled(one)
 
     moved, _, again = await two.connect((stream, 2))
     await settled(one, two)
     welcome, *missed = again
-    assert welcome == {"type": "welcome", "stream": stream, "last_event": 5, "resumed": True}
-    assert [(f["type"], f["n"], f["id"]) for f in missed] == [
+    assert welcome == {"type": "welcome", "v": 1, "player_id": PLAYER, "stream": stream,
+                       "last_event": 5, "resumed": True}
+    assert [(f["type"], f["n"], ident(f)) for f in missed] == [
         ("invite", 3, 2), ("invite", 4, 3), ("invite", 5, 4)]
     # Process two writes the stream from now on; process one lost it at its next write.
-    await one.bus.publish(channels.player(PLAYER), {"type": "invite", "id": 5})
+    await one.bus.publish(channels.player(PLAYER), an_invite(5))
     await settled(one, two)
-    assert [(f["n"], f["id"]) for f in again[4:]] == [(6, 5)]
+    assert [(f["n"], ident(f)) for f in again[4:]] == [(6, 5)]
     assert numbers(seen) + numbers(again) == list(range(1, 7))  # none lost, none twice
     assert one.hub._sessions.get(PLAYER) is None  # it gave the stream up
     assert moved.stream == stream and moved.last_n == 6
@@ -112,27 +125,27 @@ async def test_what_was_published_while_no_process_held_the_stream_is_caught_up(
     one, two = processes
     session, _, seen = await one.connect()
     await session.follow(channels.match(3))
-    await one.bus.publish(channels.match(3), {"type": "progress", "id": 1})
+    await one.bus.publish(channels.match(3), a_progress(score=1))
     await settled(one)
     last = numbers(seen)[-1]
     # Process one dies: nothing of it takes messages any more.
     await one.bus.close()
     for index in range(2, 6):
-        await two.bus.publish(channels.match(3), {"type": "progress", "id": index})
-    await two.bus.publish(channels.player(PLAYER), {"type": "invite", "id": 9})
+        await two.bus.publish(channels.match(3), a_progress(score=index))
+    await two.bus.publish(channels.player(PLAYER), an_invite(9))
 
     _, _, again = await two.connect((session.stream, last))
     await settled(two)
     assert again[0]["resumed"] is True
-    caught = [(f["type"], f["id"]) for f in again[1:]]
+    caught = [(f["type"], ident(f)) for f in again[1:]]
     assert sorted(caught) == sorted([("progress", i) for i in range(2, 6)] + [("invite", 9)])
-    assert [f["id"] for f in again[1:] if f["type"] == "progress"] == [2, 3, 4, 5]  # in order
+    assert [ident(f) for f in again[1:] if f["type"] == "progress"] == [2, 3, 4, 5]  # in order
     assert numbers(again)[0] == last + 1
     assert numbers(again) == list(range(last + 1, last + 1 + len(caught)))
     # Live again, and a message seen by the catch-up is not taken twice.
-    await two.bus.publish(channels.match(3), {"type": "progress", "id": 6})
+    await two.bus.publish(channels.match(3), a_progress(score=6))
     await settled(two)
-    assert [f["id"] for f in again if f.get("type") == "progress"] == [2, 3, 4, 5, 6]
+    assert [ident(f) for f in again if f.get("type") == "progress"] == [2, 3, 4, 5, 6]
 
 
 async def test_a_stream_gone_or_not_the_players_is_not_taken_over(
@@ -140,7 +153,7 @@ async def test_a_stream_gone_or_not_the_players_is_not_taken_over(
 ) -> None:
     one, two = processes
     session, _, _ = await one.connect()
-    session.emit({"type": "ack", "seq": 1})
+    session.emit(an_ack(1))
     await settled(one)
     assert await two.streams.claim(session.stream, PLAYER + 1, 0) is None  # someone else's
     assert await two.streams.claim(session.stream, PLAYER, 5) is None  # ahead of the stream
@@ -161,28 +174,28 @@ async def test_a_tab_resumes_its_own_stream_where_another_tab_of_the_player_is(
     b, _, b_seen = await two.connect()  # tab B on process two: another stream
     for session in (a, b):
         await session.follow(channels.match(3))
-    await two.bus.publish(channels.match(3), {"type": "progress", "id": 1})
+    await two.bus.publish(channels.match(3), a_progress(score=1))
     await settled(one, two)
     last = numbers(a_seen)[-1]
     await one.hub.disconnect(a, a_box)  # A's connection drops
     await a_box.stop()
-    await two.bus.publish(channels.match(3), {"type": "progress", "id": 2})
+    await two.bus.publish(channels.match(3), a_progress(score=2))
     await settled(one, two)
 
     moved, _, again = await two.connect((a.stream, last))
     await settled(one, two)
     assert again[0]["resumed"] is True and moved.stream == a.stream != b.stream
-    assert [f["id"] for f in again[1:]] == [2]  # what it missed, nothing twice
+    assert [ident(f) for f in again[1:]] == [2]  # what it missed, nothing twice
     assert two.hub.is_online(PLAYER)
     # Each tab's acks reach the other (same process: no echo through Redis), once.
-    b.emit_answer({"type": "ack", "seq": 5, "view": {}, "events": []})
-    moved.emit_answer({"type": "ack", "seq": 6, "view": {}, "events": []})
-    await two.bus.publish(channels.match(3), {"type": "progress", "id": 3})
+    b.emit_answer(an_ack(5))
+    moved.emit_answer(an_ack(6))
+    await two.bus.publish(channels.match(3), a_progress(score=3))
     await settled(one, two)
     for seen in (again, b_seen):
-        assert sorted((f["type"], f.get("seq") or f.get("id")) for f in seen
-                      if f["type"] in ("ack", "progress") and f.get("id") != 1
-                      and f.get("id") != 2) == [("ack", 5), ("ack", 6), ("progress", 3)]
+        assert sorted((f["type"], f.get("seq") or ident(f)) for f in seen
+                      if f["type"] in ("ack", "progress") and ident(f) != 1
+                      and ident(f) != 2) == [("ack", 5), ("ack", 6), ("progress", 3)]
         assert numbers(seen) == list(range(numbers(seen)[0], numbers(seen)[-1] + 1))
     assert numbers(again)[0] == last + 1
 
@@ -198,7 +211,7 @@ async def test_an_ack_answered_again_reaches_the_player_s_other_tabs_too(
     a, _, a_seen = await one.connect()  # the playing tab, where the resend landed
     _, _, b_seen = await two.connect()  # the listening tab, on the other process
     await settled(one, two)
-    a.emit_answer({"type": "ack", "seq": 14, "view": {}, "events": [], "duplicate": True})
+    a.emit_answer(an_ack(14, duplicate=True))
     await settled(one, two)
     assert [(f["seq"], f["duplicate"]) for f in b_seen if f["type"] == "ack"] == [(14, True)]
     assert [f["seq"] for f in a_seen if f["type"] == "ack"] == [14]  # its own, once
@@ -219,7 +232,7 @@ async def test_a_tab_taken_over_after_its_process_died_gets_what_was_answered_me
         await settled(one, two)
         last = b_seen[0]["last_event"]
         await two.bus.close()  # process two is gone: nobody holds B's stream, nothing said
-        a.emit_answer({"type": "ack", "seq": 14, "view": {}, "events": [], "duplicate": True})
+        a.emit_answer(an_ack(14, duplicate=True))
         await settled(one)
         back, _, again = await one.connect((b.stream, last))
         await settled(one)

@@ -112,9 +112,9 @@ def test_an_answer_is_counted_by_outcome_and_timed() -> None:
     before_ack, before_stale = acks(), value(stale)
     before_count = metrics.ACTION_LATENCY.total
     started = time.perf_counter() - 0.01
-    metrics.record_answer({"type": "ack", "seq": 3}, op="deal", started=started)
-    metrics.record_answer({"type": "ack", "duplicate": True}, op="deal", started=started)
-    metrics.record_answer({"type": "reject", "code": "stale_seq"}, op="deal", started=started)
+    metrics.record_answer(refused=None, duplicate=False, op="deal", started=started)
+    metrics.record_answer(refused=None, duplicate=True, op="deal", started=started)
+    metrics.record_answer(refused="stale_seq", duplicate=False, op="deal", started=started)
     assert before_ack is not None  # a known op is exposed at zero before its first action
     assert acks() == before_ack + 1  # a duplicate applies nothing: not counted
     assert value(stale) == before_stale + 1

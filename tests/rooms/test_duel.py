@@ -2,10 +2,10 @@
 
 import asyncio
 import gc
-import json
 import weakref
 from typing import Any
 
+import msgspec
 import pytest
 
 from app.engine.actions import action_from_json
@@ -23,8 +23,11 @@ from app.rooms.duel import (
 )
 from app.rooms.frames import iso_time
 from app.rooms.store import MemoryStore, StoredGame, StoredMatch, StoreError
+from app.wire.duel import WatchEvent
+from app.wire.frames import encode
 from tests.support.clock import FakeClock
 from tests.support.duel_layouts import RULES, WINNING_LINE, near_finished_layout
+from tests.support.frames import kind
 
 ANN, BOB, EVE = 1, 2, 3
 MATCH = 10
@@ -55,12 +58,12 @@ async def test_open_game_starts_the_clock_once() -> None:
     store = make_store()
     duels = service(store, clock)
     snapshot = await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
-    assert snapshot["status"] == "playing" and snapshot["seq"] == 0
-    assert snapshot["time_left_ms"] == 600_000
-    assert snapshot["opponent"]["status"] == "not_started"
+    assert snapshot.status == "playing" and snapshot.seq == 0
+    assert snapshot.time_left_ms == 600_000
+    assert snapshot.opponent.status == "not_started"
     clock.now += 5
     again = await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
-    assert again["time_left_ms"] == 595_000
+    assert again.time_left_ms == 595_000
     assert store.matches[MATCH].games[0].started_at == 1_000_000.0
     await duels.close()
 
@@ -70,11 +73,11 @@ async def test_actions_are_logged_then_acknowledged_and_never_applied_twice() ->
     duels = service(store, FakeClock())
     await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
     ack = await duels.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
-    assert ack["type"] == "ack" and ack["seq"] == 1 and ack["delta"] == -1
-    assert ack["events"] == [{"kind": "moved", "from": 1, "to": 9, "cards": ["Ks"]}]
+    assert kind(ack) == "ack" and ack.seq == 1 and ack.delta == -1
+    assert ack.events == [{"kind": "moved", "from": 1, "to": 9, "cards": ["Ks"]}]
     assert [a.seq for a in store.matches[MATCH].games[0].actions] == [1]
     again = await duels.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
-    assert again["duplicate"] is True and again["view"] == ack["view"]
+    assert again.duplicate is True and again.view == ack.view
     assert len(store.matches[MATCH].games[0].actions) == 1
     await duels.close()
 
@@ -85,24 +88,24 @@ async def test_stale_ahead_and_illegal_actions_are_rejected_with_a_resync() -> N
     for seq, action in enumerate(WINNING_LINE[:3], start=1):
         await duels.act(player_id=ANN, match_id=MATCH, seq=seq, action=action)
     stale = await duels.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[3])
-    assert stale["code"] == "stale_seq" and stale["next_seq"] == 4
-    assert stale["view"]["actions"] == 3
+    assert stale.code == "stale_seq" and stale.next_seq == 4
+    assert stale.view["actions"] == 3
     ahead = await duels.act(player_id=ANN, match_id=MATCH, seq=9, action=WINNING_LINE[3])
-    assert ahead["code"] == "bad_seq"
+    assert ahead.code == "bad_seq"
     illegal = await duels.act(player_id=ANN, match_id=MATCH, seq=4,
                               action={"op": "move", "from": 5, "to": 6, "count": 1})
-    assert illegal["code"] == "bad_count" and illegal["next_seq"] == 4
+    assert illegal.code == "bad_count" and illegal.next_seq == 4
     bad = await duels.act(player_id=ANN, match_id=MATCH, seq=4, action={"op": "jump"})
-    assert bad["code"] == "bad_action"
+    assert bad.code == "bad_action"
     ok = await duels.act(player_id=ANN, match_id=MATCH, seq=4, action=WINNING_LINE[3])
-    assert ok["type"] == "ack" and ok["seq"] == 4
+    assert kind(ok) == "ack" and ok.seq == 4
     await duels.close()
 
 
 async def test_playing_before_opening_is_refused() -> None:
     duels = service(make_store(), FakeClock())
     reply = await duels.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
-    assert reply["code"] == "not_opened"
+    assert reply.code == "not_opened"
     with pytest.raises(NotSeated):
         await duels.open_game(player_id=EVE, match_id=MATCH, follow=no_follow)
     await duels.close()
@@ -119,7 +122,7 @@ async def test_an_action_the_log_refuses_is_not_applied() -> None:
     duels = service(store, FakeClock())
     await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
     reply = await duels.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
-    assert reply["code"] == "not_stored" and reply["view"]["actions"] == 0
+    assert reply.code == "not_stored" and reply.view["actions"] == 0
     await duels.close()
 
 
@@ -131,7 +134,7 @@ class JournalPubSub(MemoryPubSub):
         self.happened = happened
 
     async def publish(self, channel: str, message: Any) -> None:
-        self.happened.append(f"publish {message['type']}")
+        self.happened.append(f"publish {kind(message)}")
         await super().publish(channel, message)
 
 
@@ -145,12 +148,12 @@ async def test_the_ack_goes_out_once_durable_before_the_fan_out() -> None:
 
     def answer(reply: dict[str, Any]) -> None:
         logged = len(store.matches[MATCH].games[0].actions)
-        happened.append(f"answer {reply['type']} {reply['seq']} logged {logged}")
+        happened.append(f"answer {kind(reply)} {reply.seq} logged {logged}")
 
     for seq, action in enumerate(WINNING_LINE, start=1):
         reply = await duels.act(player_id=ANN, match_id=MATCH, seq=seq, action=action,
                                 answer=answer)
-        assert reply["type"] == "ack"
+        assert kind(reply) == "ack"
     answers = [h for h in happened if h.startswith("answer")]
     # Once per action, each after its own row is in the log.
     assert answers == [f"answer ack {seq} logged {seq}"
@@ -170,10 +173,10 @@ async def test_a_refused_action_is_answered_once() -> None:
     answers: list[dict[str, Any]] = []
     reply = await duels.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0],
                             answer=answers.append)
-    assert answers == [reply] and reply["code"] == "not_stored"
+    assert answers == [reply] and reply.code == "not_stored"
     stale = await duels.act(player_id=ANN, match_id=MATCH, seq=5, action=WINNING_LINE[0],
                             answer=answers.append)
-    assert answers == [reply, stale] and stale["code"] == "bad_seq"
+    assert answers == [reply, stale] and stale.code == "bad_seq"
     await duels.close()
 
 
@@ -194,7 +197,7 @@ async def test_an_answer_that_cannot_go_out_stops_none_of_the_step() -> None:
     assert "publish progress" in happened
     assert len(store.matches[MATCH].games[0].actions) == 1
     again = await duels.act(player_id=ANN, match_id=MATCH, seq=2, action=WINNING_LINE[1])
-    assert again["type"] == "ack" and again["seq"] == 2
+    assert kind(again) == "ack" and again.seq == 2
     await duels.close()
 
 
@@ -222,10 +225,10 @@ async def test_a_fan_out_that_fails_after_the_ack_is_no_second_answer() -> None:
     for seq, action in enumerate(WINNING_LINE, start=1):
         reply = await duels.act(player_id=ANN, match_id=MATCH, seq=seq, action=action,
                                 answer=answers.append)  # raises nothing
-        assert reply["type"] == "ack"
-    assert [a["seq"] for a in answers] == list(range(1, len(WINNING_LINE) + 1))  # one each
+        assert kind(reply) == "ack"
+    assert [a.seq for a in answers] == list(range(1, len(WINNING_LINE) + 1))  # one each
     await duels.finish(player_id=BOB, match_id=MATCH, seq=1, answer=answers.append)
-    assert answers[-1]["type"] == "ack" and len(answers) == len(WINNING_LINE) + 1
+    assert kind(answers[-1]) == "ack" and len(answers) == len(WINNING_LINE) + 1
     # The effects after the failed publishes still happened: the match is settled.
     assert store.matches[MATCH].winner_id == ANN
     await duels.close()
@@ -235,7 +238,7 @@ async def play_line(duels: DuelService, player: int) -> dict[str, Any]:
     reply: dict[str, Any] = {}
     for seq, action in enumerate(WINNING_LINE, start=1):
         reply = await duels.act(player_id=player, match_id=MATCH, seq=seq, action=action)
-        assert reply["type"] == "ack", reply
+        assert kind(reply) == "ack", reply
     return reply
 
 
@@ -248,21 +251,21 @@ async def test_a_whole_duel_win_and_finish_gives_a_result() -> None:
     await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
     await duels.open_game(player_id=BOB, match_id=MATCH, follow=no_follow)
     last = await play_line(duels, ANN)
-    assert last["status"] == "won" and last["score"] == 215
+    assert last.status == "won" and last.score == 215
     late = await duels.act(player_id=ANN, match_id=MATCH, seq=20, action={"op": "deal"})
-    assert late["code"] == "game_over"
+    assert late.code == "game_over"
     clock.now += 3
     await duels.act(player_id=BOB, match_id=MATCH, seq=1, action=WINNING_LINE[0])
     finished = await duels.finish(player_id=BOB, match_id=MATCH, seq=2)
-    assert finished["status"] == "finished" and finished["score"] == -1
+    assert finished.status == "finished" and finished.score == -1
     repeat = await duels.finish(player_id=BOB, match_id=MATCH, seq=2)
-    assert repeat["duplicate"] is True
+    assert repeat.duplicate is True
     result = await asyncio.wait_for(ann_inbox.__anext__(), 1)
-    assert result["type"] == "match_result" and result["winner_id"] == ANN
-    assert result["deal"]["layout"]["removed"] == ["s"] * 6
+    assert kind(result) == "match_result" and result.winner_id == ANN
+    assert result.deal["layout"]["removed"] == ["s"] * 6
     assert store.results[MATCH][0] == ANN
     replay = await duels.replay(viewer_id=EVE, match_id=MATCH, player_id=ANN)
-    assert replay["record"]["moves"] == WINNING_LINE
+    assert replay.record["moves"] == WINNING_LINE
     await duels.close()
 
 
@@ -279,7 +282,7 @@ async def test_spectating_needs_my_game_over_and_strangers_wait_for_the_match() 
         followed.append(channel)
 
     snap = await duels.spectate(viewer_id=ANN, match_id=MATCH, player_id=None, follow=follow)
-    assert snap["role"] == "spectator" and snap["player_id"] == BOB
+    assert snap.role == "spectator" and snap.player_id == BOB
     assert channels.watch(MATCH, BOB) in followed
     with pytest.raises(SpectateRefused):
         await duels.spectate(viewer_id=EVE, match_id=MATCH, player_id=BOB, follow=no_follow)
@@ -302,7 +305,7 @@ async def test_an_outsider_s_early_spectate_is_refused_as_documented() -> None:
         await duels.spectate(viewer_id=EVE, match_id=MATCH, player_id=None, follow=no_follow)
     snap = await duels.spectate(viewer_id=EVE, match_id=MATCH, player_id=BOB,
                                 follow=no_follow)
-    assert snap["role"] == "spectator" and snap["player_id"] == BOB
+    assert snap.role == "spectator" and snap.player_id == BOB
     await duels.close()
 
 
@@ -332,17 +335,14 @@ async def test_a_spectator_joining_mid_game_gets_every_later_step() -> None:
         subscriptions.append(await pubsub.subscribe(channel))
 
     snap = await duels.spectate(viewer_id=ANN, match_id=MATCH, player_id=BOB, follow=follow)
-    assert snap["seq"] == 4 and snap["view"] == acks[-1]["view"]
+    assert snap.seq == 4 and snap.view == acks[-1].view
     watch = next(s for s in subscriptions if s.channel == channels.watch(MATCH, BOB))
     for seq, action in enumerate(WINNING_LINE[4:], start=5):
         ack = await duels.act(player_id=BOB, match_id=MATCH, seq=seq, action=action)
         step = await asyncio.wait_for(watch.__anext__(), 1)
-        assert step == {
-            "type": "watch", "match_id": MATCH, "player_id": BOB, "seq": seq,
-            "view": ack["view"], "score": ack["score"], "events": ack["events"],
-            "status": ack["status"],
-        }
-    assert step["status"] == "won" and step["view"]["status"] == "won"
+        assert step == WatchEvent(MATCH, BOB, seq, ack.view, ack.score, ack.events,
+                                  ack.status)
+    assert step.status == "won" and step.view["status"] == "won"
     await duels.close()
 
 
@@ -383,9 +383,9 @@ async def test_the_server_times_a_game_out_without_the_player() -> None:
     assert store.matches[MATCH].games[0].end_reason is None  # not a moment too early
     await clock.advance(0.1)
     over: dict[str, Any] = {}
-    while over.get("type") != "game_over":
+    while kind(over) != "game_over":
         over = await asyncio.wait_for(news.__anext__(), 2)
-    assert over["reason"] == "timed_out" and over["elapsed_ms"] == 200_000
+    assert over.reason == "timed_out" and over.elapsed_ms == 200_000
     game = store.matches[MATCH].games[0]
     assert game.end_reason == "timed_out" and game.ended_at == game.started_at + 200
     await duels.close()
@@ -405,9 +405,9 @@ async def test_a_restart_rebuilds_games_and_resumes_clocks() -> None:
     second = service(store, clock)
     assert await second.restore() == 1
     snap = await second.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
-    assert snap["seq"] == 5 and snap["time_left_ms"] == 60_000
+    assert snap.seq == 5 and snap.time_left_ms == 60_000
     again = await second.act(player_id=ANN, match_id=MATCH, seq=5, action=WINNING_LINE[4])
-    assert again["duplicate"] is True and again["view"]["actions"] == 5
+    assert again.duplicate is True and again.view["actions"] == 5
     await second.close()
 
     clock.now += 100  # down for longer than the time left: both time out at the deadline
@@ -434,11 +434,11 @@ async def test_a_duplicate_ack_after_a_restart_is_the_original_ack_byte_for_byte
     await second.restore()
     for _ in range(2):  # the first answer fans the step out again, the second does not
         again = await second.act(player_id=ANN, match_id=MATCH, seq=5, action=WINNING_LINE[4])
-        assert json.dumps(again) == json.dumps({**acks[-1], "duplicate": True})
+        assert encode(again) == encode(msgspec.structs.replace(acks[-1], duplicate=True))
     # The same within a process (no restart): the kept ack, not one made anew.
     clock.now += 3
     assert await second.act(player_id=ANN, match_id=MATCH, seq=5, action=WINNING_LINE[4]
-                            ) == {**acks[-1], "duplicate": True}
+                            ) == msgspec.structs.replace(acks[-1], duplicate=True)
     await second.close()
 
 
@@ -455,11 +455,11 @@ async def test_a_finish_that_cannot_be_stored_is_refused_but_a_time_out_stands()
     duels = service(store, clock)
     await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
     refused = await duels.finish(player_id=ANN, match_id=MATCH, seq=1)
-    assert refused["code"] == "not_stored" and refused["status"] == "playing"
+    assert refused.code == "not_stored" and refused.status == "playing"
     await clock.advance(35)  # the clock runs out: the server's task ends the game anyway
     assert (await duels.match(MATCH)).game_of(ANN).end_reason == "timed_out"
     late = await duels.finish(player_id=ANN, match_id=MATCH, seq=1)
-    assert late["code"] == "game_over" and late["status"] == "timed_out"
+    assert late.code == "game_over" and late.status == "timed_out"
     await duels.close()
 
 
@@ -501,7 +501,7 @@ async def test_a_game_nobody_opened_did_not_start_when_the_table_expires() -> No
     assert store.results[MATCH][0] == ANN  # same score (0), Bob's time is the whole limit
     late = await duels.open_game(player_id=BOB, match_id=MATCH, follow=no_follow)
     # Stored as a time-out of a game never opened; said as "did not start".
-    assert late["status"] == "did_not_start" and late["time_left_ms"] == 0
+    assert late.status == "did_not_start" and late.time_left_ms == 0
     assert store.matches[MATCH].games[1].started_at is None  # opening late starts nothing
     await duels.close()
 
@@ -511,9 +511,9 @@ async def test_opening_after_the_table_expired_starts_no_clock() -> None:
     store.matches[MATCH].expires_at = 1.0  # long ago
     duels = service(store, FakeClock())
     snapshot = await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
-    assert snapshot["status"] == "did_not_start"
+    assert snapshot.status == "did_not_start"
     reply = await duels.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
-    assert reply["code"] == "game_over"
+    assert reply.code == "game_over"
     await duels.close()
 
 
@@ -537,16 +537,16 @@ async def test_a_hint_is_legal_for_the_current_state_and_changes_nothing() -> No
         await duels.act(player_id=ANN, match_id=MATCH, seq=seq, action=action)
     before = await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
     answer = await duels.hint(player_id=ANN, match_id=MATCH)
-    assert answer["type"] == "hint" and answer["match_id"] == MATCH and answer["reason"]
+    assert kind(answer) == "hint" and answer.match_id == MATCH and answer.reason
     state = (await duels.match(MATCH)).game_of(ANN).game.state
-    assert answer["action"] is not None
-    assert is_legal(state, action_from_json(answer["action"]))
+    assert answer.action is not None
+    assert is_legal(state, action_from_json(answer.action))
     after = await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
     assert after == before  # no seq, no score, no log entry
     assert len(store.matches[MATCH].games[0].actions) == 4
     # Playing the hint is accepted by the server as the next action.
-    played = await duels.act(player_id=ANN, match_id=MATCH, seq=5, action=answer["action"])
-    assert played["type"] == "ack", played
+    played = await duels.act(player_id=ANN, match_id=MATCH, seq=5, action=answer.action)
+    assert kind(played) == "ack", played
     await duels.close()
 
 
@@ -621,7 +621,7 @@ async def test_a_game_keeps_its_actions_as_json_the_collector_does_not_walk() ->
     await duels.open_game(player_id=BOB, match_id=MATCH, follow=no_follow)
     await duels.finish(player_id=BOB, match_id=MATCH, seq=1)
     replay = await duels.replay(viewer_id=BOB, match_id=MATCH, player_id=ANN)
-    assert replay["record"]["moves"] == WINNING_LINE
+    assert replay.record["moves"] == WINNING_LINE
     await duels.close()
 
 
@@ -635,10 +635,10 @@ async def test_a_player_who_does_not_start_within_the_window_loses_did_not_start
     duels = service(store, clock, pubsub)
     opened = await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
     # The waiting player is told until when the other may start.
-    assert opened["opponent"]["status"] == "not_started"
-    assert opened["opponent"]["start_deadline"] == iso_time(clock.now + 120)
+    assert opened.opponent.status == "not_started"
+    assert opened.opponent.start_deadline == iso_time(clock.now + 120)
     mine = await asyncio.wait_for(seen.__anext__(), 2)
-    assert mine["progress"]["start_deadline"] is None  # Ann has started: no deadline
+    assert mine.progress.start_deadline is None  # Ann has started: no deadline
     await duels.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
     clock.now += 121
     await duels.reload(MATCH)  # what the sweeper does once the window is over
@@ -647,8 +647,8 @@ async def test_a_player_who_does_not_start_within_the_window_loses_did_not_start
     assert store.matches[MATCH].games[1].end_reason == "timed_out"  # as stored
     await duels.finish(player_id=ANN, match_id=MATCH, seq=2)
     result = duels.result(MATCH)
-    assert result is not None and result["winner_id"] == ANN
-    assert {r["player_id"]: r["reason"] for r in result["results"]} == {
+    assert result is not None and result.winner_id == ANN
+    assert {r.player_id: r.reason for r in result.results} == {
         ANN: "finished", BOB: "did_not_start"}
     await duels.close()
 
@@ -663,7 +663,7 @@ async def test_the_result_names_the_players_of_the_match() -> None:
         await duels.finish(player_id=player, match_id=MATCH, seq=1)
     result = duels.result(MATCH)
     assert result is not None
-    assert {r["player_id"]: r["name"] for r in result["results"]} == {ANN: "Ann", BOB: "Bob"}
+    assert {r.player_id: r.name for r in result.results} == {ANN: "Ann", BOB: "Bob"}
     await duels.close()
 
 
@@ -673,9 +673,9 @@ async def test_the_finish_ack_carries_the_final_clock() -> None:
     await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
     clock.now += 42.5
     ack = await duels.finish(player_id=ANN, match_id=MATCH, seq=1)
-    assert ack["type"] == "ack" and ack["status"] == "finished"
-    assert ack["time_left_ms"] == 557_500
+    assert kind(ack) == "ack" and ack.status == "finished"
+    assert ack.time_left_ms == 557_500
     clock.now += 30  # the clock has stopped: later frames say the same
     again = await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
-    assert again["time_left_ms"] == 557_500
+    assert again.time_left_ms == 557_500
     await duels.close()

@@ -27,10 +27,19 @@ from app.rooms.match import MatchState
 from app.rooms.modes import SOLO_MODE, UNTIMED
 from app.rooms.seat_log import rebuild_seat
 from app.rooms.store import StoredAction, StoredGame
+from app.wire.duel import Ack, Reject
+from app.wire.solo import SoloAck
 from tests.support.duel_layouts import RULES, WINNING_LINE, near_finished_layout
+from tests.support.frames import kind as frame_kind
 
 ANN, BOB, EVE = 1, 2, 3
 T0 = 1_000.0
+
+
+def again_of(reply: object) -> object:
+    """An answer as a resend gets it again: the same, marked as a duplicate."""
+    assert isinstance(reply, Ack | SoloAck)
+    return msgspec.structs.replace(reply, duplicate=True)
 
 
 def new_match(time_limit: float = 600.0, expires_at: float | None = None) -> MatchState:
@@ -53,7 +62,7 @@ def opened(match: MatchState, *players: int, at: float = T0) -> MatchState:
 def played(match: MatchState, player: int, actions: list[dict[str, Any]], at: float) -> MatchState:
     for action in actions:
         step = core.act(match, player, match.seat_of(player).seq + 1, action, at)
-        assert step.reply is not None and step.reply["type"] == "ack", step.reply
+        assert step.reply is not None and frame_kind(step.reply) == "ack", step.reply
         match = step.match
     return match
 
@@ -91,7 +100,7 @@ def test_an_action_is_logged_before_it_counts_and_fans_out_after() -> None:
     assert isinstance(write, AppendAction)
     assert (write.game_id, write.seq, write.action, write.at) == (101, 1, WINNING_LINE[0], T0 + 3)
     assert write.progress.time_used_ms == 3000 and write.progress.actions == 1
-    assert step.reply is not None and step.reply["type"] == "ack" and step.reply["seq"] == 1
+    assert step.reply is not None and frame_kind(step.reply) == "ack" and step.reply.seq == 1
     assert step.effects == (ACKED,)  # the fan-out reads the ack from the seat
     assert step.match.seat_of(ANN).seq == 1 and step.match.seat_of(ANN).last_ack is step.reply
 
@@ -101,7 +110,7 @@ def test_the_same_seq_again_is_the_same_answer_marked_duplicate() -> None:
     first = core.act(match, ANN, 1, WINNING_LINE[0], T0 + 1)
     again = core.act(first.match, ANN, 1, WINNING_LINE[0], T0 + 2)
     assert again.writes == () and again.effects == ()
-    assert again.reply == {**(first.reply or {}), "duplicate": True}
+    assert again.reply == again_of(first.reply)
 
 
 def test_another_action_with_a_seq_just_answered_is_refused_as_taken() -> None:
@@ -112,15 +121,14 @@ def test_another_action_with_a_seq_just_answered_is_refused_as_taken() -> None:
     for other in (WINNING_LINE[1], {"op": "finish"}, {"op": "move", "from": 9}):
         second = core.act(first.match, ANN, 1, other, T0 + 2)
         assert second.writes == () and second.effects == () and second.match is first.match
-        assert second.reply is not None and second.reply["type"] == "reject"
-        assert second.reply["code"] == "seq_taken" and second.reply["next_seq"] == 2
-        assert second.reply["view"] == (first.reply or {})["view"]
+        assert second.reply is not None and frame_kind(second.reply) == "reject"
+        assert second.reply.code == "seq_taken" and second.reply.next_seq == 2
+        assert first.reply is not None and second.reply.view == first.reply.view
     # A finish sent twice is a resend: the same answer; a move with its seq is taken.
     done = core.act(first.match, ANN, 2, {"op": "finish"}, T0 + 3)
-    assert core.act(done.match, ANN, 2, {"op": "finish"}, T0 + 4).reply == {
-        **(done.reply or {}), "duplicate": True}
+    assert core.act(done.match, ANN, 2, {"op": "finish"}, T0 + 4).reply == again_of(done.reply)
     taken = core.act(done.match, ANN, 2, WINNING_LINE[1], T0 + 4).reply
-    assert taken is not None and taken["code"] == "seq_taken"
+    assert taken is not None and taken.code == "seq_taken"
 
 
 def test_a_seq_answered_before_a_rebuild_is_fanned_out_again() -> None:
@@ -133,10 +141,10 @@ def test_a_seq_answered_before_a_rebuild_is_fanned_out_again() -> None:
                                               match.start, 600))
     step = core.act(match, ANN, 2, WINNING_LINE[1], T0 + 5)
     assert step.writes == ()
-    assert step.reply is not None and step.reply["duplicate"] and step.reply["seq"] == 2
+    assert step.reply is not None and step.reply.duplicate and step.reply.seq == 2
     assert step.effects == (ACKED,)
     last_ack = step.match.seat_of(ANN).last_ack
-    assert last_ack is not None and step.reply == {**last_ack, "duplicate": True}
+    assert last_ack is not None and step.reply == again_of(last_ack)
     again = core.act(step.match, ANN, 2, WINNING_LINE[1], T0 + 6)
     assert again.effects == () and again.reply == step.reply
 
@@ -162,17 +170,17 @@ def test_a_finish_sent_again_after_a_rebuild_is_answered_as_a_duplicate() -> Non
     match = match.with_seat(rebuild_seat(stored, match.start, 600))
     step = core.act(match, ANN, 3, {"op": "finish"}, T0 + 20)
     assert step.writes == ()
-    assert step.reply is not None and step.reply["type"] == "ack", step.reply
-    assert step.reply["duplicate"] and step.reply["seq"] == 3
-    assert step.reply["status"] == "finished"
+    assert step.reply is not None and frame_kind(step.reply) == "ack", step.reply
+    assert step.reply.duplicate and step.reply.seq == 3
+    assert step.reply.status == "finished"
     assert [type(e) for e in step.effects] == [Acked, GameEnded]  # announced again
     again = core.act(step.match, ANN, 3, {"op": "finish"}, T0 + 21)
     assert again.effects == () and again.reply == step.reply
     # Anything else at that seq, or a later one, is still refused: the game is over.
     other = core.act(match, ANN, 3, WINNING_LINE[2], T0 + 20).reply
     later = core.act(match, ANN, 4, {"op": "finish"}, T0 + 20).reply
-    assert other is not None and other["code"] == "game_over"
-    assert later is not None and later["code"] == "game_over"
+    assert other is not None and other.code == "game_over"
+    assert later is not None and later.code == "game_over"
 
 
 @pytest.mark.parametrize(("seq", "code"), [(4, "bad_seq"), (1, "stale_seq"), (0, "bad_seq")])
@@ -180,25 +188,25 @@ def test_seqs_out_of_order_are_rejected_with_the_view(seq: int, code: str) -> No
     match = played(opened(new_match(), ANN), ANN, WINNING_LINE[:2], T0)
     step = core.act(match, ANN, seq, WINNING_LINE[2], T0)
     assert step.writes == () and step.effects == () and step.match is match
-    assert step.reply is not None and step.reply["code"] == code
-    assert step.reply["next_seq"] == 3 and "view" in step.reply
+    assert step.reply is not None and step.reply.code == code
+    assert step.reply.next_seq == 3 and step.reply.view is not None
 
 
 def test_an_illegal_or_malformed_action_consumes_no_seq() -> None:
     match = opened(new_match(), ANN)
     illegal = core.act(match, ANN, 1, {"op": "move", "from": 4, "to": 5, "count": 1}, T0)
     malformed = core.act(match, ANN, 1, {"op": "jump"}, T0)
-    assert illegal.reply is not None and illegal.reply["type"] == "reject"
-    assert malformed.reply is not None and malformed.reply["code"] == "bad_action"
+    assert illegal.reply is not None and frame_kind(illegal.reply) == "reject"
+    assert malformed.reply is not None and malformed.reply.code == "bad_action"
     assert illegal.match is match and malformed.match is match
     assert illegal.writes == malformed.writes == ()
 
 
 def test_playing_before_opening_or_after_the_end_is_refused() -> None:
     match = new_match()
-    assert core.act(match, ANN, 1, WINNING_LINE[0], T0).reply["code"] == "not_opened"  # type: ignore[index]
+    assert core.act(match, ANN, 1, WINNING_LINE[0], T0).reply.code == "not_opened"  # type: ignore[union-attr]
     finished = core.act(opened(match, ANN), ANN, 1, {"op": "finish"}, T0).match
-    assert core.act(finished, ANN, 2, WINNING_LINE[0], T0).reply["code"] == "game_over"  # type: ignore[index]
+    assert core.act(finished, ANN, 2, WINNING_LINE[0], T0).reply.code == "game_over"  # type: ignore[union-attr]
 
 
 def test_a_finish_must_be_stored_and_ends_the_game_with_an_announcement() -> None:
@@ -210,9 +218,9 @@ def test_a_finish_must_be_stored_and_ends_the_game_with_an_announcement() -> Non
     kinds = [type(e) for e in step.effects]
     assert kinds == [Disarm, Acked, GameEnded]
     over = step.effects[-1]
-    assert isinstance(over, GameEnded) and over.frame["reason"] == "finished"
-    assert over.frame["elapsed_ms"] == 7000
-    assert step.reply is not None and step.reply["status"] == "finished"
+    assert isinstance(over, GameEnded) and over.frame.reason == "finished"
+    assert over.frame.elapsed_ms == 7000
+    assert step.reply is not None and step.reply.status == "finished"
 
 
 def test_the_winning_action_ends_the_game_won_with_a_best_effort_end_write() -> None:
@@ -245,15 +253,15 @@ def test_an_action_after_the_deadline_ends_the_game_at_it_and_is_refused() -> No
     assert isinstance(write, EndGame) and (write.reason, write.at) == ("timed_out", T0 + 60)
     assert [type(e) for e in step.effects] == [Disarm, ProgressChanged, GameEnded]
     assert step.effects[1] == ProgressChanged(ANN, ended=True)
-    assert step.reply is not None and step.reply["code"] == "game_over"
+    assert step.reply is not None and step.reply.code == "game_over"
     assert step.match.seat_of(ANN).seq == 0 and step.match.seat_of(ANN).status == "timed_out"
 
 
 def test_an_action_just_before_the_deadline_counts() -> None:
     match = opened(new_match(time_limit=60), ANN)
     step = core.act(match, ANN, 1, WINNING_LINE[0], T0 + 59.9)
-    assert step.reply is not None and step.reply["type"] == "ack"
-    assert step.reply["time_left_ms"] == 100
+    assert step.reply is not None and frame_kind(step.reply) == "ack"
+    assert step.reply.time_left_ms == 100
 
 
 def test_an_expired_table_times_out_the_unopened_game_with_the_whole_limit() -> None:
@@ -287,18 +295,18 @@ def test_a_replay_opens_once_the_match_is_over() -> None:
         core.replay(match, ANN)
     over = core.act(match, BOB, 1, {"op": "finish"}, T0).match
     replay = core.replay(over, ANN)
-    assert replay["record"]["moves"] == WINNING_LINE
-    assert replay["record"]["layout"]["stock"] == near_finished_layout()["stock"]
+    assert replay.record["moves"] == WINNING_LINE
+    assert replay.record["layout"]["stock"] == near_finished_layout()["stock"]
 
 
 def test_the_settled_match_names_the_winner_and_reveals_the_deal() -> None:
     match = played(opened(new_match(), ANN, BOB), ANN, WINNING_LINE, T0)
     match = core.act(match, BOB, 1, {"op": "finish"}, T0 + 1).match
     result = core.settled(match, ANN, {ANN: (1500.0, 1600.0)}, T0 + 2).result
-    assert result is not None and result["winner_id"] == ANN
-    assert result["deal"] == {"layout": near_finished_layout()}
-    assert result["results"][0]["rating_after"] == 1600.0
-    assert result["results"][1]["rating_before"] is None
+    assert result is not None and result.winner_id == ANN
+    assert result.deal == {"layout": near_finished_layout()}
+    assert result.results[0].rating_after == 1600.0
+    assert result.results[1].rating_before is None
 
 
 def test_a_rebuilt_seat_replays_its_log_and_keeps_the_stored_end() -> None:
@@ -338,7 +346,7 @@ def test_whatever_comes_the_seq_counts_what_the_log_holds(
         else:
             step = core.act(match, ANN, seat.seq + 1, {"op": "move", "from": 7, "to": 7}, now)
         appended += sum(isinstance(w, AppendAction) for w in step.writes)
-        if step.reply is not None and step.reply["type"] == "reject":
+        if isinstance(step.reply, Reject):
             assert step.match is match and step.writes == ()
         match = step.match
         assert match.seat_of(ANN).seq == appended == len(match.seat_of(ANN).actions)
@@ -384,8 +392,8 @@ def test_a_solo_seat_plays_and_wins_through_the_same_step_as_a_duel() -> None:
     append, end = step.writes
     assert isinstance(append, AppendAction) and isinstance(end, EndGame)
     assert end.reason == "won" and append.seq == len(WINNING_LINE)
-    assert step.reply is not None and step.reply["status"] == "won"
-    assert step.reply["time_left_ms"] is None  # an untimed seat has no time left to show
+    assert step.reply is not None and step.reply.status == "won"
+    assert step.reply.time_left_ms is None  # an untimed seat has no time left to show
     assert core.deadline_due(match, ANN, T0 + 10 * week) is None
 
 
@@ -393,13 +401,13 @@ def test_a_solo_seat_cannot_finish_its_game_and_answers_repeats_from_its_cache()
     match = opened(solo_match(), ANN)
     finish = core.act(match, ANN, 1, {"op": "finish"}, T0 + 1)
     assert finish.writes == () and finish.reply is not None
-    assert (finish.reply["type"], finish.reply["code"]) == ("reject", "bad_action")
+    assert (frame_kind(finish.reply), finish.reply.code) == ("reject", "bad_action")
     first = core.act(match, ANN, 1, WINNING_LINE[0], T0 + 1)
     # The solo rule: the cached seq is answered again whatever came with it (a duel
     # refuses another action as seq_taken) ...
     again = core.act(first.match, ANN, 1, WINNING_LINE[1], T0 + 2)
-    assert again.writes == () and again.reply == {**(first.reply or {}), "duplicate": True}
+    assert again.writes == () and again.reply == again_of(first.reply)
     # ... and from the cache only: with the cache gone (a rebuild), it is stale.
     forgotten = first.match.with_seat(first.match.seat_of(ANN).evolve(last_ack=None))
     stale = core.act(forgotten, ANN, 1, WINNING_LINE[0], T0 + 2).reply
-    assert stale is not None and stale["code"] == "stale_seq"
+    assert stale is not None and stale.code == "stale_seq"

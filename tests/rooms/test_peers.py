@@ -13,6 +13,7 @@ from app.rooms.store import MemoryStore, StoredGame, StoredMatch, StoreError, To
 from bench.bot import legal_moves
 from tests.support.clock import FakeClock
 from tests.support.duel_layouts import RULES, WINNING_LINE, near_finished_layout
+from tests.support.frames import kind
 
 ANN, BOB = 1, 2
 MATCH = 10
@@ -51,11 +52,11 @@ async def test_a_change_on_one_process_is_seen_by_the_others_copy() -> None:
     await two.open_game(player_id=BOB, match_id=MATCH, follow=no_follow)
     for seq, action in enumerate(WINNING_LINE[:3], start=1):
         ack = await one.act(player_id=ANN, match_id=MATCH, seq=seq, action=action)
-        assert ack["type"] == "ack"
+        assert kind(ack) == "ack"
     await settle()
     seen = await two.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
-    assert seen["seq"] == 3
-    assert seen["view"] == ack["view"]
+    assert seen.seq == 3
+    assert seen.view == ack.view
     await one.close()
     await two.close()
 
@@ -70,21 +71,21 @@ async def ann_on_both() -> tuple[MemoryStore, DuelService, DuelService, dict[str
 
 async def test_a_stale_process_loses_the_seq_race_and_answers_from_the_log() -> None:
     store, one, two, start = await ann_on_both()
-    other = next(m for m in legal_moves(start["view"], manual_flip=True)
+    other = next(m for m in legal_moves(start.view, manual_flip=True)
                  if m != WINNING_LINE[0])  # legal at the start too, but a different move
     first = await one.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
     # No yield in between: process two still holds its copy from before seq 1.
     late = await two.act(player_id=ANN, match_id=MATCH, seq=1, action=other)
-    assert first["type"] == "ack" and not first["duplicate"]
+    assert kind(first) == "ack" and not first.duplicate
     # Another action with a seq already taken: refused (not an ack of someone else's
     # step), with the log's view to resync on.
-    assert late["type"] == "reject" and late["code"] == "seq_taken", late
-    assert late["view"] == first["view"] and late["next_seq"] == 2
+    assert kind(late) == "reject" and late.code == "seq_taken", late
+    assert late.view == first.view and late.next_seq == 2
     assert [a.seq for a in store.matches[MATCH].games[0].actions] == [1]
     assert store.matches[MATCH].games[0].actions[0].action == WINNING_LINE[0]
     # The same action resent there is the same step: a duplicate answer.
     resent = await two.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
-    assert resent["type"] == "ack" and resent["duplicate"] is True
+    assert kind(resent) == "ack" and resent.duplicate is True
     await one.close()
     await two.close()
 
@@ -96,11 +97,11 @@ async def test_a_stale_copy_takes_the_next_seq_from_the_log_not_as_out_of_turn()
     await one.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
     # No yield in between: process two still holds its copy from before seq 1.
     next_one = await two.act(player_id=ANN, match_id=MATCH, seq=2, action=WINNING_LINE[1])
-    assert next_one["type"] == "ack" and next_one["view"]["actions"] == 2, next_one
+    assert kind(next_one) == "ack" and next_one.view["actions"] == 2, next_one
     assert [a.seq for a in store.matches[MATCH].games[0].actions] == [1, 2]
     # A seq truly out of turn is still refused, once the copy is fresh.
     early = await two.act(player_id=ANN, match_id=MATCH, seq=5, action=WINNING_LINE[2])
-    assert early["type"] == "reject" and early["code"] == "bad_seq" and early["next_seq"] == 3
+    assert kind(early) == "reject" and early.code == "bad_seq" and early.next_seq == 3
     await one.close()
     await two.close()
 
@@ -118,12 +119,12 @@ async def test_a_finish_resent_to_a_stale_copy_answers_with_the_stored_end() -> 
     await clock.advance(1.25)
     finished_at = clock()
     done = await one.finish(player_id=ANN, match_id=MATCH, seq=1)
-    assert done["type"] == "ack" and done["status"] == "finished"
+    assert kind(done) == "ack" and done.status == "finished"
     await clock.advance(0.75)  # the reconnection takes a while: the clock runs on
     resent = await two.finish(player_id=ANN, match_id=MATCH, seq=1)
-    assert resent["type"] == "ack" and resent["duplicate"] is True, resent
-    assert resent["status"] == "finished"
-    assert resent["time_left_ms"] == done["time_left_ms"] == start["time_left_ms"] - 1250
+    assert kind(resent) == "ack" and resent.duplicate is True, resent
+    assert resent.status == "finished"
+    assert resent.time_left_ms == done.time_left_ms == start.time_left_ms - 1250
     assert store.matches[MATCH].games[0].ended_at == finished_at
     await one.close()
     await two.close()
@@ -142,10 +143,10 @@ async def test_a_replay_asked_of_a_copy_that_missed_the_end_reads_the_log() -> N
         await two.open_game(player_id=player_id, match_id=MATCH, follow=no_follow)
     for player_id in (ANN, BOB):
         done = await one.finish(player_id=player_id, match_id=MATCH, seq=1)
-        assert done["type"] == "ack" and done["status"] == "finished"
+        assert kind(done) == "ack" and done.status == "finished"
     assert store.matches[MATCH].finished
     replay = await two.replay(viewer_id=ANN, match_id=MATCH, player_id=BOB)
-    assert replay["type"] == "replay" and replay["record"]["moves"] == []
+    assert kind(replay) == "replay" and replay.record["moves"] == []
     await one.close()
     await two.close()
 
@@ -161,11 +162,11 @@ async def test_opening_on_a_copy_that_missed_news_answers_from_the_log() -> None
     acked = [await one.act(player_id=ANN, match_id=MATCH, seq=seq, action=action)
              for seq, action in enumerate(WINNING_LINE[:2], start=1)]
     seen = await two.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
-    assert (seen["seq"], seen["view"]) == (2, acked[-1]["view"])
+    assert (seen.seq, seen.view) == (2, acked[-1].view)
     done = await one.finish(player_id=ANN, match_id=MATCH, seq=3)
     seen = await two.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
-    assert seen["status"] == "finished", seen  # (its seq counts the logged actions: 2)
-    assert seen["time_left_ms"] == done["time_left_ms"]
+    assert seen.status == "finished", seen  # (its seq counts the logged actions: 2)
+    assert seen.time_left_ms == done.time_left_ms
     await one.close()
     await two.close()
 
@@ -178,7 +179,7 @@ async def test_the_match_is_settled_when_its_last_game_ends_on_another_process()
     await two.finish(player_id=BOB, match_id=MATCH, seq=1)
     await settle()
     done = await one.finish(player_id=ANN, match_id=MATCH, seq=1)
-    assert done["status"] == "finished"
+    assert done.status == "finished"
     await settle()
     assert store.matches[MATCH].finished
     assert one.result(MATCH) is not None
@@ -234,7 +235,7 @@ async def test_a_stale_copys_time_out_records_the_logs_totals_not_its_own() -> N
     await two.open_game(player_id=BOB, match_id=MATCH, follow=no_follow)  # the stale copy
     for seq, action in enumerate(WINNING_LINE[:3], start=1):
         ack = await one.act(player_id=ANN, match_id=MATCH, seq=seq, action=action)
-        assert ack["type"] == "ack"
+        assert kind(ack) == "ack"
     await one.close()  # its timers die with it
     await clock.advance(limit + 1)  # two's timers fire
     await settle()
@@ -242,7 +243,7 @@ async def test_a_stale_copys_time_out_records_the_logs_totals_not_its_own() -> N
     assert reason == "timed_out"
     assert at == started + limit  # at its deadline
     assert totals.actions == 3, totals
-    assert totals.score == ack["score"], (totals, ack["score"])
+    assert totals.score == ack.score, (totals, ack.score)
     assert store.matches[MATCH].finished  # both games over (Bob's too): settled once
     await two.close()
 
@@ -263,7 +264,7 @@ async def test_a_stale_copys_table_expiry_ends_only_the_games_the_log_says_unope
     await two.match(MATCH)  # the stale copy, with its expiry timer
     await one.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
     ack = await one.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
-    assert ack["type"] == "ack"
+    assert kind(ack) == "ack"
     await one.close()
     await clock.advance(31)
     await settle()
@@ -335,12 +336,12 @@ async def test_the_other_process_follows_each_action_without_reading_the_log(see
     await settle()
     await one.match(MATCH)  # Bob's opening dropped one's copy (news of a start): rebuilt
     held, loads = await two.match(MATCH), store.loads
-    pick, view, seq = random.Random(seed), start["view"], 0
+    pick, view, seq = random.Random(seed), start.view, 0
     for _ in range(60):
         answer = await one.act(player_id=ANN, match_id=MATCH, seq=seq + 1,
                                action=next_action(view, pick))
-        view = answer["view"]
-        if answer["type"] == "ack":
+        view = answer.view
+        if kind(answer) == "ack":
             seq += 1
         await settle()
         assert (await two.match(MATCH)) is held  # followed, not dropped
@@ -350,7 +351,7 @@ async def test_the_other_process_follows_each_action_without_reading_the_log(see
     await same_as_the_log(store, two)
     # And it plays on with its copy: Bob's action there, Ann's next one here.
     bob = await two.act(player_id=BOB, match_id=MATCH, seq=1, action={"op": "deal"})
-    assert bob["type"] == "ack", bob
+    assert kind(bob) == "ack", bob
     await one.close()
     await two.close()
 
@@ -425,7 +426,7 @@ async def test_a_match_that_cannot_be_read_is_refused_as_unavailable_and_read_la
     assert not duels.cached(MATCH)  # no half-read copy kept
     store.away = False
     opened = await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
-    assert opened["type"] == "snapshot" and opened["seq"] == 0
+    assert kind(opened) == "snapshot" and opened.seq == 0
     await duels.close()
 
 
@@ -443,12 +444,12 @@ async def test_an_action_whose_fresh_copy_cannot_be_read_is_not_stored_and_chang
     answers: list[dict[str, Any]] = []
     late = await two.act(player_id=ANN, match_id=MATCH, seq=2, action=WINNING_LINE[1],
                          answer=answers.append)
-    assert late["type"] == "reject" and late["code"] == "not_stored", late
+    assert kind(late) == "reject" and late.code == "not_stored", late
     assert answers == [late]  # one answer, as for any action
     assert [a.seq for a in store.matches[MATCH].games[0].actions] == [1]
     store.away = False
     again = await two.act(player_id=ANN, match_id=MATCH, seq=2, action=WINNING_LINE[1])
-    assert again["type"] == "ack" and again["view"]["actions"] == 2, again
+    assert kind(again) == "ack" and again.view["actions"] == 2, again
     await one.close()
     await two.close()
 
@@ -485,8 +486,8 @@ async def test_matches_load_side_by_side_and_each_is_read_once() -> None:
     await settle()
     third = await asyncio.wait_for(
         duels.open_game(player_id=3, match_id=other, follow=no_follow), 1.0)
-    assert third["type"] == "snapshot" and not ann.done()  # not behind the held read
+    assert kind(third) == "snapshot" and not ann.done()  # not behind the held read
     store.held[MATCH].set()
-    assert [(await ann)["type"], (await bob)["type"]] == ["snapshot", "snapshot"]
+    assert [kind(await ann), kind(await bob)] == ["snapshot", "snapshot"]
     assert store.reads.count(MATCH) == 1 and store.reads.count(other) == 1
     await duels.close()

@@ -22,7 +22,9 @@ from app.services import quick_duel
 from app.services.players import create_player
 from app.services.results import LAPSED
 from app.services.sql_store import SqlStore
+from app.wire.duel import MatchResult
 from tests.support.clock import FakeClock
+from tests.support.frames import as_json
 
 Sessions = async_sessionmaker[AsyncSession]
 DEADLINE = 600  # seconds: the quick-duel deadline of these tests
@@ -69,7 +71,7 @@ def service(sessions: Sessions, clock: FakeClock) -> tuple[DuelService, list[Any
     original = pubsub.publish
 
     async def publish(channel: str, message: Any) -> None:
-        if isinstance(message, dict) and message.get("type") == "match_result":
+        if isinstance(message, MatchResult):
             results.append(message)
         await original(channel, message)
 
@@ -86,9 +88,9 @@ async def test_played_at_once_paired_later_settled_once(session_factory: Session
     assert started.created and not started.paired and started.view.match is not None
     match_id = started.view.match.id
     mine = await duels.open_game(player_id=ann.id, match_id=match_id, follow=no_follow)
-    assert mine["status"] == "playing" and mine["opponent"] is None  # nobody yet
+    assert mine.status == "playing" and mine.opponent is None  # nobody yet
     assert (await duels.act(player_id=ann.id, match_id=match_id, seq=1,
-                            action={"op": "deal"}))["type"] == "ack"
+                            action={"op": "deal"})).seq == 1
     await duels.finish(player_id=ann.id, match_id=match_id, seq=2)
     await clock.advance(60)
     assert results == []  # my game is over, the match waits for its second player
@@ -101,15 +103,15 @@ async def test_played_at_once_paired_later_settled_once(session_factory: Session
     assert paired.view.match.id == match_id
     await duels.reload(match_id)  # what the route does (app/api/routes/quick.py)
     his = await duels.open_game(player_id=bob.id, match_id=match_id, follow=no_follow)
-    assert his["status"] == "playing" and his["opponent"]["status"] == "finished"
-    assert his["seq"] == 0 and his["view"]["stock"] == mine["view"]["stock"]  # same deal
+    assert his.status == "playing" and his.opponent.status == "finished"
+    assert his.seq == 0 and his.view["stock"] == mine.view["stock"]  # same deal
     # What he sees of Ann's game: her progress only, nothing of her cards.
-    assert set(his["opponent"]) <= {"player_id", "score", "runs", "actions", "status",
+    assert set(as_json(his)["opponent"]) <= {"player_id", "score", "runs", "actions", "status",
                                     "online", "elapsed_ms", "time_left_ms", "at_ms",
                                     "start_deadline"}
     await duels.finish(player_id=bob.id, match_id=match_id, seq=1)
-    assert [r["match_id"] for r in results] == [match_id] * 2  # once, to each player
-    assert {r["player_id"] for r in results[0]["results"]} == {ann.id, bob.id}
+    assert [r.match_id for r in results] == [match_id] * 2  # once, to each player
+    assert {r.player_id for r in results[0].results} == {ann.id, bob.id}
     match, games, _ = await match_row(session_factory, match_id)
     assert match.status == "finished" and len(games) == 2
     await duels.close()
@@ -137,7 +139,7 @@ async def test_nobody_paired_in_time_the_match_lapses(session_factory: Sessions)
     await landed(results, 1)
     assert len(results) == 1
     (result,) = results
-    assert (result["winner_id"], [r["player_id"] for r in result["results"]]) == (
+    assert (result.winner_id, [r.player_id for r in result.results]) == (
         None, [ann.id])
     match, games, table = await match_row(session_factory, match_id)
     assert (match.status, match.winner_id, table.status) == (LAPSED, None, "closed")
@@ -161,7 +163,7 @@ async def test_a_copy_loaded_while_waiting_seats_the_paired_player(
     await duels.open_game(player_id=ann.id, match_id=match_id, follow=no_follow)
     assert (await ask(session_factory, bob)).paired  # no reload here
     his = await duels.open_game(player_id=bob.id, match_id=match_id, follow=no_follow)
-    assert his["status"] == "playing" and his["opponent"]["status"] == "playing"
+    assert his.status == "playing" and his.opponent.status == "playing"
     await duels.close()
 
 
@@ -193,7 +195,7 @@ async def test_the_sweeper_leaves_a_waiting_match_alone_until_its_deadline(
     sweeper = OverdueSweeper(store=store, duels=other, every=5.0, clock=clock)
     assert await sweeper.sweep() == 1
     match, _, _ = await match_row(session_factory, match_id)
-    assert match.status == LAPSED and [r["winner_id"] for r in results] == [None]
+    assert match.status == LAPSED and [r.winner_id for r in results] == [None]
     await other.close()
 
 

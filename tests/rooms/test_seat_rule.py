@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -21,6 +22,8 @@ from app.rooms.seat_rule import (
     again,
     judge,
 )
+from app.wire.duel import Ack
+from tests.support.frames import an_ack
 
 CODES = {"seq_taken", "game_over", "not_opened", "bad_seq", "stale_seq"}
 
@@ -107,10 +110,10 @@ def test_refusals_in_their_documented_order_and_words(rule: SeqRule) -> None:
 
 
 def test_the_answer_again_is_the_same_answer_marked_as_a_duplicate() -> None:
-    answer = {"type": "solo_ack", "seq": 4, "score": 496, "duplicate": False}
+    answer = an_ack(4)
     cached = Answered(4, answer)
-    assert cached.again() == {**answer, "duplicate": True} == again(answer)
-    assert answer["duplicate"] is False  # the cached answer itself is left as it was
+    assert cached.again() == an_ack(4, duplicate=True) == again(answer)
+    assert answer.duplicate is False  # the cached answer itself is left as it was
     assert cached.again() is not cached.again()
 
 
@@ -204,20 +207,24 @@ class ModelSeat:
     opened: bool = True
     ended: str | None = None
 
-    def command(self, seq: int, action: int) -> tuple[Verdict, dict[str, object] | None]:
+    def command(self, seq: int, action: int) -> tuple[Verdict, Ack | None]:
         verdict = judge(self.rule, seq, len(self.log),
                         None if self.cached is None else self.cached.seq, self.opened,
                         self.ended, lambda asked: self.log[asked - 1] == action)
         if verdict is ACCEPT:
             self.log.append(action)
-            answer = {"seq": seq, "action": action, "n": len(self.log), "duplicate": False}
+            answer = an_ack(seq, view={"action": action, "applied": len(self.log)})
             self.cached = Answered(seq, answer)
             if action == 0:
                 self.ended = "won"
             return verdict, answer
         if verdict is DUPLICATE:
             assert self.cached is not None or self.rule.answers_from_log
-            return verdict, None if self.cached is None else self.cached.again()
+            if self.cached is None:
+                return verdict, None
+            answered = self.cached.again()
+            assert isinstance(answered, Ack)
+            return verdict, answered
         return verdict, None
 
 
@@ -229,7 +236,7 @@ COMMANDS = st.lists(st.tuples(st.integers(-1, 14), st.integers(0, 3)), max_size=
 def test_a_seat_applies_each_seq_once_and_only_in_order(
         rule: SeqRule, commands: list[tuple[int, int]], opened: bool) -> None:
     seat = ModelSeat(rule, opened=opened)
-    answers: dict[int, dict[str, object]] = {}
+    answers: dict[int, Ack] = {}
     for seq, action in commands:
         before = (list(seat.log), seat.cached, seat.ended)
         verdict, answer = seat.command(seq, action)
@@ -246,7 +253,7 @@ def test_a_seat_applies_each_seq_once_and_only_in_order(
             # Only a seq answered before; the cached answer again, marked.
             assert seq in answers
             if answer is not None:
-                assert answer == {**answers[seq], "duplicate": True}
+                assert answer == msgspec.structs.replace(answers[seq], duplicate=True)
             if rule.checks_action:
                 assert seat.log[seq - 1] == action
         else:
@@ -268,7 +275,7 @@ def test_a_resend_of_every_step_just_taken_gets_the_same_answer(
         verdict, answer = seat.command(seq, action)
         assert verdict is ACCEPT and answer is not None
         again_verdict, repeat = seat.command(seq, action)
-        assert again_verdict is DUPLICATE and repeat == {**answer, "duplicate": True}
+        assert again_verdict is DUPLICATE and repeat == again(answer)
         other, _ = seat.command(seq, action + 1)  # another tab's action, same seq
         assert name_of(other) == ("seq_taken" if rule.checks_action else "duplicate")
         # The seq before, once passed: stale (in a duel it is no longer the last one).

@@ -32,6 +32,7 @@ from app.rewards.badges import (
 from app.rewards.solo import SoloOptions, SoloStart, solo_start
 from app.services.badges import held_badges
 from app.services.solo_play import SoloPlay
+from tests.support.frames import kind
 from tests.support.solo import T0, FakeClock, Outside, add_player, make_play
 
 ALL_SOLO_WIN_BADGES = {"first_win", "no_undo", "quick", "lean", "on_my_own"}
@@ -56,7 +57,7 @@ class Bench:
             self.clock.advance(seconds=seconds)
             [answer, *more] = await self.play.act(player_id=self.player, game_id=game_id,
                                                   seq=seq, action=action.to_json())
-            assert answer["type"] == "solo_ack", answer
+            assert kind(answer) == "solo_ack", answer
             self.answered.extend(more)
 
     async def win(self, start: SoloStart, line: list[Action], **how: float) -> int:
@@ -77,7 +78,7 @@ class Bench:
     def announced(self) -> list[str]:
         """Badge frames: after a WebSocket answer, or published (an end by REST)."""
         frames = [*self.answered, *(frame for _, frame in self.outside.frames)]
-        return [frame["badge"]["code"] for frame in frames if frame["type"] == "badge"]
+        return [frame.badge.code for frame in frames if kind(frame) == "badge"]
 
 
 @pytest.fixture
@@ -143,10 +144,10 @@ async def test_a_game_won_by_rescues_earns_a_win_but_not_the_skill_badges(
         [answer, *more] = await bench.play.rescue(player_id=bench.player, game_id=game_id,
                                                   seq=seq)
         bench.answered.extend(more)
-        if answer["type"] == "solo_reject" or not answer["steps"]:
+        if kind(answer) == "solo_reject" or not answer.steps:
             break
-        seq, status = answer["seq"] + 1, answer["status"]
-        if status != "playing" or answer["auto_complete"]:
+        seq, status = answer.seq + 1, answer.status
+        if status != "playing" or answer.auto_complete:
             break
     if status == "playing":
         [answer, *more] = await bench.play.auto_complete(player_id=bench.player,

@@ -1,4 +1,4 @@
-"""Every solo frame builder says what its protocol model says (app/api/protocol_solo.py):
+"""Every solo frame builder makes a frame that reads back as its type (app/wire/solo.py):
 ``app/services/solo_frames.py`` is the one place solo and daily frames are made."""
 
 from __future__ import annotations
@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from typing import Any
 
+import msgspec
 import pytest
 
 from app.db.solo_models import SoloGame
@@ -17,7 +18,8 @@ from app.rooms import frames
 from app.services import solo_frames
 from app.services.solo_seat import seat_match, seat_of, seconds
 from app.services.solo_store import end_game, start_state
-from tests.support.frames import assert_is_its_model
+from app.wire.base import Frame
+from tests.support.frames import as_json, assert_is_its_type, kind
 
 T0 = datetime(2026, 12, 4, 9, 0, tzinfo=UTC)
 
@@ -33,7 +35,7 @@ def a_game(**fields: Any) -> SoloGame:
     return SoloGame(**values)
 
 
-def built() -> list[dict[str, Any]]:
+def built() -> list[Frame]:
     game = a_game()
     match = seat_match(game, [])
     state = seat_of(match).game.state
@@ -61,16 +63,16 @@ def built() -> list[dict[str, Any]]:
     ]
 
 
-@pytest.mark.parametrize("frame", built(), ids=lambda f: f["type"])
-def test_a_built_solo_frame_is_its_protocol_model_exactly(frame: dict[str, Any]) -> None:
-    assert_is_its_model(frame)
+@pytest.mark.parametrize("frame", built(), ids=lambda f: kind(f))
+def test_a_built_solo_frame_is_its_type_exactly(frame: Frame) -> None:
+    assert_is_its_type(frame)
 
 
 def test_a_daily_in_progress_hides_its_number_and_every_game_its_deal() -> None:
     game = a_game()
     snapshot = solo_frames.snapshot(game, start_state(game), elapsed_ms=0, offered=False)
-    assert snapshot["number"] is None and "source_deal" not in snapshot
-    assert snapshot["view"] == frames.game_view(start_state(game))  # cards only as seen
+    assert snapshot.number is None and "source_deal" not in as_json(snapshot)
+    assert snapshot.view == frames.game_view(start_state(game))  # cards only as seen
 
 
 def test_the_core_s_answer_is_said_as_solo_says_it() -> None:
@@ -78,11 +80,11 @@ def test_the_core_s_answer_is_said_as_solo_says_it() -> None:
     match = seat_match(game, [])
     state = seat_of(match).game.state
     step = core.act(match, 3, 1, legal_actions(state)[0].to_json(), seconds(T0) or 0.0)
-    assert step.reply is not None and step.reply["type"] == "ack"
+    assert step.reply is not None and kind(step.reply) == "ack"
     ack = solo_frames.answer(game, seat_of(step.match).game.state, step.reply,
                              elapsed_ms=5, offered=True)
-    assert ack["type"] == "solo_ack" and ack["game_id"] == 41 and "match_id" not in ack
-    assert (ack["view"], ack["events"], ack["delta"]) == (
-        step.reply["view"], step.reply["events"], step.reply["delta"])
-    again = {**ack, "duplicate": True}  # the seat's cached answer, given again as it is
+    assert kind(ack) == "solo_ack" and ack.game_id == 41 and "match_id" not in as_json(ack)
+    assert (ack.view, ack.events, ack.delta) == (
+        step.reply.view, step.reply.events, step.reply.delta)
+    again = msgspec.structs.replace(ack, duplicate=True)  # the seat's cached answer, given again
     assert solo_frames.answer(game, state, again, elapsed_ms=99, offered=False) is again

@@ -19,6 +19,7 @@ from app.rewards.guide import Guidance, position_key, walk_back
 from app.rewards.solo import SoloOptions, solo_start
 from app.services import solo_guide
 from app.services import solo_store as games
+from tests.support.frames import kind
 from tests.support.solo import opened_game
 
 
@@ -50,25 +51,25 @@ async def test_following_hints_never_repeats_a_position_and_wins(
             action = rng.choice(choices)
         else:
             hint = await play.hint(player_id=ann, game_id=game_id)
-            if hint["verdict"] == "no_win":
-                assert hint["undos"] and hint["undo_to_move"] is not None
+            if hint.verdict == "no_win":
+                assert hint.undos and hint.undo_to_move is not None
                 [answer] = await play.undo_to_winnable(player_id=ann, game_id=game_id,
                                                        seq=seq + 1)
-                assert answer["verdict"] == "way_out", answer
-                assert len(answer["steps"]) == hint["undos"]
-                for _ in answer["steps"]:
+                assert answer.verdict == "way_out", answer
+                assert len(answer.steps) == hint.undos
+                for _ in answer.steps:
                     state = push(state, Undo())
                     seen.add(position_key(state))
-                seq = answer["seq"]
+                seq = answer.seq
                 assert seq == state.actions
                 continue
-            assert hint["verdict"] == "line", hint
-            action = action_from_json(hint["action"])
+            assert hint.verdict == "line", hint
+            action = action_from_json(hint.action)
             assert position_key(push(state, action)) not in seen, (turn, hint)
         seq += 1
         [ack, *_] = await play.act(player_id=ann, game_id=game_id, seq=seq,
                                    action=action.to_json())
-        assert ack["type"] == "solo_ack", ack
+        assert kind(ack) == "solo_ack", ack
         state = push(state, action)
         seen.add(position_key(state))
     assert state.won
@@ -90,27 +91,27 @@ async def test_no_win_from_here_says_how_far_back_and_undo_goes_there(
         state = push(state, Deal())
     started = time.perf_counter()
     hint = await play.hint(player_id=ann, game_id=game_id)
-    assert hint["verdict"] == "no_win" and hint["action"] is None, hint
-    assert hint["undos"] >= 1 and hint["undo_to_move"] == 5 - hint["undos"]
-    assert f"undo to move {hint['undo_to_move']}" in hint["reason"]
+    assert hint.verdict == "no_win" and hint.action is None, hint
+    assert hint.undos >= 1 and hint.undo_to_move == 5 - hint.undos
+    assert f"undo to move {hint.undo_to_move}" in hint.reason
     [answer] = await play.undo_to_winnable(player_id=ann, game_id=game_id, seq=seq + 1)
-    assert answer["type"] == "solo_assist" and answer["kind"] == "undo_to_winnable"
-    assert answer["verdict"] == "way_out" and answer["points_cost"] == 0
-    assert [s["action"] for s in answer["steps"]] == [{"op": "undo"}] * hint["undos"]
-    assert {s["by"] for s in answer["steps"]} == {"player"}
+    assert kind(answer) == "solo_assist" and answer.kind == "undo_to_winnable"
+    assert answer.verdict == "way_out" and answer.points_cost == 0
+    assert [s.action for s in answer.steps] == [{"op": "undo"}] * hint.undos
+    assert {s.by for s in answer.steps} == {"player"}
     assert time.perf_counter() - started < 30
-    for _ in range(hint["undos"]):
+    for _ in range(hint.undos):
         state = push(state, Undo())
-    assert answer["seq"] == state.actions and solve(state, nodes=300_000).solved
+    assert answer.seq == state.actions and solve(state, nodes=300_000).solved
     async with session_factory() as session:
         game = await games.get_game(session=session, game_id=game_id)
         log = await games.logged_actions(session=session, game_id=game_id)
-        assert game.undos == hint["undos"] and game.actions_count == state.actions
+        assert game.undos == hint.undos and game.actions_count == state.actions
         assert {entry.by for entry in log} == {"player"}  # ordinary undos of the player
     after = await play.hint(player_id=ann, game_id=game_id)  # the line found is kept
-    assert after["verdict"] == "line" and after["action"] is not None
+    assert after.verdict == "line" and after.action is not None
     [stale] = await play.undo_to_winnable(player_id=ann, game_id=game_id, seq=seq + 1)
-    assert stale["type"] == "solo_reject" and stale["code"] == "stale_seq"
+    assert kind(stale) == "solo_reject" and stale.code == "stale_seq"
 
 
 def test_walk_back_finds_the_most_recent_winnable_position() -> None:
@@ -150,7 +151,7 @@ async def test_cancel_stops_a_search_and_the_hint_answers_at_once(
     assert await play.cancel(player_id=ann, game_id=game_id)
     answer = await asyncio.wait_for(asked, 2)
     assert time.perf_counter() - started < 1
-    assert answer["verdict"] == "cancelled" and answer["action"] is None
+    assert answer.verdict == "cancelled" and answer.action is None
     for _ in range(100):  # the search itself stopped (the flag reached it)
         if calls:
             break

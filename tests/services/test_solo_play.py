@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import pytest
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -23,6 +24,7 @@ from app.scoring.replay import replay_record
 from app.scoring.schemes import windows_points
 from app.services import solo_play
 from app.services import solo_store as games
+from tests.support.frames import kind
 from tests.support.solo import (
     FakeClock,
     Outside,
@@ -44,20 +46,20 @@ async def test_a_solvable_deal_played_to_a_win_logs_scores_and_replays(
     game_id = created.game.id
     assert created.abandoned_game_id is None
     [snapshot] = await play.open(player_id=ann, game_id=game_id)
-    assert snapshot["number"] == 7 and snapshot["seq"] == 0 and snapshot["elapsed_ms"] == 0
+    assert snapshot.number == 7 and snapshot.seq == 0 and snapshot.elapsed_ms == 0
     frames: list[dict] = []  # type: ignore[type-arg]
     for seq, action in enumerate(line, start=1):
         clock.advance(seconds=1)
         frames = await play.act(player_id=ann, game_id=game_id, seq=seq, action=action.to_json())
-        assert frames[0]["type"] == "solo_ack", frames[0]
-    assert [f["type"] for f in frames][:2] == ["solo_ack", "solo_over"]
-    assert {f["type"] for f in frames[2:]} == {"badge"}  # the first win earns some
+        assert kind(frames[0]) == "solo_ack", frames[0]
+    assert [kind(f) for f in frames][:2] == ["solo_ack", "solo_over"]
+    assert {kind(f) for f in frames[2:]} == {"badge"}  # the first win earns some
     over = frames[1]
-    assert over["status"] == "won" and over["elapsed_ms"] == len(line) * 1000
+    assert over.status == "won" and over.elapsed_ms == len(line) * 1000
     expected = win_points(options=SoloOptions(1), elapsed_ms=len(line) * 1000,
                           actions=len(line))
-    assert over["points"] == expected == over["points_breakdown"]["total"]
-    assert over["source_deal"] == start.source
+    assert over.points == expected == over.points_breakdown.total
+    assert over.source_deal == start.source
     async with session_factory() as session:
         game = await games.get_game(session=session, game_id=game_id)
         assert (game.status, game.points, game.actions_count) == ("won", expected, len(line))
@@ -69,7 +71,7 @@ async def test_a_solvable_deal_played_to_a_win_logs_scores_and_replays(
         assert report.game.state.actions == len(line) and report.game.points == game.score
     late = await play.act(player_id=ann, game_id=game_id, seq=len(line) + 1,
                           action=line[0].to_json())
-    assert late[0]["code"] == "game_over"
+    assert late[0].code == "game_over"
 
 
 async def test_seq_rules_duplicates_and_illegal_actions(
@@ -80,22 +82,22 @@ async def test_seq_rules_duplicates_and_illegal_actions(
     start, line = one_suit(3)
     game_id = (await play.create(player_id=ann, start=start)).game.id
     early = await play.act(player_id=ann, game_id=game_id, seq=1, action=line[0].to_json())
-    assert early[0]["code"] == "not_opened"
+    assert early[0].code == "not_opened"
     await play.open(player_id=ann, game_id=game_id)
     [ack] = await play.act(player_id=ann, game_id=game_id, seq=1, action=line[0].to_json())
     [again] = await play.act(player_id=ann, game_id=game_id, seq=1, action=line[0].to_json())
-    assert again == {**ack, "duplicate": True}
+    assert again == msgspec.structs.replace(ack, duplicate=True)
     [ahead] = await play.act(player_id=ann, game_id=game_id, seq=5, action=line[1].to_json())
-    assert ahead["code"] == "bad_seq" and ahead["next_seq"] == 2
+    assert ahead.code == "bad_seq" and ahead.next_seq == 2
     [bad] = await play.act(player_id=ann, game_id=game_id, seq=2, action={"op": "fly"})
-    assert bad["code"] == "bad_action" and bad["next_seq"] == 2
+    assert bad.code == "bad_action" and bad.next_seq == 2
     [illegal] = await play.act(player_id=ann, game_id=game_id, seq=2,
                                action={"op": "move", "from": 0, "to": 0, "count": 1})
-    assert illegal["code"] == "same_column"
+    assert illegal.code == "same_column"
     [undo] = await play.act(player_id=ann, game_id=game_id, seq=2, action=Undo().to_json())
-    assert undo["events"] == [{"kind": "undone"}]
+    assert undo.events == [{"kind": "undone"}]
     [stale] = await play.act(player_id=ann, game_id=game_id, seq=1, action=line[0].to_json())
-    assert stale["code"] == "stale_seq"
+    assert stale.code == "stale_seq"
     async with session_factory() as session:
         game = await games.get_game(session=session, game_id=game_id)
         assert (game.actions_count, game.undos) == (2, 1)
@@ -114,15 +116,15 @@ async def test_a_new_process_rebuilds_the_game_from_its_log(
         await first.act(player_id=ann, game_id=game_id, seq=seq, action=action.to_json())
     second = make_play(session_factory, clock)  # a restart: nothing cached
     [snapshot] = await second.open(player_id=ann, game_id=game_id)
-    assert snapshot["seq"] == 20
-    assert snapshot["view"] == (await first.open(player_id=ann, game_id=game_id))[0]["view"]
+    assert snapshot.seq == 20
+    assert snapshot.view == (await first.open(player_id=ann, game_id=game_id))[0].view
     [ack] = await second.act(player_id=ann, game_id=game_id, seq=21, action=line[20].to_json())
-    assert ack["type"] == "solo_ack"
+    assert kind(ack) == "solo_ack"
     async with session_factory() as session:
         game = await games.get_game(session=session, game_id=game_id)
         rebuilt = await games.rebuild(session=session, game=game)
     assert rebuilt == replay(start.state, line[:21])
-    assert game.score == ack["score"] and game.actions_count == 21
+    assert game.score == ack.score and game.actions_count == 21
 
 
 async def test_one_solo_game_in_progress_a_new_one_abandons_it(
@@ -135,9 +137,9 @@ async def test_one_solo_game_in_progress_a_new_one_abandons_it(
     second = await play.create(player_id=ann, start=solo_start(12, SoloOptions(2, False, True)))
     assert second.abandoned_game_id == first.game.id
     assert outside.frames == [(ann, outside.frames[0][1])]
-    assert outside.frames[0][1]["type"] == "solo_over"
-    assert outside.frames[0][1]["status"] == "abandoned"
-    assert outside.frames[0][1]["elapsed_ms"] is None  # never opened
+    assert kind(outside.frames[0][1]) == "solo_over"
+    assert outside.frames[0][1].status == "abandoned"
+    assert outside.frames[0][1].elapsed_ms is None  # never opened
     async with session_factory() as session:
         rows = list(await session.scalars(select(SoloGame).order_by(SoloGame.id)))
         assert [(g.status, g.suits, g.relaxed, g.mapping_version) for g in rows] == [
@@ -158,7 +160,7 @@ async def test_the_row_counters_are_the_log_s(
     for seq, action in enumerate(steps, start=1):
         await play.act(player_id=ann, game_id=game_id, seq=seq, action=action.to_json())
     [rescue] = await play.rescue(player_id=ann, game_id=game_id, seq=len(steps) + 1)
-    assert rescue["verdict"] == "way_out"
+    assert rescue.verdict == "way_out"
     await play.hint(player_id=ann, game_id=game_id)
     async with session_factory() as session:
         game = await games.get_game(session=session, game_id=game_id)
@@ -166,7 +168,7 @@ async def test_the_row_counters_are_the_log_s(
         state = await games.rebuild(session=session, game=game)
     runs_by_rescue = sum(1 for i, e in enumerate(log)
                          if e.by == "rescue" and (i == 0 or log[i - 1].by != "rescue"))
-    assert game.actions_count == len(log) == state.actions == len(steps) + len(rescue["steps"])
+    assert game.actions_count == len(log) == state.actions == len(steps) + len(rescue.steps)
     assert game.undos == sum(1 for e in log if e.action["op"] == "undo") == 1
     assert game.rescues == runs_by_rescue == 1
     assert game.auto_completed == any(e.by == "auto_complete" for e in log)
@@ -201,14 +203,14 @@ async def test_a_rescue_asked_again_where_the_last_stopped_continues_its_line(
     played: list[dict[str, Any]] = []
     for _ in range(3):
         [answer] = await play.rescue(player_id=ann, game_id=game_id, seq=seq)
-        assert answer["verdict"] == "way_out" and len(answer["steps"]) == RESCUE_ACTIONS
-        played += [step["action"] for step in answer["steps"]]
-        seq += len(answer["steps"])
+        assert answer.verdict == "way_out" and len(answer.steps) == RESCUE_ACTIONS
+        played += [step.action for step in answer.steps]
+        seq += len(answer.steps)
     assert searches == [1]  # one search, three rescues
     assert played == [action.to_json() for action in whole[:3 * RESCUE_ACTIONS]]
     await play.act(player_id=ann, game_id=game_id, seq=seq, action=Undo().to_json())
     [answer] = await play.rescue(player_id=ann, game_id=game_id, seq=seq + 1)
-    assert answer["verdict"] == "way_out" and searches == [1, seq]
+    assert answer.verdict == "way_out" and searches == [1, seq]
 
 
 async def test_a_rescue_on_the_deals_own_win_plays_it_without_a_search(
@@ -223,8 +225,8 @@ async def test_a_rescue_on_the_deals_own_win_plays_it_without_a_search(
     for seq, action in enumerate(line[:2], start=1):
         await play.act(player_id=ann, game_id=game_id, seq=seq, action=action.to_json())
     [answer] = await play.rescue(player_id=ann, game_id=game_id, seq=3)
-    assert answer["verdict"] == "way_out" and answer["points_cost"] > 0
-    assert [step["action"] for step in answer["steps"]] == [
+    assert answer.verdict == "way_out" and answer.points_cost > 0
+    assert [step.action for step in answer.steps] == [
         action.to_json() for action in line[2:2 + RESCUE_ACTIONS]]
     assert searches == []
 
@@ -242,17 +244,17 @@ async def test_no_paid_rescue_where_the_free_auto_complete_is_offered(
     seq = 0
     for seq, action in enumerate(line, start=1):
         [ack, *_] = await play.act(player_id=ann, game_id=game_id, seq=seq, action=action.to_json())
-        if ack["auto_complete"]:
+        if ack.auto_complete:
             break
-    assert ack["auto_complete"] and ack["status"] == "playing"
+    assert ack.auto_complete and ack.status == "playing"
     [refused] = await play.rescue(player_id=ann, game_id=game_id, seq=seq + 1)
-    assert (refused["type"], refused["code"]) == ("solo_reject", "auto_complete_ready")
-    assert refused["next_seq"] == seq + 1  # no seq used
+    assert (kind(refused), refused.code) == ("solo_reject", "auto_complete_ready")
+    assert refused.next_seq == seq + 1  # no seq used
     async with session_factory() as session:
         game = await games.get_game(session=session, game_id=game_id)
         assert (game.rescues, game.actions_count) == (0, seq)
     [done, *_] = await play.auto_complete(player_id=ann, game_id=game_id, seq=seq + 1)
-    assert done["kind"] == "auto_complete" and done["status"] == "won"
+    assert done.kind == "auto_complete" and done.status == "won"
 
 
 async def test_the_offer_is_solved_without_polish_and_the_press_plays_the_polished_line(
@@ -274,12 +276,12 @@ async def test_the_offer_is_solved_without_polish_and_the_press_plays_the_polish
     for seq, action in enumerate(line, start=1):
         [ack, *_] = await play.act(player_id=ann, game_id=game_id, seq=seq, action=action.to_json())
         state = push(state, action)
-        if ack["auto_complete"]:
+        if ack.auto_complete:
             break
-    assert ack["auto_complete"] and asked and not any(asked)  # every offer: no polish
+    assert ack.auto_complete and asked and not any(asked)  # every offer: no polish
     asked.clear()
     polished = auto_complete(state)
     [done, *_] = await play.auto_complete(player_id=ann, game_id=game_id, seq=seq + 1)
     assert asked == [True]
-    assert done["status"] == "won" and len(done["steps"]) == len(polished.actions)
-    assert [step["action"] for step in done["steps"]] == [a.to_json() for a in polished.actions]
+    assert done.status == "won" and len(done.steps) == len(polished.actions)
+    assert [step.action for step in done.steps] == [a.to_json() for a in polished.actions]

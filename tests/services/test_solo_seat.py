@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,6 +17,7 @@ from app.rooms import duel_core as core
 from app.rooms.modes import SOLO_MODE
 from app.services.solo_seat import in_step, seat_match, seat_of, seconds, write_step
 from app.services.solo_store import score_of, start_state
+from tests.support.frames import kind
 from tests.support.play import legal_walk
 
 T0 = datetime(2026, 12, 4, 9, 0, tzinfo=UTC)
@@ -69,7 +71,7 @@ def test_a_cached_match_follows_its_row_or_asks_for_a_rebuild() -> None:
     assert opened is not None and seat_of(opened).started_at == seconds(T0)
     step = core.act(opened, 3, 1, legal_actions(seat_of(opened).game.state)[0].to_json(),
                     seconds(T0) or 0.0)
-    assert step.reply is not None and step.reply["type"] == "ack"
+    assert step.reply is not None and kind(step.reply) == "ack"
     cached = step.match.with_seat(seat_of(step.match).evolve(last_ack=step.reply))
     assert in_step(cached, game) is None  # the row says 0 actions: another process's log
     game.actions_count = 1
@@ -79,10 +81,10 @@ def test_a_cached_match_follows_its_row_or_asks_for_a_rebuild() -> None:
     assert ended is not None and seat_of(ended).status == "abandoned"
     assert in_step(ended, game) is ended
     refused = core.act(ended, 3, 2, {"op": "deal"}, seconds(T0) or 0.0).reply
-    assert refused is not None and refused["code"] == "game_over"
+    assert refused is not None and refused.code == "game_over"
     # The last answer stays cached: its resend is answered again, game over or not.
     again = core.act(ended, 3, 1, {"op": "deal"}, seconds(T0) or 0.0).reply
-    assert again == {**step.reply, "duplicate": True}
+    assert again == msgspec.structs.replace(step.reply, duplicate=True)
 
 
 class Session:

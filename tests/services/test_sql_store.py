@@ -20,6 +20,7 @@ from app.services.sql_store import SqlStore
 from app.services.tables import TableSettings, create_table, join_table
 from tests.support.clock import FakeClock
 from tests.support.duel_layouts import WINNING_LINE, near_finished_layout
+from tests.support.frames import kind
 from tests.support.layout_route import set_test_layout
 
 Sessions = async_sessionmaker[AsyncSession]
@@ -72,12 +73,12 @@ async def test_a_duel_is_logged_settled_and_rebuilt(session_factory: Sessions) -
     await duels.open_game(player_id=ann, match_id=match_id, follow=no_follow)
     for seq, action in enumerate(WINNING_LINE[:6], start=1):
         reply = await duels.act(player_id=ann, match_id=match_id, seq=seq, action=action)
-        assert reply["type"] == "ack"
+        assert kind(reply) == "ack"
     games = {g.player_id: g for g in await rows(session_factory, Game, match_id=match_id)}
     logged = await rows(session_factory, GameAction, game_id=games[ann].id)
     assert [(a.seq, a.action) for a in logged] == list(enumerate(WINNING_LINE[:6], start=1))
     # The totals are on the log while the game is played (the games row is not written).
-    assert [(a.actions_count, a.score) for a in logged][-1] == (6, reply["score"])
+    assert [(a.actions_count, a.score) for a in logged][-1] == (6, reply.score)
     assert (games[ann].actions_count, games[ann].score) == (0, 0)
     assert games[ann].started_at is not None and games[bob].started_at is None
     await duels.close()
@@ -86,10 +87,10 @@ async def test_a_duel_is_logged_settled_and_rebuilt(session_factory: Sessions) -
     again = DuelService(store=SqlStore(session_factory), pubsub=MemoryPubSub(), clock=clock)
     assert await again.restore() == 1
     snap = await again.open_game(player_id=ann, match_id=match_id, follow=no_follow)
-    assert snap["seq"] == 6 and snap["time_left_ms"] == 270_000
+    assert snap.seq == 6 and snap.time_left_ms == 270_000
     for seq, action in enumerate(WINNING_LINE[6:], start=7):
         reply = await again.act(player_id=ann, match_id=match_id, seq=seq, action=action)
-    assert reply["status"] == "won"
+    assert reply.status == "won"
     await again.open_game(player_id=bob, match_id=match_id, follow=no_follow)
     # Bob plays nothing until his clock has run out: the game's natural end, rated
     # however short (docs/ratings.md); his late Finish is refused.
@@ -102,7 +103,7 @@ async def test_a_duel_is_logged_settled_and_rebuilt(session_factory: Sessions) -
     assert (games[ann].status, games[bob].status) == ("won", "timed_out")
     assert games[ann].rating_after is not None and games[ann].rating_after > 1500
     result = again.result(match_id)
-    assert result is not None and result["winner_id"] == ann
+    assert result is not None and result.winner_id == ann
     await again.close()
 
 
@@ -118,7 +119,7 @@ async def test_a_match_loads_in_three_statements_whatever_its_games(
         await duels.open_game(player_id=player, match_id=match_id, follow=no_follow)
     for seq, action in enumerate(WINNING_LINE[:3], start=1):
         assert (await duels.act(player_id=ann, match_id=match_id, seq=seq,
-                                action=action))["type"] == "ack"
+                                action=action)).seq == seq
     await duels.close()
 
     statements: list[str] = []

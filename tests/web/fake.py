@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from typing import Any, cast
 
 from playwright.sync_api import Page, Route, WebSocketRoute
 
@@ -32,10 +32,27 @@ from app.engine.solver.advice import hint as engine_hint
 from app.engine.state import GameState
 from app.engine.view import player_view
 from app.scoring.play import ScoredGame
+from app.wire.base import Numbered, numbered
+from app.wire.duel import (
+    Ack,
+    AckStatus,
+    EndReason,
+    GameOver,
+    Hint,
+    MatchResult,
+    PlayerResult,
+    Progress,
+    ProgressEvent,
+    Reject,
+    Snapshot,
+    WatchEvent,
+)
+from app.wire.frames import decode
+from app.wire.session import Error, Pong, Welcome
 from tests.support.frames import checked_json
 
-ME = {"id": 1, "name": "alice"}
-OPPONENT = {"id": 2, "name": "bob"}
+ME: dict[str, Any] = {"id": 1, "name": "alice"}
+OPPONENT: dict[str, Any] = {"id": 2, "name": "bob"}
 MATCH_ID = 11
 TABLE_ID = 7
 
@@ -96,10 +113,10 @@ class FakeServer:
             start = state_from_layout(self.rules, layout or NEAR_FINISHED)
         self.game = ScoredGame.start(start)
         self.seq = 0
-        self.status = "playing"
+        self.status: AckStatus = "playing"
         self.time_limit_ms = time_limit_ms
         self.n = 0
-        self.log: list[dict[str, Any]] = []
+        self.log: dict[int, Numbered] = {}  # the events sent, by their number
         self.sockets: list[WebSocketRoute] = []
         self.received: list[dict[str, Any]] = []
         # Actions held unanswered until release_acts(): an ack still on its way.
@@ -186,7 +203,7 @@ class FakeServer:
             self.hello(ws, message)
         elif kind == "open_game":
             self.push(ws, self.snapshot())
-            self.push(ws, {"type": "progress", "match_id": MATCH_ID, "progress": self.opponent()})
+            self.push(ws, ProgressEvent(match_id=MATCH_ID, progress=self.progress()))
         elif kind == "action" and self.hold_acts:
             self.held_acts.append((ws, message))
         elif kind == "action":
@@ -200,40 +217,47 @@ class FakeServer:
         elif kind == "spectate":
             self.push(ws, self.opponent_snapshot())
         elif kind == "ping" and not self.muted:
-            ws.send(checked_json({"type": "pong"}))
+            ws.send(checked_json(Pong()))
 
     def hello(self, ws: WebSocketRoute, message: dict[str, Any]) -> None:
         resumed = message.get("stream") == self.stream and message.get("last_event") is not None
-        ws.send(checked_json({
-            "type": "welcome", "v": 1, "player_id": ME["id"], "stream": self.stream,
-            "last_event": self.n, "resumed": resumed,
-        }))
+        ws.send(checked_json(Welcome(v=1, player_id=ME["id"], stream=self.stream,
+                                     last_event=self.n, resumed=resumed)))
         if resumed:
-            for event in self.log:
-                if event["n"] > message["last_event"]:
+            for n, event in self.log.items():
+                if n > message["last_event"]:
                     ws.send(checked_json(event))
 
-    def push(self, ws: WebSocketRoute | None, payload: dict[str, Any]) -> None:
+    def push(self, ws: WebSocketRoute | None, frame: Numbered | dict[str, Any]) -> None:
+        """An event of the stream: numbered, logged for a resume, sent unless muted. Some
+        tests still build their own frames as dicts: such a frame must read back as its
+        struct field for field (checked_json), and goes on as that struct."""
+        if isinstance(frame, dict):
+            frame = cast(Numbered, decode(checked_json(frame)))
         self.n += 1
-        payload["n"] = self.n
-        self.log.append(payload)
+        self.log[self.n] = event = numbered(frame, self.n)
         if ws is not None and not self.muted:
-            ws.send(checked_json(payload))
+            ws.send(checked_json(event))
 
     def opponent(self, score: int = 0, runs: int = 6) -> dict[str, Any]:
+        """The opponent's progress as a dict: tests make their own progress frames from it
+        with some fields changed. ``progress`` is the same as the part a frame carries."""
         return {"player_id": OPPONENT["id"], "score": score, "actions": 0, "runs": runs,
                 "time_left_ms": self.time_limit_ms, "at_ms": round(time.time() * 1000),
                 "status": "playing", "online": True, "start_deadline": None,
                 **self.opponent_changes}
 
-    def snapshot(self) -> dict[str, Any]:
-        return {
-            "type": "snapshot", "match_id": MATCH_ID, "player_id": ME["id"], "role": "player",
-            "rules": self.rules.to_json(), "view": player_view(self.game.state),
-            "score": self.game.points, "seq": self.seq, "status": self.status,
-            "time_limit_ms": self.time_limit_ms, "time_left_ms": self.time_limit_ms,
-            "opponent": self.opponent(),
-        }
+    def progress(self, score: int = 0, runs: int = 6) -> Progress:
+        return Progress(**self.opponent(score, runs))
+
+    def snapshot(self) -> Snapshot:
+        return Snapshot(
+            match_id=MATCH_ID, player_id=ME["id"], role="player",
+            rules=self.rules.to_json(), view=player_view(self.game.state),
+            score=self.game.points, seq=self.seq, status=self.status,
+            time_limit_ms=self.time_limit_ms, time_left_ms=self.time_limit_ms,
+            opponent=self.progress(),
+        )
 
     def release_hints(self) -> None:
         self.hold_hints = False
@@ -249,7 +273,6 @@ class FakeServer:
 
     def act(self, ws: WebSocketRoute, message: dict[str, Any]) -> None:
         seq = message["seq"]
-        base = {"match_id": MATCH_ID, "seq": seq}
         try:
             if seq != self.seq + 1:
                 raise IllegalAction(f"expected seq {self.seq + 1}")
@@ -262,32 +285,32 @@ class FakeServer:
             before = self.game.points
             self.game, events = self.game.play(action)
         except IllegalAction as error:
-            self.push(ws, {
-                "type": "reject", **base, "code": error.code, "message": error.message,
-                "view": player_view(self.game.state), "score": self.game.points,
-                "next_seq": self.seq + 1, "status": self.status,
-            })
+            self.push(ws, Reject(
+                match_id=MATCH_ID, seq=seq, code=error.code, message=error.message,
+                view=player_view(self.game.state), score=self.game.points,
+                next_seq=self.seq + 1, status=self.status,
+            ))
             return
         self.seq = seq
         if self.game.state.status == "won":
             self.status = "won"
-        self.push(ws, {
-            "type": "ack", **base, "view": player_view(self.game.state),
-            "score": self.game.points, "delta": self.game.points - before,
-            "events": [event_json(e) for e in events], "status": self.status,
-            "time_left_ms": self.time_limit_ms, "duplicate": False,
-        })
+        self.push(ws, Ack(
+            match_id=MATCH_ID, seq=seq, view=player_view(self.game.state),
+            score=self.game.points, delta=self.game.points - before,
+            events=[event_json(e) for e in events], status=self.status,
+            time_left_ms=self.time_limit_ms, duplicate=False,
+        ))
 
     def hint(self, ws: WebSocketRoute) -> None:
         """Unnumbered, like the real server's: the engine's advice on what I can see."""
         if self.status != "playing":
-            ws.send(checked_json({"type": "error", "code": "game_over", "message": "over"}))
+            ws.send(checked_json(Error(code="game_over", message="over")))
             return
         advice = engine_hint(self.game.state)
-        ws.send(checked_json({
-            "type": "hint", "match_id": MATCH_ID, "reason": advice.reason,
-            "action": None if advice.action is None else advice.action.to_json(),
-        }))
+        ws.send(checked_json(Hint(
+            match_id=MATCH_ID, reason=advice.reason,
+            action=None if advice.action is None else advice.action.to_json(),
+        )))
 
     FINISHED_AFTER_MS = 65_000
 
@@ -295,54 +318,52 @@ class FakeServer:
         """Finished 65 s into the game: the ack and game_over carry the final clock."""
         self.seq = message["seq"]
         self.status = "finished"
-        self.push(ws, {
-            "type": "ack", "match_id": MATCH_ID, "seq": self.seq,
-            "view": player_view(self.game.state), "score": self.game.points, "delta": 0,
-            "events": [], "status": "finished",
-            "time_left_ms": self.time_limit_ms - self.FINISHED_AFTER_MS, "duplicate": False,
-        })
-        self.push(ws, {"type": "game_over", "match_id": MATCH_ID, "player_id": ME["id"],
-                       "reason": "finished", "score": self.game.points,
-                       "elapsed_ms": self.FINISHED_AFTER_MS})
+        self.push(ws, Ack(
+            match_id=MATCH_ID, seq=self.seq,
+            view=player_view(self.game.state), score=self.game.points, delta=0,
+            events=[], status="finished",
+            time_left_ms=self.time_limit_ms - self.FINISHED_AFTER_MS, duplicate=False,
+        ))
+        self.push(ws, GameOver(match_id=MATCH_ID, player_id=ME["id"], reason="finished",
+                               score=self.game.points, elapsed_ms=self.FINISHED_AFTER_MS))
 
-    def opponent_snapshot(self) -> dict[str, Any]:
-        return {
-            "type": "snapshot", "match_id": MATCH_ID, "player_id": OPPONENT["id"],
-            "role": "spectator", "rules": self.rules.to_json(),
-            "view": player_view(self.opponent_game.state), "score": self.opponent_game.points,
-            "seq": 0, "status": "playing", "time_limit_ms": self.time_limit_ms,
-            "time_left_ms": self.time_limit_ms - 5000, "opponent": None,
-        }
+    def opponent_snapshot(self) -> Snapshot:
+        return Snapshot(
+            match_id=MATCH_ID, player_id=OPPONENT["id"],
+            role="spectator", rules=self.rules.to_json(),
+            view=player_view(self.opponent_game.state), score=self.opponent_game.points,
+            seq=0, status="playing", time_limit_ms=self.time_limit_ms,
+            time_left_ms=self.time_limit_ms - 5000, opponent=None,
+        )
 
     def opponent_plays(self, action: dict[str, Any]) -> None:
         """The opponent acts; I see it live only if I watch (my game is over)."""
         self.opponent_game, events = self.opponent_game.play(action_from_json(action))
-        self.push(self.socket, {
-            "type": "watch", "match_id": MATCH_ID, "player_id": OPPONENT["id"], "seq": 1,
-            "view": player_view(self.opponent_game.state), "score": self.opponent_game.points,
-            "events": [event_json(e) for e in events], "status": "playing",
-        })
+        self.push(self.socket, WatchEvent(
+            match_id=MATCH_ID, player_id=OPPONENT["id"], seq=1,
+            view=player_view(self.opponent_game.state), score=self.opponent_game.points,
+            events=[event_json(e) for e in events], status="playing",
+        ))
 
-    def opponent_game_over(self, *, reason: str = "won", score: int = 120) -> None:
+    def opponent_game_over(self, *, reason: EndReason = "won", score: int = 120) -> None:
         """The opponent's game ends while mine goes on (their score, not their board)."""
-        self.push(self.socket, {"type": "game_over", "match_id": MATCH_ID,
-                                "player_id": OPPONENT["id"], "reason": reason, "score": score,
-                                "elapsed_ms": 140_000})
+        self.push(self.socket, GameOver(match_id=MATCH_ID, player_id=OPPONENT["id"],
+                                        reason=reason, score=score, elapsed_ms=140_000))
 
     def match_over(self, *, my_score: int, their_score: int,
                    their_elapsed_ms: int = 140_000) -> None:
         # A tie goes to the faster game: mine (65 s against 140 s).
         winner = ME["id"] if my_score >= their_score else OPPONENT["id"]
-        self.push(self.socket, {
-            "type": "match_result", "match_id": MATCH_ID, "winner_id": winner,
-            "deal": {"number": 1234, "generator": 1, "difficulty": None,
-                     "play": {"number": 87_531_207_400_219, "suits": 2, "solvable_only": True}},
-            "results": [
-                {"player_id": ME["id"], "name": ME["name"], "score": my_score,
-                 "elapsed_ms": 65_000, "reason": "finished", "rating_before": 1500.0,
-                 "rating_after": 1484.2},
-                {"player_id": OPPONENT["id"], "name": OPPONENT["name"], "score": their_score,
-                 "elapsed_ms": their_elapsed_ms, "reason": "won", "rating_before": 1500.0,
-                 "rating_after": 1515.8},
+        self.push(self.socket, MatchResult(
+            match_id=MATCH_ID, winner_id=winner,
+            deal={"number": 1234, "generator": 1, "difficulty": None,
+                  "play": {"number": 87_531_207_400_219, "suits": 2, "solvable_only": True}},
+            results=[
+                PlayerResult(player_id=ME["id"], name=ME["name"], score=my_score,
+                             elapsed_ms=65_000, reason="finished", rating_before=1500.0,
+                             rating_after=1484.2),
+                PlayerResult(player_id=OPPONENT["id"], name=OPPONENT["name"],
+                             score=their_score, elapsed_ms=their_elapsed_ms, reason="won",
+                             rating_before=1500.0, rating_after=1515.8),
             ],
-        })
+        ))

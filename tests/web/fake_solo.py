@@ -15,8 +15,9 @@ import re
 import time
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import Any, Literal
 
+import msgspec
 from playwright.sync_api import Page, Route, WebSocketRoute
 
 from app.engine.actions import Action, Undo, action_from_json
@@ -31,6 +32,22 @@ from app.rewards.solo import SoloOptions, SoloStart, daily_game, solo_start
 from app.scoring.play import ScoredGame
 from app.services.solo_lifecycle import Position, position_of
 from app.services.solo_play import known_way_out
+from app.wire.base import Numbered, numbered
+from app.wire.news import BadgeEarned, BadgeGame, EarnedBadge
+from app.wire.session import Pong, Welcome
+from app.wire.solo import (
+    PointsBreakdown,
+    SoloAck,
+    SoloAssist,
+    SoloAssistCounts,
+    SoloGameOptions,
+    SoloHint,
+    SoloOver,
+    SoloReject,
+    SoloSnapshot,
+    SoloStatus,
+    SoloStep,
+)
 from tests.support.frames import checked_json
 from tests.web.fake import ME, event_json
 
@@ -41,12 +58,12 @@ NOW = "2026-12-01T12:00:00Z"
 @dataclass
 class Game:
     id: int
-    kind: str
+    kind: Literal["solo", "daily"]
     start: SoloStart
     game: ScoredGame
     daily_date: date | None = None
     seq: int = 0
-    status: str = "playing"
+    status: SoloStatus = "playing"
     opened_at: float | None = None
     elapsed_ms: int | None = None
     hints: int = 0
@@ -164,10 +181,9 @@ class FakeSoloServer:
     def socket(self) -> WebSocketRoute:
         return self.sockets[-1]
 
-    def push(self, payload: dict[str, Any]) -> None:
+    def push(self, frame: Numbered) -> None:
         self.n += 1
-        payload["n"] = self.n
-        self.socket.send(checked_json(payload))
+        self.socket.send(checked_json(numbered(frame, self.n)))
 
     # ---- REST -----------------------------------------------------------------------
     def rest(self, route: Route) -> None:
@@ -264,7 +280,8 @@ class FakeSoloServer:
         game = self.add("solo", start)
         return {"game": game.rest(), "abandoned_game_id": abandoned.id if abandoned else None}
 
-    def add(self, kind: str, start: SoloStart, day: date | None = None) -> Game:
+    def add(self, kind: Literal["solo", "daily"], start: SoloStart,
+            day: date | None = None) -> Game:
         self.next_id += 1
         game = Game(self.next_id, kind, start, ScoredGame.start(start.state), daily_date=day)
         self.games[game.id] = game
@@ -341,11 +358,11 @@ class FakeSoloServer:
         self.received.append(message)
         kind = message["type"]
         if kind == "hello":
-            ws.send(checked_json({"type": "welcome", "v": 1, "player_id": ME["id"],
-                                "stream": "s-solo", "last_event": self.n, "resumed": False}))
+            ws.send(checked_json(Welcome(v=1, player_id=ME["id"], stream="s-solo",
+                                         last_event=self.n, resumed=False)))
             return
         if kind == "ping":
-            ws.send(checked_json({"type": "pong"}))
+            ws.send(checked_json(Pong()))
             return
         game = self.games.get(message.get("game_id", -1))
         if game is None:
@@ -366,16 +383,17 @@ class FakeSoloServer:
         elif kind == "solo_hint":
             game.hints += 1
             if self.no_win_from is not None:
-                ws.send(checked_json({"type": "solo_hint", "game_id": game.id, "action": None,
-                                    "reason": f"no win from here: undo to move {self.no_win_from}",
-                                    "verdict": "no_win", "undo_to_move": self.no_win_from,
-                                    "undos": game.seq - self.no_win_from}))
+                ws.send(checked_json(SoloHint(
+                    game_id=game.id, action=None,
+                    reason=f"no win from here: undo to move {self.no_win_from}",
+                    verdict="no_win", undo_to_move=self.no_win_from,
+                    undos=game.seq - self.no_win_from)))
                 return
             advice = engine_hint(game.game.state)
             self.hints_sent.append(advice.action.to_json() if advice.action else None)
-            ws.send(checked_json({"type": "solo_hint", "game_id": game.id, "reason": advice.reason,
-                                "action": self.hints_sent[-1], "verdict": "line",
-                                "undos": None, "undo_to_move": None}))
+            ws.send(checked_json(SoloHint(game_id=game.id, reason=advice.reason,
+                                          action=self.hints_sent[-1], verdict="line",
+                                          undos=None, undo_to_move=None)))
         elif kind == "solo_undo_to_winnable":
             self.undo_to_winnable(game, message)
         elif kind == "solo_rescue":
@@ -383,29 +401,31 @@ class FakeSoloServer:
         elif kind == "solo_auto_complete":
             self.finish(game)
 
-    def snapshot(self, game: Game) -> dict[str, Any]:
-        return {"type": "solo_snapshot", "game_id": game.id, "kind": game.kind,
-                "number": game.start.number if game.kind == "solo" else None,
-                "daily_date": game.daily_date.isoformat() if game.daily_date else None,
-                "options": game.options.to_json(),
-                "rules": {"preset": game.options.preset, "suits": game.options.suits},
-                "difficulty": game.start.difficulty, "view": player_view(game.game.state),
-                "score": game.game.points, "seq": game.seq, "status": game.status,
-                "elapsed_ms": game.elapsed_now(), "hints": game.hints, "rescues": game.rescues,
-                "auto_complete": self.offered(game), "points": game.points}
+    def snapshot(self, game: Game) -> SoloSnapshot:
+        return SoloSnapshot(
+            game_id=game.id, kind=game.kind,
+            number=game.start.number if game.kind == "solo" else None,
+            daily_date=game.daily_date.isoformat() if game.daily_date else None,
+            options=SoloGameOptions(**game.options.to_json()),
+            rules={"preset": game.options.preset, "suits": game.options.suits},
+            difficulty=game.start.difficulty, view=player_view(game.game.state),
+            score=game.game.points, seq=game.seq, status=game.status,
+            elapsed_ms=game.elapsed_now(), hints=game.hints, rescues=game.rescues,
+            auto_complete=self.offered(game), points=game.points)
 
     @staticmethod
     def offered(game: Game) -> bool:
         return game.status == "playing" and auto_complete(game.game.state).ready
 
-    def play(self, game: Game, action: Any, by: str) -> dict[str, Any]:
+    def play(self, game: Game, action: Any,
+             by: Literal["rescue", "auto_complete", "player"]) -> SoloStep:
         game.game, events = game.game.play(action)
         game.seq += 1
         game.by.append(by)
         if action.to_json()["op"] == "undo":
             game.undos += 1
-        return {"seq": game.seq, "action": action.to_json(), "by": by,
-                "events": [event_json(e) for e in events]}
+        return SoloStep(seq=game.seq, action=action.to_json(), by=by,
+                        events=[event_json(e) for e in events])
 
     def release_acts(self) -> None:
         self.hold_acts = False
@@ -414,7 +434,6 @@ class FakeSoloServer:
         self.held_acts.clear()
 
     def act(self, game: Game, message: dict[str, Any]) -> None:
-        base = {"game_id": game.id, "seq": message["seq"]}
         try:
             if game.status != "playing":
                 raise refusal("the game is over", "game_over")
@@ -423,25 +442,25 @@ class FakeSoloServer:
             before = game.game.points
             step = self.play(game, action_from_json(message["action"]), "player")
         except IllegalAction as error:
-            self.push({"type": "solo_reject", **base, "code": error.code,
-                       "message": error.message, "view": player_view(game.game.state),
-                       "score": game.game.points, "next_seq": game.seq + 1,
-                       "status": game.status})
+            self.push(SoloReject(game_id=game.id, seq=message["seq"], code=error.code,
+                                 message=error.message, view=player_view(game.game.state),
+                                 score=game.game.points, next_seq=game.seq + 1,
+                                 status=game.status))
             return
         self.won_check(game)
-        self.push({"type": "solo_ack", **base, "view": player_view(game.game.state),
-                   "score": game.game.points, "delta": game.game.points - before,
-                   "events": step["events"], "status": game.status,
-                   "elapsed_ms": game.elapsed_now(), "auto_complete": self.offered(game),
-                   "duplicate": False})
+        self.push(SoloAck(game_id=game.id, seq=message["seq"],
+                          view=player_view(game.game.state), score=game.game.points,
+                          delta=game.game.points - before, events=step.events,
+                          status=game.status, elapsed_ms=game.elapsed_now(),
+                          auto_complete=self.offered(game), duplicate=False))
         self.over_check(game)
 
     def rescue(self, game: Game) -> None:
         if self.offered(game):  # as the server: no paid rescue where the free finish is
-            self.push({"type": "solo_reject", "game_id": game.id, "seq": game.seq + 1,
-                       "code": "auto_complete_ready", "message": "use the auto-complete",
-                       "view": player_view(game.game.state), "score": game.game.points,
-                       "next_seq": game.seq + 1, "status": game.status})
+            self.push(SoloReject(game_id=game.id, seq=game.seq + 1,
+                                 code="auto_complete_ready", message="use the auto-complete",
+                                 view=player_view(game.game.state), score=game.game.points,
+                                 next_seq=game.seq + 1, status=game.status))
             return
         # As the server (app/services/solo_play.py, known_way_out): asked again where the
         # last rescue stopped, the rest of its verified line, without a new search (each
@@ -459,13 +478,13 @@ class FakeSoloServer:
         if found.status == "way_out":
             game.way_out = (position_of(game.game.state), found.line[len(steps):])
         self.won_check(game)
-        self.push({"type": "solo_assist", "game_id": game.id, "kind": "rescue",
-                   "verdict": found.status, "message": found.message, "steps": steps,
-                   "view": player_view(game.game.state), "score": game.game.points,
-                   "seq": game.seq, "status": game.status, "elapsed_ms": game.elapsed_now(),
-                   "rescues": game.rescues,
-                   "points_cost": rescue_cost(game.options) if steps else 0,
-                   "auto_complete": self.offered(game), "duplicate": False})
+        self.push(SoloAssist(game_id=game.id, kind="rescue",
+                             verdict=found.status, message=found.message, steps=steps,
+                             view=player_view(game.game.state), score=game.game.points,
+                             seq=game.seq, status=game.status, elapsed_ms=game.elapsed_now(),
+                             rescues=game.rescues,
+                             points_cost=rescue_cost(game.options) if steps else 0,
+                             auto_complete=self.offered(game), duplicate=False))
         self.over_check(game)
 
     def rescue_quietly(self, leave: int) -> None:
@@ -491,20 +510,21 @@ class FakeSoloServer:
     def cancelled(self, ws: WebSocketRoute, game: Game, held: dict[str, Any]) -> None:
         """A held search stopped by solo_cancel: its command answers "cancelled"."""
         if held["type"] == "solo_hint":
-            ws.send(checked_json({"type": "solo_hint", "game_id": game.id, "action": None,
-                                "reason": "cancelled", "verdict": "cancelled",
-                                "undos": None, "undo_to_move": None}))
+            ws.send(checked_json(SoloHint(game_id=game.id, action=None, reason="cancelled",
+                                          verdict="cancelled", undos=None, undo_to_move=None)))
             return
-        kind = "rescue" if held["type"] == "solo_rescue" else "undo_to_winnable"
+        kind: Literal["rescue", "undo_to_winnable"] = (
+            "rescue" if held["type"] == "solo_rescue" else "undo_to_winnable")
         self.push(self.assist(game, kind, "cancelled", "cancelled", []))
 
-    def assist(self, game: Game, kind: str, verdict: str, message: str,
-               steps: list[dict[str, Any]]) -> dict[str, Any]:
-        return {"type": "solo_assist", "game_id": game.id, "kind": kind, "verdict": verdict,
-                "message": message, "steps": steps, "view": player_view(game.game.state),
-                "score": game.game.points, "seq": game.seq, "status": game.status,
-                "elapsed_ms": game.elapsed_now(), "rescues": game.rescues, "points_cost": 0,
-                "auto_complete": self.offered(game), "duplicate": False}
+    def assist(self, game: Game, kind: Literal["rescue", "undo_to_winnable"],
+               verdict: Literal["way_out", "unknown", "cancelled"], message: str,
+               steps: list[SoloStep]) -> SoloAssist:
+        return SoloAssist(game_id=game.id, kind=kind, verdict=verdict,
+                          message=message, steps=steps, view=player_view(game.game.state),
+                          score=game.game.points, seq=game.seq, status=game.status,
+                          elapsed_ms=game.elapsed_now(), rescues=game.rescues, points_cost=0,
+                          auto_complete=self.offered(game), duplicate=False)
 
     def undo_to_winnable(self, game: Game, message: dict[str, Any]) -> None:
         """As the server: the undos back to move ``no_win_from`` (the player's own)."""
@@ -518,20 +538,20 @@ class FakeSoloServer:
     def finish(self, game: Game) -> None:
         plan = auto_complete(game.game.state)
         if not plan.ready:
-            self.push({"type": "solo_reject", "game_id": game.id, "seq": game.seq + 1,
-                       "code": "auto_complete_unavailable", "message": plan.message,
-                       "view": player_view(game.game.state), "score": game.game.points,
-                       "next_seq": game.seq + 1, "status": game.status})
+            self.push(SoloReject(game_id=game.id, seq=game.seq + 1,
+                                 code="auto_complete_unavailable", message=plan.message,
+                                 view=player_view(game.game.state), score=game.game.points,
+                                 next_seq=game.seq + 1, status=game.status))
             return
         steps = [self.play(game, a, "auto_complete") for a in plan.actions]
         game.auto_completed = True
         self.won_check(game)
-        self.push({"type": "solo_assist", "game_id": game.id, "kind": "auto_complete",
-                   "verdict": "ready", "status": game.status, "message": plan.message,
-                   "steps": steps,
-                   "view": player_view(game.game.state), "score": game.game.points,
-                   "seq": game.seq, "elapsed_ms": game.elapsed_now(), "rescues": game.rescues,
-                   "points_cost": 0, "auto_complete": False, "duplicate": False})
+        self.push(SoloAssist(game_id=game.id, kind="auto_complete",
+                             verdict="ready", status=game.status, message=plan.message,
+                             steps=steps,
+                             view=player_view(game.game.state), score=game.game.points,
+                             seq=game.seq, elapsed_ms=game.elapsed_now(), rescues=game.rescues,
+                             points_cost=0, auto_complete=False, duplicate=False))
         self.over_check(game)
 
     def won_check(self, game: Game) -> None:
@@ -546,26 +566,28 @@ class FakeSoloServer:
     def over_check(self, game: Game) -> None:
         if game.status == "playing":
             return
-        self.push({"type": "solo_over", "game_id": game.id, "status": game.status,
-                   "elapsed_ms": game.elapsed_ms, "actions": game.game.state.actions,
-                   "points": game.points, "points_breakdown": game.breakdown,
-                   "number": game.start.number, "source_deal": game.start.source,
-                   "daily_date": game.daily_date.isoformat() if game.daily_date else None,
-                   "assisted": game.assisted, "assists": game.assists()})
+        self.push(SoloOver(
+            game_id=game.id, status=game.status,
+            elapsed_ms=game.elapsed_ms, actions=game.game.state.actions,
+            points=game.points,
+            points_breakdown=PointsBreakdown(**game.breakdown) if game.breakdown else None,
+            number=game.start.number, source_deal=game.start.source,
+            daily_date=game.daily_date.isoformat() if game.daily_date else None,
+            assisted=game.assisted, assists=SoloAssistCounts(**game.assists())))
         if game.status == "won" and not any(b["code"] == "first_win" for b in self.badges):
             self.award("first_win", game)
 
     def award(self, code: str, game: Game) -> None:
         badge = next(b for b in BADGES if b.code == code)
-        earned = {"code": code, "title": badge.title, "description": badge.description,
-                  "earned_at": datetime.now(UTC).isoformat(), "game": {"kind": game.kind,
-                                                                       "id": game.id}}
-        self.badges.append(earned)
-        self.push({"type": "badge", "badge": {k: earned[k] for k in
-                                              ("code", "title", "description", "earned_at")},
-                   "game": earned["game"]})
+        earned = EarnedBadge(code=code, title=badge.title, description=badge.description,
+                             earned_at=datetime.now(UTC).isoformat())
+        by = BadgeGame(kind=game.kind, id=game.id)
+        # The REST list of my badges: each badge with the game that earned it.
+        self.badges.append({**msgspec.structs.asdict(earned),
+                            "game": msgspec.structs.asdict(by)})
+        self.push(BadgeEarned(badge=earned, game=by))
 
-    def end(self, game: Game, status: str) -> None:
+    def end(self, game: Game, status: SoloStatus) -> None:
         if game.status == "playing":
             game.status = status
             game.elapsed_ms = game.elapsed_now()

@@ -1,23 +1,38 @@
 """The stand-in servers of the browser tests send only what the real server could send:
-each frame is checked against its protocol model (tests/support/frames.checked_json)."""
+each frame is checked against its type in app/wire/ (tests/support/frames.checked_json)."""
 
 import json
 
+import msgspec
 import pytest
 
+from app.rewards.solo import SoloOptions, solo_start
+from app.wire.frames import decode
+from app.wire.session import Pong
 from tests.support.frames import checked_json
-from tests.web.fake import FakeServer
+from tests.web.fake import MATCH_ID, FakeServer
+from tests.web.fake_solo import FakeSoloServer
 
 
 def test_a_frame_as_the_server_builds_it_passes() -> None:
-    assert json.loads(checked_json({"type": "pong"})) == {"type": "pong"}
+    assert json.loads(checked_json(Pong())) == {"type": "pong"}
     snapshot = FakeServer().snapshot()
-    assert json.loads(checked_json(snapshot)) == snapshot
+    assert decode(checked_json(snapshot)) == snapshot
+    solo = FakeSoloServer()
+    solo_snapshot = solo.snapshot(solo.add("solo", solo_start(424242, SoloOptions(suits=1))))
+    assert decode(checked_json(solo_snapshot)) == solo_snapshot
+
+
+def test_a_frame_with_a_value_outside_its_type_is_refused() -> None:
+    # A struct is not checked when it is made: only its JSON read back tells.
+    snapshot = msgspec.structs.replace(FakeServer().snapshot(), status="paused")
+    with pytest.raises(AssertionError, match=r"Snapshot: .*\$\.status"):
+        checked_json(snapshot)
 
 
 def test_a_frame_missing_what_the_server_always_sends_is_refused() -> None:
-    opponent = FakeServer().opponent()
-    del opponent["start_deadline"]
-    snapshot = {**FakeServer().snapshot(), "opponent": opponent}
-    with pytest.raises(AssertionError, match=r"snapshot\.opponent\.start_deadline"):
-        checked_json(snapshot)
+    # A test's own frame, as a dict: a field with a default is one the server still sends.
+    progress = FakeServer().opponent()
+    del progress["start_deadline"]
+    with pytest.raises(AssertionError, match=r"progress\.progress\.start_deadline"):
+        checked_json({"type": "progress", "match_id": MATCH_ID, "progress": progress})

@@ -11,9 +11,11 @@ import re
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from playwright.sync_api import Browser, Page, Route, WebSocketRoute, expect
 
+from app.wire.duel import Snapshot
 from tests.web.axe import serious
 from tests.web.conftest import LiveServer
 from tests.web.fake import MATCH_ID, ME, OPPONENT, TABLE_ID, FakeServer
@@ -36,8 +38,8 @@ def quick_table(match_id: int | None, *, alone: bool = False) -> dict[str, Any]:
 class AloneServer(FakeServer):
     """My quick duel's match, nobody paired into it yet: my game only, not opened."""
 
-    def snapshot(self) -> dict[str, Any]:
-        return {**super().snapshot(), "opponent": None}
+    def snapshot(self) -> Snapshot:
+        return msgspec.structs.replace(super().snapshot(), opponent=None)
 
     def receive(self, ws: WebSocketRoute, text: str | bytes) -> None:
         if json.loads(text)["type"] == "open_game":  # no opponent: no progress of theirs
