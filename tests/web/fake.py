@@ -9,28 +9,19 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any, cast
+from typing import Any
 
 from playwright.sync_api import Page, Route, WebSocketRoute
 
 from app.engine.actions import Deal, action_from_json
-from app.engine.cards import SUITS, card_name, names
 from app.engine.deal import deal
 from app.engine.errors import IllegalAction
-from app.engine.events import (
-    ActionUndone,
-    CardFlipped,
-    CardsMoved,
-    Event,
-    GameWon,
-    RowDealt,
-    RunCompleted,
-)
 from app.engine.layout import state_from_layout
 from app.engine.rules import Rules, preset
 from app.engine.solver.advice import hint as engine_hint
 from app.engine.state import GameState
 from app.engine.view import player_view
+from app.rooms.frames import event_json as event_json  # the server's own (fake_solo too)
 from app.scoring.play import ScoredGame
 from app.wire.base import Numbered, numbered
 from app.wire.duel import (
@@ -47,7 +38,6 @@ from app.wire.duel import (
     Snapshot,
     WatchEvent,
 )
-from app.wire.frames import decode
 from app.wire.session import Error, Pong, Welcome
 from tests.support.frames import checked_json
 
@@ -73,22 +63,6 @@ NEAR_FINISHED: dict[str, Any] = {
     "stock": ["Qs", "Js", "Ts", "9s", "8s", "7s", "6s", "5s", "4s", "3s"],
     "removed": ["s"] * 6,
 }
-
-
-def event_json(event: Event) -> dict[str, Any]:
-    if isinstance(event, CardsMoved):
-        return {"kind": "moved", "from": event.src, "to": event.dst, "cards": names(event.cards)}
-    if isinstance(event, CardFlipped):
-        return {"kind": "flipped", "col": event.col, "card": card_name(event.card),
-                "automatic": event.automatic}
-    if isinstance(event, RowDealt):
-        return {"kind": "dealt", "cards": names(event.cards)}
-    if isinstance(event, RunCompleted):
-        return {"kind": "run_completed", "col": event.col, "suit": SUITS[event.suit]}
-    if isinstance(event, GameWon):
-        return {"kind": "won"}
-    assert isinstance(event, ActionUndone)
-    return {"kind": "undone"}
 
 
 def midgame(number: int, *, suits: int = 2, actions: int = 45) -> GameState:
@@ -228,12 +202,8 @@ class FakeServer:
                 if n > message["last_event"]:
                     ws.send(checked_json(event))
 
-    def push(self, ws: WebSocketRoute | None, frame: Numbered | dict[str, Any]) -> None:
-        """An event of the stream: numbered, logged for a resume, sent unless muted. Some
-        tests still build their own frames as dicts: such a frame must read back as its
-        struct field for field (checked_json), and goes on as that struct."""
-        if isinstance(frame, dict):
-            frame = cast(Numbered, decode(checked_json(frame)))
+    def push(self, ws: WebSocketRoute | None, frame: Numbered) -> None:
+        """An event of the stream: numbered, logged for a resume, sent unless muted."""
         self.n += 1
         self.log[self.n] = event = numbered(frame, self.n)
         if ws is not None and not self.muted:

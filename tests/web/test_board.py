@@ -8,11 +8,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from app.engine.layout import state_from_layout
 from app.engine.rules import preset
+from app.wire.duel import ProgressEvent
+from app.wire.news import Lobby, Resync
 from tests.web.boxes import press_while, settled_box
 from tests.web.conftest import LiveServer
 from tests.web.fake import MATCH_ID, TABLE_ID, FakeServer
@@ -363,9 +366,9 @@ def test_the_opponents_clock_is_dated_by_the_server_not_by_arrival(
     clock = page.locator("#their-clock")
 
     def news(time_left_ms: int, made_ago_ms: int) -> None:
-        fake.push(fake.socket, {"type": "progress", "match_id": MATCH_ID, "progress": {
-            **fake.opponent(), "time_left_ms": time_left_ms,
-            "at_ms": round(time.time() * 1000) - made_ago_ms}})
+        fake.push(fake.socket, ProgressEvent(MATCH_ID, msgspec.structs.replace(
+            fake.progress(), time_left_ms=time_left_ms,
+            at_ms=round(time.time() * 1000) - made_ago_ms)))
 
     news(500_000, 0)
     expect(clock).to_have_text(re.compile(r"^8:(20|19)$"))
@@ -387,8 +390,7 @@ def test_reconnect_resumes_the_stream(page: Page, fake: FakeServer, artifacts: P
     expect(page.locator(".statusline")).to_have_text(
         "Not connected: this move was not sent; play it again once the connection is back")
     expect(top(page, 3)).not_to_have_attribute("data-card", "As")
-    progress = fake.opponent(score=42, runs=7)
-    fake.push(None, {"type": "progress", "match_id": MATCH_ID, "progress": progress})
+    fake.push(None, ProgressEvent(MATCH_ID, fake.progress(score=42, runs=7)))
     fake.refuse_connections = False
     expect(page.locator("#status")).to_be_hidden(timeout=10_000)
     expect(page.locator("#their-score")).to_have_text("42")  # the missed event came
@@ -420,11 +422,10 @@ def test_lost_events_make_the_table_ask_for_its_snapshot_again(
     # stream, not a second time from the queue (two snapshots would cut short the answer
     # to an action sent in between).
     assert before == 1
-    fake.push(fake.socket, {"type": "resync", "reason": "events_lost"})
+    fake.push(fake.socket, Resync("events_lost"))
     wait_until_opened(before + 1)
     fake.n += 1  # an event that never came
-    progress = fake.opponent(score=42, runs=7)
-    fake.push(fake.socket, {"type": "progress", "match_id": MATCH_ID, "progress": progress})
+    fake.push(fake.socket, ProgressEvent(MATCH_ID, fake.progress(score=42, runs=7)))
     expect(page.locator("#their-score")).to_have_text("42")
     wait_until_opened(before + 2)
 
@@ -784,8 +785,7 @@ def test_the_result_names_a_player_who_left_the_table(page: Page, fake: FakeServ
     fake.match_over(my_score=-1, their_score=30)
     expect(page.locator("#winner")).to_have_text("Winner: bob")
     fake.seats = fake.seats[:1]  # bob leaves the table; the table is drawn again
-    fake.push(fake.socket, {"type": "lobby", "change": "table_updated",
-                            "table": {"id": TABLE_ID}})
+    fake.push(fake.socket, Lobby("table_updated", {"id": TABLE_ID}))
     page.wait_for_timeout(500)
     expect(page.locator("#winner")).to_have_text("Winner: bob")
     expect(page.locator(".scoresheet tbody th").nth(0)).to_contain_text("bob")

@@ -7,6 +7,7 @@ import msgspec
 import pytest
 
 from app.rewards.solo import SoloOptions, solo_start
+from app.wire.duel import Progress, ProgressEvent
 from app.wire.frames import decode
 from app.wire.session import Pong
 from tests.support.frames import checked_json
@@ -30,9 +31,8 @@ def test_a_frame_with_a_value_outside_its_type_is_refused() -> None:
         checked_json(snapshot)
 
 
-def test_a_frame_missing_what_the_server_always_sends_is_refused() -> None:
-    # A test's own frame, as a dict: a field with a default is one the server still sends.
+def test_a_frame_missing_what_the_server_always_sends_cannot_be_made() -> None:
     progress = FakeServer().opponent()
-    del progress["start_deadline"]
-    with pytest.raises(AssertionError, match=r"progress\.progress\.start_deadline"):
-        checked_json({"type": "progress", "match_id": MATCH_ID, "progress": progress})
+    del progress["online"]
+    with pytest.raises(TypeError, match="online"):
+        ProgressEvent(MATCH_ID, Progress(**progress))

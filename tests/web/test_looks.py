@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from app.wire.duel import MatchResult, PlayerResult
 from tests.web.axe import serious
 from tests.web.conftest import LiveServer
 from tests.web.fake import MATCH_ID, TABLE_ID, FakeServer, midgame
@@ -247,19 +248,12 @@ def test_result_table_fits_a_phone_in_every_language(browser: Browser, static_se
         page.click("#confirm-finish-yes")
         expect(page.locator("#watching")).to_be_visible()
         # The longest words of each column: "did not start", "too short to rate".
-        fake.push(fake.socket, {
-            "type": "match_result", "match_id": MATCH_ID, "winner_id": 1,
-            "deal": {"number": 1234, "generator": 1, "difficulty": None,
-                     "play": {"number": 87_531_207_400_219, "suits": 2,
-                              "solvable_only": True}},
-            "results": [
-                {"player_id": 1, "name": "alice", "score": 187, "elapsed_ms": 65_000,
-                 "reason": "timed_out", "rating_before": None, "rating_after": None},
-                {"player_id": 2, "name": "Maximilian_Schmidt", "score": -4,
-                 "elapsed_ms": 600_000, "reason": "did_not_start", "rating_before": None,
-                 "rating_after": None},
-            ],
-        })
+        fake.push(fake.socket, MatchResult(
+            MATCH_ID, 1,
+            [PlayerResult(1, "alice", 187, 65_000, "timed_out", None, None),
+             PlayerResult(2, "Maximilian_Schmidt", -4, 600_000, "did_not_start", None, None)],
+            {"number": 1234, "generator": 1, "difficulty": None,
+             "play": {"number": 87_531_207_400_219, "suits": 2, "solvable_only": True}}))
         expect(page.locator("#winner")).to_be_visible()
         page.wait_for_timeout(200)
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), (

@@ -15,7 +15,8 @@ import msgspec
 import pytest
 from playwright.sync_api import Browser, Page, Route, WebSocketRoute, expect
 
-from app.wire.duel import Snapshot
+from app.wire.duel import MatchResult, PlayerResult, ProgressEvent, Snapshot
+from app.wire.news import Lobby, QuickLooking
 from tests.web.axe import serious
 from tests.web.conftest import LiveServer
 from tests.web.fake import MATCH_ID, ME, OPPONENT, TABLE_ID, FakeServer
@@ -134,12 +135,10 @@ def test_nobody_waits_i_play_at_once(screen: tuple[str, Page], static_server: Li
     assert serious(page) == []
     # The next player who asks is paired into my match: their panel comes alive.
     server.table = {**server.table, "status": "full", "seats": server.fake.seats}
-    server.fake.push(server.fake.socket, {"type": "lobby", "change": "seat_taken",
-                                          "table": server.table})
-    server.fake.push(server.fake.socket, {"type": "progress", "match_id": MATCH_ID,
-                                          "progress": {**server.fake.opponent(score=0, runs=0),
-                                                       "status": "not_started",
-                                                       "start_deadline": "2026-12-03T15:00:00Z"}})
+    server.fake.push(server.fake.socket, Lobby("seat_taken", server.table))
+    server.fake.push(server.fake.socket, ProgressEvent(MATCH_ID, msgspec.structs.replace(
+        server.fake.progress(score=0, runs=0), status="not_started",
+        start_deadline="2026-12-03T15:00:00Z")))
     expect(later).to_contain_text(f"{OPPONENT['name']} has not started yet")
     expect(page.locator("#quick-later")).to_have_count(0)
     expect(page.locator("#say")).to_have_count(1)
@@ -173,13 +172,12 @@ def test_a_table_without_a_match_waits_then_goes_to_the_table(screen: tuple[str,
     expect(page.locator("#quick-suits")).to_be_disabled()  # one request at a time
     expect(page.locator("#quick-looking")).to_have_text("3 players looking")
     # Live: another player starts looking.
-    server.fake.push(server.fake.socket, {"type": "quick_looking", "looking": 4})
+    server.fake.push(server.fake.socket, QuickLooking(4))
     expect(page.locator("#quick-looking")).to_have_text("4 players looking")
     page.screenshot(path=artifacts / f"quick-waiting-{size}.png")
     assert serious(page) == []
     # The next player who asks for the same is paired with me: my table has its match.
-    server.fake.push(server.fake.socket, {"type": "lobby", "change": "seat_taken",
-                                          "table": quick_table(MATCH_ID)})
+    server.fake.push(server.fake.socket, Lobby("seat_taken", quick_table(MATCH_ID)))
     page.wait_for_function(f"() => location.hash === '#/table/{TABLE_ID}'")
     expect(page.locator(".tableau .column")).to_have_count(10)
 
@@ -209,13 +207,11 @@ def test_finished_alone_then_nobody_came(screen: tuple[str, Page], static_server
     expect(page.locator("#leave")).to_be_visible()
     expect(page.locator("#quick-later")).to_be_visible()
     assert not any(m["type"] == "spectate" for m in server.fake.received)
-    server.fake.push(server.fake.socket, {
-        "type": "match_result", "match_id": MATCH_ID, "winner_id": None,
-        "deal": {"number": 1234, "generator": 1, "difficulty": None,
-                 "play": {"number": 87_531_207_400_219, "suits": 2, "solvable_only": True}},
-        "results": [{"player_id": ME["id"], "name": ME["name"], "score": 480,
-                     "elapsed_ms": 65_000, "reason": "finished", "rating_before": None,
-                     "rating_after": None}]})
+    server.fake.push(server.fake.socket, MatchResult(
+        MATCH_ID, None,
+        [PlayerResult(ME["id"], ME["name"], 480, 65_000, "finished", None, None)],
+        {"number": 1234, "generator": 1, "difficulty": None,
+         "play": {"number": 87_531_207_400_219, "suits": 2, "solvable_only": True}}))
     expect(page.locator("#winner")).to_have_text("No opponent in time")
     expect(page.locator("#no-result")).to_have_text(
         "Nobody was paired with you before the deadline: the match ends without a result, "

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
+from app.wire.duel import EndReason, GameOver
+from app.wire.news import Said
 from tests.web.axe import serious
 from tests.web.conftest import LiveServer
 from tests.web.fake import MATCH_ID, ME, OPPONENT, TABLE_ID, FakeServer
@@ -31,11 +33,9 @@ def open_table(browser: Browser, server: LiveServer, viewport: dict[str, int]
     return page, fake
 
 
-def opponent_over(fake: FakeServer, *, score: int, elapsed_ms: int, reason: str = "finished"
-                  ) -> None:
-    fake.push(fake.socket, {"type": "game_over", "match_id": MATCH_ID,
-                            "player_id": OPPONENT["id"], "reason": reason, "score": score,
-                            "elapsed_ms": elapsed_ms})
+def opponent_over(fake: FakeServer, *, score: int, elapsed_ms: int,
+                  reason: EndReason = "finished") -> None:
+    fake.push(fake.socket, GameOver(MATCH_ID, OPPONENT["id"], reason, score, elapsed_ms))
 
 
 def sent(page: Page, fake: FakeServer, kind: str) -> list[dict[str, object]]:
@@ -148,11 +148,9 @@ def test_canned_messages_are_sent_as_codes_and_shown_to_both(
     expect(page.locator("#say-good_luck")).to_be_hidden()  # folded again once said
     said = sent(page, fake, "say")
     assert said == [{"type": "say", "match_id": MATCH_ID, "code": "good_luck"}]
-    fake.push(fake.socket, {"type": "said", "match_id": MATCH_ID, "player_id": ME["id"],
-                            "code": "good_luck"})
+    fake.push(fake.socket, Said(MATCH_ID, ME["id"], "good_luck"))
     expect(page.locator("#said")).to_have_text("You: Good luck!")
-    fake.push(fake.socket, {"type": "said", "match_id": MATCH_ID, "player_id": OPPONENT["id"],
-                            "code": "well_played"})
+    fake.push(fake.socket, Said(MATCH_ID, OPPONENT["id"], "well_played"))
     expect(page.locator("#said")).to_have_text("bob: Well played!")
     expect(page.locator("#live")).to_have_text("bob: Well played!")
     page.screenshot(path=artifacts / f"social-said-{viewport['width']}.png")
