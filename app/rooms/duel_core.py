@@ -38,6 +38,7 @@ from app.rooms.frames import RebuiltAck
 from app.rooms.match import MatchState, SeatState
 from app.rooms.store import Totals
 from app.wire import duel as wire
+from app.wire.events import Event as StepEvent
 from app.wire.solo import SoloAck
 
 Payload = dict[str, Any]
@@ -257,7 +258,7 @@ def _same_step(seat: SeatState, seq: int, data: Payload) -> bool:
         return False
 
 
-def _stepped(step: Step, player_id: int, seq: int, delta: int, events: list[Payload],
+def _stepped(step: Step, player_id: int, seq: int, delta: int, events: list[StepEvent],
              now: float) -> Step:
     """The step acknowledged: the ack is the reply, and fans out to spectators, then as
     progress to the match; an ended game is announced last."""

@@ -42,7 +42,7 @@ from app.rooms.deal_forms import public_deal
 from app.rooms.match import SeatState
 from app.rooms.winner import PlayerOutcome
 from app.wire import duel as wire
-from app.wire import news, session
+from app.wire import events, news, session
 from app.wire.session import PROTOCOL_VERSION
 
 Payload = dict[str, Any]
@@ -54,29 +54,28 @@ its unchanged columns (the engine's ``player_view`` itself: no call of ours arou
 once or twice per action)."""
 
 
-def event_json(event: Event) -> dict[str, Any]:
+def event_json(event: Event) -> events.Event:
+    """An engine event as a step's frames say it (``app/wire/events.py``)."""
     if isinstance(event, CardsMoved):
-        return {
-            "kind": "moved", "from": event.src, "to": event.dst, "cards": names(event.cards),
-        }
+        return events.Moved(event.src, event.dst, names(event.cards))
     if isinstance(event, CardFlipped):
-        return {
-            "kind": "flipped", "col": event.col, "card": card_name(event.card),
-            "automatic": event.automatic,
-        }
+        return events.Flipped(event.col, card_name(event.card), event.automatic)
     if isinstance(event, RowDealt):
-        return {"kind": "dealt", "cards": names(event.cards)}
+        return events.Dealt(names(event.cards))
     if isinstance(event, RunCompleted):
-        return {"kind": "run_completed", "col": event.col, "suit": SUITS[event.suit]}
+        return events.CompletedRun(event.col, SUITS[event.suit])
     if isinstance(event, GameWon):
-        return {"kind": "won"}
+        return WON
     if isinstance(event, ActionUndone):
-        return {"kind": "undone"}
+        return UNDONE
     raise TypeError(f"unknown event {event!r}")
 
 
-def events_json(events: tuple[Event, ...]) -> list[dict[str, Any]]:
-    return [event_json(event) for event in events]
+WON, UNDONE = events.Won(), events.Undone()
+
+
+def events_json(happened: tuple[Event, ...]) -> list[events.Event]:
+    return [event_json(event) for event in happened]
 
 
 # --------------------------------------------------------------------------- game frames
@@ -118,11 +117,11 @@ def snapshot(match_id: int, rules: dict[str, Any], seat: SeatState, *, role: wir
     )
 
 
-def ack(match_id: int, seat: SeatState, seq: int, delta: int, events: list[Payload],
+def ack(match_id: int, seat: SeatState, seq: int, delta: int, happened: list[events.Event],
         now: float) -> wire.Ack:
     return wire.Ack(
         match_id, seq, game_view(seat.game.state, seat.views), seat.game.score.points,
-        delta, events, seat.status,  # type: ignore[arg-type]  # an ack's by construction
+        delta, happened, seat.status,  # type: ignore[arg-type]  # an ack's by construction
         seat.time_left_ms(now),
     )
 
@@ -135,10 +134,10 @@ class RebuiltAck(wire.Ack, frozen=True):
         return wire.Ack(**msgspec.structs.asdict(self))
 
 
-def rebuilt_ack(match_id: int, seat: SeatState, seq: int, delta: int, events: list[Payload],
-                now: float) -> RebuiltAck:
+def rebuilt_ack(match_id: int, seat: SeatState, seq: int, delta: int,
+                happened: list[events.Event], now: float) -> RebuiltAck:
     """``ack``, marked as rebuilt from the log (``app/rooms/seat_log.py``)."""
-    return RebuiltAck(**msgspec.structs.asdict(ack(match_id, seat, seq, delta, events, now)))
+    return RebuiltAck(**msgspec.structs.asdict(ack(match_id, seat, seq, delta, happened, now)))
 
 
 def reject(match_id: int, seat: SeatState, seq: int, code: str, message: str) -> wire.Reject:

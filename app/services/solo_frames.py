@@ -25,6 +25,7 @@ from app.services.solo_store import breakdown_of, options_of
 from app.services.solo_views import iso_date, revealed_number
 from app.wire import duel
 from app.wire import solo as wire
+from app.wire.events import Event as StepEvent
 
 Payload = dict[str, Any]
 Answer = wire.SoloAck | wire.SoloReject
@@ -64,7 +65,8 @@ def answer(game: SoloGame, state: GameState, reply: Reply, *, elapsed_ms: int,
                         reply.events, _status(game), elapsed_ms, offered)
 
 
-def step(seq: int, action: Action | Payload, by: str, events: list[Payload]) -> wire.SoloStep:
+def step(seq: int, action: Action | Payload, by: str, events: list[StepEvent]
+         ) -> wire.SoloStep:
     """One action played for the player, inside ``solo_assist``'s ``steps``."""
     logged = action if isinstance(action, dict) else action.to_json()
     return wire.SoloStep(seq, logged, by, events)  # type: ignore[arg-type]  # the assists'

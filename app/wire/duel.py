@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from app.wire.base import ActionJson, Frame, Json, MatchFrame, Part, described
+from app.wire.events import Event
 
 GameStatus = Literal["not_started", "playing", "won", "finished", "timed_out", "did_not_start"]
 AckStatus = Literal["playing", "won", "finished", "timed_out"]
@@ -60,7 +61,7 @@ class Ack(MatchFrame, tag="ack", frozen=True):
     view: Json
     score: int
     delta: int
-    events: list[Json]
+    events: list[Event]
     status: AckStatus
     time_left_ms: Annotated[int | None, described(
         "None only for a game no clock ends (never a duel's).")]
@@ -91,7 +92,7 @@ class WatchEvent(MatchFrame, tag="watch", frozen=True):
     seq: int
     view: Json
     score: int
-    events: list[Json]
+    events: list[Event]
     status: str
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from app.wire.base import ActionJson, Frame, Json, Part, SoloFrame, described
+from app.wire.events import Event
 
 SoloStatus = Literal["playing", "won", "abandoned", "expired"]
 
@@ -56,7 +57,7 @@ class SoloAck(SoloFrame, tag="solo_ack", frozen=True):
     view: Json
     score: int
     delta: int
-    events: list[Json]
+    events: list[Event]
     status: SoloStatus
     elapsed_ms: int
     auto_complete: Annotated[bool, described("Whether the Auto-complete button is offered.")]
@@ -83,7 +84,7 @@ class SoloStep(Part, frozen=True):
     action: ActionJson
     by: Annotated[Literal["rescue", "auto_complete", "player"], described(
         "player: an undo of undo_to_winnable, logged as the player's own.")]
-    events: list[Json]
+    events: list[Event]
 
 
 class SoloAssist(SoloFrame, tag="solo_assist", frozen=True):

@@ -24,10 +24,11 @@ from app.rooms.duel import (
 from app.rooms.frames import iso_time
 from app.rooms.store import MemoryStore, StoredGame, StoredMatch, StoreError
 from app.wire.duel import WatchEvent
+from app.wire.events import Moved
 from app.wire.frames import encode
 from tests.support.clock import FakeClock
 from tests.support.duel_layouts import RULES, WINNING_LINE, near_finished_layout
-from tests.support.frames import kind
+from tests.support.frames import as_json, kind
 
 ANN, BOB, EVE = 1, 2, 3
 MATCH = 10
@@ -74,7 +75,8 @@ async def test_actions_are_logged_then_acknowledged_and_never_applied_twice() ->
     await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
     ack = await duels.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
     assert kind(ack) == "ack" and ack.seq == 1 and ack.delta == -1
-    assert ack.events == [{"kind": "moved", "from": 1, "to": 9, "cards": ["Ks"]}]
+    assert ack.events == [Moved(1, 9, ["Ks"])]
+    assert as_json(ack)["events"] == [{"kind": "moved", "from": 1, "to": 9, "cards": ["Ks"]}]
     assert [a.seq for a in store.matches[MATCH].games[0].actions] == [1]
     again = await duels.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
     assert again.duplicate is True and again.view == ack.view

@@ -19,6 +19,7 @@ from app.services import solo_frames
 from app.services.solo_seat import seat_match, seat_of, seconds
 from app.services.solo_store import end_game, start_state
 from app.wire.base import Frame
+from app.wire.events import Undone
 from tests.support.frames import as_json, assert_is_its_type, kind
 
 T0 = datetime(2026, 12, 4, 9, 0, tzinfo=UTC)
@@ -44,7 +45,7 @@ def built() -> list[Frame]:
     after = seat_of(step.match).game.state
     refused = core.act(match, 3, 5, {"op": "deal"}, seconds(T0) or 0.0).reply
     assert refused is not None
-    played = [solo_frames.step(2, Undo(), "player", [{"kind": "undone"}])]
+    played = [solo_frames.step(2, Undo(), "player", [Undone()])]
     ended = a_game(kind="solo", daily_date=None, started_at=T0, actions_count=3)
     end_game(ended, status="abandoned", at=T0.replace(minute=5))
     award = BadgeAward("first_win", "First win", "Win a game", T0)

@@ -24,6 +24,7 @@ from app.scoring.replay import replay_record
 from app.scoring.schemes import windows_points
 from app.services import solo_play
 from app.services import solo_store as games
+from app.wire.events import Undone
 from tests.support.frames import kind
 from tests.support.solo import (
     FakeClock,
@@ -95,7 +96,7 @@ async def test_seq_rules_duplicates_and_illegal_actions(
                                action={"op": "move", "from": 0, "to": 0, "count": 1})
     assert illegal.code == "same_column"
     [undo] = await play.act(player_id=ann, game_id=game_id, seq=2, action=Undo().to_json())
-    assert undo.events == [{"kind": "undone"}]
+    assert undo.events == [Undone()]
     [stale] = await play.act(player_id=ann, game_id=game_id, seq=1, action=line[0].to_json())
     assert stale.code == "stale_seq"
     async with session_factory() as session:
