@@ -1,6 +1,14 @@
 """Names of the pubsub channels, in one place so publishers and subscribers agree."""
 
 LOBBY = "lobby"
+FRAME_PREFIXES = ("player:", "presence:", "match:", "watch:")
+
+
+def carries_frames(channel: str) -> bool:
+    """Whether a channel's messages are frames of the protocol (``app/wire/``): those a
+    player's event stream follows, read back from Redis typed, in one pass. Every other
+    channel (the peers' ``sync:``, the presence scripts' changes) carries plain JSON."""
+    return channel == LOBBY or channel.startswith(FRAME_PREFIXES)
 
 
 def player(player_id: int) -> str:

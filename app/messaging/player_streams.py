@@ -24,6 +24,7 @@ from app.messaging import channels
 from app.messaging import stream_frames as frames
 from app.messaging.outbox import Outbox
 from app.messaging.pubsub import (
+    KeptFrame,
     PubSub,
     QueuedSubscription,
     Subscription,
@@ -34,7 +35,7 @@ from app.messaging.pubsub import (
 from app.runtime.clock import SYSTEM_CLOCK, Clock
 from app.wire.base import Frame, Numbered, numbered
 from app.wire.duel import Ack, MatchResult, ProgressEvent
-from app.wire.frames import Echo, Gap, decode, encode, from_channel
+from app.wire.frames import Echo, Gap, decode, encode, from_channel, read_channel
 
 __all__ = ["EventStream", "Outbox"]
 
@@ -208,8 +209,9 @@ class EventStream:
             # Before live messages are handed over (they wait in the subscription), so
             # the order holds; those seen twice are dropped by their id in `_take`.
             for stream_id, data in await shared.after(channel, since):
-                self._take(_kept(msgspec.json.decode(data), channel, stream_id),
-                           caught_up=True)
+                kept = _kept(data, channel, stream_id)
+                if kept is not None:
+                    self._take(kept, caught_up=True)
         if isinstance(subscription, QueuedSubscription):
             # Handed over, not pumped: emitting is synchronous, so no task per channel
             # waits on a queue and none is woken per message (two per action).
@@ -244,14 +246,14 @@ class EventStream:
         channel's kept messages when this stream was taken over here. A message that
         is no frame of the protocol is dropped, said in the log."""
         taken = None
-        if self._cursors is not None:
-            stream_id = getattr(message, "stream_id", None)
-            if stream_id is not None:
-                channel: str = getattr(message, "channel")  # noqa: B009 (only kept messages)
+        if isinstance(message, KeptFrame):
+            if self._cursors is not None:
+                stream_id, channel = message.stream_id, message.channel
                 if stream_id <= self._cursors.get(channel, (0, 0)):
                     return  # taken already (a catch-up and live delivery overlap)
                 self._cursors[channel] = stream_id
                 taken = (channel, stream_id)
+            message = message.frame
         try:
             frame = from_channel(message)
         except msgspec.ValidationError:
@@ -326,7 +328,10 @@ def _sender(outboxes: list[Outbox], frame: Frame, encoded: bytes) -> Callable[[]
     return send
 
 
-def _kept(payload: dict[str, Any], channel: str, stream_id: StreamId) -> dict[str, Any]:
-    from app.messaging.redis_pubsub import StreamMessage  # only with shared streams (redis)
-
-    return StreamMessage(payload, channel, stream_id)
+def _kept(data: bytes, channel: str, stream_id: StreamId) -> KeptFrame | None:
+    """A channel's kept message, read back as the bus delivers it (None if no frame)."""
+    try:
+        return KeptFrame(read_channel(data), channel, stream_id)
+    except (ValueError, msgspec.DecodeError):
+        log.warning("dropped a kept message that is no frame", extra={"channel": channel})
+        return None

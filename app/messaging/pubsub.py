@@ -46,6 +46,16 @@ class PubSub(Protocol):
     async def close(self) -> None: ...
 
 
+class KeptFrame:
+    """A frame delivered by a backend that keeps each channel's messages (Redis), with
+    where it was kept: a player's event stream takes a message once by that id."""
+
+    __slots__ = ("channel", "frame", "stream_id")
+
+    def __init__(self, frame: Any, channel: str, stream_id: tuple[int, int]) -> None:
+        self.frame, self.channel, self.stream_id = frame, channel, stream_id
+
+
 class SubscriptionOverflow(RuntimeError):
     """A subscriber fell too far behind; its stream is cut rather than growing without bound."""
 

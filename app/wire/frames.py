@@ -76,13 +76,19 @@ def decode(data: bytes | str) -> ServerFrame:
     return _server.decode(data)
 
 
+def read_channel(data: bytes | str) -> Frame:
+    """A channel's message read from its JSON as the typed frame it is
+    (``msgspec.ValidationError`` otherwise): what came through Redis."""
+    return _channel.decode(data)
+
+
 def from_channel(message: Frame | Any) -> Frame:
-    """A channel's message as the typed frame it is: one made by this process is passed
-    as it is; one that came through Redis (a JSON object, read as a dict) is converted."""
+    """A channel's message as the typed frame it is: one made by this process (or read
+    from Redis by ``read_channel``) is passed as it is; a JSON object is converted."""
     if isinstance(message, Frame):
         return message
     if isinstance(message, bytes | str):
-        return _channel.decode(message)
+        return read_channel(message)
     return msgspec.convert(message, ChannelMessage)  # type: ignore[no-any-return]
 
 

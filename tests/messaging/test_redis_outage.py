@@ -23,7 +23,7 @@ async def next_message(subscription: AsyncIterator[dict[str, object]]) -> dict[s
 async def a_channel_heard(listener: RedisPubSub, publisher: RedisPubSub
                           ) -> tuple[str, AsyncIterator[dict[str, object]]]:
     """A fresh channel that the listener follows, a first message already through."""
-    channel = f"match:{uuid.uuid4().hex}"
+    channel = f"test:{uuid.uuid4().hex}"
     subscription = await listener.subscribe(channel)
     await publisher.publish(channel, {"n": 0})
     assert await next_message(subscription) == {"n": 0}
@@ -89,7 +89,7 @@ async def test_a_publish_after_the_outage_carries_the_gap_marker_ahead_of_it(
     own_redis: OwnRedis, buses: tuple[RedisPubSub, RedisPubSub],  # noqa: F811
 ) -> None:
     listener, publisher = buses
-    channel = f"watch:{uuid.uuid4().hex}"
+    channel = f"test:{uuid.uuid4().hex}"
     subscription = await listener.subscribe(channel)
     own_redis.stop()
     await publisher.publish(channel, {"n": 1})
@@ -112,7 +112,7 @@ async def test_after_a_restart_the_pooled_connections_heal_and_no_entry_is_lost(
     streams = RedisEventStreams(publisher.client, prefix="t:", owner="me", retention=100,
                                 ttl_seconds=60, channel_key=publisher.stream_key)
     written: list[int] = []
-    channel = f"match:{uuid.uuid4().hex}"
+    channel = f"test:{uuid.uuid4().hex}"
     subscription = await listener.subscribe(channel)
     for n in (1, 2, 3):  # the pool holds connections to this Redis now
         streams.append("s1", 7, n, b'{"n":%d}' % n, then=lambda n=n: written.append(n))

@@ -61,7 +61,7 @@ async def events(subscription: Subscription, within: float) -> list[bool]:
     try:
         async with asyncio.timeout(within):
             async for message in subscription:
-                seen.append(bool(message["online"]))
+                seen.append(message.online)
     except TimeoutError:
         pass
     return seen

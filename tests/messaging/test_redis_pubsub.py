@@ -7,9 +7,11 @@ from collections.abc import AsyncIterator
 import pytest
 import redis.asyncio as redis
 
-from app.messaging import pubsub
+from app.messaging import channels, pubsub
+from app.messaging.pubsub import KeptFrame
 from app.messaging.redis_pubsub import RETRY_DELAY, RedisPubSub, StreamMessage
 from tests.support.clock import FakeClock
+from tests.support.frames import a_game_over
 from tests.support.servers import require_redis
 
 
@@ -254,6 +256,23 @@ async def test_a_message_carries_its_channel_and_stream_id(
     kept = await a.client.xrange(a.stream_key(name))
     assert [entry_id for entry_id, _ in kept] == [
         f"{i[0]}-{i[1]}".encode() for i in (first.stream_id, second.stream_id)]
+
+
+async def test_a_frame_arrives_as_its_type_and_a_stranger_on_its_channel_is_dropped(
+    buses: tuple[RedisPubSub, RedisPubSub], caplog: pytest.LogCaptureFixture,
+) -> None:
+    """On a channel that carries frames (a match's, a player's...) a message is read from
+    its JSON as its type of app/wire/ in one pass, with where it was kept; anything else
+    sent there is no frame, and is dropped and said rather than handed on."""
+    a, b = buses
+    name = channels.match(uuid.uuid4().int % 2**31)
+    subscription = await a.subscribe(name)
+    await b.publish(name, {"type": "progress", "match_id": 5})  # no progress line: no frame
+    await b.publish(name, a_game_over(2, match_id=5))
+    got = await next_message(subscription)
+    assert isinstance(got, KeptFrame) and got.frame == a_game_over(2, match_id=5)
+    assert got.channel == name and got.stream_id > (0, 0)
+    assert "no frame" in caplog.text
 
 
 async def kept(bus: RedisPubSub, name: str) -> int:
