@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from app.engine.layout import state_from_layout
 from app.engine.rules import preset
-from app.wire.duel import ProgressEvent
+from app.wire.duel import MatchResult, PlayerResult, ProgressEvent
 from app.wire.news import Lobby, Resync
 from tests.web.boxes import press_while, settled_box
 from tests.web.conftest import LiveServer
@@ -789,6 +789,21 @@ def test_the_result_names_a_player_who_left_the_table(page: Page, fake: FakeServ
     page.wait_for_timeout(500)
     expect(page.locator("#winner")).to_have_text("Winner: bob")
     expect(page.locator(".scoresheet tbody th").nth(0)).to_contain_text("bob")
+
+
+def test_a_draw_shows_no_trophy_and_a_win_does(page: Page, fake: FakeServer) -> None:
+    """Seen by a tester: "🏆 Draw" read as a win at a glance."""
+    page.click("#finish")
+    page.click("#confirm-finish-yes")
+    expect(page.locator("#watching")).to_be_visible()
+    fake.push(fake.socket, MatchResult(MATCH_ID, None, [
+        PlayerResult(1, "alice", 6, 600_000, "timed_out", 1500.0, 1500.0),
+        PlayerResult(2, "bob", 6, 600_000, "timed_out", 1500.0, 1500.0)], {}))
+    expect(page.locator("#winner")).to_have_text("Draw")
+    expect(page.locator("p.winner svg")).to_have_count(0)
+    fake.match_over(my_score=6, their_score=2)
+    expect(page.locator("#winner")).to_have_text("Winner: alice")
+    expect(page.locator("p.winner svg")).to_have_count(1)
 
 
 def test_a_tie_says_that_the_faster_game_won(page: Page, fake: FakeServer) -> None:

@@ -205,3 +205,16 @@ def test_solo_frames_take_the_solo_clock_and_assists_the_whole_state(
     """)
     assert (out["ok"], out["seq"], out["elapsed"], out["auto"]) == (True, 1, 4100, True)
     assert out["after"] == [6, 9000, 1, "won", 999, True, 42]
+
+
+def test_a_deadline_reads_the_same_to_the_millisecond_or_the_second(
+        page: Page, static_server: LiveServer) -> None:
+    """A tester saw "open it before 06:53" on one side and "has until 06:54" on the other:
+    the REST deadline (06:53:59.7) and the frame's (06:54:00) are one moment."""
+    shown = run(page, static_server, """
+const { clockTime } = await import('/js/dom.js');
+document.documentElement.lang = 'en-GB';
+return [clockTime('2026-12-05T06:53:59.700Z'), clockTime('2026-12-05T06:54:00Z'),
+        clockTime(Date.parse('2026-12-05T06:53:59.700Z')), clockTime('2026-12-05T06:53:30Z')];
+""")
+    assert shown[0] == shown[1] == shown[2] != shown[3]

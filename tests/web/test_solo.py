@@ -806,6 +806,10 @@ def test_a_rescue_of_one_action_says_it_in_the_singular(
     page.locator("#give-up").click()  # a solo game's question: no word of a streak
     expect(page.locator("#confirm-giveup-text")).not_to_contain_text(
         {"en": "streak", "fr": "série", "de": "Serie"}[lang])
+    # Its result line counts the one action in the singular too (a tester saw "1 actions").
+    page.locator("#confirm-giveup-yes").click()
+    expect(page.locator("#over-lead")).to_have_text(
+        re.compile(r" · " + {"en": "1 action", "fr": "1 coup", "de": "1 Zug"}[lang] + "$"))
 
 
 def test_the_solo_words_leave_the_new_game_dialog_its_own(page: Page, solo: FakeSoloServer,

@@ -101,8 +101,12 @@ export function formatClock(ms) {
 }
 
 // "14:35": a moment (ISO 8601) as the player's own clock shows it.
+// A moment (ISO text or ms) as hours and minutes, from its nearest whole second: the
+// server says a start deadline to the millisecond over REST and to the second in frames,
+// and 06:53:59.7 and 06:54:00 were shown to the two players as 06:53 and 06:54.
 export function clockTime(iso) {
-  return new Date(iso).toLocaleTimeString(document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" });
+  const at = Math.round((typeof iso === "number" ? iso : Date.parse(iso)) / 1000) * 1000;
+  return new Date(at).toLocaleTimeString(document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" });
 }
 
 export async function copyText(text) {

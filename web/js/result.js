@@ -68,7 +68,8 @@ export function resultView({ result, me, nameOf, suits, rated, onNewGame, onLeav
   return h("section.result", { "aria-labelledby": "result-h" },
     h("h1", { id: "result-h" }, t("result")),
     h("section.panel",
-      h("p.winner", {}, alone ? null : icon("trophy"), h("span", { id: "winner" }, winner)),
+      // The trophy is for a winner: a draw has none (it read as a win at a glance).
+      h("p.winner", {}, alone || !hasWinner(result) ? null : icon("trophy"), h("span", { id: "winner" }, winner)),
       wonOnTime(result) ? h("p.tiebreak", { id: "tie-break" }, t("tieOnTime")) : null,
       alone ? h("p.tiebreak", { id: "no-result" }, t("qdNoResult")) : null,
       h("table.scoresheet", {},

@@ -31,7 +31,9 @@ export function soloResultView({ game, badges = [], onNewDeal }) {
     h("section.panel",
       h("p.winner", {}, icon(won ? "trophy" : "finish"), h("span", { id: "winner" }, heading)),
       h("p.center.muted", { id: "over-lead" }, glyphs(options.suits), " ",
-        t("overLead", { n: game.number ?? "—", suits: suitsLabel(options.suits), time: duration(game.elapsed_ms), actions: game.actions ?? "—" })),
+        t("overLead", { n: game.number ?? "—", suits: suitsLabel(options.suits), time: duration(game.elapsed_ms),
+          // "1 action", not "1 actions": the count picks its own plural (t's `n`).
+          actions: game.actions == null ? "—" : t("actionCount", { n: game.actions }) })),
       won && game.points_breakdown ? breakdownTable(game.points_breakdown, options, game.rescues) : null,
       game.assisted ? h("p.center.assisted-note", { id: "assisted", title: t("assistedHelp") }, assistedText(game.assists)) : null,
       badges.length ? h("section.newbadges", { "aria-labelledby": "nb-h" },
