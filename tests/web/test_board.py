@@ -791,7 +791,8 @@ def test_the_result_names_a_player_who_left_the_table(page: Page, fake: FakeServ
     expect(page.locator(".scoresheet tbody th").nth(0)).to_contain_text("bob")
 
 
-def test_a_draw_shows_no_trophy_and_a_win_does(page: Page, fake: FakeServer) -> None:
+def test_a_draw_shows_no_trophy_and_a_win_does(page: Page, fake: FakeServer,
+                                              artifacts: Path) -> None:
     """Seen by a tester: "🏆 Draw" read as a win at a glance."""
     page.click("#finish")
     page.click("#confirm-finish-yes")
@@ -801,6 +802,7 @@ def test_a_draw_shows_no_trophy_and_a_win_does(page: Page, fake: FakeServer) -> 
         PlayerResult(2, "bob", 6, 600_000, "timed_out", 1500.0, 1500.0)], {}))
     expect(page.locator("#winner")).to_have_text("Draw")
     expect(page.locator("p.winner svg")).to_have_count(0)
+    page.screenshot(path=artifacts / "result-draw.png")
     fake.match_over(my_score=6, their_score=2)
     expect(page.locator("#winner")).to_have_text("Winner: alice")
     expect(page.locator("p.winner svg")).to_have_count(1)
