@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from app.wire.duel import EndReason, GameOver
-from app.wire.news import Said
+from app.wire.news import Friend, Said
 from tests.web.axe import serious
 from tests.web.conftest import LiveServer
 from tests.web.fake import MATCH_ID, ME, OPPONENT, TABLE_ID, FakeServer
@@ -247,3 +247,35 @@ def test_a_friend_request_declined_then_accepted(
     alice.get_by_role("button", name="Remove friend").click()
     expect(alice.get_by_role("button", name="Add friend")).to_be_visible()
     expect(friends_list(bob)).to_have_count(0)
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800},
+                                      {"width": 390, "height": 844}], ids=["desktop", "phone"])
+def test_a_friend_request_while_i_play_is_toasted_with_the_way_to_answer_it(
+        browser: Browser, static_server: LiveServer, artifacts: Path,
+        viewport: dict[str, int]) -> None:
+    """A tester's request arrived while the other player sat at a table: the `friend`
+    frame came, and nothing showed it until the lobby."""
+    page, fake = open_table(browser, static_server, viewport)
+    fake.push(fake.socket, Friend("requested", 3, "carol"))
+    toast = page.locator(".toast.newstoast")
+    expect(toast).to_contain_text("carol wants to be your friend.")
+    expect(toast.get_by_role("link", name="Friend requests")).to_have_attribute("href", "#/")
+    expect(page.locator("#live")).to_have_text("carol wants to be your friend.")
+    # Off the table's buttons (a tap meant for Deal would send it away instead).
+    box = toast.bounding_box()
+    assert box is not None
+    for button in ("#deal", "#undo", "#hint", "#finish"):
+        other = page.locator(button).bounding_box()
+        assert other is not None
+        apart = (box["y"] >= other["y"] + other["height"]
+                 or other["y"] >= box["y"] + box["height"]
+                 or box["x"] >= other["x"] + other["width"]
+                 or other["x"] >= box["x"] + box["width"])
+        assert apart, (button, box, other)
+    page.wait_for_timeout(400)  # its slide in done
+    page.screenshot(path=artifacts / f"social-friend-toast-{viewport['width']}.png")
+    fake.push(fake.socket, Friend("accepted", 4, "dave"))
+    dave = page.locator(".toast.newstoast").last.get_by_role("link", name="dave")
+    expect(dave).to_have_attribute("href", "#/player/dave")
+    expect(page.locator(".toast.badgetoast")).to_have_count(0)  # no badge toast took them in

@@ -38,6 +38,10 @@ function startSocket() {
       if (message.type === "badge") {
         toasts = toasts.then(() => import("./toast.js")).then((m) => m.badgeToast(message.badge)).catch(console.error);
       }
+      // Friend news where the lobby's Friends panel (which says it) is not on screen.
+      if (message.type === "friend" && !/^#?\/?$/.test(location.hash)) {
+        toasts = toasts.then(friendToast(message)).catch(console.error);
+      }
       // A change at one of my tables (a match starts or ends there): the header follows.
       const mine = message.table?.seats?.some((seat) => seat.player_id === app.me?.id);
       if ((message.type === "lobby" && mine) || message.type === "match_result") showMyGame();
@@ -45,6 +49,15 @@ function startSocket() {
     onStatus: showStatus,
   });
 }
+
+// A friend request for me (Answer: in the lobby), or mine accepted (their page).
+const friendToast = (news) => async () => {
+  const [{ newsToast }, { friendNewsText }] = await Promise.all([import("./toast.js"), import("./social.js")]);
+  const text = friendNewsText(news);
+  if (!text) return;
+  newsToast(text, news.change === "requested" ? ["#/", t("sxRequests")]
+    : [`#/player/${encodeURIComponent(news.name)}`, news.name]);
+};
 
 function showStatus(state) {
   if (state === "unauthorized") {

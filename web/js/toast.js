@@ -12,14 +12,23 @@ await styled;
 
 const SHOW_MS = 6000;
 
-export function badgeToast(badge) {
-  let stack = document.querySelector(".toasts");
+// Badges at the top (they come with a result); news at the bottom, off a table's
+// buttons, which a toast over them for 6 s would take taps from (on a phone, where
+// those buttons are at the bottom, over the app bar: extra.css).
+function toastStack(news = false) {
+  const kind = news ? "div.toasts.newstoasts" : "div.toasts.badgetoasts";
+  let stack = document.querySelector(kind.slice(3));
   if (!stack) {
-    stack = h("div.toasts");
+    stack = h(kind);
     document.body.append(stack);
   }
+  return stack;
+}
+
+export function badgeToast(badge) {
+  const stack = toastStack();
   announce(t("badgeEarned", { title: badgeWords(badge).title }));
-  const gathering = stack.querySelector(".toast");
+  const gathering = stack.querySelector(".badgetoast");
   if (gathering) {
     const medals = gathering.querySelector(".toastmedals");
     medals.append(medal(badge));
@@ -30,9 +39,20 @@ export function badgeToast(badge) {
     gathering.title += ` · ${badgeWords(badge).title}: ${badgeWords(badge).description}`;
     return keep(gathering);
   }
-  const toast = h("div.toast", { title: `${badgeWords(badge).title}: ${badgeWords(badge).description}`, onclick: () => toast.remove() },
+  const toast = h("div.toast.badgetoast", { title: `${badgeWords(badge).title}: ${badgeWords(badge).description}`, onclick: () => toast.remove() },
     h("p.toasttitle", {}, t("badgeNew")), h("div.toastmedals", {}, medal(badge)));
   stack.append(toast);
+  keep(toast);
+}
+
+// News for me from another screen than the one that answers it (a friend request while I
+// play: the lobby's Friends panel answers it, and showed it only once I went back there):
+// a toast with the way there (`link`: [href, words]), and the same words for screen readers.
+export function newsToast(text, link = null) {
+  announce(text);
+  const toast = h("div.toast.newstoast", { onclick: () => toast.remove() },
+    h("p.toastnews", {}, text), link ? h("a", { href: link[0] }, link[1]) : null);
+  toastStack(true).append(toast);
   keep(toast);
 }
 
