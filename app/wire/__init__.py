@@ -1,9 +1,10 @@
 """The wire format: one typed struct per frame the server sends, and nothing else.
 
 Every server → client frame of the WebSocket protocol is one ``msgspec`` struct here,
-tagged by its ``type``: built by the live layer's builders (``app/rooms/frames.py``,
-``app/services/solo_frames.py``, ``app/messaging/stream_frames.py``), encoded as it is
-(``encode``), read back typed where it crossed a process (``decode``), documented from
+tagged by its ``type`` (the events of a step, in ``events.py``, by their ``kind``): built
+by the live layer's builders (``app/rooms/frames.py``, ``app/services/solo_frames.py``,
+``app/messaging/stream_frames.py``), encoded as it is (``frames.encode``), read back typed
+where it crossed a process (``frames.read_channel``, ``frames.decode``), documented from
 the same types (``python -m app.api.protocol_docs``) and imported by the tests' stand-in
 servers. Client → server messages are parsed, strictly, by ``app/api/protocol.py``.
 
