@@ -35,7 +35,7 @@ from app.messaging.pubsub import (
 from app.runtime.clock import SYSTEM_CLOCK, Clock
 from app.wire.base import Frame, Numbered, numbered
 from app.wire.duel import Ack, MatchResult, ProgressEvent
-from app.wire.frames import Echo, Gap, decode, encode, from_channel, read_channel
+from app.wire.frames import Echo, Gap, decode, encode, from_channel
 
 __all__ = ["EventStream", "Outbox"]
 
@@ -328,10 +328,8 @@ def _sender(outboxes: list[Outbox], frame: Frame, encoded: bytes) -> Callable[[]
     return send
 
 
-def _kept(data: bytes, channel: str, stream_id: StreamId) -> KeptFrame | None:
+def _kept(data: bytes, channel: str, stream_id: StreamId) -> Any:
     """A channel's kept message, read back as the bus delivers it (None if no frame)."""
-    try:
-        return KeptFrame(read_channel(data), channel, stream_id)
-    except (ValueError, msgspec.DecodeError):
-        log.warning("dropped a kept message that is no frame", extra={"channel": channel})
-        return None
+    from app.messaging.redis_pubsub import kept_message  # only with shared streams (redis)
+
+    return kept_message(channel, stream_id, data)

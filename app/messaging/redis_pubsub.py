@@ -245,12 +245,9 @@ class RedisPubSub:
         if stream_id <= self._delivered.get(channel, (0, 0)):
             return  # delivered already (a catch-up and the live message overlap)
         self._delivered[channel] = stream_id
-        message = _parsed(channel, data)
-        if message is None:
-            return
-        kept: Message = (KeptFrame(message, channel, stream_id) if carries_frames(channel)
-                         else StreamMessage(message, channel, stream_id))
-        QueuedSubscription.deliver_all(list(self._local.get(channel, ())), kept)
+        kept = kept_message(channel, stream_id, data)
+        if kept is not None:
+            QueuedSubscription.deliver_all(list(self._local.get(channel, ())), kept)
 
     def _handle(self, raw: dict[str, Any]) -> None:
         kind = raw["type"]
@@ -270,6 +267,17 @@ class RedisPubSub:
             message = _parsed(channel, data)
             if message is not None:
                 QueuedSubscription.deliver_all(list(self._local.get(channel, ())), message)
+
+
+def kept_message(channel: str, stream_id: StreamId, data: bytes | str) -> Message | None:
+    """A channel's kept message as its subscribers take it, with where it was kept (a
+    player's event stream reading a channel back takes it the same way); None if none."""
+    message = _parsed(channel, data)
+    if message is None:
+        return None
+    if carries_frames(channel):
+        return KeptFrame(message, channel, stream_id)
+    return StreamMessage(message, channel, stream_id)
 
 
 def _parsed(channel: str, data: bytes | str) -> Any:

@@ -118,8 +118,8 @@ def snapshot(match_id: int, rules: dict[str, Any], seat: SeatState, *, role: wir
 
 
 def ack(match_id: int, seat: SeatState, seq: int, delta: int, happened: list[events.Event],
-        now: float) -> wire.Ack:
-    return wire.Ack(
+        now: float, kind: type[wire.Ack] = wire.Ack) -> wire.Ack:
+    return kind(
         match_id, seq, game_view(seat.game.state, seat.views), seat.game.score.points,
         delta, happened, seat.status,  # type: ignore[arg-type]  # an ack's by construction
         seat.time_left_ms(now),
@@ -136,8 +136,11 @@ class RebuiltAck(wire.Ack, frozen=True):
 
 def rebuilt_ack(match_id: int, seat: SeatState, seq: int, delta: int,
                 happened: list[events.Event], now: float) -> RebuiltAck:
-    """``ack``, marked as rebuilt from the log (``app/rooms/seat_log.py``)."""
-    return RebuiltAck(**msgspec.structs.asdict(ack(match_id, seat, seq, delta, happened, now)))
+    """``ack``, marked as rebuilt from the log (``app/rooms/seat_log.py``): made as one,
+    not copied from a plain ack (a follower rebuilds one for each action it follows)."""
+    rebuilt = ack(match_id, seat, seq, delta, happened, now, RebuiltAck)
+    assert isinstance(rebuilt, RebuiltAck)
+    return rebuilt
 
 
 def reject(match_id: int, seat: SeatState, seq: int, code: str, message: str) -> wire.Reject:

@@ -14,15 +14,20 @@ from app.wire.base import Frame
 PROTOCOL_VERSION = 1
 
 
+# What a welcome and a resume's answer both say of the stream.
+Resumed = Annotated[bool, msgspec.Meta(
+    description="True when the missed events follow this frame.")]
+LastEvent = Annotated[int, msgspec.Meta(
+    description="The newest event number on the stream so far.")]
+
+
 class Welcome(Frame, tag="welcome", frozen=True):
     v: int
     player_id: int
     stream: Annotated[str, msgspec.Meta(
         description="Identifies this event stream; give it back to resume.")]
-    last_event: Annotated[int, msgspec.Meta(
-        description="The newest event number on the stream so far.")]
-    resumed: Annotated[bool, msgspec.Meta(
-        description="True when the missed events follow this frame.")]
+    last_event: LastEvent
+    resumed: Resumed
 
 
 class ResumeResult(Frame, tag="resume_result", frozen=True):
@@ -30,12 +35,10 @@ class ResumeResult(Frame, tag="resume_result", frozen=True):
     the missed events follow; false (refused: another stream, or events no longer kept),
     the fresh snapshots of the opened games in unfinished matches follow instead."""
 
-    resumed: Annotated[bool, msgspec.Meta(
-        description="True when the missed events follow this frame.")]
+    resumed: Resumed
     stream: Annotated[str, msgspec.Meta(
         description="This connection's stream: give it back next time.")]
-    last_event: Annotated[int, msgspec.Meta(
-        description="The newest event number on the stream so far.")]
+    last_event: LastEvent
 
 
 class Error(Frame, tag="error", frozen=True):
