@@ -319,10 +319,17 @@ def test_a_silent_connection_is_given_up_said_and_resumed(page: Page,
     page.clock.run_for(6_000)  # silent: a ping asked…
     wait_for(page, lambda: [m for m in fake.received if m["type"] == "ping"], "a probe")
     expect(status).to_be_hidden()
+    # Refused until the status is seen: a new connection made at once hid it again before
+    # a loaded machine's check came round (CI saw that once).
+    fake.refuse_connections = True
     page.clock.run_for(5_000)  # …and not answered either: given up, and said
     expect(status).to_have_text("Connection lost — reconnecting…")
-    fake.muted = False
-    page.clock.run_for(1_000)
+    fake.muted = fake.refuse_connections = False
+    for _ in range(30):  # the next try, after its back-off on the page's clock
+        page.clock.run_for(1_000)
+        page.wait_for_timeout(50)
+        if len(fake.sockets) == 2:
+            break
     wait_for(page, lambda: len(fake.sockets) == 2, "a new connection")
     expect(status).to_be_hidden()
     expect(top(page, 0)).to_have_attribute("data-card", "4s")  # the ack, on the resumed stream
