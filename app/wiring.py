@@ -179,6 +179,7 @@ async def shared_streams(settings: Settings, pubsub: PubSub) -> StreamHub:
         pubsub.client, prefix=settings.redis_channel_prefix, owner=pubsub.client_name,
         retention=settings.event_stream_retention,
         ttl_seconds=settings.event_stream_ttl_seconds, channel_key=pubsub.stream_key,
+        pipeline=pubsub.pipeline,
     )
     presence = SharedPresence(
         settings.redis_url, pubsub=pubsub, prefix=settings.redis_channel_prefix,

@@ -15,7 +15,7 @@ import contextlib
 import logging
 import secrets
 from collections import deque
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -30,7 +30,8 @@ from app.messaging.pubsub import (
     Subscription,
     crosses_processes,
     lost_on,
-    publish_elsewhere,
+    post_elsewhere,
+    poster,
 )
 from app.runtime.clock import SYSTEM_CLOCK, Clock
 from app.wire.base import Frame, Numbered, numbered
@@ -146,6 +147,8 @@ class EventStream:
         for sibling in self._siblings(self) if self._siblings is not None else ():
             sibling.emit(answer)  # another tab's stream here (it resumed here, apart)
         if crosses_processes(self._pubsub):
+            # Posted now, waited for in the background: it goes out with the step's
+            # fan-out (one pipeline), not in a round trip of its own after it.
             self._later(_echo(self._pubsub, self.player_id, Echo(answer, self.stream),
                               kept=answer.duplicate))
         return frame
@@ -297,8 +300,10 @@ class EventStream:
         self._outboxes.clear()
 
 
-async def _echo(pubsub: PubSub, player_id: int, message: Echo, *, kept: bool) -> None:
-    """A player's answer on their channel, for their tabs on other processes.
+def _echo(pubsub: PubSub, player_id: int, message: Echo, *, kept: bool
+          ) -> Coroutine[Any, Any, None]:
+    """A player's answer on their channel, for their tabs on other processes: posted
+    now (``app.messaging.pubsub.poster``); the coroutine waits for it.
 
     Published only when another process holds a session of the player (it follows the
     player's channel): a player with one tab costs a count inside the batched publish
@@ -307,11 +312,15 @@ async def _echo(pubsub: PubSub, player_id: int, message: Echo, *, kept: bool) ->
     listens now, so that it is kept on the channel and a tab whose stream is taken over
     later (its process died too) catches up on it."""
     channel = channels.player(player_id)
+    sending = (poster(pubsub)(channel, message) if kept
+               else post_elsewhere(pubsub, channel, message))
+    return _echoed(sending, pubsub, player_id, channel)
+
+
+async def _echoed(sending: Awaitable[None], pubsub: PubSub, player_id: int, channel: str
+                  ) -> None:
     try:
-        if kept:
-            await pubsub.publish(channel, message)
-        else:
-            await publish_elsewhere(pubsub, channel, message)
+        await sending
     except Exception:  # the other tabs are told to resync once Redis is back
         log.warning("could not echo an ack to player %d's other processes", player_id,
                     exc_info=True)

@@ -222,6 +222,35 @@ def lost_on(pubsub: PubSub, channel: str) -> None:
 
 
 @runtime_checkable
+class Posts(Protocol):
+    """A backend that queues a message the moment it is given and sends what was queued
+    meanwhile together (Redis: one pipeline, one round trip), in order."""
+
+    def post(self, channel: str, message: Message) -> Awaitable[None]: ...
+
+    def post_elsewhere(self, channel: str, message: Message) -> Awaitable[None]: ...
+
+
+Poster = Callable[[str, Message], Awaitable[None]]
+
+
+def poster(pubsub: PubSub) -> Poster:
+    """How to post on ``pubsub``: ``post(channel, message)`` queues the message at once
+    where the backend can (``Posts``), so that the messages of one step, posted one after
+    the other and then awaited, cost one round trip instead of one each; elsewhere the
+    publish happens when awaited. Either way, await what it returns, in order: it says
+    whether the message went out (or is known lost)."""
+    return pubsub.post if isinstance(pubsub, Posts) else pubsub.publish
+
+
+def post_elsewhere(pubsub: PubSub, channel: str, message: Message) -> Awaitable[None]:
+    """``publish_elsewhere``, queued now where the backend can (see ``poster``)."""
+    if isinstance(pubsub, Posts):
+        return pubsub.post_elsewhere(channel, message)
+    return publish_elsewhere(pubsub, channel, message)
+
+
+@runtime_checkable
 class PublishesElsewhere(Protocol):
     """A backend that can publish only where another process subscribes (Redis)."""
 

@@ -2,7 +2,8 @@
 channel, sent in batches, and gap markers for what Redis did not take.
 
 Every message published meanwhile, whoever published it, goes out in order as one
-pipeline per batch: one connection and one round trip. A kept message is written by one
+pipeline per batch: one connection and one round trip, shared with the event streams'
+writes queued meanwhile (`app.messaging.redis_pipeline`). A kept message is written by one
 script, ``XADD`` to the channel's stream ``cs:<channel>`` then ``PUBLISH`` of
 ``"<stream id> <json>"``; a ``sync:`` message is a plain ``PUBLISH``.
 
@@ -22,9 +23,9 @@ from collections.abc import Callable
 import redis.asyncio as redis
 from redis.exceptions import RedisError
 
-from app.messaging.batching import Batches
 from app.messaging.pubsub import Message
-from app.messaging.redis_scripts import Command, Publish, ScriptCall, execute
+from app.messaging.redis_pipeline import Outcome, SharedPipeline, Taken
+from app.messaging.redis_scripts import Command, Publish, ScriptCall
 from app.runtime import metrics
 from app.runtime.clock import Clock
 from app.wire.frames import Gap, encode
@@ -35,8 +36,8 @@ GAP = Gap()  # on a channel that lost messages, once Redis is back
 _GAP_JSON = encode(GAP)
 
 # Channel, JSON, settled once sent, and ``beyond``: sent only if more processes than that
-# subscribe to the channel (None: always). None instead of a tuple: only the gap markers.
-Outgoing = tuple[str, bytes, asyncio.Future[None], int | None] | None
+# subscribe to the channel (None: always).
+Queued = tuple[str, bytes, asyncio.Future[None], int | None]
 
 # KEYS: the channel's stream. ARGV: the channel's pub/sub name, the message, seconds kept.
 # Trimmed by age (MINID: ids are the Redis server's milliseconds).
@@ -64,8 +65,12 @@ log = logging.getLogger("spider.pubsub")
 
 
 class KeptPublisher:
+    """Queues messages for the process's shared pipeline (``pipeline``: the event
+    streams' writes go out in the same round trip)."""
+
     def __init__(self, client: redis.Redis, *, prefix: str, stream_key: Callable[[str], str],
-                 keep_seconds: float, clock: Clock) -> None:
+                 keep_seconds: float, clock: Clock, pipeline: SharedPipeline | None = None
+                 ) -> None:
         self._redis = client
         self.prefix = prefix
         self._stream_key = stream_key
@@ -73,16 +78,27 @@ class KeptPublisher:
         self._clock = clock  # paces the retries of gap markers
         self._publish = client.register_script(_PUBLISH)
         self._publish_if_heard = client.register_script(_PUBLISH_IF_HEARD)
-        self._outgoing: Batches[Outgoing] = Batches(self._send)
+        self.pipeline = pipeline if pipeline is not None else SharedPipeline(client)
+        self.pipeline.join(self)
+        self._queued: list[Queued] = []
+        self._retry = False  # gap markers are owed a try even with nothing queued
         self._gapped: dict[str, None] = {}  # channels owed a gap marker, in order
         self._healer: asyncio.Task[None] | None = None
 
     async def publish(self, channel: str, message: Message, *, beyond: int | None = None
                       ) -> None:
         """``beyond``: published only if more processes than that subscribe to ``channel``."""
+        await self.post(channel, message, beyond=beyond)
+
+    def post(self, channel: str, message: Message, *, beyond: int | None = None
+             ) -> asyncio.Future[None]:
+        """``publish``, queued now: what is posted before the caller's next await goes out
+        in one pipeline, in order. The future settles once Redis has it (or it is known
+        lost: a gap marker follows)."""
         done = asyncio.get_running_loop().create_future()
-        self._outgoing.add((channel, encode(message), done, beyond))
-        await done
+        self._queued.append((channel, encode(message), done, beyond))
+        self.pipeline.wake()
+        return done
 
     def missed(self, channel: str) -> None:
         self._gapped[channel] = None
@@ -93,8 +109,7 @@ class KeptPublisher:
         return list(self._gapped)
 
     async def close(self) -> None:
-        while (sending := self._outgoing.running) is not None:
-            await asyncio.wait([sending])
+        await self.pipeline.idle()
         if self._healer is not None:
             self._healer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -109,28 +124,37 @@ class KeptPublisher:
         return ScriptCall(self._publish, [self._stream_key(channel)],
                           [self.prefix + channel, payload, self.keep_seconds])
 
-    async def _send(self, batch: list[Outgoing]) -> None:
-        gaps = list(self._gapped)  # first: ahead of anything newer on their channels
-        messages = [item for item in batch if item is not None]
+    def take(self) -> Taken | None:
+        """The pipeline is being made: the gap markers owed (first: ahead of anything newer
+        on their channels), then the messages queued."""
+        if not self._queued and not (self._retry and self._gapped):
+            return None
+        self._retry = False
+        gaps = list(self._gapped)
+        messages, self._queued = self._queued, []
         commands = [self._command(channel, _GAP_JSON) for channel in gaps]
         commands += [self._command(channel, payload, beyond)
                      for channel, payload, _, beyond in messages]
-        try:
-            answers = await execute(self._redis, commands)
-            refused = next((a for a in answers if isinstance(a, Exception)), None)
-            if refused is not None:  # Redis refused one (out of memory…): as a lost batch
-                raise refused
-        except RedisError:
+
+        def settle(outcome: Outcome) -> None:
+            self._sent(gaps, messages, outcome)
+
+        return commands, settle
+
+    def _sent(self, gaps: list[str], messages: list[Queued], outcome: Outcome) -> None:
+        if isinstance(outcome, list):  # Redis refused one (out of memory…): as a lost batch
+            outcome = next((a for a in outcome if isinstance(a, Exception)), outcome)
+        if isinstance(outcome, RedisError):
             metrics.ERRORS.labels(where="pubsub").inc()
             log.warning("could not publish %d messages; their channels get a gap marker",
-                        len(messages), exc_info=True)
+                        len(messages), exc_info=outcome)
             for channel, _, _, _ in messages:
                 self._gapped[channel] = None
             self._heal_later()
             self._settle(messages, None)
             return
-        except Exception as error:
-            self._settle(messages, error)
+        if isinstance(outcome, Exception):
+            self._settle(messages, outcome)
             return
         for channel in gaps:
             self._gapped.pop(channel, None)
@@ -139,8 +163,7 @@ class KeptPublisher:
         self._settle(messages, None)
 
     @staticmethod
-    def _settle(messages: list[tuple[str, bytes, asyncio.Future[None], int | None]],
-                error: Exception | None) -> None:
+    def _settle(messages: list[Queued], error: Exception | None) -> None:
         for _, _, done, _ in messages:
             if done.done():
                 continue
@@ -159,6 +182,6 @@ class KeptPublisher:
         while self._gapped:
             await self._clock.sleep(RETRY_DELAY)
             if self._gapped:
-                self._outgoing.add(None)
-                while (sending := self._outgoing.running) is not None:
-                    await asyncio.wait([sending])
+                self._retry = True
+                self.pipeline.wake()
+                await self.pipeline.idle()

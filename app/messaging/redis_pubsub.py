@@ -111,6 +111,9 @@ class RedisPubSub:
         self._reconnected = False
         self._outgoing = KeptPublisher(self._redis, prefix=prefix, stream_key=self.stream_key,
                                        keep_seconds=keep_seconds, clock=clock)
+        # The one Redis pipeline at a time of this process: the event streams' writes
+        # join it (app/wiring.py), so an action's fan-out and its entries share a round trip.
+        self.pipeline = self._outgoing.pipeline
 
     @property
     def client(self) -> redis.Redis:
@@ -123,7 +126,11 @@ class RedisPubSub:
     async def publish(self, channel: str, message: Message) -> None:
         """Returns once Redis has the message, or once it is known lost (Redis away): its
         channel then gets a gap marker when Redis is back."""
-        await self._outgoing.publish(channel, message)
+        await self._outgoing.post(channel, message)
+
+    def post(self, channel: str, message: Message) -> asyncio.Future[None]:
+        """``publish``, queued now (``app.messaging.pubsub.post``)."""
+        return self._outgoing.post(channel, message)
 
     def missed(self, channel: str) -> None:
         """Something meant for ``channel`` could not be sent: mark it for a gap marker."""
@@ -164,8 +171,12 @@ class RedisPubSub:
         """``publish``, only if another process subscribes to ``channel`` (each holds one
         Redis subscription per channel, whatever its local subscribers): checked by
         Redis in the publishing pipeline (``PUBSUB NUMSUB``), no round trip of its own."""
+        await self.post_elsewhere(channel, message)
+
+    def post_elsewhere(self, channel: str, message: Message) -> asyncio.Future[None]:
+        """``publish_elsewhere``, queued now (``app.messaging.pubsub.post``)."""
         here = 1 if self._local.get(channel) else 0
-        await self._outgoing.publish(channel, message, beyond=here)
+        return self._outgoing.post(channel, message, beyond=here)
 
     async def ping(self) -> None:
         """Readiness probe: raises when Redis cannot be reached."""

@@ -30,7 +30,6 @@ to another one learns it from the answer (``on_lost``) and that frame is not sen
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -39,8 +38,8 @@ from typing import Any, cast
 import redis.asyncio as redis
 from redis.exceptions import RedisError
 
-from app.messaging.batching import Batches
-from app.messaging.redis_scripts import ScriptCall, execute
+from app.messaging.redis_pipeline import Outcome, SharedPipeline, Taken
+from app.messaging.redis_scripts import ScriptCall
 from app.runtime import metrics
 
 log = logging.getLogger("spider.streams")
@@ -125,7 +124,10 @@ class RedisEventStreams:
     """This process's writer and reader of players' event streams in Redis."""
 
     def __init__(self, client: redis.Redis, *, prefix: str, owner: str, retention: int,
-                 ttl_seconds: float, channel_key: Callable[[str], str]) -> None:
+                 ttl_seconds: float, channel_key: Callable[[str], str],
+                 pipeline: SharedPipeline | None = None) -> None:
+        """``pipeline``: the process's shared one (the bus's), so that a frame's entry goes
+        out with the fan-out of the step that made it."""
         self._redis = client
         self.prefix = prefix
         self.owner = owner
@@ -135,7 +137,9 @@ class RedisEventStreams:
         self._append = client.register_script(_APPEND)
         self._cursor = client.register_script(_CURSOR)
         self._claim = client.register_script(_CLAIM)
-        self._writes: Batches[Write] = Batches(self._send)  # one pipeline per batch
+        self._pipeline = pipeline if pipeline is not None else SharedPipeline(client)
+        self._pipeline.join(self)
+        self._writes: list[Write] = []
         self._lost_listeners: list[OnLost] = []
 
     def keys(self, stream: str) -> list[str]:
@@ -151,31 +155,44 @@ class RedisEventStreams:
                taken: tuple[str, StreamId] | None = None, then: Then | None = None) -> None:
         """Write event ``n``; ``then`` runs once it is written (or Redis failed)."""
         channel, cursor = taken if taken is not None else ("", (0, 0))
-        self._writes.add(("append", self.keys(stream), [
+        self._queue(("append", self.keys(stream), [
             self.owner, n, frame, player_id, channel, format_id(cursor), self.retention,
             self._ttl_ms], then))
 
     def follow(self, stream: str, player_id: int, channel: str, cursor: StreamId | None
                ) -> None:
         value = "" if cursor is None else format_id(cursor)
-        self._writes.add(("cursor", self.keys(stream)[1:], [
+        self._queue(("cursor", self.keys(stream)[1:], [
             self.owner, player_id, "c:" + channel, value or "0-0", self._ttl_ms], None))
 
     def unfollow(self, stream: str, player_id: int, channel: str) -> None:
-        self._writes.add(("cursor", self.keys(stream)[1:], [
+        self._queue(("cursor", self.keys(stream)[1:], [
             self.owner, player_id, "c:" + channel, "", self._ttl_ms], None))
 
-    async def _send(self, batch: list[Write]) -> None:
+    def _queue(self, write: Write) -> None:
+        self._writes.append(write)
+        self._pipeline.wake()
+
+    def take(self) -> Taken | None:
+        """The pipeline is being made: the writes queued, in order."""
+        if not self._writes:
+            return None
+        batch, self._writes = self._writes, []
         commands = [ScriptCall(self._append if kind == "append" else self._cursor, keys, args)
                     for kind, keys, args, _ in batch]
-        try:
-            answers: list[Any] = await execute(self._redis, commands)
-        except RedisError:
+
+        def settle(outcome: Outcome) -> None:
+            self._written(batch, outcome)
+
+        return commands, settle
+
+    def _written(self, batch: list[Write], outcome: Outcome) -> None:
+        if isinstance(outcome, Exception):  # Redis away (or a bug): play goes on without it
             metrics.ERRORS.labels(where="streams").inc()
-            log.warning("could not write %d stream entries", len(batch), exc_info=True)
-            answers = [None] * len(batch)  # sent anyway: play goes on without Redis
+            log.warning("could not write %d stream entries", len(batch), exc_info=outcome)
+            outcome = [None] * len(batch)  # sent anyway
         lost: set[str] = set()
-        for (_, keys, _, then), answer in zip(batch, answers, strict=True):
+        for (_, keys, _, then), answer in zip(batch, outcome, strict=True):
             if answer == 0:
                 lost.add(keys[0])
             elif then is not None:
@@ -187,8 +204,7 @@ class RedisEventStreams:
 
     async def flushed(self) -> None:
         """Wait until everything queued so far is written (tests, shutdown)."""
-        while (writing := self._writes.running) is not None:
-            await asyncio.shield(writing)
+        await self._pipeline.idle()
 
     # ------------------------------------------------------------------ taking over
 

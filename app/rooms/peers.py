@@ -28,7 +28,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from app.messaging.pubsub import PubSub, Subscription
+from app.messaging.pubsub import PubSub, Subscription, poster
 from app.rooms.store import StoredAction
 
 log = logging.getLogger(__name__)
@@ -55,6 +55,7 @@ class PeerSync:
     def __init__(self, pubsub: PubSub, on_remote_change: OnChange) -> None:
         self.origin = secrets.token_hex(8)
         self._pubsub = pubsub
+        self._post = poster(pubsub)
         self._on_remote_change = on_remote_change
         self._watching: dict[int, tuple[Subscription, asyncio.Task[None]]] = {}
 
@@ -79,11 +80,17 @@ class PeerSync:
                    logged: StoredAction | None = None) -> None:
         """This process changed the match durably: ``logged``, the action it logged for
         ``player_id`` (the others apply it), or anything else (they rebuild)."""
+        await self.told(match_id, ended=ended, player_id=player_id, logged=logged)
+
+    def told(self, match_id: int, *, ended: bool, player_id: int | None = None,
+             logged: StoredAction | None = None) -> Awaitable[None]:
+        """``tell``, posted now (``app.messaging.pubsub.poster``): it goes out with the
+        step's other messages. Await the result."""
         message: dict[str, Any] = {"origin": self.origin, "ended": ended}
         if logged is not None and player_id is not None:
             message.update(player=player_id, seq=logged.seq, action=logged.action,
                            at=logged.at)
-        await self._pubsub.publish(channel(match_id), message)
+        return self._post(channel(match_id), message)
 
     async def close(self) -> None:
         for match_id in list(self._watching):

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.messaging import channels
-from app.messaging.pubsub import PubSub, may_deliver
+from app.messaging.pubsub import PubSub, may_deliver, poster
 from app.rooms import duel_core as core
 from app.rooms import frames
 from app.rooms.duel_core import (
@@ -33,6 +33,7 @@ from app.rooms.duel_core import (
 )
 from app.rooms.match import MatchState, SeatState
 from app.rooms.peers import PeerSync
+from app.rooms.peers import channel as sync_channel
 from app.rooms.seat_log import follow_logged
 from app.rooms.store import DuelStore, StoredAction, StoredMatch, StoreError
 from app.runtime import metrics
@@ -158,6 +159,9 @@ class StepRunner:
     rebuild: Callable[[int], Awaitable[object]]
     peers: PeerSync | None = None
 
+    def __post_init__(self) -> None:
+        self._post = poster(self.pubsub)
+
     async def run(self, live: LiveMatch, player_id: int, step: Step,
                   answer: Answer | None = None) -> Reply | None:
         """Make the step's writes, adopt its seat, carry out its effects; its reply.
@@ -190,8 +194,10 @@ class StepRunner:
             if effect is ACKED:
                 await self._acked(live, player_id, appended)
             elif isinstance(effect, ProgressChanged):
-                await self.publish_progress(live, live.game_of(effect.player_id))
-                await self._tell_peers(live, ended=effect.ended)
+                posted = [self._posted(live.channel, self._progress_event(
+                    live, live.game_of(effect.player_id)))]
+                self._tell_peers(posted, live, ended=effect.ended)
+                await _sent(posted)
             else:
                 await self._carry_out(live, effect)
         if made.unsent is not None:
@@ -200,43 +206,42 @@ class StepRunner:
 
     async def _acked(self, live: LiveMatch, player_id: int, appended: AppendAction | None
                      ) -> None:
+        # The step's messages are posted one after the other, then awaited: with Redis
+        # they go out in one pipeline (one round trip, not one each), in this order.
         seat = live.value.seat_of(player_id)
         watch = live.watch_channels[player_id]
+        posted: list[Posted] = []
         # A spectator follows the channel under this game's lock before taking its
         # snapshot, and steps happen under the same lock: a step nobody can receive now
         # is in every later snapshot, so it needs no frame.
         if may_deliver(self.pubsub, watch):
             assert isinstance(seat.last_ack, wire.Ack)  # the ack of the step just adopted
-            await self._publish(watch, frames.watch(live.match_id, seat, seat.last_ack))
-        await self.publish_progress(live, seat)
-        await self._tell_peers(live, ended=seat.over, player_id=player_id, appended=appended)
+            posted.append(self._posted(watch, frames.watch(live.match_id, seat,
+                                                           seat.last_ack)))
+        posted.append(self._posted(live.channel, self._progress_event(live, seat)))
+        self._tell_peers(posted, live, ended=seat.over, player_id=player_id,
+                         appended=appended)
+        await _sent(posted)
 
     async def _publish(self, channel: str, message: Frame) -> None:
-        """Fan a made step out. A failure (Redis away) is no second answer to the player
-        and stops none of the step's other effects (timers, the settling): the bus tells
-        the watchers it lost a message (a gap, then resync: docs/protocol.md)."""
-        try:
-            await self.pubsub.publish(channel, message)
-        except Exception:
-            metrics.ERRORS.labels(where="fan_out").inc()
-            log.warning("could not publish a %s on %s", type(message).__name__, channel,
-                        exc_info=True)
+        await _sent([self._posted(channel, message)])
 
-    async def _tell_peers(self, live: LiveMatch, *, ended: bool, player_id: int | None = None,
-                          appended: AppendAction | None = None) -> None:
+    def _posted(self, channel: str, message: Frame) -> Posted:
+        return self._post(channel, message), type(message).__name__, channel
+
+    def _tell_peers(self, posted: list[Posted], live: LiveMatch, *, ended: bool,
+                    player_id: int | None = None, appended: AppendAction | None = None
+                    ) -> None:
         """Other processes holding the match apply ``appended`` (the action just logged)
         to their copy, or rebuild it (any other change)."""
         if self.peers is None:
             return
         logged = (None if appended is None
                   else StoredAction(appended.seq, appended.action, appended.at))
-        try:
-            await self.peers.tell(live.match_id, ended=ended, player_id=player_id,
-                                  logged=logged)
-        except Exception:  # their copies are checked against the log's seqs all the same
-            metrics.ERRORS.labels(where="fan_out").inc()
-            log.warning("could not tell other processes of match %d", live.match_id,
-                        exc_info=True)
+        # A failure is logged like any fan-out's: their copies are checked against the
+        # log's seqs all the same.
+        posted.append((self.peers.told(live.match_id, ended=ended, player_id=player_id,
+                                       logged=logged), "sync", sync_channel(live.match_id)))
 
     async def _write(self, write: StartGame | EndGame) -> None:
         if isinstance(write, StartGame):
@@ -389,7 +394,27 @@ class StepRunner:
                                live.value.start_deadline)
 
     async def publish_progress(self, live: LiveMatch, seat: SeatState) -> None:
+        await self._publish(live.channel, self._progress_event(live, seat))
+
+    def _progress_event(self, live: LiveMatch, seat: SeatState) -> wire.ProgressEvent:
         # The start deadline shows only on a game not opened yet: not worked out otherwise.
         deadline = live.value.start_deadline if seat.started_at is None else None
-        await self._publish(live.channel, frames.progress_event(
-            live.match_id, seat, self.clock(), self.is_online(seat.player_id), deadline))
+        return frames.progress_event(live.match_id, seat, self.clock(),
+                                     self.is_online(seat.player_id), deadline)
+
+
+Posted = tuple[Awaitable[None], str, str]
+"""A message posted (``app.messaging.pubsub.poster``): its sending, what and where it is."""
+
+
+async def _sent(posted: list[Posted]) -> None:
+    """Wait for a made step's messages, in order. A failure (Redis away) is no second
+    answer to the player and stops none of the step's other effects (timers, the
+    settling): the bus tells the watchers it lost a message (a gap, then resync:
+    docs/protocol.md)."""
+    for sending, what, channel in posted:
+        try:
+            await sending
+        except Exception:
+            metrics.ERRORS.labels(where="fan_out").inc()
+            log.warning("could not publish a %s on %s", what, channel, exc_info=True)
