@@ -25,6 +25,7 @@ from app.messaging import channels
 from app.messaging.player_streams import EventStream, Outbox
 from app.ops import context
 from app.rooms import frames
+from app.rooms.acting import Acting
 from app.rooms.duel_core import Reply
 from app.rooms.layer import Rooms
 from app.runtime import lean_ws, metrics
@@ -256,16 +257,14 @@ async def _serve(websocket: WebSocket, rooms: Rooms, session: EventStream, outbo
             outbox.put(frames.error("internal", "the server failed to handle this frame"))
 
 
-def _answering(session: EventStream, *, op: object) -> Callable[[Reply], None]:
-    """Sends an action's answer to the player the moment the duel service has it (an
-    ack: once durable, before the fan-out), timed from now: frame in, answer out."""
+async def _act(acting: Acting, session: EventStream, *, op: object) -> None:
+    """An action, answered inside the block: the ack leaves once its action is durable,
+    before anything its step publishes (that happens as the block is left, the opponent's
+    and spectators' news with Redis round trips). Timed from here: frame in, answer out."""
     started = time.perf_counter()
-
-    def answer(reply: Reply) -> None:
+    async with acting as reply:
         session.emit_answer(reply)
         record_answer(reply, op=op, started=started)
-
-    return answer
 
 
 def record_answer(reply: Reply, *, op: object, started: float) -> None:
@@ -284,12 +283,11 @@ async def _handle(message: p.ClientMessage, rooms: Rooms, session: EventStream, 
         session.emit(await duels.open_game(
             player_id=me, match_id=message.match_id, follow=session.follow))
     elif isinstance(message, p.Act):
-        await duels.act(player_id=me, match_id=message.match_id, seq=message.seq,
-                        action=message.action,
-                        answer=_answering(session, op=message.action.get("op")))
+        await _act(duels.acting(player_id=me, match_id=message.match_id, seq=message.seq,
+                                action=message.action), session, op=message.action.get("op"))
     elif isinstance(message, p.Finish):
-        await duels.finish(player_id=me, match_id=message.match_id, seq=message.seq,
-                           answer=_answering(session, op="finish"))
+        await _act(duels.finishing(player_id=me, match_id=message.match_id, seq=message.seq),
+                   session, op="finish")
     elif isinstance(message, p.AskHint):
         # An answer to this connection only, not an event: unnumbered, like pong.
         outbox.put(await duels.hint(player_id=me, match_id=message.match_id))

@@ -6,6 +6,8 @@ seat. A command runs under its seat's lock: the pure core (``app/rooms/duel_core
 computes a step from the match and the clock's time, and the step runner
 (``app/rooms/step_runner.py``) writes it (the log is the truth: a required write that
 fails changes nothing and answers ``not_stored``), adopts it and carries out its effects.
+An action's reply is a value the adapter sends between the two, before the effects
+(``acting``, ``app/rooms/acting.py``).
 A match is rebuilt from the store on first use (deal + logs) and its clocks resumed.
 """
 
@@ -24,6 +26,7 @@ from app.messaging import channels
 from app.messaging.pubsub import PubSub
 from app.rooms import duel_core as core
 from app.rooms import frames
+from app.rooms.acting import Acting, Actions
 from app.rooms.deal_forms import choose_deal, start_state
 from app.rooms.duel_core import Reply
 from app.rooms.errors import (
@@ -39,8 +42,8 @@ from app.rooms.errors import (
 from app.rooms.match import MatchState
 from app.rooms.peers import Change, PeerSync
 from app.rooms.seat_log import rebuild_seat
-from app.rooms.step_runner import Answer, LiveMatch, StepRunner
-from app.rooms.store import DuelStore, SeqTaken, StoreError
+from app.rooms.step_runner import LiveMatch, StepRunner
+from app.rooms.store import DuelStore, StoreError
 from app.runtime.clock import SYSTEM_CLOCK, Clock
 from app.runtime.keyed_lock import KeyedLock
 from app.runtime.solver_worker import off_loop
@@ -81,6 +84,8 @@ class DuelService:
         self._runner.peers = self._peers
         self._clock = clock
         self._matches: dict[int, LiveMatch] = {}
+        self._actions = Actions(runner=self._runner, clock=clock, cached=self._matches.get,
+                                match=self.match, reload=self.reload, peers=peers)
         self._settled: deque[int] = deque()  # finished matches still cached, oldest first
         self._loading = KeyedLock()  # per match being read
         self._hinting = asyncio.Semaphore(HINTS_AT_ONCE)
@@ -148,48 +153,29 @@ class DuelService:
                     await self._runner.run(live, player_id, step)
             return self._runner.snapshot(live, live.game_of(player_id), role="player")
 
-    async def act(
-        self, *, player_id: int, match_id: int, seq: int, action: Payload,
-        answer: Answer | None = None,
-    ) -> Reply:
-        """The action's reply (an ack or a refusal). ``answer``, when given, gets it once,
-        as soon as it is final: an ack once its action is durable, before the fan-out."""
-        live = self._matches.get(match_id) or await self.match(match_id)
-        async with live.lock(player_id):
-            return await self._act(live, player_id, seq, action, answer)
+    def acting(self, *, player_id: int, match_id: int, seq: int, action: Payload
+               ) -> Acting:
+        """``async with duels.acting(...) as reply``: the action's reply (an ack or a
+        refusal) in the block, where the adapter sends it; the step's effects as the
+        block is left. The ack so leaves once its action is durable and its seat
+        adopted, before anything the step publishes (``app/rooms/acting.py``)."""
+        return Acting(self._actions, player_id, match_id, seq, action)
 
-    async def finish(self, *, player_id: int, match_id: int, seq: int,
-                     answer: Answer | None = None) -> Reply:
-        return await self.act(player_id=player_id, match_id=match_id, seq=seq,
-                              action={"op": core.FINISH_OP}, answer=answer)
+    def finishing(self, *, player_id: int, match_id: int, seq: int) -> Acting:
+        return self.acting(player_id=player_id, match_id=match_id, seq=seq,
+                           action={"op": core.FINISH_OP})
 
-    async def _act(self, live: LiveMatch, player_id: int, seq: int, action: Payload,
-                   answer: Answer | None, *, fresh_copy: bool = False) -> Reply:
-        step = core.act(live.value, player_id, seq, action, self._clock())
-        if self._peers is not None and not fresh_copy and _ahead(step.reply, seq):
-            # A seq past our copy's next one: another process (the player's other tab or
-            # device) may have played meanwhile and its news not reached us yet.
-            return await self._act_on_fresh_copy(live, player_id, seq, action, answer)
-        try:
-            reply = await self._runner.run(live, player_id, step, answer)
-        except SeqTaken:
-            # Another process logged this seq first (a duplicate, or a rejection with a resync).
-            return await self._act_on_fresh_copy(live, player_id, seq, action, answer)
-        except StoreError as error:
-            return _not_stored(live, player_id, seq, error, answer)
-        assert reply is not None
-        return reply
+    async def act(self, *, player_id: int, match_id: int, seq: int, action: Payload
+                  ) -> Reply:
+        """The action's reply, once its step's effects are carried out (for a caller
+        with nobody to answer sooner)."""
+        async with self.acting(player_id=player_id, match_id=match_id, seq=seq,
+                               action=action) as reply:
+            return reply
 
-    async def _act_on_fresh_copy(self, live: LiveMatch, player_id: int, seq: int,
-                                 action: Payload, answer: Answer | None) -> Reply:
-        """The log decides: rebuild the match from it and answer as the fresh game would."""
-        await self._invalidate(live.match_id)
-        try:
-            fresh = await self.match(live.match_id)
-        except NotReadNow as error:  # the log could not be read: nothing was written
-            return _not_stored(live, player_id, seq, error, answer)
-        async with fresh.lock(player_id):
-            return await self._act(fresh, player_id, seq, action, answer, fresh_copy=True)
+    async def finish(self, *, player_id: int, match_id: int, seq: int) -> Reply:
+        async with self.finishing(player_id=player_id, match_id=match_id, seq=seq) as reply:
+            return reply
 
     async def hint(self, *, player_id: int, match_id: int) -> wire.Hint:
         """A suggested next action for my own game in progress; changes nothing.
@@ -314,12 +300,6 @@ class DuelService:
         self._matches.clear()
 
 
-def _ahead(reply: Reply | None, seq: int) -> bool:
-    """A refusal of a seq beyond the next one of the copy that answered."""
-    return (isinstance(reply, wire.Reject) and reply.code == "bad_seq"
-            and reply.next_seq is not None and seq > reply.next_seq)
-
-
 async def _behind_the_log(store: DuelStore, live: LiveMatch, player_id: int) -> bool:
     """Whether the log holds more of the player's game than our copy (another process
     logged a step, or recorded the end, and its news has not reached us yet)."""
@@ -343,12 +323,3 @@ def _read_or_refuse() -> Iterator[None]:
     except StoreError as error:
         raise NotReadNow("the match could not be read just now; send the same frame "
                          "again") from error
-
-
-def _not_stored(live: LiveMatch, player_id: int, seq: int, error: Exception,
-                answer: Answer | None) -> wire.Reject:
-    refusal = core.reject(live.value, live.game_of(player_id), seq, "not_stored",
-                          f"not saved, try again: {error}")
-    if answer is not None:  # nothing was written, so the runner answered nothing
-        answer(refusal)
-    return refusal

@@ -1,10 +1,11 @@
 """Carrying out the duel core's steps: the store's writes, timers and fan-out.
 
 The runner half of ``app/rooms/duel.py``: a :class:`Step` from ``app/rooms/duel_core.py``
-is written (required writes first: if one fails nothing is adopted), its seat adopted
-into the :class:`LiveMatch`, and its effects carried out in order: timers armed or
+is made (written, required writes first: if one fails nothing is adopted; its seat adopted
+into the :class:`LiveMatch`), then its effects carried out in order: timers armed or
 disarmed, the step shown to spectators, progress to the match, other processes told, the
-end of a game announced and the match settled once all its games are over.
+end of a game announced and the match settled once all its games are over. Two phases: the
+player's reply, final once the step is made, leaves before anything the step publishes.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+
+import msgspec
 
 from app.messaging import channels
 from app.messaging.pubsub import PubSub, may_deliver, poster
@@ -24,6 +26,7 @@ from app.rooms.duel_core import (
     AppendAction,
     Arm,
     Disarm,
+    Effect,
     EndGame,
     GameEnded,
     ProgressChanged,
@@ -42,10 +45,6 @@ from app.wire import duel as wire
 from app.wire.base import Frame
 
 log = logging.getLogger(__name__)
-
-Payload = dict[str, Any]
-Answer = Callable[[Reply], object]
-"""Sends a reply to the player who asked (an ack or a refusal), exactly once."""
 
 
 @dataclass(eq=False)
@@ -115,19 +114,27 @@ class LiveMatch:
         return stopped
 
 
-class _Made:
-    """A step's writes are durable: adopt its seat, then answer the player, once.
+class Made(msgspec.Struct, frozen=True, gc=False):
+    """A step made: its writes durable, its seat adopted, its reply final (the player may
+    have it now); its effects still to come (``StepRunner.carry_out``), after the reply.
+    ``appended``: the action it logged, which other processes apply to their copies."""
+
+    reply: Reply | None
+    effects: tuple[Effect, ...] = ()
+    appended: AppendAction | None = None
+
+
+class _Adopt:
+    """Adopts a step's seat once its writes are durable, once.
 
     Only the player's seat is adopted: the other seat may have moved on (under its own
     lock) while the writes were awaited, and the step computed nothing else."""
 
-    __slots__ = ("answer", "done", "live", "player_id", "step", "unsent")
+    __slots__ = ("done", "live", "player_id", "step")
 
-    def __init__(self, live: LiveMatch, player_id: int, step: Step, answer: Answer | None
-                 ) -> None:
-        self.live, self.player_id, self.step, self.answer = live, player_id, step, answer
+    def __init__(self, live: LiveMatch, player_id: int, step: Step) -> None:
+        self.live, self.player_id, self.step = live, player_id, step
         self.done = False
-        self.unsent: Exception | None = None  # the answer's failure, raised after the effects
 
     def __call__(self) -> None:
         if self.done:
@@ -138,11 +145,6 @@ class _Made:
             live.value = step.match  # nothing else moved: the step's match is the match
         else:
             live.value = live.value.with_seat(step.match.seat_of(self.player_id))
-        if self.answer is not None and step.reply is not None:
-            try:
-                self.answer(step.reply)
-            except Exception as error:  # the step is made: its effects happen all the same
-                self.unsent = error
 
 
 @dataclass(kw_only=True, eq=False)
@@ -162,47 +164,46 @@ class StepRunner:
     def __post_init__(self) -> None:
         self._post = poster(self.pubsub)
 
-    async def run(self, live: LiveMatch, player_id: int, step: Step,
-                  answer: Answer | None = None) -> Reply | None:
-        """Make the step's writes, adopt its seat, carry out its effects; its reply.
+    async def run(self, live: LiveMatch, player_id: int, step: Step) -> Reply | None:
+        """A step nobody waits on (a time-out, an opening, an expiry): made, carried out."""
+        made = await self.make(live, player_id, step)
+        await self.carry_out(live, player_id, made)
+        return made.reply
 
-        ``answer``, when given, gets the reply as soon as the writes are durable and the
-        seat adopted, before the effects: the player's ack does not wait for the fan-out
-        to the opponent, spectators and other processes (with Redis, round trips). The
-        effects still run under the game's lock, so what they publish keeps its order.
-        A task cancelled while its action is being logged still gets its seat adopted and
-        its answer sent if the row commits (the store calls ``then``): memory keeps to
-        the log."""
-        made = _Made(live, player_id, step, answer)
+    async def make(self, live: LiveMatch, player_id: int, step: Step) -> Made:
+        """Make the step's writes (required ones first: if one fails, nothing is adopted)
+        and adopt its seat. The effects are left to :meth:`carry_out` so that the caller
+        may send the reply first: the ack does not wait for the fan-out (with Redis, round
+        trips). The store adopts the seat as the row commits (``then``): a task cancelled
+        while its action is logged still has its seat adopted, memory keeps to the log."""
+        adopt = _Adopt(live, player_id, step)
         writes = step.writes
         appended: AppendAction | None = None
         for write in writes:
             if isinstance(write, AppendAction):  # the frequent one inline: no coroutine
                 appended = write
-                # The last write made durable, the seat is adopted and the player answered
-                # right away (by the group commit, in its writer's turn: one loop turn
-                # before this task wakes, and not behind the other callers of a batch).
                 await self.store.append_action(
                     write.game_id, write.seq, write.action, write.at, write.progress,
-                    then=made if write is writes[-1] else None)
+                    then=adopt if write is writes[-1] else None)
             else:
                 await self._write(write)
-        if not made.done:
-            made()
-        for effect in step.effects:
+        if not adopt.done:
+            adopt()
+        return Made(step.reply, step.effects, appended)
+
+    async def carry_out(self, live: LiveMatch, player_id: int, made: Made) -> None:
+        """A made step's effects, under the game's lock: what they publish keeps its order."""
+        for effect in made.effects:
             # The frequent ones inline: no coroutine made for each of them.
             if effect is ACKED:
-                await self._acked(live, player_id, appended)
+                await self._acked(live, player_id, made.appended)
             elif isinstance(effect, ProgressChanged):
                 posted = [self._posted(live.channel, self._progress_event(
                     live, live.game_of(effect.player_id)))]
                 self._tell_peers(posted, live, ended=effect.ended)
                 await _sent(posted)
             else:
-                await self._carry_out(live, effect)
-        if made.unsent is not None:
-            raise made.unsent
-        return step.reply
+                await self._effect(live, effect)
 
     async def _acked(self, live: LiveMatch, player_id: int, appended: AppendAction | None
                      ) -> None:
@@ -258,7 +259,7 @@ class StepRunner:
             log.exception("could not record the end of game %d (%s)", write.game_id,
                           write.reason)
 
-    async def _carry_out(self, live: LiveMatch, effect: object) -> None:
+    async def _effect(self, live: LiveMatch, effect: object) -> None:
         if isinstance(effect, GameEnded):
             await self._publish(live.channel, effect.frame)
             if live.over and live.result is None:

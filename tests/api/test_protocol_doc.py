@@ -85,7 +85,7 @@ def reject_codes() -> set[str]:
     """The rule book's codes (one exception class each), the duel core's own and the seq
     rule's (app/rooms/seat_rule.py, shared with solo play)."""
     codes = {cls.code for cls in subclasses(IllegalAction)}
-    for module in ("duel_core", "duel", "seat_rule"):
+    for module in ("duel_core", "duel", "acting", "seat_rule"):
         source = (ROOT / "app" / "rooms" / f"{module}.py").read_text()
         codes.update(re.findall(r'reject\((?:[^()]|\([^()]*\))*?"([a-z_]+)"', source))
         codes.update(re.findall(r'return "([a-z_]+)", f?"', source))

@@ -140,45 +140,46 @@ class JournalPubSub(MemoryPubSub):
         await super().publish(channel, message)
 
 
-async def test_the_ack_goes_out_once_durable_before_the_fan_out() -> None:
+async def test_the_ack_is_had_once_durable_before_the_fan_out() -> None:
     happened: list[str] = []
     store = make_store()
     duels = service(store, FakeClock(), JournalPubSub(happened))
     await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
     await duels.open_game(player_id=BOB, match_id=MATCH, follow=no_follow)
     happened.clear()
-
-    def answer(reply: dict[str, Any]) -> None:
-        logged = len(store.matches[MATCH].games[0].actions)
-        happened.append(f"answer {kind(reply)} {reply.seq} logged {logged}")
-
     for seq, action in enumerate(WINNING_LINE, start=1):
-        reply = await duels.act(player_id=ANN, match_id=MATCH, seq=seq, action=action,
-                                answer=answer)
-        assert kind(reply) == "ack"
+        async with duels.acting(player_id=ANN, match_id=MATCH, seq=seq,
+                                action=action) as reply:
+            logged = len(store.matches[MATCH].games[0].actions)
+            happened.append(f"answer {kind(reply)} {reply.seq} logged {logged}")
     answers = [h for h in happened if h.startswith("answer")]
     # Once per action, each after its own row is in the log.
     assert answers == [f"answer ack {seq} logged {seq}"
                        for seq in range(1, len(WINNING_LINE) + 1)]
     # Each ack before the progress it fans out; the winning one before the game_over.
     first = happened.index("answer ack 1 logged 1")
-    assert happened[first + 1] == "publish progress"
+    assert happened[:first] == [] and happened[first + 1] == "publish progress"
     assert happened.index(answers[-1]) < happened.index("publish game_over")
     await duels.close()
 
 
-async def test_a_refused_action_is_answered_once() -> None:
+async def test_a_refused_action_is_answered_once_and_publishes_nothing() -> None:
+    happened: list[str] = []
     store = FailingStore()
     store.matches = make_store().matches
-    duels = service(store, FakeClock())
+    duels = service(store, FakeClock(), JournalPubSub(happened))
     await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    happened.clear()
     answers: list[dict[str, Any]] = []
-    reply = await duels.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0],
-                            answer=answers.append)
-    assert answers == [reply] and reply.code == "not_stored"
-    stale = await duels.act(player_id=ANN, match_id=MATCH, seq=5, action=WINNING_LINE[0],
-                            answer=answers.append)
-    assert answers == [reply, stale] and stale.code == "bad_seq"
+    async with duels.acting(player_id=ANN, match_id=MATCH, seq=1,
+                            action=WINNING_LINE[0]) as refused:
+        answers.append(refused)
+    assert answers == [refused] and refused.code == "not_stored"
+    async with duels.acting(player_id=ANN, match_id=MATCH, seq=5,
+                            action=WINNING_LINE[0]) as stale:
+        answers.append(stale)
+    assert answers == [refused, stale] and stale.code == "bad_seq"
+    assert happened == []
     await duels.close()
 
 
@@ -187,19 +188,29 @@ async def test_an_answer_that_cannot_go_out_stops_none_of_the_step() -> None:
     store = make_store()
     duels = service(store, FakeClock(), JournalPubSub(happened))
     await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    await duels.open_game(player_id=BOB, match_id=MATCH, follow=no_follow)
+    for seq, action in enumerate(WINNING_LINE[:-1], start=1):
+        await duels.act(player_id=ANN, match_id=MATCH, seq=seq, action=action)
     happened.clear()
 
-    def broken(reply: dict[str, Any]) -> None:
-        raise ConnectionError("the socket broke")
+    async def answer_breaks(seq: int, action: dict[str, Any], player_id: int = ANN) -> None:
+        with pytest.raises(ConnectionError):
+            async with duels.acting(player_id=player_id, match_id=MATCH, seq=seq,
+                                    action=action) as reply:
+                assert kind(reply) == "ack" and not happened  # nothing published yet
+                raise ConnectionError("the socket broke")
 
-    with pytest.raises(ConnectionError):
-        await duels.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0],
-                        answer=broken)
-    # Logged, adopted, fanned out: the next seq is 2, as for any acknowledged action.
-    assert "publish progress" in happened
-    assert len(store.matches[MATCH].games[0].actions) == 1
-    again = await duels.act(player_id=ANN, match_id=MATCH, seq=2, action=WINNING_LINE[1])
-    assert kind(again) == "ack" and again.seq == 2
+    await answer_breaks(len(WINNING_LINE), WINNING_LINE[-1])  # the winning action
+    # Logged, adopted, fanned out, the game's end announced: as for any acknowledged action.
+    assert happened == ["publish progress", "publish game_over"]
+    assert len(store.matches[MATCH].games[0].actions) == len(WINNING_LINE)
+    again = await duels.act(player_id=ANN, match_id=MATCH, seq=len(WINNING_LINE),
+                            action=WINNING_LINE[-1])
+    assert kind(again) == "ack" and again.duplicate and again.status == "won"
+    happened.clear()
+    await answer_breaks(1, {"op": "finish"}, BOB)  # the match's last game ends
+    assert "publish match_result" in happened
+    assert store.matches[MATCH].winner_id == ANN  # the match is settled all the same
     await duels.close()
 
 
@@ -225,11 +236,13 @@ async def test_a_fan_out_that_fails_after_the_ack_is_no_second_answer() -> None:
     pubsub.down = True
     answers: list[dict[str, Any]] = []
     for seq, action in enumerate(WINNING_LINE, start=1):
-        reply = await duels.act(player_id=ANN, match_id=MATCH, seq=seq, action=action,
-                                answer=answers.append)  # raises nothing
+        async with duels.acting(player_id=ANN, match_id=MATCH, seq=seq,
+                                action=action) as reply:  # leaving it raises nothing
+            answers.append(reply)
         assert kind(reply) == "ack"
     assert [a.seq for a in answers] == list(range(1, len(WINNING_LINE) + 1))  # one each
-    await duels.finish(player_id=BOB, match_id=MATCH, seq=1, answer=answers.append)
+    async with duels.finishing(player_id=BOB, match_id=MATCH, seq=1) as reply:
+        answers.append(reply)
     assert kind(answers[-1]) == "ack" and len(answers) == len(WINNING_LINE) + 1
     # The effects after the failed publishes still happened: the match is settled.
     assert store.matches[MATCH].winner_id == ANN

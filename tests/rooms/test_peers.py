@@ -442,8 +442,9 @@ async def test_an_action_whose_fresh_copy_cannot_be_read_is_not_stored_and_chang
     await one.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
     store.away = True  # process two must read the log for seq 2, and cannot
     answers: list[dict[str, Any]] = []
-    late = await two.act(player_id=ANN, match_id=MATCH, seq=2, action=WINNING_LINE[1],
-                         answer=answers.append)
+    async with two.acting(player_id=ANN, match_id=MATCH, seq=2,
+                          action=WINNING_LINE[1]) as late:
+        answers.append(late)
     assert kind(late) == "reject" and late.code == "not_stored", late
     assert answers == [late]  # one answer, as for any action
     assert [a.seq for a in store.matches[MATCH].games[0].actions] == [1]
