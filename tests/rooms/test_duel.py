@@ -214,6 +214,56 @@ async def test_an_answer_that_cannot_go_out_stops_none_of_the_step() -> None:
     await duels.close()
 
 
+async def test_the_game_is_held_until_the_block_is_left() -> None:
+    # The step's effects, published as the block is left, come before anything of the
+    # seat's next step: its lock is held meanwhile.
+    happened: list[str] = []
+    duels = service(make_store(), FakeClock(), JournalPubSub(happened))
+    await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    happened.clear()
+
+    async def act_next() -> None:
+        reply = await duels.act(player_id=ANN, match_id=MATCH, seq=2, action=WINNING_LINE[1])
+        happened.append(f"answer {reply.seq}")
+
+    async with duels.acting(player_id=ANN, match_id=MATCH, seq=1,
+                            action=WINNING_LINE[0]) as reply:
+        happened.append(f"answer {reply.seq}")
+        following = asyncio.create_task(act_next())
+        await asyncio.sleep(0.01)
+        assert not following.done() and happened == ["answer 1"]
+    await following
+    assert happened == ["answer 1", "publish progress", "publish progress", "answer 2"]
+    await duels.close()
+
+
+class BrokenStore(MemoryStore):
+    broken = False
+
+    async def append_action(self, *args: Any, **kwargs: Any) -> None:
+        if self.broken:
+            raise RuntimeError("a bug, not a refusal")
+        await super().append_action(*args, **kwargs)
+
+
+async def test_a_step_that_fails_to_be_made_lets_the_game_go() -> None:
+    store = BrokenStore()
+    store.matches = make_store().matches
+    duels = service(store, FakeClock())
+    await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    store.broken = True
+    with pytest.raises(RuntimeError):
+        async with duels.acting(player_id=ANN, match_id=MATCH, seq=1,
+                                action=WINNING_LINE[0]):
+            raise AssertionError("no reply: the block is not entered")
+    assert not (await duels.match(MATCH)).lock(ANN).locked()
+    store.broken = False
+    reply = await asyncio.wait_for(
+        duels.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0]), 1)
+    assert kind(reply) == "ack" and reply.seq == 1
+    await duels.close()
+
+
 class UnreachablePubSub(MemoryPubSub):
     """A bus whose every publish fails while ``down`` (Redis away)."""
 

@@ -106,6 +106,27 @@ async def test_a_stale_copy_takes_the_next_seq_from_the_log_not_as_out_of_turn()
     await two.close()
 
 
+async def test_an_action_made_on_a_fresh_copy_holds_that_copy_until_it_is_carried_out(
+) -> None:
+    # The step is the fresh copy's: its effects, published as the block is left, must
+    # come before that copy's next step of the seat, so its lock is held meanwhile (the
+    # stale copy's too, as it was taken first).
+    _, one, two, _ = await ann_on_both()
+    stale = await two.match(MATCH)
+    await one.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
+    # No yield in between: process two still holds its copy from before seq 1.
+    async with two.acting(player_id=ANN, match_id=MATCH, seq=2,
+                          action=WINNING_LINE[1]) as reply:
+        fresh = await two.match(MATCH)
+        assert fresh is not stale and kind(reply) == "ack" and reply.seq == 2
+        assert fresh.lock(ANN).locked() and stale.lock(ANN).locked()
+    assert not fresh.lock(ANN).locked() and not stale.lock(ANN).locked()
+    third = await two.act(player_id=ANN, match_id=MATCH, seq=3, action=WINNING_LINE[2])
+    assert kind(third) == "ack" and third.view["actions"] == 3, third
+    await one.close()
+    await two.close()
+
+
 async def test_a_finish_resent_to_a_stale_copy_answers_with_the_stored_end() -> None:
     # Ann finishes through process one, which dies before its news leaves (here: the
     # two processes share no bus); her resend reaches process two, whose copy still has
