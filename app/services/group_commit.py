@@ -20,8 +20,9 @@ one game that depend on each other: a game's next action waits for the previous 
 A lone action (no batch in flight) starts its writer in its own task's turn
 (``app/runtime/eager.py``): the statement leaves at once instead of behind the rest of the
 turn's work; with a batch in flight, the next one starts at the end of the turn with every
-row the turn brought. As a batch commits, each row's ``then`` (the duel's: adopt the seat,
-send the ack) runs right there, before the appending tasks wake one after the other.
+row the turn brought. As a batch commits, each row's ``then`` (the duel's: adopt the seat)
+runs right there, before the appending tasks wake one after the other: a caller cancelled
+meanwhile still has its committed row in memory. Each caller sends its ack as it wakes.
 
 A batch that meets a constraint (another process won a seq race on the unique
 ``(game, seq)``) is written again one append at a time, so only the loser gets `SeqTaken`.
@@ -200,9 +201,9 @@ def _refusal(item: _Append, refused: Refused) -> StoreError:
 
 def _settle(item: _Append, error: BaseException | None) -> None:
     if error is None and item.then is not None:
-        # Here, as the commit's answer is read: the caller (the player's ack) wakes a
-        # loop turn later, behind whatever else is ready; in a batch, behind the callers
-        # before it. Called even when the caller went away: the row is in the log.
+        # Here, as the commit's answer is read, not when the caller wakes (a loop turn
+        # later; in a batch, behind the callers before it): called even when the caller
+        # went away, for the row is in the log.
         then, item.then = item.then, None
         try:
             then()

@@ -477,8 +477,8 @@ async def test_a_lone_caller_cancelled_mid_write_still_gets_its_row_logged(
 async def test_then_runs_as_the_batch_commits_before_its_callers_wake(
     store: GroupCommitSqlStore,
 ) -> None:
-    # The player's ack goes out from `then`: for every row of a batch as the commit's
-    # answer is read, not as each caller's task gets its turn one after the other.
+    # The duel adopts its seat in `then`: for every row of a batch as the commit's answer
+    # is read, not as each caller's task gets its turn one after the other.
     held = HeldWriter()
     store._logs, store._idle = [held], [held]
     order: list[str] = []
@@ -497,7 +497,7 @@ async def test_then_runs_as_the_batch_commits_before_its_callers_wake(
     await asyncio.wait_for(asyncio.gather(first, *rest), 1)
     assert held.batches == [[1], [1, 1]]
     assert order.index("then 1") < order.index("woke 1")
-    assert order.index("then 3") < order.index("woke 2")  # the batch's acks, then its callers
+    assert order.index("then 3") < order.index("woke 2")  # the batch's, then its callers
 
 
 async def test_then_runs_for_a_caller_gone_away_and_not_for_a_failed_write(
