@@ -20,7 +20,8 @@ from typing import Any
 from app.rooms import duel_core as core
 from app.rooms.duel_core import Reply
 from app.rooms.errors import NotReadNow
-from app.rooms.step_runner import LiveMatch, Made, StepRunner
+from app.rooms.live_match import LiveMatch
+from app.rooms.step_runner import Made, StepRunner
 from app.rooms.store import SeqTaken, StoreError
 from app.runtime.clock import Clock
 from app.wire import duel as wire

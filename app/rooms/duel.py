@@ -39,10 +39,11 @@ from app.rooms.errors import (
     RoomError,
     SpectateRefused,
 )
+from app.rooms.live_match import LiveMatch
 from app.rooms.match import MatchState
 from app.rooms.peers import Change, PeerSync
 from app.rooms.seat_log import rebuild_seat
-from app.rooms.step_runner import LiveMatch, StepRunner
+from app.rooms.step_runner import StepRunner
 from app.rooms.store import DuelStore, StoreError
 from app.runtime.clock import SYSTEM_CLOCK, Clock
 from app.runtime.keyed_lock import KeyedLock

@@ -1,11 +1,12 @@
 """Carrying out the duel core's steps: the store's writes, timers and fan-out.
 
 The runner half of ``app/rooms/duel.py``: a :class:`Step` from ``app/rooms/duel_core.py``
-is made (written, required writes first: if one fails nothing is adopted; its seat adopted
-into the :class:`LiveMatch`), then its effects carried out in order: timers armed or
-disarmed, the step shown to spectators, progress to the match, other processes told, the
-end of a game announced and the match settled once all its games are over. Two phases: the
-player's reply, final once the step is made, leaves before anything the step publishes.
+is made (written, required writes first: if one fails nothing is adopted; its seat
+adopted into the match held, ``app/rooms/live_match.py``), then its effects carried out
+in order: timers armed or disarmed, the step shown to spectators, progress to the match,
+other processes told, the end of a game announced and the match settled once all its
+games are over. Two phases: the player's reply, final once the step is made, leaves
+before anything the step publishes.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import msgspec
 
@@ -34,10 +35,10 @@ from app.rooms.duel_core import (
     StartGame,
     Step,
 )
-from app.rooms.match import MatchState, SeatState
+from app.rooms.live_match import LiveMatch
+from app.rooms.match import SeatState
 from app.rooms.peers import PeerSync
 from app.rooms.peers import channel as sync_channel
-from app.rooms.seat_log import follow_logged
 from app.rooms.store import DuelStore, StoredAction, StoredMatch, StoreError
 from app.runtime import metrics
 from app.runtime.clock import Clock
@@ -45,73 +46,6 @@ from app.wire import duel as wire
 from app.wire.base import Frame
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(eq=False)
-class LiveMatch:
-    """The runner's hold on a match: its current value, and per seat a lock and a timer."""
-
-    value: MatchState
-    locks: dict[int, asyncio.Lock]
-    timers: dict[int, asyncio.Task[None]] = field(default_factory=dict)
-    expiry: asyncio.Task[None] | None = None
-    match_id: int = field(init=False)
-    channel: str = field(init=False)
-    watch_channels: dict[int, str] = field(init=False)
-
-    def __post_init__(self) -> None:
-        # Read or named once or twice per action: worked out once.
-        self.match_id = self.value.match_id
-        self.channel = channels.match(self.match_id)
-        self.watch_channels = {seat.player_id: channels.watch(self.match_id, seat.player_id)
-                               for seat in self.value.seats}
-
-    @property
-    def games(self) -> tuple[SeatState, ...]:
-        return self.value.seats
-
-    @property
-    def over(self) -> bool:
-        return self.value.over
-
-    @property
-    def result(self) -> wire.MatchResult | None:
-        return self.value.result
-
-    def game_of(self, player_id: int) -> SeatState:
-        return self.value.seat_of(player_id)
-
-    def lock(self, player_id: int) -> asyncio.Lock:
-        lock = self.locks.get(player_id)
-        if lock is None:
-            self.value.seat_of(player_id)  # raises NotSeated for a stranger
-            raise AssertionError("every seat has its lock")
-        return lock
-
-    async def follow(self, player_id: int, logged: StoredAction) -> bool:
-        """Apply another process's logged action to this copy, as a rebuild from the log
-        would; False when only a rebuild will do (not the next action of the seat)."""
-        async with self.lock(player_id):
-            seat = self.game_of(player_id)
-            if logged.seq <= seat.seq:
-                return True  # this copy has it already (rebuilt from the log since)
-            followed = follow_logged(seat, logged, match_id=self.match_id)
-            if followed is None:
-                return False
-            self.value = self.value.with_seat(followed)
-        return True
-
-    def stop_timers(self, *, expiry: bool = False) -> list[asyncio.Task[None]]:
-        """Cancel the time-out timers (and ``expiry``: the table's) but the running task:
-        this copy decides nothing more. Returns the tasks cancelled."""
-        tasks = list(self.timers.values())
-        self.timers.clear()
-        if expiry and self.expiry is not None:
-            tasks.append(self.expiry)
-        stopped = [task for task in tasks if task is not asyncio.current_task()]
-        for task in stopped:
-            task.cancel()
-        return stopped
 
 
 class Made(msgspec.Struct, frozen=True, gc=False):
