@@ -247,7 +247,8 @@ def test_no_import_circle_in_the_web_client() -> None:
 STEPPING = ("app.engine.game.apply", "app.engine.game.replay", "app.scoring.play.ScoredGame",
             "app.scoring.play")
 """What applies an action to a live game: the duel core's step (and the log fold) only."""
-LIVE_PLAY = ("app.rooms.duel", "app.rooms.step_runner", "app.services.solo_play",
+LIVE_PLAY = ("app.rooms.duel", "app.rooms.step_runner", "app.rooms.acting",
+             "app.rooms.fan_out", "app.rooms.live_match", "app.services.solo_play",
              "app.services.solo_guide", "app.services.solo_lifecycle",
              "app.services.solo_seat")
 

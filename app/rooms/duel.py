@@ -81,8 +81,8 @@ class DuelService:
         self._peers = PeerSync(pubsub, self._peer_changed) if peers else None
         self._runner = StepRunner(store=store, pubsub=pubsub, clock=clock,
                                   is_online=is_online, on_settled=self._keep_settled,
-                                  is_current=self._is_current, rebuild=self.reload)
-        self._runner.peers = self._peers
+                                  is_current=self._is_current, rebuild=self.reload,
+                                  peers=self._peers)
         self._clock = clock
         self._matches: dict[int, LiveMatch] = {}
         self._actions = Actions(runner=self._runner, clock=clock, cached=self._matches.get,
@@ -270,7 +270,10 @@ class DuelService:
         """A player's presence changed: their opponents see it in the progress line."""
         for live in list(self._matches.values()):
             if live.value.seated(player_id) and not live.over:
-                await self._runner.publish_progress(live, live.game_of(player_id))
+                # Under the seat's lock: a step made (its seat adopted as its row commits)
+                # but not answered yet shows in no progress line before its ack leaves.
+                async with live.lock(player_id):
+                    await self._runner.publish_progress(live, live.game_of(player_id))
 
     async def _peer_changed(self, match_id: int, change: Change) -> None:
         """Another process changed the match: follow its action, or drop our stale copy."""

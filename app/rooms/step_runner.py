@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import msgspec
 
 from app.messaging import channels
-from app.messaging.pubsub import PubSub, may_deliver, poster
+from app.messaging.pubsub import PubSub
 from app.rooms import duel_core as core
 from app.rooms import frames
 from app.rooms.duel_core import (
@@ -35,15 +35,13 @@ from app.rooms.duel_core import (
     StartGame,
     Step,
 )
+from app.rooms.fan_out import FanOut
 from app.rooms.live_match import LiveMatch
 from app.rooms.match import SeatState
 from app.rooms.peers import PeerSync
-from app.rooms.peers import channel as sync_channel
-from app.rooms.store import DuelStore, StoredAction, StoredMatch, StoreError
-from app.runtime import metrics
+from app.rooms.store import DuelStore, StoredMatch, StoreError
 from app.runtime.clock import Clock
 from app.wire import duel as wire
-from app.wire.base import Frame
 
 log = logging.getLogger(__name__)
 
@@ -96,7 +94,8 @@ class StepRunner:
     peers: PeerSync | None = None
 
     def __post_init__(self) -> None:
-        self._post = poster(self.pubsub)
+        self.fan_out = FanOut(pubsub=self.pubsub, clock=self.clock, is_online=self.is_online,
+                              peers=self.peers)
 
     async def run(self, live: LiveMatch, player_id: int, step: Step) -> Reply | None:
         """A step nobody waits on (a time-out, an opening, an expiry): made, carried out."""
@@ -130,53 +129,12 @@ class StepRunner:
         for effect in made.effects:
             # The frequent ones inline: no coroutine made for each of them.
             if effect is ACKED:
-                await self._acked(live, player_id, made.appended)
+                await self.fan_out.acked(live, player_id, made.appended)
             elif isinstance(effect, ProgressChanged):
-                posted = [self._posted(live.channel, self._progress_event(
-                    live, live.game_of(effect.player_id)))]
-                self._tell_peers(posted, live, ended=effect.ended)
-                await _sent(posted)
+                await self.fan_out.progress_changed(live, effect.player_id,
+                                                    ended=effect.ended)
             else:
                 await self._effect(live, effect)
-
-    async def _acked(self, live: LiveMatch, player_id: int, appended: AppendAction | None
-                     ) -> None:
-        # The step's messages are posted one after the other, then awaited: with Redis
-        # they go out in one pipeline (one round trip, not one each), in this order.
-        seat = live.value.seat_of(player_id)
-        watch = live.watch_channels[player_id]
-        posted: list[Posted] = []
-        # A spectator follows the channel under this game's lock before taking its
-        # snapshot, and steps happen under the same lock: a step nobody can receive now
-        # is in every later snapshot, so it needs no frame.
-        if may_deliver(self.pubsub, watch):
-            assert isinstance(seat.last_ack, wire.Ack)  # the ack of the step just adopted
-            posted.append(self._posted(watch, frames.watch(live.match_id, seat,
-                                                           seat.last_ack)))
-        posted.append(self._posted(live.channel, self._progress_event(live, seat)))
-        self._tell_peers(posted, live, ended=seat.over, player_id=player_id,
-                         appended=appended)
-        await _sent(posted)
-
-    async def _publish(self, channel: str, message: Frame) -> None:
-        await _sent([self._posted(channel, message)])
-
-    def _posted(self, channel: str, message: Frame) -> Posted:
-        return self._post(channel, message), type(message).__name__, channel
-
-    def _tell_peers(self, posted: list[Posted], live: LiveMatch, *, ended: bool,
-                    player_id: int | None = None, appended: AppendAction | None = None
-                    ) -> None:
-        """Other processes holding the match apply ``appended`` (the action just logged)
-        to their copy, or rebuild it (any other change)."""
-        if self.peers is None:
-            return
-        logged = (None if appended is None
-                  else StoredAction(appended.seq, appended.action, appended.at))
-        # A failure is logged like any fan-out's: their copies are checked against the
-        # log's seqs all the same.
-        posted.append((self.peers.told(live.match_id, ended=ended, player_id=player_id,
-                                       logged=logged), "sync", sync_channel(live.match_id)))
 
     async def _write(self, write: StartGame | EndGame) -> None:
         if isinstance(write, StartGame):
@@ -195,7 +153,7 @@ class StepRunner:
 
     async def _effect(self, live: LiveMatch, effect: object) -> None:
         if isinstance(effect, GameEnded):
-            await self._publish(live.channel, effect.frame)
+            await self.fan_out.publish(live.channel, effect.frame)
             if live.over and live.result is None:
                 await self.conclude(live)
         elif isinstance(effect, Arm):
@@ -312,9 +270,9 @@ class StepRunner:
         result = live.value.result
         assert result is not None
         for seat in live.games:
-            await self._publish(channels.player(seat.player_id), result)
+            await self.fan_out.publish(channels.player(seat.player_id), result)
         for player_id, notice in settled.notices:  # badges earned, after the result
-            await self._publish(channels.player(player_id), notice)
+            await self.fan_out.publish(channels.player(player_id), notice)
 
     def snapshot(self, live: LiveMatch, seat: SeatState, *, role: wire.Role) -> wire.Snapshot:
         """What ``seat``'s player (or a spectator, ``role``) sees of the match now."""
@@ -325,31 +283,7 @@ class StepRunner:
         )
 
     def progress(self, live: LiveMatch, seat: SeatState) -> wire.Progress:
-        return frames.progress(seat, self.clock(), self.is_online(seat.player_id),
-                               live.value.start_deadline)
+        return self.fan_out.progress(live, seat)
 
     async def publish_progress(self, live: LiveMatch, seat: SeatState) -> None:
-        await self._publish(live.channel, self._progress_event(live, seat))
-
-    def _progress_event(self, live: LiveMatch, seat: SeatState) -> wire.ProgressEvent:
-        # The start deadline shows only on a game not opened yet: not worked out otherwise.
-        deadline = live.value.start_deadline if seat.started_at is None else None
-        return frames.progress_event(live.match_id, seat, self.clock(),
-                                     self.is_online(seat.player_id), deadline)
-
-
-Posted = tuple[Awaitable[None], str, str]
-"""A message posted (``app.messaging.pubsub.poster``): its sending, what and where it is."""
-
-
-async def _sent(posted: list[Posted]) -> None:
-    """Wait for a made step's messages, in order. A failure (Redis away) is no second
-    answer to the player and stops none of the step's other effects (timers, the
-    settling): the bus tells the watchers it lost a message (a gap, then resync:
-    docs/protocol.md)."""
-    for sending, what, channel in posted:
-        try:
-            await sending
-        except Exception:
-            metrics.ERRORS.labels(where="fan_out").inc()
-            log.warning("could not publish a %s on %s", what, channel, exc_info=True)
+        await self.fan_out.publish_progress(live, seat)

@@ -237,6 +237,23 @@ async def test_the_game_is_held_until_the_block_is_left() -> None:
     await duels.close()
 
 
+async def test_a_presence_change_shows_no_step_before_it_is_answered() -> None:
+    happened: list[str] = []
+    duels = service(make_store(), FakeClock(), JournalPubSub(happened))
+    await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    await duels.open_game(player_id=BOB, match_id=MATCH, follow=no_follow)
+    happened.clear()
+    async with duels.acting(player_id=ANN, match_id=MATCH, seq=1,
+                            action=WINNING_LINE[0]) as reply:
+        happened.append(f"answer {reply.seq}")
+        presence = asyncio.create_task(duels.online_changed(ANN))  # a tab closed, say
+        await asyncio.sleep(0.01)
+        assert happened == ["answer 1"]  # the new progress waits for the step's own
+    await presence
+    assert happened == ["answer 1", "publish progress", "publish progress"]
+    await duels.close()
+
+
 class BrokenStore(MemoryStore):
     broken = False
 
