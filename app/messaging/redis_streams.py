@@ -18,11 +18,12 @@ Channel messages are themselves kept in per-channel Redis Streams by the Redis b
 channels published after their cursors — the events published while no process held the
 player (the old one died, the client had not reconnected yet) — and numbers them on.
 
-Writes are queued (``emit`` stays synchronous) and sent as one pipeline at a time, in
-order; an event goes to the player's sockets once Redis has it (``then``), so a client
-never holds an event that a process taking its stream over could not replay (a crash
-between the two would otherwise turn its resume into snapshots). That costs a Redis
-round trip per frame, shared by every frame of the same batch. If Redis fails, the
+Writes are queued (``emit`` stays synchronous) and sent in order, one pipeline at a time,
+the process's one shared with the bus's publishes (``app.messaging.redis_pipeline``); an
+event goes to the player's sockets once Redis has it (``then``), so a client never holds
+an event that a process taking its stream over could not replay (a crash between the
+two would otherwise turn its resume into snapshots). That costs a Redis round trip per
+frame, shared by every frame and publish of the same pipeline. If Redis fails, the
 frames go out anyway: the stream then cannot be resumed elsewhere (snapshots), but play
 goes on. Every write checks the owner inside its script; a process that lost a stream
 to another one learns it from the answer (``on_lost``) and that frame is not sent.
