@@ -444,6 +444,9 @@ def test_finish_then_watch_then_result(page: Page, fake: FakeServer, artifacts: 
     expect(page.locator(".board.readonly")).to_be_visible()
     fake.opponent_plays({"op": "move", "from": 1, "to": 0, "count": 3})
     expect(top(page, 0)).to_have_attribute("data-card", "4s")
+    # Asked once: the finish's ack and my game_over each led to a spectate, and the
+    # server sent the opening snapshot twice (seen by a tester on the live product).
+    assert [m["type"] for m in fake.received].count("spectate") == 1
     expect(page.locator("#their-score")).to_have_text(str(fake.opponent_game.points))
     page.screenshot(path=artifacts / "spectate.png", full_page=True)
     fake.match_over(my_score=-1, their_score=fake.opponent_game.points)

@@ -152,6 +152,7 @@ export function createSocket({ token, onMessage, onStatus, url = defaultUrl() })
   return {
     send, request,
     forget: (key) => subscriptions.delete(key),
+    follows: (key) => subscriptions.has(key),
     close() {
       closed = true;
       clearTimeout(timer); clearTimeout(askAgain); clearInterval(keepAlive);

@@ -295,7 +295,11 @@ function spectate(st) {
   if (st.result || st.watch || !st.matchId) return;
   const other = st.opponent?.status;
   if ((other && OVER.has(other)) || st.alone()) return; // both over: the result is on its way
-  st.app.socket.send({ type: "spectate", match_id: st.matchId }, `watch:${st.matchId}`);
+  // Asked already, its snapshot on the way: my finish's ack and my game_over both ask.
+  // (The socket asks again by itself on a fresh stream.)
+  const key = `watch:${st.matchId}`;
+  if (st.app.socket.follows?.(key)) return;
+  st.app.socket.send({ type: "spectate", match_id: st.matchId }, key);
 }
 
 // ---- my actions, through the game session (seq, retry on an outdated seq, resync)
