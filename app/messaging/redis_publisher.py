@@ -69,8 +69,7 @@ class KeptPublisher:
     streams' writes go out in the same round trip)."""
 
     def __init__(self, client: redis.Redis, *, prefix: str, stream_key: Callable[[str], str],
-                 keep_seconds: float, clock: Clock, pipeline: SharedPipeline | None = None
-                 ) -> None:
+                 keep_seconds: float, clock: Clock, pipeline: SharedPipeline) -> None:
         self._redis = client
         self.prefix = prefix
         self._stream_key = stream_key
@@ -78,23 +77,19 @@ class KeptPublisher:
         self._clock = clock  # paces the retries of gap markers
         self._publish = client.register_script(_PUBLISH)
         self._publish_if_heard = client.register_script(_PUBLISH_IF_HEARD)
-        self.pipeline = pipeline if pipeline is not None else SharedPipeline(client)
-        self.pipeline.join(self)
+        self.pipeline = pipeline
+        pipeline.join(self)
         self._queued: list[Queued] = []
         self._retry = False  # gap markers are owed a try even with nothing queued
         self._gapped: dict[str, None] = {}  # channels owed a gap marker, in order
         self._healer: asyncio.Task[None] | None = None
 
-    async def publish(self, channel: str, message: Message, *, beyond: int | None = None
-                      ) -> None:
-        """``beyond``: published only if more processes than that subscribe to ``channel``."""
-        await self.post(channel, message, beyond=beyond)
-
     def post(self, channel: str, message: Message, *, beyond: int | None = None
              ) -> asyncio.Future[None]:
-        """``publish``, queued now: what is posted before the caller's next await goes out
-        in one pipeline, in order. The future settles once Redis has it (or it is known
-        lost: a gap marker follows)."""
+        """Queued now: what is posted before the caller's next await goes out in one
+        pipeline, in order. The future settles once Redis has it (or it is known lost: a
+        gap marker follows). ``beyond``: published only if more processes than that
+        subscribe to ``channel``."""
         done = asyncio.get_running_loop().create_future()
         self._queued.append((channel, encode(message), done, beyond))
         self.pipeline.wake()

@@ -46,6 +46,7 @@ import redis.asyncio as redis
 from app.messaging.channels import carries_frames
 from app.messaging.pubsub import KeptFrame, Message, QueuedSubscription
 from app.messaging.redis_healing import DRIVER_INFO, healing_options
+from app.messaging.redis_pipeline import SharedPipeline
 from app.messaging.redis_publisher import GAP, RETRY_DELAY, UNKEPT, KeptPublisher
 from app.messaging.redis_streams import StreamId, kept_after, newest_kept, parse_id
 from app.runtime import metrics
@@ -109,11 +110,12 @@ class RedisPubSub:
         self._clock = clock  # paces the reader's retries after a lost connection
         self._delivered: dict[str, StreamId] = {}  # per channel: the newest id delivered
         self._reconnected = False
-        self._outgoing = KeptPublisher(self._redis, prefix=prefix, stream_key=self.stream_key,
-                                       keep_seconds=keep_seconds, clock=clock)
         # The one Redis pipeline at a time of this process: the event streams' writes
         # join it (app/wiring.py), so an action's fan-out and its entries share a round trip.
-        self.pipeline = self._outgoing.pipeline
+        self.pipeline = SharedPipeline(self._redis)
+        self._outgoing = KeptPublisher(self._redis, prefix=prefix, stream_key=self.stream_key,
+                                       keep_seconds=keep_seconds, clock=clock,
+                                       pipeline=self.pipeline)
 
     @property
     def client(self) -> redis.Redis:
@@ -129,7 +131,7 @@ class RedisPubSub:
         await self._outgoing.post(channel, message)
 
     def post(self, channel: str, message: Message) -> asyncio.Future[None]:
-        """``publish``, queued now (``app.messaging.pubsub.post``)."""
+        """``publish``, queued now (``app.messaging.pubsub.poster``)."""
         return self._outgoing.post(channel, message)
 
     def missed(self, channel: str) -> None:
@@ -174,7 +176,7 @@ class RedisPubSub:
         await self.post_elsewhere(channel, message)
 
     def post_elsewhere(self, channel: str, message: Message) -> asyncio.Future[None]:
-        """``publish_elsewhere``, queued now (``app.messaging.pubsub.post``)."""
+        """``publish_elsewhere``, queued now (``app.messaging.pubsub.poster``)."""
         here = 1 if self._local.get(channel) else 0
         return self._outgoing.post(channel, message, beyond=here)
 

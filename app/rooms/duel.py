@@ -273,7 +273,7 @@ class DuelService:
                 # Under the seat's lock: a step made (its seat adopted as its row commits)
                 # but not answered yet shows in no progress line before its ack leaves.
                 async with live.lock(player_id):
-                    await self._runner.publish_progress(live, live.game_of(player_id))
+                    await self._runner.fan_out.publish_progress(live, live.game_of(player_id))
 
     async def _peer_changed(self, match_id: int, change: Change) -> None:
         """Another process changed the match: follow its action, or drop our stale copy."""

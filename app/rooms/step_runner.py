@@ -279,11 +279,5 @@ class StepRunner:
         others = [s for s in live.games if s is not seat]
         return frames.snapshot(
             live.match_id, live.value.rules.to_json(), seat, role=role, now=self.clock(),
-            opponent=self.progress(live, others[0]) if others else None,
+            opponent=self.fan_out.progress(live, others[0]) if others else None,
         )
-
-    def progress(self, live: LiveMatch, seat: SeatState) -> wire.Progress:
-        return self.fan_out.progress(live, seat)
-
-    async def publish_progress(self, live: LiveMatch, seat: SeatState) -> None:
-        await self.fan_out.publish_progress(live, seat)
