@@ -262,6 +262,36 @@ def test_every_mode_steps_through_the_duel_core(name: str) -> None:
     assert found == [], f"{name} applies actions itself: {found}"
 
 
+STORE_CALLS = {"append_action", "start_game", "end_game"}
+"""The step port's writes (``app/rooms/store.StepStore``)."""
+
+
+def store_writes_called(path: Path) -> set[str]:
+    """The step port's methods a module calls on something (``x.append_action(...)``)."""
+    return {node.func.attr for node in ast.walk(ast.parse(path.read_text(), str(path)))
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr in STORE_CALLS}
+
+
+@pytest.mark.parametrize("name", LIVE_PLAY)
+def test_every_mode_stores_its_steps_through_one_port(name: str) -> None:
+    """A step's writes, a duel's or a solo game's, go through ``step_writes.write_step``
+    to a store behind the port: no live-play module makes them itself (the duel's
+    runner may end a game whose row lags behind its log as it resumes one; the solo
+    game's store, ``SoloRowStore``, is in ``solo_seat``)."""
+    allowed = {"app.rooms.step_runner": {"end_game"},
+               "app.services.solo_seat": STORE_CALLS}.get(name, set())
+    assert store_writes_called(MODULES[name]) <= allowed
+    assert "app.rooms.step_writes" in imported(MODULES[name]) or name not in {
+        "app.rooms.step_runner", "app.services.solo_play", "app.services.solo_lifecycle"}
+
+
+def test_the_store_call_finder_sees_a_call(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text("async def f(store):\n    await store.append_action(1, 2)\n")
+    assert store_writes_called(module) == {"append_action"}
+
+
 FRAME_MODULES = {"app.rooms.frames", "app.services.solo_frames", "app.messaging.stream_frames"}
 """Where the frames the server sends are built: one builder per frame type."""
 FRAME_TYPES = {kind.__name__ for kind in typing.get_args(ServerFrame)}

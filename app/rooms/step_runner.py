@@ -28,18 +28,17 @@ from app.rooms.duel_core import (
     Arm,
     Disarm,
     Effect,
-    EndGame,
     GameEnded,
     ProgressChanged,
     Reply,
-    StartGame,
     Step,
 )
 from app.rooms.fan_out import FanOut
 from app.rooms.live_match import LiveMatch
 from app.rooms.match import SeatState
 from app.rooms.peers import PeerSync
-from app.rooms.store import DuelStore, StoredMatch, StoreError
+from app.rooms.step_writes import write_step
+from app.rooms.store import DuelStore, StoredMatch
 from app.runtime.clock import Clock
 from app.wire import duel as wire
 
@@ -110,16 +109,7 @@ class StepRunner:
         trips). The store adopts the seat as the row commits (``then``): a task cancelled
         while its action is logged still has its seat adopted, memory keeps to the log."""
         adopt = _Adopt(live, player_id, step)
-        writes = step.writes
-        appended: AppendAction | None = None
-        for write in writes:
-            if isinstance(write, AppendAction):  # the frequent one inline: no coroutine
-                appended = write
-                await self.store.append_action(
-                    write.game_id, write.seq, write.action, write.at, write.progress,
-                    then=adopt if write is writes[-1] else None)
-            else:
-                await self._write(write)
+        appended = await write_step(self.store, step, then=adopt)
         if not adopt.done:
             adopt()
         return Made(step.reply, step.effects, appended)
@@ -135,21 +125,6 @@ class StepRunner:
                                                     ended=effect.ended)
             else:
                 await self._effect(live, effect)
-
-    async def _write(self, write: StartGame | EndGame) -> None:
-        if isinstance(write, StartGame):
-            await self.store.start_game(write.game_id, write.at)
-        else:
-            await self._end_row(write)
-
-    async def _end_row(self, write: EndGame) -> None:
-        try:
-            await self.store.end_game(write.game_id, write.reason, write.at, write.progress)
-        except StoreError:
-            if write.required:
-                raise
-            log.exception("could not record the end of game %d (%s)", write.game_id,
-                          write.reason)
 
     async def _effect(self, live: LiveMatch, effect: object) -> None:
         if isinstance(effect, GameEnded):

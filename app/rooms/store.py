@@ -89,12 +89,9 @@ class Settled:
     notices: tuple[tuple[int, BadgeEarned], ...] = ()
 
 
-class DuelStore(Protocol):
-    async def load_match(self, match_id: int) -> StoredMatch | None: ...
-
-    async def set_deal(self, match_id: int, deal: dict[str, Any]) -> dict[str, Any]:
-        """Store the deal unless one is there; return the one that is stored."""
-        ...
+class StepStore(Protocol):
+    """The port a step's writes go through (``app/rooms/step_writes.py``), in every mode:
+    a duel's store (below) and a solo or daily game's (``app/services/solo_seat.py``)."""
 
     async def start_game(self, game_id: int, at: float) -> None: ...
 
@@ -109,15 +106,25 @@ class DuelStore(Protocol):
         a loop turn before the appending task wakes); not if the write fails."""
         ...
 
-    async def game_head(self, game_id: int) -> tuple[int, bool]:
-        """The game's last logged seq (0 for none) and whether its end is recorded: a copy
-        behind either is stale (another process played or ended it)."""
-        ...
-
     async def end_game(self, game_id: int, reason: str, at: float, progress: Totals) -> None:
         """Record the game's end, once: an end already recorded stays (two processes
         timing out one game). A second :data:`FINISHED` raises :class:`SeqTaken`: only
         a copy that missed the first one asks for it, and the log must answer."""
+        ...
+
+
+class DuelStore(StepStore, Protocol):
+    """A duel's storage: the step port, and the match around its games."""
+
+    async def load_match(self, match_id: int) -> StoredMatch | None: ...
+
+    async def set_deal(self, match_id: int, deal: dict[str, Any]) -> dict[str, Any]:
+        """Store the deal unless one is there; return the one that is stored."""
+        ...
+
+    async def game_head(self, game_id: int) -> tuple[int, bool]:
+        """The game's last logged seq (0 for none) and whether its end is recorded: a copy
+        behind either is stale (another process played or ended it)."""
         ...
 
     async def finish_match(self, match_id: int, outcomes: list[PlayerOutcome]) -> Settled:

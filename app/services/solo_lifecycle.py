@@ -29,6 +29,7 @@ from app.rooms import duel_core as core
 from app.rooms.duel_core import Step
 from app.rooms.match import MatchState
 from app.rooms.seat_rule import Answered
+from app.rooms.step_writes import write_step
 from app.runtime.solver_worker import off_loop
 from app.services import (
     solo_frames,
@@ -37,7 +38,7 @@ from app.services import (
 from app.services import solo_store as games
 from app.services.daily import DailyAlreadyPlayed
 from app.services.settled import SoloSettled, solo_settled, take_notifications
-from app.services.solo_seat import in_step, seat_match, seat_of, seconds, write_step
+from app.services.solo_seat import SoloRowStore, in_step, seat_match, seat_of, seconds
 from app.services.solo_store import SoloGameOver
 from app.wire.base import Numbered
 from app.wire.duel import Ack
@@ -265,15 +266,12 @@ class SoloGames:
 
     async def _store(self, session: AsyncSession, game: SoloGame, made: Sequence[Step], *,
                      by: str) -> list[Numbered]:
-        """Write ``made`` steps, end the game if one ended it, commit; the listeners'
-        frames (an end's)."""
-        now = self.clock()
-        ended: str | None = None
+        """Write ``made`` steps through the store port on the game's row (an end among
+        them ends the row), commit; the listeners' frames (an end's)."""
+        store = SoloRowStore(session, game, by=by)
         for step in made:
-            ended = write_step(session, game, step, by=by, at=now) or ended
-        if ended is not None:  # its listeners (badges, a daily's streak) run in _commit
-            games.end_game(game, status=ended, at=now)
-        return await self._commit(session, game)
+            await write_step(store, step)
+        return await self._commit(session, game)  # an end's listeners run in it
 
     def _seconds(self, at: datetime | None = None) -> float:
         """``at`` (by default now) as the core counts time."""

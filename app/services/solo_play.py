@@ -29,13 +29,14 @@ from app.rewards.guide import rescue_on_line
 from app.rewards.points import rescue_cost
 from app.rooms import duel_core as core
 from app.rooms.seat_rule import ACCEPT, SOLO, Answered, Refuse, judge
+from app.rooms.step_writes import write_step
 from app.runtime.solver_worker import off_loop
 from app.services import solo_frames
 from app.services import solo_store as games
 from app.services.solo_assists import record_assist
 from app.services.solo_guide import SoloGuide, deal_of
 from app.services.solo_lifecycle import LiveGame, position_of
-from app.services.solo_seat import seat_of, write_step
+from app.services.solo_seat import SoloRowStore, seat_of
 from app.services.solo_store import SoloGameOver
 from app.wire.base import Numbered
 from app.wire.solo import SoloAck, SoloAssist, SoloHint, SoloSnapshot, SoloStep
@@ -51,10 +52,10 @@ class SoloPlay(SoloGuide):
         """My game's snapshot; the first open starts its clock."""
         async with self._owned(player_id=player_id, game_id=game_id) as (live, session, game):
             expired = games.expire_if_due(game, now=self.clock())
-            match, now = await self._match(session, game, live), self.clock()
-            opening = core.open_seat(match, player_id, self._seconds(now))  # the first time
+            match = await self._match(session, game, live)
+            opening = core.open_seat(match, player_id, self._seconds())  # the first time
             if opening is not None:
-                write_step(session, game, opening, by="player", at=now)
+                await write_step(SoloRowStore(session, game, by="player"), opening)
             notes = await self._commit(session, game if expired else None)
             if opening is not None:
                 live.match = opening.match

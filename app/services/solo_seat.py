@@ -5,30 +5,30 @@ them (a rescue, the auto-complete, an undo to the last winnable position), is ju
 applied, scored and answered by ``app/rooms/duel_core.act``, the step of a duel's
 action, on a match of one seat in ``SOLO_MODE`` (``app/rooms/modes.py``). What is left
 here is the storage side: the match rebuilt from the game's row and log (the fold of
-``app/rooms/seat_log.rebuild_seat``, a duel's too), and a step's writes made in the
-game's transaction (the log and the row's counters, ``solo_store.append_action``).
+``app/rooms/seat_log.rebuild_seat``, a duel's too), and the store port on the game's row
+(:class:`SoloRowStore`: the log and the row's counters, in the game's transaction).
 
 Opening a game (its clock starts) and abandoning it are steps of the core too
-(``open_seat``, ``end``), stored the same way. The daily's window closes on the row
-(``solo_store.expire_if_due``: a reader may find it closed with no match at hand), so the
-row stays the authority on the game's end: :func:`in_step` brings a cached match's seat
-into line with it before each command.
+(``open_seat``, ``end``), stored the same way: through the port every mode's steps go
+through (``app/rooms/step_writes.py``), here :class:`SoloRowStore`. The daily's window
+closes on the row (``solo_store.expire_if_due``: a reader may find it closed with no
+match at hand), so the row stays the authority on the game's end: :func:`in_step`
+brings a cached match's seat into line with it before each command.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.solo_models import SoloAction, SoloGame
-from app.engine.actions import action_from_json
-from app.rooms.duel_core import AppendAction, StartGame, Step
 from app.rooms.match import MatchState, SeatState
 from app.rooms.modes import SOLO_MODE, UNTIMED
 from app.rooms.seat_log import rebuild_seat
-from app.rooms.store import StoredAction, StoredGame
+from app.rooms.store import StoredAction, StoredGame, StoreError, Totals
 from app.services import solo_store as games
 
 
@@ -73,19 +73,47 @@ def in_step(match: MatchState, game: SoloGame) -> MatchState | None:
                                        end_reason=reason))
 
 
-def write_step(session: AsyncSession, game: SoloGame, step: Step, *, by: str,
-               at: datetime) -> str | None:
-    """Make ``step``'s writes in the game's transaction (not committed): its actions
-    logged (``by`` whom), its clock started; returns how the step ended the game, if it
-    did (the caller ends it: a win's points, then the settled event's listeners)."""
-    ended: str | None = None
-    for write in step.writes:
-        if isinstance(write, AppendAction):
-            games.append_action(session=session, game=game, seq=write.seq,
-                                action=action_from_json(write.action), by=by, at=at,
-                                after=seat_of(step.match).game.state)
-        elif isinstance(write, StartGame):
-            game.started_at = at
-        else:
-            ended = write.reason
-    return ended
+def moment(at: float) -> datetime:
+    """A time of the core (seconds since the epoch) as the row keeps it."""
+    return datetime.fromtimestamp(at, UTC)
+
+
+class SoloRowStore:
+    """The step port (``app/rooms/store.StepStore``) on one solo or daily game's row,
+    in the transaction of ``session``: its actions logged (played ``by`` the player or an
+    assist), its counters and clock kept on the row, its end marked (a win's points).
+
+    Nothing is committed here: the game's command commits once its steps are written
+    (``SoloGames._commit``), with the listeners of an end (badges, a daily's streak) in
+    the same transaction, before anything is answered or adopted. So "durable" is the
+    commit's, and ``then`` is called as the write joins the transaction (solo play
+    passes none: it adopts after the commit)."""
+
+    __slots__ = ("by", "game", "session")
+
+    def __init__(self, session: AsyncSession, game: SoloGame, *, by: str) -> None:
+        self.session, self.game, self.by = session, game, by
+
+    def _own(self, game_id: int) -> SoloGame:
+        if game_id != self.game.id:
+            raise StoreError(f"game {game_id} is not this store's game ({self.game.id})")
+        return self.game
+
+    async def start_game(self, game_id: int, at: float) -> None:
+        game = self._own(game_id)
+        if game.started_at is None:
+            game.started_at = moment(at)
+
+    async def append_action(
+        self, game_id: int, seq: int, action: dict[str, Any], at: float, progress: Totals,
+        *, then: Callable[[], None] | None = None,
+    ) -> None:
+        games.append_action(session=self.session, game=self._own(game_id), seq=seq,
+                            action=action, by=self.by, at=moment(at), totals=progress)
+        if then is not None:
+            then()
+
+    async def end_game(self, game_id: int, reason: str, at: float, progress: Totals) -> None:
+        game = self._own(game_id)
+        if game.status == "playing":  # an end already recorded stays
+            games.end_game(game, status=reason, at=moment(at))

@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
 
 from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Player
 from app.db.solo_models import SoloAction, SoloGame
-from app.engine.actions import Action
 from app.engine.daily import utc_day
 from app.engine.record import Record
 from app.engine.state import GameState
@@ -25,6 +25,7 @@ from app.rewards.points import EarnedPoints, points_breakdown
 from app.rewards.solo import SoloOptions, SoloStart
 from app.rooms import deal_forms
 from app.rooms.seat_log import actions_of, replay_log
+from app.rooms.store import Totals
 from app.scoring.play import ScoredGame
 
 GENERATOR_VERSION = 1
@@ -156,14 +157,15 @@ def expire_if_due(game: SoloGame, *, now: datetime) -> bool:
     return True
 
 
-def append_action(*, session: AsyncSession, game: SoloGame, seq: int, action: Action,
-                  by: str, at: datetime, after: GameState) -> None:
-    """Log one legal action and bring the row's caches up to date (same transaction)."""
-    session.add(SoloAction(game_id=game.id, seq=seq, action=action.to_json(), by=by, at=at))
-    game.actions_count = after.actions
-    if action.to_json()["op"] == "undo":
+def append_action(*, session: AsyncSession, game: SoloGame, seq: int, action: dict[str, Any],
+                  by: str, at: datetime, totals: Totals) -> None:
+    """Log one legal action and bring the row's caches up to date (same transaction):
+    ``totals``, the game's after it (the core's, the score by the solo scheme)."""
+    session.add(SoloAction(game_id=game.id, seq=seq, action=action, by=by, at=at))
+    game.actions_count = totals.actions
+    if action["op"] == "undo":
         game.undos += 1
-    game.score = score_of(after)
+    game.score = totals.score
 
 
 async def abandon_playing_solo(*, session: AsyncSession, player_id: int, now: datetime

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import msgspec
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,7 +16,9 @@ from app.engine.actions import action_from_json
 from app.engine.game import apply, legal_actions
 from app.rooms import duel_core as core
 from app.rooms.modes import SOLO_MODE
-from app.services.solo_seat import in_step, seat_match, seat_of, seconds, write_step
+from app.rooms.step_writes import write_step
+from app.rooms.store import StoreError, Totals
+from app.services.solo_seat import SoloRowStore, in_step, seat_match, seat_of, seconds
 from app.services.solo_store import score_of, start_state
 from tests.support.frames import kind
 from tests.support.play import legal_walk
@@ -88,7 +91,7 @@ def test_a_cached_match_follows_its_row_or_asks_for_a_rebuild() -> None:
 
 
 class Session:
-    """What ``write_step`` asks of a session: ``add`` (the log's rows), recorded."""
+    """What the solo store asks of a session: ``add`` (the log's rows), recorded."""
 
     def __init__(self) -> None:
         self.added: list[object] = []
@@ -97,21 +100,40 @@ class Session:
         self.added.append(row)
 
 
-def test_opening_playing_and_abandoning_are_steps_of_the_core_stored_on_the_row() -> None:
+async def test_opening_playing_and_abandoning_are_steps_of_the_core_stored_on_the_row(
+) -> None:
+    """Through the port every mode's steps go through (``write_step``), on the row."""
     game, session = row(5, started_at=None), Session()
+    store = SoloRowStore(session, game, by="player")  # type: ignore[arg-type]
     match = seat_match(game, [])
     opening = core.open_seat(match, 3, seconds(T0) or 0.0)
     assert opening is not None
-    assert write_step(session, game, opening, by="player", at=T0) is None  # type: ignore[arg-type]
+    assert await write_step(store, opening) is None
     assert game.started_at == T0 and session.added == []
     action = legal_actions(seat_of(opening.match).game.state)[0]
     step = core.act(opening.match, 3, 1, action.to_json(), (seconds(T0) or 0.0) + 1)
-    assert write_step(session, game, step, by="rescue", at=T0) is None  # type: ignore[arg-type]
+    rescue = SoloRowStore(session, game, by="rescue")  # type: ignore[arg-type]
+    appended = await write_step(rescue, step)
+    assert appended is not None and appended.seq == 1
     [logged] = session.added
     assert isinstance(logged, SoloAction) and (logged.seq, logged.by) == (1, "rescue")
     assert logged.action == action.to_json() and game.actions_count == 1
-    assert game.score == seat_of(step.match).game.points
+    assert logged.at == T0 + timedelta(seconds=1)  # the core's moment, not the store's
+    assert game.score == seat_of(step.match).game.points and game.status == "playing"
     leave = core.end(step.match, 3, "abandoned", (seconds(T0) or 0.0) + 2)
-    assert write_step(session, game, leave, by="player", at=T0) == "abandoned"  # type: ignore[arg-type]
+    assert await write_step(store, leave) is None
+    assert (game.status, game.ended_at) == ("abandoned", T0 + timedelta(seconds=2))
+    assert game.elapsed_ms == 2000
     assert seat_of(leave.match).status == "abandoned"
     assert core.open_seat(leave.match, 3, seconds(T0) or 0.0) is None  # over: no reopening
+
+
+async def test_the_solo_store_keeps_an_end_once_and_only_its_own_game() -> None:
+    game, session = row(5, status="won", ended_at=T0), Session()
+    store = SoloRowStore(session, game, by="player")  # type: ignore[arg-type]
+    totals = Totals(0, 0, 0)
+    await store.end_game(7, "abandoned", (seconds(T0) or 0.0) + 9, totals)
+    assert (game.status, game.ended_at) == ("won", T0)  # the first end stays
+    with pytest.raises(StoreError, match="not this store's game"):
+        await store.append_action(8, 1, {"op": "deal"}, 0.0, totals)
+    assert session.added == []
