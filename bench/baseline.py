@@ -4,8 +4,9 @@ On a shared machine a figure means little alone: the engine benchmarks run the s
 work on the engine of a fixed earlier commit (``app/engine`` and ``app/scoring`` as they
 were, taken with ``git archive``) and on today's, alternating, and report the ratio.
 Both run this checkout's ``bench`` code: it uses only the engine's public API, which
-both have. The engine imports nothing else from ``app``, so the two halves of ``app``
-never mix.
+both have. The engine imports nothing else from ``app`` but the wire's game parts
+(``app/wire/game.py``, the type of its ``player_view``, since issue 22), taken with it
+where the commit has them, so the two halves of ``app`` never mix.
 """
 
 from __future__ import annotations
@@ -39,12 +40,21 @@ class BaselineUnavailable(RuntimeError):
     """The baseline commit cannot be read (no git, or a clone without that commit)."""
 
 
+WIRE_PARTS = ("app/wire/__init__.py", "app/wire/base.py", "app/wire/game.py")
+"""What the engine imports of the wire, where it does (``app.engine.view``)."""
+
+
 def extract_engine(ref: str, into: Path) -> Path:
-    """Write ``app/engine`` and ``app/scoring`` as of ``ref`` under ``into``; return it."""
+    """Write ``app/engine`` and ``app/scoring`` as of ``ref`` under ``into`` (and the wire's
+    game parts, if ``ref`` has them); return it."""
     try:
+        has_wire = subprocess.run(
+            ["git", "-C", str(ROOT), "cat-file", "-e", f"{ref}:{WIRE_PARTS[-1]}"],
+            check=False, capture_output=True,
+        ).returncode == 0
         archive = subprocess.run(
             ["git", "-C", str(ROOT), "archive", ref, "app/__init__.py", "app/engine",
-             "app/scoring"],
+             "app/scoring", *(WIRE_PARTS if has_wire else ())],
             check=True, capture_output=True,
         ).stdout
     except (OSError, subprocess.CalledProcessError) as error:

@@ -11,10 +11,21 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import msgspec
+
 RANKS = "A23456789TJQK"
 RANK = {name: value for value, name in enumerate(RANKS, start=1)}  # by a card's first letter
 Action = dict[str, Any]
 EMPTY, ANY = -1, -2  # legal_moves' targets that are not a rank
+
+
+def as_read(view: Any) -> dict[str, Any]:
+    """A view as a client reads it, a JSON object: a frame's typed view (a struct of
+    app/wire/game.py, when the bot plays in the server's process) as its JSON would be."""
+    if isinstance(view, dict):
+        return view
+    read: dict[str, Any] = msgspec.to_builtins(view)
+    return read
 
 
 def rank(name: str) -> int:

@@ -27,7 +27,7 @@ from app.rooms.duel import DuelService
 from app.rooms.store import MemoryStore, StoredGame, StoredMatch, Totals
 from app.runtime.clock import SYSTEM_CLOCK, Clock
 from app.wire.duel import Ack
-from bench.bot import choose
+from bench.bot import as_read, choose
 
 RESULTS = Path(__file__).resolve().parent / "results"
 RULES = {"preset": "duel", "suits": 4}
@@ -52,7 +52,7 @@ async def _play(duels: DuelService, hub: StreamHub, player_id: int, match_id: in
     view, seq, acks = snapshot.view, 0, 0
     for _ in range(actions):
         thinking = time.process_time()
-        action = choose(view, manual_flip=True, rng=rng)
+        action = choose(as_read(view), manual_flip=True, rng=rng)
         bots[0] += time.process_time() - thinking
         if action is None:
             break

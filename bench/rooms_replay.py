@@ -29,7 +29,7 @@ from app.messaging.player_streams import EventStream
 from app.runtime.clock import SYSTEM_CLOCK, Clock
 from app.wire.duel import Ack
 from app.wire.frames import encode
-from bench.bot import choose
+from bench.bot import as_read, choose
 from bench.rooms import RESULTS, run_setup
 
 Log = dict[str, list[tuple[int, dict[str, Any]]]]  # player id -> (seq, action) in order
@@ -64,7 +64,7 @@ async def record(duel_count: int, actions: int, seed: int) -> Log:
         seq, steps = 0, []
         for _ in range(actions):
             assert answer.view is not None
-            action = choose(answer.view, manual_flip=True, rng=bot)
+            action = choose(as_read(answer.view), manual_flip=True, rng=bot)
             if action is None:
                 break
             steps.append((seq + 1, action))

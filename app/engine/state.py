@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from msgspec.structs import force_setattr
 
@@ -127,7 +127,7 @@ class GameState(Value):
         return len(self.removed) >= RUNS_TO_WIN
 
     @property
-    def status(self) -> str:
+    def status(self) -> Literal["playing", "won"]:
         return "won" if self.won else "playing"
 
     @property

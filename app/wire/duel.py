@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 
 from app.wire.base import ActionJson, Frame, Json, MatchFrame, Part, described
 from app.wire.events import Event
+from app.wire.game import GameView
 
 GameStatus = Literal["not_started", "playing", "won", "finished", "timed_out", "did_not_start"]
 AckStatus = Literal["playing", "won", "finished", "timed_out"]
@@ -42,7 +43,7 @@ class Snapshot(MatchFrame, tag="snapshot", frozen=True):
     player_id: int
     role: Role
     rules: Json
-    view: Json
+    view: GameView
     score: int
     seq: Annotated[int, described(
         "Number of actions applied; the next action uses seq + 1.")]
@@ -58,7 +59,7 @@ class Ack(MatchFrame, tag="ack", frozen=True):
     the same view and events)."""
 
     seq: int
-    view: Json
+    view: GameView
     score: int
     delta: int
     events: list[Event]
@@ -75,7 +76,7 @@ class Reject(MatchFrame, tag="reject", frozen=True):
     seq: int
     code: str
     message: str
-    view: Json | None
+    view: GameView | None
     score: int | None
     next_seq: int | None
     status: str | None
@@ -90,7 +91,7 @@ class WatchEvent(MatchFrame, tag="watch", frozen=True):
 
     player_id: int
     seq: int
-    view: Json
+    view: GameView
     score: int
     events: list[Event]
     status: str

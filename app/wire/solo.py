@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 
 from app.wire.base import ActionJson, Frame, Json, Part, SoloFrame, described
 from app.wire.events import Event
+from app.wire.game import GameView
 
 SoloStatus = Literal["playing", "won", "abandoned", "expired"]
 
@@ -39,7 +40,7 @@ class SoloSnapshot(SoloFrame, tag="solo_snapshot", frozen=True):
     options: SoloGameOptions
     rules: Json
     difficulty: Literal["easy", "medium", "hard"] | None
-    view: Json
+    view: GameView
     score: int
     seq: Annotated[int, described("Number of actions logged; the next action uses seq + 1.")]
     status: SoloStatus
@@ -54,7 +55,7 @@ class SoloAck(SoloFrame, tag="solo_ack", frozen=True):
     """My action applied, and where my game stands."""
 
     seq: int
-    view: Json
+    view: GameView
     score: int
     delta: int
     events: list[Event]
@@ -71,7 +72,7 @@ class SoloReject(SoloFrame, tag="solo_reject", frozen=True):
     seq: int
     code: str
     message: str
-    view: Json
+    view: GameView
     score: int
     next_seq: int
     status: SoloStatus
@@ -97,7 +98,7 @@ class SoloAssist(SoloFrame, tag="solo_assist", frozen=True):
                   "played). For undo_to_winnable, way_out: the undos were played.")]
     message: str
     steps: list[SoloStep]
-    view: Json
+    view: GameView
     score: int
     seq: Annotated[int, described("Number of actions logged; the next action uses seq + 1.")]
     status: SoloStatus

@@ -3,6 +3,7 @@
 import copy
 from typing import Any
 
+import msgspec
 import pytest
 
 from app.engine.layout import state_from_layout
@@ -20,7 +21,7 @@ def states() -> dict[int, list[Any]]:
 
 
 def ack(after: int) -> dict[str, Any]:
-    view = player_view(states()[ANN][after])
+    view = msgspec.to_builtins(player_view(states()[ANN][after]))  # as a client reads it
     return {"type": "ack", "n": 1, "match_id": 1, "seq": after, "view": view, "events": []}
 
 

@@ -9,7 +9,7 @@ from app.engine.deal import deal
 from app.engine.game import apply, check, legal_moves
 from app.engine.rules import preset
 from app.engine.view import player_view
-from bench.bot import choose
+from bench.bot import as_read, choose
 from bench.bot import legal_moves as bot_moves
 
 
@@ -23,7 +23,7 @@ def test_every_bot_action_is_legal_and_it_sees_every_legal_move(
     for number in (1, 2, 3):
         state = deal(number, rules)
         for _ in range(150):
-            view = player_view(state)
+            view = as_read(player_view(state))  # as a client reads it
             engine_moves = {m.to_json()["from"] * 1000 + m.to_json()["to"] * 10
                             + m.to_json()["count"] for m in legal_moves(state)}
             listed = bot_moves(view, manual_flip=manual)

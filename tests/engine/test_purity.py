@@ -1,4 +1,6 @@
-"""app/engine, app/scoring and app/rewards are pure: no web, database, async or network imports."""
+"""app/engine, app/scoring and app/rewards are pure: no web, database, async or network
+imports; of app/, each other and the wire format's game parts only (``app/wire/game.py``,
+the type of the engine's ``player_view``)."""
 
 import ast
 import sys
@@ -56,6 +58,32 @@ def test_module_does_no_io(path: Path) -> None:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
     }
     assert not calls & {"open", "print", "input", "exec", "eval"}
+
+
+WIRE_LEAF = "app.wire.game"
+"""The wire format's game parts: msgspec structs (the view's type among them) that import
+nothing of app/ but the wire's base; the engine's ``player_view`` builds its ``GameView``."""
+
+
+@pytest.mark.parametrize("path", modules(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_pure_packages_import_each_other_and_the_wire_leaf_only(path: Path) -> None:
+    allowed = ("app.engine", "app.scoring", "app.rewards", WIRE_LEAF)
+    bad = {name for name in imported_names(path)
+           if name.split(".")[0] == "app"
+           and not any(name == package or name.startswith(package + ".")
+                       for package in allowed)}
+    assert not bad, f"{path} imports {sorted(bad)}"
+
+
+def test_the_wire_leaf_imports_only_msgspec_and_the_wire_base() -> None:
+    leaf = ROOT / "wire" / "game.py"
+    imported = imported_names(leaf)
+    assert {name for name in imported if name.split(".")[0] == "app"} == {"app.wire.base"}
+    base = imported_names(ROOT / "wire" / "base.py")
+    assert not {name for name in base if name.split(".")[0] == "app"}
+    outside = {name for name in imported | base if name.split(".")[0] not in (
+        "app", "msgspec", "__future__") and name.split(".")[0] not in sys.stdlib_module_names}
+    assert not outside
 
 
 def rewards_modules() -> list[Path]:

@@ -21,6 +21,7 @@ from tests.support.frames import (
     a_progress,
     a_reject,
     a_result,
+    a_view,
     a_welcome,
     an_ack,
     an_invite,
@@ -50,8 +51,7 @@ async def test_events_are_numbered_and_missed_ones_replayed_in_order() -> None:
 
 async def test_the_resume_buffer_holds_nothing_the_collector_walks() -> None:
     session = EventStream(1, MemoryPubSub())
-    view = {"columns": [{"down": 4, "up": ["Ks", "Qh"]}], "removed": [], "stock": 40}
-    frame = session.emit(an_ack(1, view=view))
+    frame = session.emit(an_ack(1, view=a_view(actions=3)))
     gc.collect()  # a tuple of atoms is untracked once the collector has seen it
     assert session._buffer is not None and len(session._buffer) == 1
     assert not any(gc.is_tracked(entry) for entry in session._buffer)

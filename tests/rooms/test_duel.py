@@ -91,7 +91,7 @@ async def test_stale_ahead_and_illegal_actions_are_rejected_with_a_resync() -> N
         await duels.act(player_id=ANN, match_id=MATCH, seq=seq, action=action)
     stale = await duels.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[3])
     assert stale.code == "stale_seq" and stale.next_seq == 4
-    assert stale.view["actions"] == 3
+    assert stale.view.actions == 3
     ahead = await duels.act(player_id=ANN, match_id=MATCH, seq=9, action=WINNING_LINE[3])
     assert ahead.code == "bad_seq"
     illegal = await duels.act(player_id=ANN, match_id=MATCH, seq=4,
@@ -124,7 +124,7 @@ async def test_an_action_the_log_refuses_is_not_applied() -> None:
     duels = service(store, FakeClock())
     await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
     reply = await duels.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
-    assert reply.code == "not_stored" and reply.view["actions"] == 0
+    assert reply.code == "not_stored" and reply.view.actions == 0
     await duels.close()
 
 
@@ -424,7 +424,7 @@ async def test_a_spectator_joining_mid_game_gets_every_later_step() -> None:
         step = await asyncio.wait_for(watch.__anext__(), 1)
         assert step == WatchEvent(MATCH, BOB, seq, ack.view, ack.score, ack.events,
                                   ack.status)
-    assert step.status == "won" and step.view["status"] == "won"
+    assert step.status == "won" and step.view.status == "won"
     await duels.close()
 
 
@@ -489,7 +489,7 @@ async def test_a_restart_rebuilds_games_and_resumes_clocks() -> None:
     snap = await second.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
     assert snap.seq == 5 and snap.time_left_ms == 60_000
     again = await second.act(player_id=ANN, match_id=MATCH, seq=5, action=WINNING_LINE[4])
-    assert again.duplicate is True and again.view["actions"] == 5
+    assert again.duplicate is True and again.view.actions == 5
     await second.close()
 
     clock.now += 100  # down for longer than the time left: both time out at the deadline

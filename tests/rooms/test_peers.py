@@ -10,7 +10,8 @@ from app.messaging.pubsub import MemoryPubSub
 from app.rooms.duel import DuelService
 from app.rooms.errors import NotReadNow
 from app.rooms.store import MemoryStore, StoredGame, StoredMatch, StoreError, Totals
-from bench.bot import legal_moves
+from app.wire.game import GameView
+from bench.bot import as_read, legal_moves
 from tests.support.clock import FakeClock
 from tests.support.duel_layouts import RULES, WINNING_LINE, near_finished_layout
 from tests.support.frames import kind
@@ -71,7 +72,7 @@ async def ann_on_both() -> tuple[MemoryStore, DuelService, DuelService, dict[str
 
 async def test_a_stale_process_loses_the_seq_race_and_answers_from_the_log() -> None:
     store, one, two, start = await ann_on_both()
-    other = next(m for m in legal_moves(start.view, manual_flip=True)
+    other = next(m for m in legal_moves(as_read(start.view), manual_flip=True)
                  if m != WINNING_LINE[0])  # legal at the start too, but a different move
     first = await one.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
     # No yield in between: process two still holds its copy from before seq 1.
@@ -97,7 +98,7 @@ async def test_a_stale_copy_takes_the_next_seq_from_the_log_not_as_out_of_turn()
     await one.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
     # No yield in between: process two still holds its copy from before seq 1.
     next_one = await two.act(player_id=ANN, match_id=MATCH, seq=2, action=WINNING_LINE[1])
-    assert kind(next_one) == "ack" and next_one.view["actions"] == 2, next_one
+    assert kind(next_one) == "ack" and next_one.view.actions == 2, next_one
     assert [a.seq for a in store.matches[MATCH].games[0].actions] == [1, 2]
     # A seq truly out of turn is still refused, once the copy is fresh.
     early = await two.act(player_id=ANN, match_id=MATCH, seq=5, action=WINNING_LINE[2])
@@ -122,7 +123,7 @@ async def test_an_action_made_on_a_fresh_copy_holds_that_copy_until_it_is_carrie
         assert fresh.lock(ANN).locked() and stale.lock(ANN).locked()
     assert not fresh.lock(ANN).locked() and not stale.lock(ANN).locked()
     third = await two.act(player_id=ANN, match_id=MATCH, seq=3, action=WINNING_LINE[2])
-    assert kind(third) == "ack" and third.view["actions"] == 3, third
+    assert kind(third) == "ack" and third.view.actions == 3, third
     await one.close()
     await two.close()
 
@@ -335,9 +336,9 @@ async def same_as_the_log(store: MemoryStore, copy: DuelService) -> None:
     await fresh.close()
 
 
-def next_action(view: dict[str, Any], pick: random.Random) -> dict[str, Any]:
+def next_action(view: GameView | None, pick: random.Random) -> dict[str, Any]:
     """A random action, legal or not (an illegal one is refused and takes no seq)."""
-    moves = legal_moves(view, manual_flip=True)
+    moves = legal_moves(as_read(view), manual_flip=True)
     roll = pick.random()
     if moves and roll < 0.7:
         return pick.choice(moves)
@@ -471,7 +472,7 @@ async def test_an_action_whose_fresh_copy_cannot_be_read_is_not_stored_and_chang
     assert [a.seq for a in store.matches[MATCH].games[0].actions] == [1]
     store.away = False
     again = await two.act(player_id=ANN, match_id=MATCH, seq=2, action=WINNING_LINE[1])
-    assert kind(again) == "ack" and again.view["actions"] == 2, again
+    assert kind(again) == "ack" and again.view.actions == 2, again
     await one.close()
     await two.close()
 

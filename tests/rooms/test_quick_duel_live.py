@@ -104,7 +104,7 @@ async def test_played_at_once_paired_later_settled_once(session_factory: Session
     await duels.reload(match_id)  # what the route does (app/api/routes/quick.py)
     his = await duels.open_game(player_id=bob.id, match_id=match_id, follow=no_follow)
     assert his.status == "playing" and his.opponent.status == "finished"
-    assert his.seq == 0 and his.view["stock"] == mine.view["stock"]  # same deal
+    assert his.seq == 0 and his.view.stock == mine.view.stock  # same deal
     # What he sees of Ann's game: her progress only, nothing of her cards.
     assert set(as_json(his)["opponent"]) <= {"player_id", "score", "runs", "actions", "status",
                                     "online", "elapsed_ms", "time_left_ms", "at_ms",

@@ -23,7 +23,7 @@ from app.rooms.seat_rule import (
     judge,
 )
 from app.wire.duel import Ack
-from tests.support.frames import an_ack
+from tests.support.frames import a_view, an_ack
 
 CODES = {"seq_taken", "game_over", "not_opened", "bad_seq", "stale_seq"}
 
@@ -213,7 +213,7 @@ class ModelSeat:
                         self.ended, lambda asked: self.log[asked - 1] == action)
         if verdict is ACCEPT:
             self.log.append(action)
-            answer = an_ack(seq, view={"action": action, "applied": len(self.log)})
+            answer = an_ack(seq, view=a_view(stock=action, actions=len(self.log)))
             self.cached = Answered(seq, answer)
             if action == 0:
                 self.ended = "won"

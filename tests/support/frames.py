@@ -11,6 +11,7 @@ import msgspec
 from app.wire.base import Frame, Numbered, numbered
 from app.wire.duel import Ack, GameOver, MatchResult, Progress, ProgressEvent, Reject
 from app.wire.frames import checked, encode
+from app.wire.game import ColumnView, GameView
 from app.wire.news import InviteEvent
 from app.wire.session import Welcome
 
@@ -60,9 +61,15 @@ def a_progress(player_id: int = 2, *, match_id: int = 9, score: int = 0) -> Prog
     return ProgressEvent(match_id, Progress(player_id, score, 0, 0, None, 0, "playing", True))
 
 
+def a_view(*, actions: int = 0, stock: int = 40) -> GameView:
+    """A small view (one column), its ``actions`` and ``stock`` what a test follows."""
+    return GameView([ColumnView(4, ["Ks", "Qh"])], stock, (stock + 9) // 10, [], "playing",
+                    actions, actions > 0)
+
+
 def an_ack(seq: int = 1, *, match_id: int = 9, duplicate: bool = False,
-           view: dict[str, Any] | None = None) -> Ack:
-    return Ack(match_id, seq, view or {}, 0, 0, [], "playing", 60_000, duplicate)
+           view: GameView | None = None) -> Ack:
+    return Ack(match_id, seq, view or a_view(), 0, 0, [], "playing", 60_000, duplicate)
 
 
 def a_reject(seq: int, code: str, *, match_id: int = 9) -> Reject:

@@ -19,6 +19,8 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
+import msgspec
+
 from app.engine.actions import action_from_json
 from app.engine.game import push
 from app.engine.state import GameState
@@ -84,7 +86,8 @@ def check_frames(
                 "snapshot", "watch") else recipient
             view = frame["view"]
             truth = states[owner][view["actions"]]
-            assert view == player_view(truth), f"view differs from the true position: {frame}"
+            assert view == msgspec.to_builtins(player_view(truth)), (
+                f"view differs from the true position: {frame}")
             hidden_down = sum(len(column.down) for column in truth.columns)
             assert sum(column["down"] for column in view["columns"]) == hidden_down
             if frame.get("events"):

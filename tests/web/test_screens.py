@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+import msgspec
 from playwright.sync_api import Page, Route, expect
 
 from app.engine.actions import Action, Deal, Flip, Move, Undo
@@ -204,7 +205,7 @@ def test_client_rules_agree_with_the_engine(page: Page, static_server: LiveServe
                 for src in range(10) for dst in range(-1, 11) for count in range(0, 5)
             ]
             cases.append({
-                "view": player_view(state), "rules": rules.to_json(),
+                "view": msgspec.to_builtins(player_view(state)), "rules": rules.to_json(),
                 "moves": [[m.src, m.dst, m.count, engine_code(state, m)] for m in moves],
                 "deal": engine_code(state, Deal()),
                 "flips": [engine_code(state, Flip(col)) for col in range(10)],
