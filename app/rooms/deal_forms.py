@@ -1,8 +1,9 @@
 """A match's deal: chosen once when both seats are filled, stored, and rebuilt from storage.
 
-Stored form: ``{"number": N, "generator": 1, "difficulty": ..., "play": {...}}`` for the
+Stored form: ``{"difficulty": ..., "number": N, "generator": 1, "play": {...}}`` for the
 built-in generator (``play``: the solo options that deal it again, ``app.services.deals``),
-or ``{"layout": {...}}`` for a chosen layout (only the tests' layout route sets one).
+or ``{"difficulty": ..., "layout": {...}}`` for a chosen layout (only the tests' layout
+route sets one); the match's result reveals it (``app.rooms.frames.revealed_deal``).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ def choose_deal(rules: Rules) -> dict[str, Any]:
     the rooms tests comes here, so ``difficulty`` stays ``None``.
     """
     number = random_duel_number()  # a solo game on it deals it again: "play this deal"
-    return {"number": number, "generator": GENERATOR_VERSION, "difficulty": None,
+    return {"difficulty": None, "number": number, "generator": GENERATOR_VERSION,
             "play": {"number": number, "suits": rules.suits, "solvable_only": False}}
 
 
@@ -40,10 +41,3 @@ def start_state(rules: Rules, stored: dict[str, Any]) -> GameState:
     if "number" in stored:
         return deal(stored["number"], rules, stored.get("generator") or GENERATOR_VERSION)
     raise DealError(f"a stored deal needs 'number' or 'layout', not {sorted(stored)}")
-
-
-def public_deal(stored: dict[str, Any]) -> dict[str, Any]:
-    """What may be revealed once both games are over: the whole deal, and ``play``, the
-    solo deal number that deals it again (a seed: never sooner)."""
-    return {key: value for key, value in stored.items()
-            if key in ("number", "generator", "difficulty", "layout", "play")}

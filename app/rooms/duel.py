@@ -193,8 +193,7 @@ class DuelService:
             state = core.hint_state(live.value, player_id)  # immutable: safe to read later
         async with self._hinting:
             advice = await off_loop(visible_hint, state)
-        return frames.hint(match_id, None if advice.action is None else advice.action.to_json(),
-                           advice.reason)
+        return frames.hint(match_id, advice.action, advice.reason)
 
     # ------------------------------------------------------------------ watching
 

@@ -30,7 +30,6 @@ import msgspec
 
 from app.engine.actions import ActionFormatError, action_from_json
 from app.engine.errors import IllegalAction
-from app.engine.layout import state_to_layout
 from app.engine.state import GameState
 from app.rooms import frames, seat_rule
 from app.rooms.errors import GameIsOver, NotOpened, ReplayNotReady, SpectateRefused
@@ -340,12 +339,7 @@ def replay(match: MatchState, player_id: int) -> wire.Replay:
         raise ReplayNotReady("replays open once both games of the match are over")
     # Always the cards themselves: a client can draw the replay without its own copy
     # of the deal generator (the match result names the deal number for verification).
-    record: Payload = {
-        "rules": match.rules.to_json(),
-        "layout": state_to_layout(match.start),
-        "moves": list(seat.actions),
-    }
-    return frames.replay(match.match_id, player_id, record)
+    return frames.replay(match.match_id, player_id, match.rules, match.start, seat.actions)
 
 
 def settled(match: MatchState, winner_id: int | None,
@@ -353,4 +347,5 @@ def settled(match: MatchState, winner_id: int | None,
     """The match with its official result (as the store recorded it)."""
     names = {seat.player_id: seat.name for seat in match.seats}
     return match.evolve(result=frames.match_result(
-        match.match_id, match.outcomes(now), winner_id, ratings, match.deal, names))
+        match.match_id, match.outcomes(now), winner_id, ratings, match.deal, match.start,
+        names))

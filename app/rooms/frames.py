@@ -20,10 +20,12 @@ are face up once the action is done: a moved run, a flipped card, a dealt row. C
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
 import msgspec
 
+from app.engine.actions import Action, Deal, Flip, Move
 from app.engine.cards import SUITS, card_name, names
 from app.engine.events import (
     ActionUndone,
@@ -34,15 +36,16 @@ from app.engine.events import (
     RowDealt,
     RunCompleted,
 )
+from app.engine.rules import Rules
+from app.engine.state import GameState
 from app.engine.view import player_view
 from app.messaging.stream_frames import presence as presence  # made by the event streams
 from app.messaging.stream_frames import resync as resync
 from app.rewards.badges import BadgeAward
-from app.rooms.deal_forms import public_deal
 from app.rooms.match import SeatState
 from app.rooms.winner import PlayerOutcome
 from app.wire import duel as wire
-from app.wire import events, news, session
+from app.wire import events, game, news, session
 from app.wire.session import PROTOCOL_VERSION
 
 Payload = dict[str, Any]
@@ -107,10 +110,10 @@ def progress_event(match_id: int, seat: SeatState, now: float, online: bool,
     return wire.ProgressEvent(match_id, progress(seat, now, online, start_deadline))
 
 
-def snapshot(match_id: int, rules: dict[str, Any], seat: SeatState, *, role: wire.Role,
+def snapshot(match_id: int, rules: Rules, seat: SeatState, *, role: wire.Role,
              now: float, opponent: wire.Progress | None) -> wire.Snapshot:
     return wire.Snapshot(
-        match_id, seat.player_id, role, rules,
+        match_id, seat.player_id, role, game_rules(rules),
         game_view(seat.game.state, seat.views), seat.game.points, seat.seq,
         seat.status,
         round(seat.time_limit_s * 1000), seat.time_left_ms(now), opponent,
@@ -163,24 +166,79 @@ def game_over(match_id: int, seat: SeatState, now: float) -> wire.GameOver:
 
 def match_result(match_id: int, outcomes: list[PlayerOutcome], winner_id: int | None,
                  ratings: dict[int, tuple[float | None, float | None]],
-                 deal: Payload, names: dict[int, str | None] | None = None
+                 deal: Payload, start: GameState, names: dict[int, str | None] | None = None
                  ) -> wire.MatchResult:
-    """``names``: each player's name when the match was made."""
+    """``deal``: the match's stored deal (``app/rooms/deal_forms.py``), ``start`` its
+    starting position; ``names``: each player's name when the match was made."""
     names = names or {}
     results = [
         wire.PlayerResult(o.player_id, names.get(o.player_id), o.score, o.elapsed_ms,
                           o.reason, *ratings.get(o.player_id, (None, None)))
         for o in outcomes
     ]
-    return wire.MatchResult(match_id, winner_id, results, public_deal(deal))
+    return wire.MatchResult(match_id, winner_id, results, revealed_deal(deal, start))
 
 
-def replay(match_id: int, player_id: int, record: Payload) -> wire.Replay:
-    return wire.Replay(match_id, player_id, record)
+def replay(match_id: int, player_id: int, rules: Rules, start: GameState,
+           moves: tuple[Payload, ...]) -> wire.Replay:
+    """A game's full record (``moves``: its logged actions): only once the match is over."""
+    return wire.Replay(match_id, player_id, game.GameRecord(
+        game_rules(rules), layout(start), logged_actions(moves)))
 
 
-def hint(match_id: int, action: Payload | None, reason: str) -> wire.Hint:
-    return wire.Hint(match_id, action, reason)
+def hint(match_id: int, action: Action | None, reason: str) -> wire.Hint:
+    return wire.Hint(match_id, None if action is None else played(action), reason)
+
+
+# --------------------------------------------------------------------------- game parts
+
+
+@lru_cache(maxsize=64)
+def game_rules(rules: Rules) -> game.GameRules:
+    """The rules as a frame says them: the rule book's ``rules`` object (``to_json``: the
+    preset and suits, and the options that differ from the preset's), one per rules."""
+    return msgspec.convert(rules.to_json(), game.GameRules)
+
+
+DEAL, UNDO = game.DealAction(), game.UndoAction()
+
+
+def played(action: Action) -> game.PlayedAction:
+    """An action as a frame says it (a hint's, an assist's step)."""
+    if isinstance(action, Move):
+        return game.MoveAction(action.src, action.dst, action.count)
+    if isinstance(action, Flip):
+        return game.FlipAction(action.col)
+    return DEAL if isinstance(action, Deal) else UNDO
+
+
+_LOGGED = list[game.PlayedAction]
+
+
+def logged_actions(moves: tuple[Payload, ...] | list[Payload]) -> list[game.PlayedAction]:
+    """Logged actions (the engine's JSON form, as the log keeps them) as a frame says them."""
+    return msgspec.convert(moves, _LOGGED)
+
+
+def layout(state: GameState) -> game.Layout:
+    """The whole position, face-down cards and stock included (``state_to_layout``'s
+    form): only for a record or a deal revealed once the match is over."""
+    return game.Layout([game.LayoutColumn(names(column.down), names(column.up))
+                        for column in state.columns],
+                       names(state.stock),
+                       [SUITS[suit] for suit in state.removed])  # type: ignore[misc]
+
+
+def revealed_deal(stored: Payload, start: GameState) -> wire.RevealedDeal:
+    """What may be revealed once both games are over: the whole deal (a stored layout as
+    the position it starts), and ``play``, the solo options that deal it again (a seed:
+    never sooner). A field the stored deal does not have is left out."""
+    unset = msgspec.UNSET
+    play = stored.get("play")
+    return wire.RevealedDeal(
+        stored.get("difficulty", unset), stored.get("number", unset),
+        stored.get("generator", unset), layout(start) if "layout" in stored else unset,
+        unset if play is None else msgspec.convert(play, wire.DealPlay))
 
 
 # --------------------------------------------------------------------------- other frames

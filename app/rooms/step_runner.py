@@ -253,6 +253,6 @@ class StepRunner:
         """What ``seat``'s player (or a spectator, ``role``) sees of the match now."""
         others = [s for s in live.games if s is not seat]
         return frames.snapshot(
-            live.match_id, live.value.rules.to_json(), seat, role=role, now=self.clock(),
+            live.match_id, live.value.rules, seat, role=role, now=self.clock(),
             opponent=self.fan_out.progress(live, others[0]) if others else None,
         )

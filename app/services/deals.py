@@ -22,7 +22,8 @@ Every number drawn here is a duel number (1,000,000 to 2**48 − 1,
 to deal ahead, so nobody recognises a duel's deal from its opening cards. It is kept as
 the match's ``play_number``: a solo game on that number (a solo game accepts it), with the
 match's suit count and "solvable only" on or off, deals the very same cards. It is a
-seed, so it is revealed only once the match is over (``public_deal``, results).
+seed, so it is revealed only once the match is over (``app.rooms.frames.revealed_deal``,
+results).
 """
 
 import math

@@ -16,11 +16,11 @@ from __future__ import annotations
 from typing import Any, Literal, cast
 
 from app.db.solo_models import SoloGame
-from app.engine.actions import Action
+from app.engine.actions import Action, action_from_json
 from app.engine.state import GameState
 from app.rewards.points import EarnedPoints
 from app.rooms.duel_core import Reply
-from app.rooms.frames import game_view
+from app.rooms.frames import game_rules, game_view, played
 from app.services.solo_store import breakdown_of, options_of
 from app.services.solo_views import iso_date, revealed_number
 from app.wire import duel
@@ -39,7 +39,7 @@ def snapshot(game: SoloGame, state: GameState, *, elapsed_ms: int, offered: bool
         game.id, _kind(game), revealed_number(game), iso_date(game.daily_date),
         wire.SoloGameOptions(options.suits,  # type: ignore[arg-type]  # 1, 2 or 4
                              options.solvable_only, options.relaxed),
-        state.rules.to_json(), game.difficulty,  # type: ignore[arg-type]
+        game_rules(state.rules), game.difficulty,  # type: ignore[arg-type]
         game_view(state), game.score, state.actions, _status(game), elapsed_ms,
         game.hints, game.rescues, offered, game.points,
     )
@@ -67,9 +67,10 @@ def answer(game: SoloGame, state: GameState, reply: Reply, *, elapsed_ms: int,
 
 def step(seq: int, action: Action | Payload, by: str, events: list[StepEvent]
          ) -> wire.SoloStep:
-    """One action played for the player, inside ``solo_assist``'s ``steps``."""
-    logged = action if isinstance(action, dict) else action.to_json()
-    return wire.SoloStep(seq, logged, by, events)  # type: ignore[arg-type]  # the assists'
+    """One action played for the player, inside ``solo_assist``'s ``steps`` (``action``:
+    an engine action, or as logged)."""
+    said = played(action_from_json(action) if isinstance(action, dict) else action)
+    return wire.SoloStep(seq, said, by, events)  # type: ignore[arg-type]  # the assists'
 
 
 def assist(game: SoloGame, state: GameState, *, kind: str, verdict: str, message: str,
@@ -87,7 +88,7 @@ def assist(game: SoloGame, state: GameState, *, kind: str, verdict: str, message
 def hint(game_id: int, action: Action | None, verdict: str, reason: str, *,
          undos: int | None = None, move: int | None = None) -> wire.SoloHint:
     """``solo_hint``: the guided hint (this connection only, not numbered)."""
-    return wire.SoloHint(game_id, None if action is None else action.to_json(), reason,
+    return wire.SoloHint(game_id, None if action is None else played(action), reason,
                          verdict, undos, move)  # type: ignore[arg-type]  # the guide's
 
 

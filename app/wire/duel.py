@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from app.wire.base import ActionJson, Frame, Json, MatchFrame, Part, described
+from msgspec import UNSET, UnsetType
+
+from app.wire.base import Frame, MatchFrame, Part, described
 from app.wire.events import Event
-from app.wire.game import GameView
+from app.wire.game import GameRecord, GameRules, GameView, Layout, PlayedAction
 
 GameStatus = Literal["not_started", "playing", "won", "finished", "timed_out", "did_not_start"]
 AckStatus = Literal["playing", "won", "finished", "timed_out"]
@@ -42,7 +44,7 @@ class Snapshot(MatchFrame, tag="snapshot", frozen=True):
 
     player_id: int
     role: Role
-    rules: Json
+    rules: GameRules
     view: GameView
     score: int
     seq: Annotated[int, described(
@@ -114,20 +116,44 @@ class PlayerResult(Part, frozen=True):
     rating_after: float | None = None
 
 
+class DealPlay(Part, frozen=True):
+    """The solo game that deals the same cards again (``POST /api/solo/games`` with this
+    number and options). ``number`` is a seed: never sent while a game of the match is
+    in progress."""
+
+    number: int
+    suits: Literal[1, 2, 4]
+    solvable_only: bool
+
+
+class RevealedDeal(Part, frozen=True):
+    """A match's deal, revealed once both games are over: the generator's deal
+    (``number``, ``generator``) and/or the starting layout (when the cards are not the
+    generator deal of a number: test layouts); a field left out is not known."""
+
+    difficulty: Annotated[str | UnsetType | None, described(
+        "The solver's easy, medium or hard; null for a random deal.")] = UNSET
+    number: int | UnsetType = UNSET
+    generator: Annotated[int | UnsetType | None, described(
+        "The deal generator's version.")] = UNSET
+    layout: Layout | UnsetType = UNSET
+    play: DealPlay | UnsetType = UNSET
+
+
 class MatchResult(MatchFrame, tag="match_result", frozen=True):
     winner_id: int | None
     results: list[PlayerResult]
-    deal: Annotated[Json, described("The deal, revealed only now that both are over.")]
+    deal: Annotated[RevealedDeal, described("The deal, revealed only now that both are over.")]
 
 
 class Replay(MatchFrame, tag="replay", frozen=True):
     player_id: int
-    record: Json
+    record: GameRecord
 
 
 class Hint(Frame, tag="hint", frozen=True):
     """The answer to ``hint``: computed from what the player sees only. Not numbered."""
 
     match_id: int
-    action: Annotated[ActionJson | None, described("None when no action helps.")]
+    action: Annotated[PlayedAction | None, described("None when no action helps.")]
     reason: Annotated[str, described("Why, in a few words (no card names).")]

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from app.wire.base import ActionJson, Frame, Json, Part, SoloFrame, described
+from app.wire.base import Frame, Part, SoloFrame, described
 from app.wire.events import Event
-from app.wire.game import GameView
+from app.wire.game import GameRules, GameView, PlayedAction
 
 SoloStatus = Literal["playing", "won", "abandoned", "expired"]
 
@@ -38,7 +38,7 @@ class SoloSnapshot(SoloFrame, tag="solo_snapshot", frozen=True):
     number: Annotated[int | None, described("None for a daily game in progress.")]
     daily_date: str | None
     options: SoloGameOptions
-    rules: Json
+    rules: GameRules
     difficulty: Literal["easy", "medium", "hard"] | None
     view: GameView
     score: int
@@ -82,7 +82,7 @@ class SoloStep(Part, frozen=True):
     """One action the server played for the player (rescue or auto-complete)."""
 
     seq: int
-    action: ActionJson
+    action: PlayedAction
     by: Annotated[Literal["rescue", "auto_complete", "player"], described(
         "player: an undo of undo_to_winnable, logged as the player's own.")]
     events: list[Event]
@@ -113,7 +113,7 @@ class SoloHint(Frame, tag="solo_hint", frozen=True):
     """The answer to ``solo_hint`` (this connection only, not numbered)."""
 
     game_id: int
-    action: Annotated[ActionJson | None, described("None when no action helps.")]
+    action: Annotated[PlayedAction | None, described("None when no action helps.")]
     reason: Annotated[str, described("Why, in a few words (no card names).")]
     verdict: Annotated[Literal["line", "no_win", "cancelled"], described(
         "line: action is the next of a winning line that leads to no position seen "

@@ -344,10 +344,10 @@ async def test_a_whole_duel_win_and_finish_gives_a_result() -> None:
     assert repeat.duplicate is True
     result = await asyncio.wait_for(ann_inbox.__anext__(), 1)
     assert kind(result) == "match_result" and result.winner_id == ANN
-    assert result.deal["layout"]["removed"] == ["s"] * 6
+    assert result.deal.layout.removed == ["s"] * 6
     assert store.results[MATCH][0] == ANN
     replay = await duels.replay(viewer_id=EVE, match_id=MATCH, player_id=ANN)
-    assert replay.record["moves"] == WINNING_LINE
+    assert as_json(replay)["record"]["moves"] == WINNING_LINE
     await duels.close()
 
 
@@ -621,13 +621,14 @@ async def test_a_hint_is_legal_for_the_current_state_and_changes_nothing() -> No
     answer = await duels.hint(player_id=ANN, match_id=MATCH)
     assert kind(answer) == "hint" and answer.match_id == MATCH and answer.reason
     state = (await duels.match(MATCH)).game_of(ANN).game.state
-    assert answer.action is not None
-    assert is_legal(state, action_from_json(answer.action))
+    sent = as_json(answer)["action"]  # what the client reads, and sends back
+    assert sent is not None
+    assert is_legal(state, action_from_json(sent))
     after = await duels.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
     assert after == before  # no seq, no score, no log entry
     assert len(store.matches[MATCH].games[0].actions) == 4
     # Playing the hint is accepted by the server as the next action.
-    played = await duels.act(player_id=ANN, match_id=MATCH, seq=5, action=answer.action)
+    played = await duels.act(player_id=ANN, match_id=MATCH, seq=5, action=sent)
     assert kind(played) == "ack", played
     await duels.close()
 
@@ -703,7 +704,7 @@ async def test_a_game_keeps_its_actions_as_json_the_collector_does_not_walk() ->
     await duels.open_game(player_id=BOB, match_id=MATCH, follow=no_follow)
     await duels.finish(player_id=BOB, match_id=MATCH, seq=1)
     replay = await duels.replay(viewer_id=BOB, match_id=MATCH, player_id=ANN)
-    assert replay.record["moves"] == WINNING_LINE
+    assert as_json(replay)["record"]["moves"] == WINNING_LINE
     await duels.close()
 
 

@@ -30,6 +30,7 @@ from app.rooms.store import StoredAction, StoredGame
 from app.wire.duel import Ack, Reject
 from app.wire.solo import SoloAck
 from tests.support.duel_layouts import RULES, WINNING_LINE, near_finished_layout
+from tests.support.frames import as_json
 from tests.support.frames import kind as frame_kind
 
 ANN, BOB, EVE = 1, 2, 3
@@ -295,8 +296,8 @@ def test_a_replay_opens_once_the_match_is_over() -> None:
         core.replay(match, ANN)
     over = core.act(match, BOB, 1, {"op": "finish"}, T0).match
     replay = core.replay(over, ANN)
-    assert replay.record["moves"] == WINNING_LINE
-    assert replay.record["layout"]["stock"] == near_finished_layout()["stock"]
+    assert as_json(replay)["record"]["moves"] == WINNING_LINE
+    assert as_json(replay)["record"]["layout"]["stock"] == near_finished_layout()["stock"]
 
 
 def test_the_settled_match_names_the_winner_and_reveals_the_deal() -> None:
@@ -304,7 +305,7 @@ def test_the_settled_match_names_the_winner_and_reveals_the_deal() -> None:
     match = core.act(match, BOB, 1, {"op": "finish"}, T0 + 1).match
     result = core.settled(match, ANN, {ANN: (1500.0, 1600.0)}, T0 + 2).result
     assert result is not None and result.winner_id == ANN
-    assert result.deal == {"layout": near_finished_layout()}
+    assert as_json(result)["deal"] == {"layout": near_finished_layout()}
     assert result.results[0].rating_after == 1600.0
     assert result.results[1].rating_before is None
 

@@ -4,8 +4,9 @@ builders are the one place frames are made, the types the one place they are def
 import msgspec
 import pytest
 
-from app.engine.layout import state_from_layout
-from app.engine.rules import rules_from_json
+from app.engine.actions import Deal, Flip, Move, Undo
+from app.engine.layout import state_from_layout, state_to_layout
+from app.engine.rules import Rules, preset, rules_from_json, with_options
 from app.rooms import duel_core as core
 from app.rooms import frames
 from app.rooms.match import MatchState
@@ -54,7 +55,7 @@ def built() -> list[Frame]:
     return [
         ack,
         core.act(match, 1, 9, WINNING_LINE[1], T0).reply or frames.PONG,
-        frames.snapshot(7, RULES, seat, role="player", now=T0 + 2,
+        frames.snapshot(7, rules_from_json(RULES), seat, role="player", now=T0 + 2,
                         opponent=frames.progress(match.seat_of(2), T0 + 2, True)),
         frames.progress_event(7, seat, T0 + 2, False),
         frames.watch(7, seat, ack),
@@ -62,7 +63,7 @@ def built() -> list[Frame]:
         *no_show(),
         settled.result,
         core.replay(settled, 1),
-        frames.hint(7, WINNING_LINE[1], "flip a card"),
+        frames.hint(7, Flip(1), "flip a card"),
         frames.welcome(version=1, player_id=1, stream="abc", last_event=0, resumed=False),
         frames.presence(2, True),
         frames.lobby("table_created", {"id": 3}),
@@ -115,8 +116,48 @@ def test_a_rebuilt_ack_is_sent_as_the_ack_it_was() -> None:
 
 
 def test_the_match_result_reveals_the_solo_deal_that_plays_it_again() -> None:
+    """The deal as the SQL store keeps it (``app.services.deals.stored_deal``), in its
+    order: nothing else of what is stored."""
     play = {"number": 123_456, "suits": 2, "solvable_only": True}
-    result = frames.match_result(7, [], None, {}, {"number": 9, "generator": 1,
-                                                   "difficulty": None, "play": play,
-                                                   "private": "kept"})
-    assert result.deal == {"number": 9, "generator": 1, "difficulty": None, "play": play}
+    stored = {"difficulty": None, "number": 9, "generator": 1, "play": play}
+    start = unopened().start
+    result = frames.match_result(7, [], None, {}, {**stored, "private": "kept"}, start)
+    assert encode(result.deal) == msgspec.json.encode(stored)
+    assert_is_its_type(result)
+
+
+def test_a_deal_of_a_layout_is_revealed_as_its_layout() -> None:
+    stored = {"difficulty": None, "layout": near_finished_layout()}
+    result = frames.match_result(7, [], None, {}, stored, unopened().start)
+    assert encode(result.deal) == msgspec.json.encode(stored)
+    random_deal = {"difficulty": "hard", "number": 12, "generator": None}
+    assert encode(frames.revealed_deal(random_deal, unopened().start)) == (
+        msgspec.json.encode(random_deal))
+
+
+def test_the_replay_record_is_the_rule_books_record() -> None:
+    """The record a replay sends, byte for byte the rule book's JSON form it was as a dict."""
+    match = unopened()
+    moves = tuple(WINNING_LINE[:5])
+    replay = frames.replay(7, 1, match.rules, match.start, moves)
+    as_dict = {"rules": match.rules.to_json(), "layout": state_to_layout(match.start),
+               "moves": list(moves)}
+    assert encode(replay.record) == msgspec.json.encode(as_dict)
+    assert_is_its_type(replay)
+
+
+@pytest.mark.parametrize("rules", [
+    preset("duel", 4), preset("classic", 1), preset("relaxed", 2),
+    with_options(preset("duel", 1), undo="all", scoring="windows"),
+    with_options(preset("classic", 2), flip="manual", deal_over_empty=True),
+], ids=lambda rules: str(rules.to_json()))
+def test_the_rules_are_sent_as_the_rule_books_rules_object(rules: Rules) -> None:
+    assert encode(frames.game_rules(rules)) == msgspec.json.encode(rules.to_json())
+
+
+@pytest.mark.parametrize("action", [Move(3, 7, 2), Move(0, 9), Deal(), Flip(4), Undo()],
+                         ids=repr)
+def test_an_action_is_sent_in_the_rule_books_form(action: Move | Deal | Flip | Undo) -> None:
+    said = frames.played(action)
+    assert encode(said) == msgspec.json.encode(action.to_json())
+    assert frames.logged_actions([action.to_json()]) == [said]

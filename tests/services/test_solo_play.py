@@ -20,6 +20,7 @@ from app.rewards import guide
 from app.rewards.assist import RESCUE_ACTIONS, AutoComplete, auto_complete, rescue_actions
 from app.rewards.points import win_points
 from app.rewards.solo import SoloOptions, solo_start
+from app.rooms.frames import played
 from app.scoring.replay import replay_record
 from app.scoring.schemes import windows_points
 from app.services import solo_play
@@ -205,7 +206,7 @@ async def test_a_rescue_asked_again_where_the_last_stopped_continues_its_line(
     for _ in range(3):
         [answer] = await play.rescue(player_id=ann, game_id=game_id, seq=seq)
         assert answer.verdict == "way_out" and len(answer.steps) == RESCUE_ACTIONS
-        played += [step.action for step in answer.steps]
+        played += [msgspec.to_builtins(step.action) for step in answer.steps]
         seq += len(answer.steps)
     assert searches == [1]  # one search, three rescues
     assert played == [action.to_json() for action in whole[:3 * RESCUE_ACTIONS]]
@@ -228,7 +229,7 @@ async def test_a_rescue_on_the_deals_own_win_plays_it_without_a_search(
     [answer] = await play.rescue(player_id=ann, game_id=game_id, seq=3)
     assert answer.verdict == "way_out" and answer.points_cost > 0
     assert [step.action for step in answer.steps] == [
-        action.to_json() for action in line[2:2 + RESCUE_ACTIONS]]
+        played(action) for action in line[2:2 + RESCUE_ACTIONS]]
     assert searches == []
 
 
@@ -285,4 +286,4 @@ async def test_the_offer_is_solved_without_polish_and_the_press_plays_the_polish
     [done, *_] = await play.auto_complete(player_id=ann, game_id=game_id, seq=seq + 1)
     assert asked == [True]
     assert done.status == "won" and len(done.steps) == len(polished.actions)
-    assert [step.action for step in done.steps] == [a.to_json() for a in polished.actions]
+    assert [step.action for step in done.steps] == [played(a) for a in polished.actions]

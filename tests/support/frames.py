@@ -9,7 +9,15 @@ from typing import Any
 import msgspec
 
 from app.wire.base import Frame, Numbered, numbered
-from app.wire.duel import Ack, GameOver, MatchResult, Progress, ProgressEvent, Reject
+from app.wire.duel import (
+    Ack,
+    GameOver,
+    MatchResult,
+    Progress,
+    ProgressEvent,
+    Reject,
+    RevealedDeal,
+)
 from app.wire.frames import checked, encode
 from app.wire.game import ColumnView, GameView
 from app.wire.news import InviteEvent
@@ -85,7 +93,7 @@ def a_game_over(player_id: int, *, match_id: int = 9) -> GameOver:
 
 
 def a_result(match_id: int, winner_id: int | None = None) -> MatchResult:
-    return MatchResult(match_id, winner_id, [], {})
+    return MatchResult(match_id, winner_id, [], RevealedDeal(None, 1_000_001, 1))
 
 
 def a_welcome(stream: str = "s", last_event: int = 0) -> Welcome:

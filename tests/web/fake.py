@@ -22,11 +22,13 @@ from app.engine.solver.advice import hint as engine_hint
 from app.engine.state import GameState
 from app.engine.view import player_view
 from app.rooms.frames import event_json as event_json  # the server's own (fake_solo too)
+from app.rooms.frames import game_rules, played
 from app.scoring.play import ScoredGame
 from app.wire.base import Numbered, numbered
 from app.wire.duel import (
     Ack,
     AckStatus,
+    DealPlay,
     EndReason,
     GameOver,
     Hint,
@@ -35,11 +37,17 @@ from app.wire.duel import (
     Progress,
     ProgressEvent,
     Reject,
+    RevealedDeal,
     Snapshot,
     WatchEvent,
 )
 from app.wire.session import Error, Pong, Welcome
 from tests.support.frames import checked_json
+
+REVEALED_DEAL = RevealedDeal(difficulty=None, number=1234, generator=1, play=DealPlay(
+    number=87_531_207_400_219, suits=2, solvable_only=True))
+"""A match's deal as its result reveals it."""
+
 
 ME: dict[str, Any] = {"id": 1, "name": "alice"}
 OPPONENT: dict[str, Any] = {"id": 2, "name": "bob"}
@@ -223,7 +231,7 @@ class FakeServer:
     def snapshot(self) -> Snapshot:
         return Snapshot(
             match_id=MATCH_ID, player_id=ME["id"], role="player",
-            rules=self.rules.to_json(), view=player_view(self.game.state),
+            rules=game_rules(self.rules), view=player_view(self.game.state),
             score=self.game.points, seq=self.seq, status=self.status,
             time_limit_ms=self.time_limit_ms, time_left_ms=self.time_limit_ms,
             opponent=self.progress(),
@@ -279,7 +287,7 @@ class FakeServer:
         advice = engine_hint(self.game.state)
         ws.send(checked_json(Hint(
             match_id=MATCH_ID, reason=advice.reason,
-            action=None if advice.action is None else advice.action.to_json(),
+            action=None if advice.action is None else played(advice.action),
         )))
 
     FINISHED_AFTER_MS = 65_000
@@ -300,7 +308,7 @@ class FakeServer:
     def opponent_snapshot(self) -> Snapshot:
         return Snapshot(
             match_id=MATCH_ID, player_id=OPPONENT["id"],
-            role="spectator", rules=self.rules.to_json(),
+            role="spectator", rules=game_rules(self.rules),
             view=player_view(self.opponent_game.state), score=self.opponent_game.points,
             seq=0, status="playing", time_limit_ms=self.time_limit_ms,
             time_left_ms=self.time_limit_ms - 5000, opponent=None,
@@ -326,8 +334,7 @@ class FakeServer:
         winner = ME["id"] if my_score >= their_score else OPPONENT["id"]
         self.push(self.socket, MatchResult(
             match_id=MATCH_ID, winner_id=winner,
-            deal={"number": 1234, "generator": 1, "difficulty": None,
-                  "play": {"number": 87_531_207_400_219, "suits": 2, "solvable_only": True}},
+            deal=REVEALED_DEAL,
             results=[
                 PlayerResult(player_id=ME["id"], name=ME["name"], score=my_score,
                              elapsed_ms=65_000, reason="finished", rating_before=1500.0,

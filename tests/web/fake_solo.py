@@ -29,10 +29,12 @@ from app.rewards.badges import BADGES
 from app.rewards.guide import rescue_on_line
 from app.rewards.points import points_breakdown, rescue_cost
 from app.rewards.solo import SoloOptions, SoloStart, daily_game, solo_start
+from app.rooms.frames import played
 from app.scoring.play import ScoredGame
 from app.services.solo_lifecycle import Position, position_of
 from app.services.solo_play import known_way_out
 from app.wire.base import Numbered, numbered
+from app.wire.game import GameRules
 from app.wire.news import BadgeEarned, BadgeGame, EarnedBadge
 from app.wire.session import Pong, Welcome
 from app.wire.solo import (
@@ -391,9 +393,9 @@ class FakeSoloServer:
                 return
             advice = engine_hint(game.game.state)
             self.hints_sent.append(advice.action.to_json() if advice.action else None)
-            ws.send(checked_json(SoloHint(game_id=game.id, reason=advice.reason,
-                                          action=self.hints_sent[-1], verdict="line",
-                                          undos=None, undo_to_move=None)))
+            said = None if advice.action is None else played(advice.action)
+            ws.send(checked_json(SoloHint(game_id=game.id, reason=advice.reason, action=said,
+                                          verdict="line", undos=None, undo_to_move=None)))
         elif kind == "solo_undo_to_winnable":
             self.undo_to_winnable(game, message)
         elif kind == "solo_rescue":
@@ -407,7 +409,7 @@ class FakeSoloServer:
             number=game.start.number if game.kind == "solo" else None,
             daily_date=game.daily_date.isoformat() if game.daily_date else None,
             options=SoloGameOptions(**game.options.to_json()),
-            rules={"preset": game.options.preset, "suits": game.options.suits},
+            rules=GameRules(game.options.preset, game.options.suits),
             difficulty=game.start.difficulty, view=player_view(game.game.state),
             score=game.game.points, seq=game.seq, status=game.status,
             elapsed_ms=game.elapsed_now(), hints=game.hints, rescues=game.rescues,
@@ -424,7 +426,7 @@ class FakeSoloServer:
         game.by.append(by)
         if action.to_json()["op"] == "undo":
             game.undos += 1
-        return SoloStep(seq=game.seq, action=action.to_json(), by=by,
+        return SoloStep(seq=game.seq, action=played(action), by=by,
                         events=[event_json(e) for e in events])
 
     def release_acts(self) -> None:

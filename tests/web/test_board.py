@@ -18,7 +18,7 @@ from app.wire.duel import MatchResult, PlayerResult, ProgressEvent
 from app.wire.news import Lobby, Resync
 from tests.web.boxes import press_while, settled_box
 from tests.web.conftest import LiveServer
-from tests.web.fake import MATCH_ID, TABLE_ID, FakeServer
+from tests.web.fake import MATCH_ID, REVEALED_DEAL, TABLE_ID, FakeServer
 from tests.web.language import choose_language
 
 
@@ -809,7 +809,7 @@ def test_a_draw_shows_no_trophy_and_a_win_does(page: Page, fake: FakeServer,
     expect(page.locator("#watching")).to_be_visible()
     fake.push(fake.socket, MatchResult(MATCH_ID, None, [
         PlayerResult(1, "alice", 6, 600_000, "timed_out", 1500.0, 1500.0),
-        PlayerResult(2, "bob", 6, 600_000, "timed_out", 1500.0, 1500.0)], {}))
+        PlayerResult(2, "bob", 6, 600_000, "timed_out", 1500.0, 1500.0)], REVEALED_DEAL))
     expect(page.locator("#winner")).to_have_text("Draw")
     expect(page.locator("p.winner svg")).to_have_count(0)
     page.screenshot(path=artifacts / "result-draw.png")

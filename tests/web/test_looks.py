@@ -18,7 +18,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from app.wire.duel import MatchResult, PlayerResult
 from tests.web.axe import serious
 from tests.web.conftest import LiveServer
-from tests.web.fake import MATCH_ID, TABLE_ID, FakeServer, midgame
+from tests.web.fake import MATCH_ID, REVEALED_DEAL, TABLE_ID, FakeServer, midgame
 from tests.web.language import choose_language
 
 SCREENS = {
@@ -252,8 +252,7 @@ def test_result_table_fits_a_phone_in_every_language(browser: Browser, static_se
             MATCH_ID, 1,
             [PlayerResult(1, "alice", 187, 65_000, "timed_out", None, None),
              PlayerResult(2, "Maximilian_Schmidt", -4, 600_000, "did_not_start", None, None)],
-            {"number": 1234, "generator": 1, "difficulty": None,
-             "play": {"number": 87_531_207_400_219, "suits": 2, "solvable_only": True}}))
+            REVEALED_DEAL))
         expect(page.locator("#winner")).to_be_visible()
         page.wait_for_timeout(200)
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), (

@@ -19,7 +19,14 @@ from app.wire.duel import MatchResult, PlayerResult, ProgressEvent, Snapshot
 from app.wire.news import Lobby, QuickLooking
 from tests.web.axe import serious
 from tests.web.conftest import LiveServer
-from tests.web.fake import MATCH_ID, ME, OPPONENT, TABLE_ID, FakeServer
+from tests.web.fake import (
+    MATCH_ID,
+    ME,
+    OPPONENT,
+    REVEALED_DEAL,
+    TABLE_ID,
+    FakeServer,
+)
 
 SIZES = {"1280x800": {"viewport": {"width": 1280, "height": 800}, "reduced_motion": "reduce"},
          "390x844": {"viewport": {"width": 390, "height": 844}, "has_touch": True,
@@ -210,8 +217,7 @@ def test_finished_alone_then_nobody_came(screen: tuple[str, Page], static_server
     server.fake.push(server.fake.socket, MatchResult(
         MATCH_ID, None,
         [PlayerResult(ME["id"], ME["name"], 480, 65_000, "finished", None, None)],
-        {"number": 1234, "generator": 1, "difficulty": None,
-         "play": {"number": 87_531_207_400_219, "suits": 2, "solvable_only": True}}))
+        REVEALED_DEAL))
     expect(page.locator("#winner")).to_have_text("No opponent in time")
     expect(page.locator("#no-result")).to_have_text(
         "Nobody was paired with you before the deadline: the match ends without a result, "
