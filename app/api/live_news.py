@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import msgspec
 from fastapi import Request
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -29,7 +30,7 @@ from app.rooms.live_lobby import (
 )
 from app.services import tables
 from app.services.settled import MatchSettled, match_settled
-from app.wire.news import FriendChange
+from app.wire.news import FriendChange, Invitation, LobbyTable
 
 
 def _rooms(request: Request) -> Rooms | None:
@@ -42,8 +43,18 @@ async def table_changed(request: Request, change: LobbyChange, table: TableOut) 
         await _tell(rooms, change, table)
 
 
+def lobby_table(table: TableOut) -> LobbyTable:
+    """A table as a ``lobby`` frame says it: its REST answer's fields, typed."""
+    return msgspec.convert(table, LobbyTable, from_attributes=True)
+
+
+def invitation(invite: InviteOut) -> Invitation:
+    """An invitation as an ``invite`` frame says it: its REST answer's fields, typed."""
+    return msgspec.convert(invite, Invitation, from_attributes=True)
+
+
 async def _tell(rooms: Rooms, change: LobbyChange, table: TableOut) -> None:
-    summary = table.model_dump(mode="json")
+    summary = lobby_table(table)
     if table.public:
         await publish_table_change(pubsub=rooms.pubsub, change=change, table=summary)
     for seat in table.seats:
@@ -60,21 +71,21 @@ async def invite_sent(request: Request, invite: InviteOut) -> None:
     rooms = _rooms(request)
     if rooms is not None and invite.invitee_id is not None:
         await publish_invite(pubsub=rooms.pubsub, invitee_id=invite.invitee_id,
-                             invite=invite.model_dump(mode="json"))
+                             invite=invitation(invite))
 
 
 async def invite_declined(request: Request, invite: InviteOut) -> None:
     rooms = _rooms(request)
     if rooms is not None and invite.kind == "direct":
         await publish_invite_declined(pubsub=rooms.pubsub,
-                                      invite=invite.model_dump(mode="json"))
+                                      invite=invitation(invite))
 
 
 async def invite_withdrawn(request: Request, invite: InviteOut) -> None:
     rooms = _rooms(request)
     if rooms is not None and invite.kind == "direct":
         await publish_invite_withdrawn(pubsub=rooms.pubsub,
-                                       invite=invite.model_dump(mode="json"))
+                                       invite=invitation(invite))
 
 
 def announce_reopened_tables(

@@ -253,7 +253,7 @@ def resume_result(*, resumed: bool, stream: str, last_event: int) -> session.Res
     return session.ResumeResult(resumed, stream, last_event)
 
 
-def lobby(change: str, table: Payload) -> news.Lobby:
+def lobby(change: str, table: news.LobbyTable) -> news.Lobby:
     return news.Lobby(change, table)  # type: ignore[arg-type]  # the lobby's own changes
 
 
@@ -261,7 +261,7 @@ def quick_looking(looking: int) -> news.QuickLooking:
     return news.QuickLooking(looking)
 
 
-def invite(invite: Payload) -> news.InviteEvent:
+def invite(invite: news.Invitation) -> news.InviteEvent:
     return news.InviteEvent(invite)
 
 

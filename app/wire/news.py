@@ -3,19 +3,80 @@ friends, presence, what was said at a table, badges, and ``resync``."""
 
 from __future__ import annotations
 
+from datetime import date, datetime
 from typing import Annotated, Literal
 
 import msgspec
 
-from app.wire.base import Json, MatchFrame, Numbered, Part
+from app.wire.base import MatchFrame, Numbered, Part, described
 
 SayCode = Literal["good_luck", "well_played", "rematch"]
 """The canned messages of a duel table; the client says them in the player's language."""
+Suits = Literal[1, 2, 4]
+InviteStatus = Literal["pending", "accepted", "declined", "cancelled", "expired"]
+
+
+class TableSeat(Part, frozen=True):
+    seat: int
+    player_id: int
+    name: str
+    wants_new_game: bool
+
+
+class LobbyTable(Part, frozen=True):
+    """A table as the REST lobby lists it (``TableOut``, docs/api.md): the same fields,
+    in the same order (``tests/api/test_live_news.py``)."""
+
+    id: int
+    owner_id: int
+    owner_name: str
+    preset: str
+    suits: Suits
+    time_limit_seconds: int
+    level: str
+    public: bool
+    rated: bool
+    difficulty: str
+    daily_date: Annotated[date | None, described(
+        "Set for a daily-duel table: its match deals that day's daily deal.")]
+    quick: Annotated[bool, described("A quick-duel table: the quick matcher fills it.")]
+    status: str
+    created_at: datetime
+    expires_at: datetime | None
+    seats: list[TableSeat]
+    match_id: int | None
+    match_status: str | None
+
+
+class InvitedGame(Part, frozen=True):
+    """The game an invitation is to (what a list of invitations shows)."""
+
+    preset: str
+    suits: Suits
+    time_limit_seconds: int
+    rated: bool
+
+
+class Invitation(Part, frozen=True):
+    """An invitation as the REST API gives it (``InviteOut``, docs/api.md)."""
+
+    code: str
+    table_id: int
+    inviter_id: int
+    inviter_name: str
+    invitee_id: int | None
+    invitee_name: str | None
+    kind: Literal["direct", "link"]
+    status: InviteStatus
+    created_at: datetime
+    expires_at: datetime
+    table: LobbyTable | None
+    game: InvitedGame
 
 
 class Lobby(Numbered, tag="lobby", frozen=True):
     change: Literal["table_created", "seat_taken", "table_closed", "table_updated"]
-    table: Json
+    table: LobbyTable
 
 
 class InviteEvent(Numbered, tag="invite", frozen=True):
@@ -23,7 +84,7 @@ class InviteEvent(Numbered, tag="invite", frozen=True):
     its table closes, its last player gone (``status`` cancelled), and to its sender when
     the invitee declines it (``status`` declined)."""
 
-    invite: Json
+    invite: Invitation
 
 
 class QuickLooking(Numbered, tag="quick_looking", frozen=True):

@@ -13,8 +13,9 @@ from app.messaging import player_streams as streams
 from app.messaging.player_streams import EventStream, Outbox
 from app.messaging.pubsub import MemoryPubSub
 from app.messaging.stream_hub import StreamHub
+from app.wire.base import numbered
 from app.wire.frames import Gap, encode
-from app.wire.news import InviteEvent, Resync
+from app.wire.news import Resync
 from tests.support.clock import FakeClock
 from tests.support.frames import (
     a_game_over,
@@ -353,10 +354,10 @@ async def test_a_channel_message_that_is_no_frame_is_dropped_and_said(
     pubsub = MemoryPubSub()
     session = EventStream(1, pubsub)
     await session.follow(channels.player(1))
-    for message in ({"type": "invite", "invite": {"id": 3}}, {"type": "bogus"},
-                    {"type": "ack", "seq": "two"}):
+    for message in (as_json(an_invite(3)), {"type": "bogus"}, {"type": "ack", "seq": "two"},
+                    {"type": "invite", "invite": {"id": 3}}):  # no invitation: no frame
         await pubsub.publish(channels.player(1), message)
     await settle()
-    assert session.missed_since(session.stream, 0) == [InviteEvent({"id": 3}, n=1)]
-    assert sum("no frame" in record.getMessage() for record in caplog.records) == 2
+    assert session.missed_since(session.stream, 0) == [numbered(an_invite(3), 1)]
+    assert sum("no frame" in record.getMessage() for record in caplog.records) == 3
     await session.close()

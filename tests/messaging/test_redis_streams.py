@@ -80,7 +80,7 @@ def numbers(frames: Frames) -> list[int]:
 def ident(frame: dict[str, Any]) -> int | None:
     """Which of a test's invitations (its id) or progress lines (its score) a frame is."""
     if frame["type"] == "invite":
-        return int(frame["invite"]["id"])
+        return int(frame["invite"]["table_id"])
     if frame["type"] == "progress":
         return int(frame["progress"]["score"])
     return None

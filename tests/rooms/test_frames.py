@@ -15,7 +15,7 @@ from app.rooms.store import StoredGame
 from app.wire.base import Frame
 from app.wire.frames import checked, decode, encode
 from tests.support.duel_layouts import RULES, WINNING_LINE, near_finished_layout
-from tests.support.frames import assert_is_its_type
+from tests.support.frames import a_lobby_table, an_invitation, assert_is_its_type
 
 T0 = 5_000.0
 
@@ -66,8 +66,8 @@ def built() -> list[Frame]:
         frames.hint(7, Flip(1), "flip a card"),
         frames.welcome(version=1, player_id=1, stream="abc", last_event=0, resumed=False),
         frames.presence(2, True),
-        frames.lobby("table_created", {"id": 3}),
-        frames.invite({"code": "x"}),
+        frames.lobby("table_created", a_lobby_table(3)),
+        frames.invite(an_invitation(3)),
         frames.said(7, 1, "good_luck"),
         frames.friend("requested", 2, "bob"),
     ]

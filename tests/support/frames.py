@@ -4,6 +4,7 @@ the browser tests' stand-in servers send."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
@@ -20,7 +21,7 @@ from app.wire.duel import (
 )
 from app.wire.frames import checked, encode
 from app.wire.game import ColumnView, GameView
-from app.wire.news import InviteEvent
+from app.wire.news import Invitation, InvitedGame, InviteEvent, LobbyTable, TableSeat
 from app.wire.session import Welcome
 
 
@@ -84,8 +85,22 @@ def a_reject(seq: int, code: str, *, match_id: int = 9) -> Reject:
     return Reject(match_id, seq, code, code, None, None, None, None)
 
 
-def an_invite(invite_id: int) -> InviteEvent:
-    return InviteEvent({"id": invite_id})
+def a_lobby_table(table_id: int) -> LobbyTable:
+    """An open public table of ann's, waiting for a second player."""
+    made = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+    return LobbyTable(table_id, 1, "ann", "duel", 1, 600, "any", True, True, "any", None,
+                      False, "open", made, None, [TableSeat(0, 1, "ann", False)], None, None)
+
+
+def an_invitation(table_id: int) -> Invitation:
+    """A link invitation to table ``table_id`` (what a test follows)."""
+    made = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+    return Invitation(f"code{table_id}", table_id, 1, "ann", None, None, "link", "pending",
+                      made, made, None, InvitedGame("duel", 1, 600, True))
+
+
+def an_invite(table_id: int) -> InviteEvent:
+    return InviteEvent(an_invitation(table_id))
 
 
 def a_game_over(player_id: int, *, match_id: int = 9) -> GameOver:

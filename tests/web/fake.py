@@ -11,6 +11,7 @@ import json
 import time
 from typing import Any
 
+import msgspec
 from playwright.sync_api import Page, Route, WebSocketRoute
 
 from app.engine.actions import Deal, action_from_json
@@ -41,12 +42,21 @@ from app.wire.duel import (
     Snapshot,
     WatchEvent,
 )
+from app.wire.news import LobbyTable
 from app.wire.session import Error, Pong, Welcome
 from tests.support.frames import checked_json
 
 REVEALED_DEAL = RevealedDeal(difficulty=None, number=1234, generator=1, play=DealPlay(
     number=87_531_207_400_219, suits=2, solvable_only=True))
 """A match's deal as its result reveals it."""
+
+
+def lobby_table(rest: dict[str, Any]) -> LobbyTable:
+    """A table of the REST answers of a stand-in server as a ``lobby`` frame says it: all
+    of its fields, those a fake leaves out as a new table has them."""
+    return msgspec.convert({"difficulty": "any", "daily_date": None, "quick": False,
+                            "created_at": "2026-11-29T10:00:00Z", "expires_at": None, **rest},
+                           LobbyTable)
 
 
 ME: dict[str, Any] = {"id": 1, "name": "alice"}
@@ -132,13 +142,7 @@ class FakeServer:
         path = route.request.url.split("/api", 1)[1].split("?")[0]
         answers: dict[str, Any] = {
             "/players/me": ME,
-            f"/tables/{TABLE_ID}": {
-                "id": TABLE_ID, "owner_id": ME["id"], "owner_name": ME["name"], "preset": "duel",
-                "suits": self.rules.suits, "time_limit_seconds": 600, "level": "any",
-                "public": False, "rated": True, "status": "full", "match_id": MATCH_ID,
-                "match_status": "playing",
-                "seats": self.seats, **self.table_changes,
-            },
+            f"/tables/{TABLE_ID}": self.table(),
             f"/matches/{MATCH_ID}": {
                 "match_id": MATCH_ID, "table_id": TABLE_ID, "status": "playing",
                 "winner_id": None,
@@ -160,6 +164,16 @@ class FakeServer:
             route.fulfill(json=answers[path])
         else:
             route.fulfill(status=404, json={"title": "Not Found", "status": 404, "detail": path})
+
+    def table(self) -> dict[str, Any]:
+        """My table, as the REST API answers it."""
+        return {
+            "id": TABLE_ID, "owner_id": ME["id"], "owner_name": ME["name"], "preset": "duel",
+            "suits": self.rules.suits, "time_limit_seconds": 600, "level": "any",
+            "public": False, "rated": True, "status": "full", "match_id": MATCH_ID,
+            "match_status": "playing",
+            "seats": self.seats, **self.table_changes,
+        }
 
     def connect(self, ws: WebSocketRoute) -> None:
         if self.refuse_connections:

@@ -18,7 +18,7 @@ from app.wire.duel import MatchResult, PlayerResult, ProgressEvent
 from app.wire.news import Lobby, Resync
 from tests.web.boxes import press_while, settled_box
 from tests.web.conftest import LiveServer
-from tests.web.fake import MATCH_ID, REVEALED_DEAL, TABLE_ID, FakeServer
+from tests.web.fake import MATCH_ID, REVEALED_DEAL, TABLE_ID, FakeServer, lobby_table
 from tests.web.language import choose_language
 
 
@@ -795,7 +795,7 @@ def test_the_result_names_a_player_who_left_the_table(page: Page, fake: FakeServ
     fake.match_over(my_score=-1, their_score=30)
     expect(page.locator("#winner")).to_have_text("Winner: bob")
     fake.seats = fake.seats[:1]  # bob leaves the table; the table is drawn again
-    fake.push(fake.socket, Lobby("table_updated", {"id": TABLE_ID}))
+    fake.push(fake.socket, Lobby("table_updated", lobby_table(fake.table())))
     page.wait_for_timeout(500)
     expect(page.locator("#winner")).to_have_text("Winner: bob")
     expect(page.locator(".scoresheet tbody th").nth(0)).to_contain_text("bob")

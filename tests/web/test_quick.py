@@ -26,6 +26,7 @@ from tests.web.fake import (
     REVEALED_DEAL,
     TABLE_ID,
     FakeServer,
+    lobby_table,
 )
 
 SIZES = {"1280x800": {"viewport": {"width": 1280, "height": 800}, "reduced_motion": "reduce"},
@@ -142,7 +143,7 @@ def test_nobody_waits_i_play_at_once(screen: tuple[str, Page], static_server: Li
     assert serious(page) == []
     # The next player who asks is paired into my match: their panel comes alive.
     server.table = {**server.table, "status": "full", "seats": server.fake.seats}
-    server.fake.push(server.fake.socket, Lobby("seat_taken", server.table))
+    server.fake.push(server.fake.socket, Lobby("seat_taken", lobby_table(server.table)))
     server.fake.push(server.fake.socket, ProgressEvent(MATCH_ID, msgspec.structs.replace(
         server.fake.progress(score=0, runs=0), status="not_started",
         start_deadline="2026-12-03T15:00:00Z")))
@@ -184,7 +185,7 @@ def test_a_table_without_a_match_waits_then_goes_to_the_table(screen: tuple[str,
     page.screenshot(path=artifacts / f"quick-waiting-{size}.png")
     assert serious(page) == []
     # The next player who asks for the same is paired with me: my table has its match.
-    server.fake.push(server.fake.socket, Lobby("seat_taken", quick_table(MATCH_ID)))
+    server.fake.push(server.fake.socket, Lobby("seat_taken", lobby_table(quick_table(MATCH_ID))))
     page.wait_for_function(f"() => location.hash === '#/table/{TABLE_ID}'")
     expect(page.locator(".tableau .column")).to_have_count(10)
 

@@ -7,6 +7,7 @@ import json
 import random
 import re
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import msgspec
@@ -19,7 +20,7 @@ from app.engine.game import check, legal_actions, push
 from app.engine.rules import preset
 from app.engine.state import GameState
 from app.engine.view import player_view
-from app.wire.news import InviteEvent
+from app.wire.news import Invitation, InvitedGame, InviteEvent
 from tests.web.axe import serious
 from tests.web.conftest import LiveServer, pick
 from tests.web.fake import MATCH_ID, ME, TABLE_ID, FakeServer
@@ -401,9 +402,11 @@ def test_a_declined_invitation_is_said_at_the_waiting_table(
     fake.install(page)
     page.goto(f"{static_server.url}/#/table/{TABLE_ID}")
     expect(page.get_by_role("heading", name="Invite a friend")).to_be_visible()
-    fake.push(fake.socket, InviteEvent({
-        "code": "c" * 20, "table_id": TABLE_ID, "inviter_id": ME["id"],
-        "inviter_name": ME["name"], "invitee_id": 2, "invitee_name": "bob",
-        "kind": "direct", "status": "declined"}))
+    sent_at = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
+    fake.push(fake.socket, InviteEvent(Invitation(
+        code="c" * 20, table_id=TABLE_ID, inviter_id=ME["id"], inviter_name=ME["name"],
+        invitee_id=2, invitee_name="bob", kind="direct", status="declined",
+        created_at=sent_at, expires_at=sent_at + timedelta(days=1), table=None,
+        game=InvitedGame(preset="duel", suits=1, time_limit_seconds=600, rated=True))))
     expect(page.get_by_role("region", name="Invite a friend").get_by_role("status")).to_have_text(
         "bob declined your invitation.")
