@@ -1,24 +1,16 @@
-"""What every frame shares: the tagged base, the event number ``n``, the JSON parts.
+"""What every frame shares: the tagged base, the event number ``n``, the parts' base.
 
 A frame is immutable (``frozen``) and made in C (``msgspec``): an action's ack, watch and
 progress are made on the server's hottest path, and a frame is handed to several streams
 and sockets as it is. Fields are encoded in the order they are declared, ``type`` first.
+Every part of a frame is typed too (``Part`` and its kin): no field is a free JSON object.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 import msgspec
-
-Json = dict[str, Any]
-"""A JSON object the engine or a service makes (a view, the rules, a table): the
-documents say its shape; the frame carries it as it is."""
-
-
-ActionJson = Json
-"""An action in the rule book's JSON form: {"op": "move", "from": 3, "to": 7, "count": 2},
-{"op": "deal"}, {"op": "flip", "col": 4}, {"op": "undo"}."""
 
 
 class Frame(msgspec.Struct, tag_field="type", frozen=True, gc=False):
