@@ -1,7 +1,8 @@
 """The wire format: one typed struct per frame the server sends, and nothing else.
 
 Every server → client frame of the WebSocket protocol is one ``msgspec`` struct here,
-tagged by its ``type`` (the events of a step, in ``events.py``, by their ``kind``): built
+tagged by its ``type`` (the events of a step, in ``events.py``, by their ``kind``), and
+so is every part of one (a view, rules, an action, a record in ``game.py``): built
 by the live layer's builders (``app/rooms/frames.py``, ``app/services/solo_frames.py``,
 ``app/messaging/stream_frames.py``), encoded as it is (``frames.encode``), read back typed
 where it crossed a process (``frames.read_channel``, ``frames.decode``), documented from
