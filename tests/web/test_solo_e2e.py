@@ -240,8 +240,8 @@ def test_daily_duel_two_players_meet_at_one_table(
         expect(page.locator(".tableau .column")).to_have_count(10, timeout=20_000)
     # The cards of today's daily deal (the daily game's very start).
     start = player_view(daily_start(utc_day(datetime.now(UTC))))
-    for column, cards in enumerate(start["columns"]):
-        expect(top(second, column)).to_have_attribute("data-card", cards["up"][-1])
+    for column, cards in enumerate(start.columns):
+        expect(top(second, column)).to_have_attribute("data-card", cards.up[-1])
     look(second, artifacts, "e2e-daily-duel")
     # Not the daily attempt: the daily game is still to be played, and the duel leads back.
     first.goto("/#/daily")
