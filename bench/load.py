@@ -85,6 +85,8 @@ from bench.server import Server, raise_nofile, start_server
 from bench.stats import mib, summary_ms, table
 
 RESULTS = Path(__file__).resolve().parent / "results"
+SLOW_S = 0.3
+"""An answer slower than this is counted by when it was sent (``Phase.slow_by_second``)."""
 ACTION_FRAME = json.dumps({"type": "action", "match_id": 1, "seq": 12,
                            "action": {"op": "move", "from": 3, "to": 7, "count": 2}})
 
@@ -102,6 +104,25 @@ class Phase:
     server_latency: dict[str, float] = field(default_factory=dict)  # bucket -> answers
     reasons: Counter[str] = field(default_factory=Counter)
     redis: RedisAccount | None = None  # what Redis spent during the phase (a cluster)
+    # When each answered action was sent, in seconds since the phase's start (the duel
+    # phases): where in the phase its slow answers fall.
+    sent: list[float] = field(default_factory=list)
+    started: float = 0.0
+
+    def answered(self, rtt: float) -> None:
+        """An answer's round trip, and when its action left (now less the trip)."""
+        self.rtts.append(rtt)
+        self.sent.append(time.monotonic() - rtt - self.started)
+
+    def slow_by_second(self, over_s: float = SLOW_S) -> dict[int, int]:
+        """How many answers took longer than ``over_s``, by the second of the phase their
+        action was sent in: a tail spread over the phase is queueing, one in a few seconds
+        is a stall. Empty for the phases that do not say when they sent (echo, commit)."""
+        if not self.sent:
+            return {}
+        return dict(sorted(Counter(int(at) for at, rtt in zip(self.sent, self.rtts,
+                                                              strict=True)
+                                   if rtt > over_s).items()))
 
     def failed(self, why: str) -> None:
         self.errors += 1
@@ -122,6 +143,7 @@ class Phase:
                 "client_cpu_ms_per_answer": (
                     round(self.client_cpu_s * 1e3 / len(self.rtts), 3) if self.rtts else 0),
                 "server_over_ms": self.server_over_ms(),
+                "slow_by_second": self.slow_by_second(),
                 **self.redis_per_ack(),
                 "why": dict(self.reasons.most_common(5))}
 
@@ -254,7 +276,7 @@ async def duel_phase(server: Server, pairs: list[tuple[Player, Player, int]], pa
             while time.monotonic() < stop and view["status"] == "playing":
                 action = choose(view, manual_flip=True, rng=rng) or {"op": "undo"}
                 answer, rtt = await client.act(match_id, seq + 1, action)
-                phase.rtts.append(rtt)
+                phase.answered(rtt)
                 if answer["type"] == "ack":
                     phase.acks += 1
                     view, seq = answer["view"], answer["seq"]
@@ -280,6 +302,7 @@ async def duel_phase(server: Server, pairs: list[tuple[Player, Player, int]], pa
     waiting[0] = len(players)
     tasks = [asyncio.create_task(one(p, m, i)) for i, (p, m) in enumerate(players)]
     await ready.wait()
+    phase.started = time.monotonic()
     before = server_latency(server)
     account = getattr(server, "redis_account", None)
     redis_before = account() if account else None
@@ -523,6 +546,10 @@ def print_table(results: dict[str, Any]) -> None:
             print(f"{pace}: ack vs echo + the paced lone commit (a diagnostic, not the "
                   f"target: {floor['floor_p50_ms']} / {floor['floor_p99_ms']} ms): "
                   f"p50 {floor['p50']}x, p99 {floor['p99']}x")
+    for p in results["phases"]:
+        if p.get("slow_by_second"):
+            print(f"{p['phase']}: answers over {SLOW_S * 1e3:.0f} ms by the second of the phase "
+                  f"they were sent in: {p['slow_by_second']}")
     for p in results["phases"]:
         if p.get("redis_cpu_us_per_ack") is not None:
             print(f"{p['phase']}: Redis per acknowledged action: {p['redis_cpu_us_per_ack']} µs "

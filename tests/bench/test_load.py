@@ -1,5 +1,7 @@
 """The load harness's own bookkeeping: the server-side latency shares it prints."""
 
+import time
+
 from bench.load import LATENCY_BUCKET, Phase
 
 METRICS = """\
@@ -95,3 +97,13 @@ def test_the_floors_statement_and_table_are_the_servers() -> None:
     finally:
         drop_pg_database(name)
     assert floor == log  # columns and types, two indexes, check + foreign key + pk + unique
+
+
+def test_slow_answers_are_counted_by_the_second_their_action_was_sent() -> None:
+    phase = Phase("duels flat", started=100.0)
+    phase.rtts, phase.sent = [0.01, 0.5, 0.4, 0.2, 1.2], [0.1, 0.2, 0.9, 3.5, 3.7]
+    assert phase.slow_by_second() == {0: 2, 3: 1}
+    assert phase.report()["slow_by_second"] == {0: 2, 3: 1}
+    late = Phase("duels human", started=time.monotonic() - 5.0)
+    late.answered(0.5)  # sent half a second ago, in the phase's fifth second
+    assert late.rtts == [0.5] and late.slow_by_second() == {4: 1}
