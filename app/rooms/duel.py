@@ -114,12 +114,23 @@ class DuelService:
         return live
 
     async def _load(self, match_id: int) -> LiveMatch:
-        with _read_or_refuse():
-            stored = await self._store.load_match(match_id)
-            if stored is None:
-                raise NoSuchMatch(f"there is no match {match_id}")
-            rules = rules_from_json(stored.rules)
-            deal = stored.deal or await self._store.set_deal(match_id, choose_deal(rules))
+        # Listen to the other processes' news before reading the log: an action they log
+        # between the read and a later subscription would never reach this copy, and the
+        # next one, not following on, would drop it again (a rebuild after every few
+        # actions under load). News heard during the read wait for it (_peer_changed).
+        if self._peers is not None:
+            await self._peers.watch(match_id)
+        try:
+            with _read_or_refuse():
+                stored = await self._store.load_match(match_id)
+                if stored is None:
+                    raise NoSuchMatch(f"there is no match {match_id}")
+                rules = rules_from_json(stored.rules)
+                deal = stored.deal or await self._store.set_deal(match_id, choose_deal(rules))
+        except BaseException:
+            if self._peers is not None:
+                await self._peers.unwatch(match_id)
+            raise
         start = start_state(rules, deal)
         seats = tuple(rebuild_seat(game, start, stored.time_limit_s,
                                         match_id=stored.match_id)
@@ -128,8 +139,6 @@ class DuelService:
                       start_by=stored.start_by, awaiting=stored.awaiting)
         live = LiveMatch(value, {seat.player_id: asyncio.Lock() for seat in seats})
         self._matches[match_id] = live
-        if self._peers is not None:
-            await self._peers.watch(match_id)
         if await self._runner.resume(live, stored):
             self._keep_settled(match_id)
         return live
@@ -277,6 +286,10 @@ class DuelService:
     async def _peer_changed(self, match_id: int, change: Change) -> None:
         """Another process changed the match: follow its action, or drop our stale copy."""
         live = self._matches.get(match_id)
+        if live is None and self._loading.held(match_id):
+            # Our copy is being read from the log: the news may be newer than the read.
+            async with self._loading.hold(match_id):
+                live = self._matches.get(match_id)
         if (live is not None and not change.ended and change.logged is not None
                 and change.player_id in live.locks
                 and await live.follow(change.player_id, change.logged)):

@@ -28,6 +28,10 @@ class KeyedLock:
             else:
                 self._locks[key] = (lock, users - 1)
 
+    def held(self, key: Hashable) -> bool:
+        """Whether someone holds or waits for ``key``'s lock now."""
+        return key in self._locks
+
     def __len__(self) -> int:
         """How many keys are held or waited for now."""
         return len(self._locks)

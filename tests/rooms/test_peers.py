@@ -1,6 +1,7 @@
 """Two DuelServices on one store and one bus, as two processes on one database and Redis."""
 
 import asyncio
+import copy
 import random
 from typing import Any
 
@@ -8,7 +9,7 @@ import pytest
 
 from app.messaging.pubsub import MemoryPubSub
 from app.rooms.duel import DuelService
-from app.rooms.errors import NotReadNow
+from app.rooms.errors import NoSuchMatch, NotReadNow
 from app.rooms.store import MemoryStore, StoredGame, StoredMatch, StoreError, Totals
 from app.wire.game import GameView
 from bench.bot import as_read, legal_moves
@@ -514,3 +515,63 @@ async def test_matches_load_side_by_side_and_each_is_read_once() -> None:
     assert [kind(await ann), kind(await bob)] == ["snapshot", "snapshot"]
     assert store.reads.count(MATCH) == 1 and store.reads.count(other) == 1
     await duels.close()
+
+
+class ReadThenHeld(MemoryStore):
+    """A store whose read of a held match is taken at once and returned only when
+    released: what another process logs meanwhile is not in it (as a read that raced a
+    commit). Counts every read."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.held: dict[int, asyncio.Event] = {}
+        self.reads: list[int] = []
+
+    async def load_match(self, match_id: int) -> StoredMatch | None:
+        self.reads.append(match_id)
+        read = copy.deepcopy(self.matches.get(match_id))
+        if match_id in self.held:
+            await self.held.pop(match_id).wait()
+        return read
+
+
+async def test_news_logged_while_a_copy_is_read_reaches_that_copy() -> None:
+    # Process two reads the match while process one logs Ann's first action: the news of
+    # it must reach the copy being read (heard before the read, applied after it), or
+    # the next one does not follow on and drops the copy (under load, a rebuild every
+    # few actions, and answers that wait for them).
+    store, theirs = ReadThenHeld(), MemoryStore()  # two's reads counted apart
+    store.matches = theirs.matches = one_match().matches
+    bus, clock = MemoryPubSub(), FakeClock()
+    one = DuelService(store=theirs, pubsub=bus, clock=clock, peers=True)
+    two = DuelService(store=store, pubsub=bus, clock=clock, peers=True)
+    await one.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    store.held[MATCH] = release = asyncio.Event()
+    bob = asyncio.create_task(two.open_game(player_id=BOB, match_id=MATCH, follow=no_follow))
+    await settle()
+    assert not bob.done()  # two's read is taken, not returned yet
+    first = await one.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
+    assert kind(first) == "ack"
+    await settle()
+    release.set()
+    assert kind(await bob) == "snapshot"
+    await settle()
+    held, reads = await two.match(MATCH), store.reads.count(MATCH)
+    assert held.game_of(ANN).seq == 1  # the news heard during the read, applied after it
+    await one.act(player_id=ANN, match_id=MATCH, seq=2, action=WINNING_LINE[1])
+    await settle()
+    assert (await two.match(MATCH)) is held and held.game_of(ANN).seq == 2  # followed
+    assert store.reads.count(MATCH) == reads  # and not read again
+    await same_as_the_log(store, two)
+    await one.close()
+    await two.close()
+
+
+async def test_a_copy_that_cannot_be_read_stops_listening_for_its_news() -> None:
+    store = ReadThenHeld()  # no match 10 in it: the read finds nothing
+    bus = MemoryPubSub()
+    two = DuelService(store=store, pubsub=bus, clock=FakeClock(), peers=True)
+    with pytest.raises(NoSuchMatch):
+        await two.match(MATCH)
+    assert bus.subscriber_count(f"sync:{MATCH}") == 0
+    await two.close()
