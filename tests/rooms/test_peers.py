@@ -517,15 +517,10 @@ async def test_matches_load_side_by_side_and_each_is_read_once() -> None:
     await duels.close()
 
 
-class ReadThenHeld(MemoryStore):
+class ReadThenHeld(HeldLoads):
     """A store whose read of a held match is taken at once and returned only when
     released: what another process logs meanwhile is not in it (as a read that raced a
     commit). Counts every read."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.held: dict[int, asyncio.Event] = {}
-        self.reads: list[int] = []
 
     async def load_match(self, match_id: int) -> StoredMatch | None:
         self.reads.append(match_id)
