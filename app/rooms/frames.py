@@ -36,6 +36,7 @@ from app.engine.events import (
     RowDealt,
     RunCompleted,
 )
+from app.engine.layout import state_to_layout
 from app.engine.rules import Rules
 from app.engine.state import GameState
 from app.engine.view import player_view
@@ -221,12 +222,9 @@ def logged_actions(moves: tuple[Payload, ...] | list[Payload]) -> list[game.Play
 
 
 def layout(state: GameState) -> game.Layout:
-    """The whole position, face-down cards and stock included (``state_to_layout``'s
-    form): only for a record or a deal revealed once the match is over."""
-    return game.Layout([game.LayoutColumn(names(column.down), names(column.up))
-                        for column in state.columns],
-                       names(state.stock),
-                       [SUITS[suit] for suit in state.removed])  # type: ignore[misc]
+    """The whole position, face-down cards and stock included (the rule book's layout,
+    ``state_to_layout``): only for a record or a deal revealed once the match is over."""
+    return msgspec.convert(state_to_layout(state), game.Layout)
 
 
 def revealed_deal(stored: Payload, start: GameState) -> wire.RevealedDeal:

@@ -13,10 +13,10 @@ number and every game's generator deal only once the game is over (``over``).
 
 from __future__ import annotations
 
-from typing import Any, Literal, cast
+from typing import Literal, cast
 
 from app.db.solo_models import SoloGame
-from app.engine.actions import Action, action_from_json
+from app.engine.actions import Action
 from app.engine.state import GameState
 from app.rewards.points import EarnedPoints
 from app.rooms.duel_core import Reply
@@ -27,7 +27,6 @@ from app.wire import duel
 from app.wire import solo as wire
 from app.wire.events import Event as StepEvent
 
-Payload = dict[str, Any]
 Answer = wire.SoloAck | wire.SoloReject
 
 
@@ -65,12 +64,9 @@ def answer(game: SoloGame, state: GameState, reply: Reply, *, elapsed_ms: int,
                         reply.events, _status(game), elapsed_ms, offered)
 
 
-def step(seq: int, action: Action | Payload, by: str, events: list[StepEvent]
-         ) -> wire.SoloStep:
-    """One action played for the player, inside ``solo_assist``'s ``steps`` (``action``:
-    an engine action, or as logged)."""
-    said = played(action_from_json(action) if isinstance(action, dict) else action)
-    return wire.SoloStep(seq, said, by, events)  # type: ignore[arg-type]  # the assists'
+def step(seq: int, action: Action, by: str, events: list[StepEvent]) -> wire.SoloStep:
+    """One action played for the player, inside ``solo_assist``'s ``steps``."""
+    return wire.SoloStep(seq, played(action), by, events)  # type: ignore[arg-type]  # the assists'
 
 
 def assist(game: SoloGame, state: GameState, *, kind: str, verdict: str, message: str,

@@ -252,13 +252,12 @@ class SoloGames:
         player_id = seat_of(match).player_id
         made: list[Step] = []
         for offset, action in enumerate(actions):
-            logged = action.to_json()
-            step = core.act(match, player_id, seq + offset, logged, now)
+            step = core.act(match, player_id, seq + offset, action.to_json(), now)
             if not step.writes or not isinstance(step.reply, Ack):
                 raise AssertionError(f"an assist's action was refused: {step.reply!r}")
             made.append(step)
             match = step.match
-            steps.append(solo_frames.step(seq + offset, logged, by, step.reply.events))
+            steps.append(solo_frames.step(seq + offset, action, by, step.reply.events))
             state = seat_of(match).game.state
             if state.won or (by == "rescue" and auto_complete_available(state)):
                 break  # from here the auto-complete, which costs nothing, plays the rest
