@@ -4,10 +4,10 @@
 
 Measures, on keys of its own (deleted after), for `--seconds` each:
 
-- appends per second: the player-stream write script (`app/messaging/redis_streams.py`), sent
-  in pipelines of `--batch` as the writer does, with an ack-sized frame;
-- publishes per second: the channel publish script (`app/messaging/redis_publisher.py`: XADD to
-  the channel's stream + PUBLISH), pipelined the same way;
+- appends per second: the player-stream write op (`app/messaging/redis_streams.py`), sent
+  in batches of `--batch` as the writer does (one script call each), with an ack-sized frame;
+- publishes per second: the channel publish op (`app/messaging/redis_publisher.py`: XADD to
+  the channel's stream + PUBLISH), batched the same way;
 - memory per kept event: `MEMORY USAGE` of a player stream holding `--retention` frames.
 
 A duel action costs about 2 publishes (the watch and progress lines) + 1 plain PUBLISH
@@ -29,7 +29,8 @@ from typing import Any
 
 import redis.asyncio as redis
 
-from app.messaging.redis_publisher import _PUBLISH
+from app.messaging.redis_publisher import KEPT
+from app.messaging.redis_scripts import BatchScript, OpCall
 from app.messaging.redis_streams import RedisEventStreams
 from bench.stats import table
 
@@ -55,14 +56,12 @@ async def appends(client: redis.Redis, prefix: str, seconds: float, batch: int,
 
 
 async def publishes(client: redis.Redis, prefix: str, seconds: float, batch: int) -> float:
-    script = client.register_script(_PUBLISH)
+    script = BatchScript(client, [KEPT])
     done, started = 0, time.perf_counter()
     while time.perf_counter() - started < seconds:
-        pipe = client.pipeline(transaction=False)
-        for i in range(batch):
-            await script(keys=[f"{prefix}cs:match:{i % 500}"],
-                         args=[f"{prefix}match:{i % 500}", FRAME, 60], client=pipe)
-        await pipe.execute()
+        await script.run([OpCall(KEPT, [f"{prefix}cs:match:{i % 500}"],
+                                 [f"{prefix}match:{i % 500}", FRAME, 60])
+                          for i in range(batch)])
         done += batch
     return done / (time.perf_counter() - started)
 

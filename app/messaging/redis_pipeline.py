@@ -8,6 +8,9 @@ meanwhile goes out as one pipeline: one round trip for all of it, where each wri
 batching on its own cost one each (at human pace, when nothing else is queued, that
 was most of a worker's Redis round trips per action).
 
+A batch goes out as one call of the process's batch script (``app.messaging.
+redis_scripts``), made of the ops of every writer that joined.
+
 Each writer is asked for its commands as the pipeline is made (``take``), not when it
 queued them: the publisher puts its gap markers ahead of anything newer at that moment.
 Each writer is then told what became of its own commands (``settle``): their answers, in
@@ -19,19 +22,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
 import redis.asyncio as redis
 
-from app.messaging.redis_scripts import Command, execute
+from app.messaging.redis_scripts import BatchScript, LuaOp, OpCall
 
 log = logging.getLogger("spider.pubsub")
 
 Outcome = list[Any] | Exception
 """A writer's commands' answers (each an answer or the error it met), or the error that
 stopped the pipeline as a whole."""
-Taken = tuple[Sequence[Command], Callable[[Outcome], None]]
+Taken = tuple[Sequence[OpCall], Callable[[Outcome], None]]
 
 
 class Writer(Protocol):
@@ -42,14 +45,16 @@ class Writer(Protocol):
 
 
 class SharedPipeline:
-    __slots__ = ("_client", "_writers", "running")
+    __slots__ = ("_script", "_writers", "running")
 
     def __init__(self, client: redis.Redis) -> None:
-        self._client = client
+        self._script = BatchScript(client)
         self._writers: list[Writer] = []
         self.running: asyncio.Task[None] | None = None  # the sender, while there is work
 
-    def join(self, writer: Writer) -> None:
+    def join(self, writer: Writer, ops: Iterable[LuaOp] = ()) -> None:
+        """``ops``: the kinds of write ``writer`` sends (a plain publish is known)."""
+        self._script.add(ops)
         self._writers.append(writer)
 
     def wake(self) -> None:
@@ -73,7 +78,7 @@ class SharedPipeline:
         commands = [command for part, _ in taken for command in part]
         outcomes: list[Outcome]
         try:
-            answers = await execute(self._client, commands)
+            answers = await self._script.run(commands)
         except Exception as error:  # Redis away (RedisError), or a bug: each writer says
             outcomes = [error] * len(taken)
         else:

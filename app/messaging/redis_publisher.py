@@ -2,10 +2,10 @@
 channel, sent in batches, and gap markers for what Redis did not take.
 
 Every message published meanwhile, whoever published it, goes out in order as one
-pipeline per batch: one connection and one round trip, shared with the event streams'
-writes queued meanwhile (`app.messaging.redis_pipeline`). A kept message is written by one
-script, ``XADD`` to the channel's stream ``cs:<channel>`` then ``PUBLISH`` of
-``"<stream id> <json>"``; a ``sync:`` message is a plain ``PUBLISH``.
+pipeline per batch: one connection, one round trip and one script call, shared with the
+event streams' writes queued meanwhile (`app.messaging.redis_pipeline`). A kept message
+is written by the op ``kept``: ``XADD`` to the channel's stream ``cs:<channel>`` then
+``PUBLISH`` of ``"<stream id> <json>"``; a ``sync:`` message is a plain ``PUBLISH``.
 
 A batch that Redis did not take (Redis away, restarting) is not sent again: a message
 sent twice cannot be told from two messages. Its channels are marked instead, and once
@@ -25,7 +25,7 @@ from redis.exceptions import RedisError
 
 from app.messaging.pubsub import Message
 from app.messaging.redis_pipeline import Outcome, SharedPipeline, Taken
-from app.messaging.redis_scripts import Command, Publish, ScriptCall
+from app.messaging.redis_scripts import PUBLISH, LuaOp, OpCall
 from app.runtime import metrics
 from app.runtime.clock import Clock
 from app.wire.frames import Gap, encode
@@ -39,27 +39,26 @@ _GAP_JSON = encode(GAP)
 # subscribe to the channel (None: always).
 Queued = tuple[str, bytes, asyncio.Future[None], int | None]
 
-# KEYS: the channel's stream. ARGV: the channel's pub/sub name, the message, seconds kept.
-# Trimmed by age (MINID: ids are the Redis server's milliseconds).
-_PUBLISH = """
-local now = redis.call('TIME')
-local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
-local keep = tonumber(ARGV[3]) * 1000
-local id = redis.call('XADD', KEYS[1], 'MINID', '~', ms - keep, '*', 'd', ARGV[2])
-redis.call('PEXPIRE', KEYS[1], keep)
-redis.call('PUBLISH', ARGV[1], id .. ' ' .. ARGV[2])
+# Keys: the channel's stream. Arguments: the channel's pub/sub name, the message, seconds
+# kept. Trimmed by age (MINID: ids are the Redis server's milliseconds).
+_KEPT_BODY = """
+local keep = tonumber(A[3]) * 1000
+local id = redis.call('XADD', K[1], 'MINID', '~', clock_ms() - keep, '*', 'd', A[2])
+redis.call('PEXPIRE', K[1], keep)
+redis.call('PUBLISH', A[1], id .. ' ' .. A[2])
 return id
 """
+KEPT = LuaOp("kept", 1, 3, _KEPT_BODY)
 
-# The same, only if more than ARGV[4] processes subscribe to the channel (each process
-# holds one subscription per channel): an ack echoed to a player's tabs on other
-# processes, with the count read in the same pipeline as the publish, not a round trip
-# of its own before it.
-_PUBLISH_IF_HEARD = """
-if redis.call('PUBSUB', 'NUMSUB', ARGV[1])[2] <= tonumber(ARGV[4]) then
-  return false
+# The same, only if more than A[4] processes subscribe to the channel (each process holds
+# one subscription per channel): an ack echoed to a player's tabs on other processes,
+# with the count read in the same script as the publish, not a round trip of its own
+# before it. Answers 0 when nobody else listens.
+KEPT_IF_HEARD = LuaOp("kept_if_heard", 1, 4, """
+if redis.call('PUBSUB', 'NUMSUB', A[1])[2] <= tonumber(A[4]) then
+  return 0
 end
-""" + _PUBLISH
+""" + _KEPT_BODY)
 
 log = logging.getLogger("spider.pubsub")
 
@@ -75,10 +74,8 @@ class KeptPublisher:
         self._stream_key = stream_key
         self.keep_seconds = keep_seconds
         self._clock = clock  # paces the retries of gap markers
-        self._publish = client.register_script(_PUBLISH)
-        self._publish_if_heard = client.register_script(_PUBLISH_IF_HEARD)
         self.pipeline = pipeline
-        pipeline.join(self)
+        pipeline.join(self, (KEPT, KEPT_IF_HEARD))
         self._queued: list[Queued] = []
         self._retry = False  # gap markers are owed a try even with nothing queued
         self._gapped: dict[str, None] = {}  # channels owed a gap marker, in order
@@ -110,14 +107,14 @@ class KeptPublisher:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._healer
 
-    def _command(self, channel: str, payload: bytes, beyond: int | None = None) -> Command:
+    def _command(self, channel: str, payload: bytes, beyond: int | None = None) -> OpCall:
         if channel.startswith(UNKEPT):
-            return Publish(self.prefix + channel, payload)
+            return OpCall(PUBLISH, (), (self.prefix + channel, payload))
+        keys = (self._stream_key(channel),)
         if beyond is not None:
-            return ScriptCall(self._publish_if_heard, [self._stream_key(channel)],
-                              [self.prefix + channel, payload, self.keep_seconds, beyond])
-        return ScriptCall(self._publish, [self._stream_key(channel)],
-                          [self.prefix + channel, payload, self.keep_seconds])
+            return OpCall(KEPT_IF_HEARD, keys,
+                          (self.prefix + channel, payload, self.keep_seconds, beyond))
+        return OpCall(KEPT, keys, (self.prefix + channel, payload, self.keep_seconds))
 
     def take(self) -> Taken | None:
         """The pipeline is being made: the gap markers owed (first: ahead of anything newer

@@ -10,8 +10,12 @@ there with ``(stream, last_event)``. Under the deployment's prefix:
   ``n`` (the newest number written) and one ``c:<channel>`` per channel the stream
   follows, holding the id of the last channel message the stream took.
 
-Both expire ``ttl`` seconds after the stream's last write. The braces are a hash tag:
-both keys of a stream live on one Redis Cluster slot, so the scripts stay legal there.
+Both expire about ``ttl`` seconds after the stream's last write (between 15/16 of it and
+all of it: a writer refreshes a stream's expiry once per sixteenth of the ttl, not at
+every entry, and at once when the entry made the stream anew, as after a restart of
+Redis, so a stream never outlives its ttl). The braces are a hash tag:
+both keys of a stream live on one Redis Cluster slot (a batch of writes to many streams,
+``app.messaging.redis_scripts``, would be split by slot there).
 
 Channel messages are themselves kept in per-channel Redis Streams by the Redis bus
 (`app.messaging.redis_pubsub`), so a process taking a stream over reads what the stream's
@@ -25,13 +29,15 @@ an event that a process taking its stream over could not replay (a crash between
 two would otherwise turn its resume into snapshots). That costs a Redis round trip per
 frame, shared by every frame and publish of the same pipeline. If Redis fails, the
 frames go out anyway: the stream then cannot be resumed elsewhere (snapshots), but play
-goes on. Every write checks the owner inside its script; a process that lost a stream
-to another one learns it from the answer (``on_lost``) and that frame is not sent.
+goes on. Every write checks the owner inside its op (``APPEND``, ``CURSOR``); a process
+that lost a stream to another one learns it from the answer (``on_lost``) and that frame
+is not sent.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
@@ -40,7 +46,7 @@ import redis.asyncio as redis
 from redis.exceptions import RedisError
 
 from app.messaging.redis_pipeline import Outcome, SharedPipeline, Taken
-from app.messaging.redis_scripts import ScriptCall
+from app.messaging.redis_scripts import LuaOp, OpCall
 from app.runtime import metrics
 
 log = logging.getLogger("spider.streams")
@@ -49,30 +55,39 @@ StreamId = tuple[int, int]
 OnLost = Callable[[str], None]
 Then = Callable[[], None]
 
-# KEYS: stream, meta. ARGV: owner, n, frame, player, channel ('' for none), cursor,
-# maxlen, ttl ms. Returns 1, or 0 when another process owns the stream now.
-_APPEND = """
-local owner = redis.call('HGET', KEYS[2], 'owner')
-if owner and owner ~= ARGV[1] then return 0 end
-if not owner then redis.call('HSET', KEYS[2], 'owner', ARGV[1], 'player', ARGV[4]) end
-redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[7], ARGV[2] .. '-1', 'f', ARGV[3])
-redis.call('HSET', KEYS[2], 'n', ARGV[2])
-if ARGV[5] ~= '' then redis.call('HSET', KEYS[2], 'c:' .. ARGV[5], ARGV[6]) end
-redis.call('PEXPIRE', KEYS[1], ARGV[8])
-redis.call('PEXPIRE', KEYS[2], ARGV[8])
-return 1
-"""
+# Keys: stream, meta. Arguments: owner, n, frame, player, channel ('' for none), cursor,
+# maxlen, ttl ms, refresh ('1': set both keys' expiry; set anyway when the stream had no
+# meta: it is new, or Redis lost it). Answers 1 (2 when it set the expiry), or 0 when
+# another process owns the stream now.
+APPEND = LuaOp("append", 2, 9, """
+local owner = redis.call('HGET', K[2], 'owner')
+if owner and owner ~= A[1] then return 0 end
+redis.call('XADD', K[1], 'MAXLEN', '~', A[7], A[2] .. '-1', 'f', A[3])
+local fields = {'n', A[2]}
+if not owner then
+  fields[3], fields[4], fields[5], fields[6] = 'owner', A[1], 'player', A[4]
+end
+if A[5] ~= '' then
+  fields[#fields + 1] = 'c:' .. A[5]
+  fields[#fields + 1] = A[6]
+end
+redis.call('HSET', K[2], unpack(fields))
+if A[9] == '0' and owner then return 1 end
+redis.call('PEXPIRE', K[1], A[8])
+redis.call('PEXPIRE', K[2], A[8])
+return 2
+""")
 
-# KEYS: meta. ARGV: owner, player, field, value ('' deletes), ttl ms. Same answer.
-_CURSOR = """
-local owner = redis.call('HGET', KEYS[1], 'owner')
-if owner and owner ~= ARGV[1] then return 0 end
-if not owner then redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'player', ARGV[2], 'n', 0) end
-if ARGV[4] == '' then redis.call('HDEL', KEYS[1], ARGV[3])
-else redis.call('HSET', KEYS[1], ARGV[3], ARGV[4]) end
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
+# Keys: meta. Arguments: owner, player, field, value ('' deletes), ttl ms. Same answer.
+CURSOR = LuaOp("cursor", 1, 5, """
+local owner = redis.call('HGET', K[1], 'owner')
+if owner and owner ~= A[1] then return 0 end
+if not owner then redis.call('HSET', K[1], 'owner', A[1], 'player', A[2], 'n', 0) end
+if A[4] == '' then redis.call('HDEL', K[1], A[3])
+else redis.call('HSET', K[1], A[3], A[4]) end
+redis.call('PEXPIRE', K[1], A[5])
 return 1
-"""
+""")
 
 # KEYS: stream, meta. ARGV: new owner, player, last_event. Takes the stream over when it
 # exists, is the player's, and still holds every event after last_event; returns
@@ -98,7 +113,9 @@ return {n, missed, meta}
 """
 
 
-Write = tuple[str, list[Any], list[Any], Then | None]  # kind, keys, args, then
+Write = tuple[OpCall, Then | None, str | None]  # the write, then, the stream it refreshes
+REFRESHES_PER_TTL = 16
+_PRUNE_EVERY = 1024  # appends between two sweeps of the refresh times
 
 
 def parse_id(raw: bytes | str) -> StreamId:
@@ -126,20 +143,24 @@ class RedisEventStreams:
 
     def __init__(self, client: redis.Redis, *, prefix: str, owner: str, retention: int,
                  ttl_seconds: float, channel_key: Callable[[str], str],
-                 pipeline: SharedPipeline | None = None) -> None:
+                 pipeline: SharedPipeline | None = None,
+                 now: Callable[[], float] = time.monotonic) -> None:
         """``pipeline``: the process's shared one (the bus's), so that a frame's entry goes
-        out with the fan-out of the step that made it."""
+        out with the fan-out of the step that made it. ``now``: seconds, for the expiry's
+        refreshes."""
         self._redis = client
         self.prefix = prefix
         self.owner = owner
         self.retention = retention
         self._ttl_ms = max(1000, int(ttl_seconds * 1000))
+        self._refresh_every = self._ttl_ms / 1000 / REFRESHES_PER_TTL
+        self._refreshed: dict[str, float] = {}  # stream: when Redis last set its expiry
+        self._now = now
+        self._appends = 0
         self._channel_key = channel_key  # the Redis Stream of a pub/sub channel
-        self._append = client.register_script(_APPEND)
-        self._cursor = client.register_script(_CURSOR)
         self._claim = client.register_script(_CLAIM)
         self._pipeline = pipeline if pipeline is not None else SharedPipeline(client)
-        self._pipeline.join(self)
+        self._pipeline.join(self, (APPEND, CURSOR))
         self._writes: list[Write] = []
         self._lost_listeners: list[OnLost] = []
 
@@ -156,19 +177,31 @@ class RedisEventStreams:
                taken: tuple[str, StreamId] | None = None, then: Then | None = None) -> None:
         """Write event ``n``; ``then`` runs once it is written (or Redis failed)."""
         channel, cursor = taken if taken is not None else ("", (0, 0))
-        self._queue(("append", self.keys(stream), [
+        refresh = self._due(stream)
+        self._queue((OpCall(APPEND, self.keys(stream), (
             self.owner, n, frame, player_id, channel, format_id(cursor), self.retention,
-            self._ttl_ms], then))
+            self._ttl_ms, "1" if refresh else "0")), then, stream if refresh else None))
+
+    def _due(self, stream: str) -> bool:
+        """Whether this entry sets its stream's expiry again: when Redis last said it did
+        so more than a sixteenth of the ttl ago (or never)."""
+        now = self._now()
+        self._appends += 1
+        if self._appends % _PRUNE_EVERY == 0:
+            self._refreshed = {key: at for key, at in self._refreshed.items()
+                               if now - at < self._refresh_every}
+        at = self._refreshed.get(stream)
+        return at is None or now - at >= self._refresh_every
 
     def follow(self, stream: str, player_id: int, channel: str, cursor: StreamId | None
                ) -> None:
         value = "" if cursor is None else format_id(cursor)
-        self._queue(("cursor", self.keys(stream)[1:], [
-            self.owner, player_id, "c:" + channel, value or "0-0", self._ttl_ms], None))
+        self._queue((OpCall(CURSOR, self.keys(stream)[1:], (
+            self.owner, player_id, "c:" + channel, value or "0-0", self._ttl_ms)), None, None))
 
     def unfollow(self, stream: str, player_id: int, channel: str) -> None:
-        self._queue(("cursor", self.keys(stream)[1:], [
-            self.owner, player_id, "c:" + channel, "", self._ttl_ms], None))
+        self._queue((OpCall(CURSOR, self.keys(stream)[1:], (
+            self.owner, player_id, "c:" + channel, "", self._ttl_ms)), None, None))
 
     def _queue(self, write: Write) -> None:
         self._writes.append(write)
@@ -179,8 +212,7 @@ class RedisEventStreams:
         if not self._writes:
             return None
         batch, self._writes = self._writes, []
-        commands = [ScriptCall(self._append if kind == "append" else self._cursor, keys, args)
-                    for kind, keys, args, _ in batch]
+        commands = [call for call, _, _ in batch]
 
         def settle(outcome: Outcome) -> None:
             self._written(batch, outcome)
@@ -193,10 +225,14 @@ class RedisEventStreams:
             log.warning("could not write %d stream entries", len(batch), exc_info=outcome)
             outcome = [None] * len(batch)  # sent anyway
         lost: set[str] = set()
-        for (_, keys, _, then), answer in zip(batch, outcome, strict=True):
+        now = self._now()
+        for (call, then, refreshes), answer in zip(batch, outcome, strict=True):
             if answer == 0:
-                lost.add(keys[0])
-            elif then is not None:
+                lost.add(call.keys[0])
+                continue
+            if answer == 2 and refreshes is not None:
+                self._refreshed[refreshes] = now
+            if then is not None:
                 then()
         for key in lost:
             stream = key.removeprefix(self.prefix + "es:{").split("}", 1)[0]

@@ -1,6 +1,6 @@
 """A process's Redis writes share one pipeline at a time (`app.messaging.redis_pipeline`):
 an action's fan-out, the peers' news and the event streams' entries queued together cost
-one round trip, against the real Redis at 127.0.0.1:6379."""
+one round trip and one script call, against the real Redis at 127.0.0.1:6379."""
 
 import asyncio
 import uuid
@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 import redis.asyncio as redis
-from redis.asyncio.client import Pipeline
 
 from app.messaging import channels
 from app.messaging.redis_pubsub import RedisPubSub
+from app.messaging.redis_scripts import BatchScript, OpCall
 from app.messaging.redis_streams import RedisEventStreams
 from app.rooms import peers
 from app.rooms.duel import DuelService
@@ -39,15 +39,16 @@ async def bus(prefix: str) -> AsyncIterator[RedisPubSub]:
 
 @pytest.fixture
 def round_trips(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The size of each pipeline any Redis client sends from now on."""
+    """The number of writes in each batch (one round trip, one script call) sent from now
+    on."""
     sent: list[int] = []
-    execute = Pipeline.execute
+    run = BatchScript.run
 
-    async def counted(self: Pipeline, raise_on_error: bool = True) -> list[Any]:
-        sent.append(len(self.command_stack))
-        return await execute(self, raise_on_error)
+    async def counted(self: BatchScript, calls: list[OpCall]) -> list[Any]:
+        sent.append(len(calls))
+        return await run(self, calls)
 
-    monkeypatch.setattr(Pipeline, "execute", counted)
+    monkeypatch.setattr(BatchScript, "run", counted)
     return sent
 
 
