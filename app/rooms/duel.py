@@ -284,15 +284,15 @@ class DuelService:
                     await self._runner.fan_out.publish_progress(live, live.game_of(player_id))
 
     async def _peer_changed(self, match_id: int, change: Change) -> None:
-        """Another process changed the match: follow its action, or drop our stale copy."""
+        """Another process changed the match: follow its action or opening, or drop our
+        stale copy."""
         live = self._matches.get(match_id)
         if live is None and self._loading.held(match_id):
             # Our copy is being read from the log: the news may be newer than the read.
             async with self._loading.hold(match_id):
                 live = self._matches.get(match_id)
-        if (live is not None and not change.ended and change.logged is not None
-                and change.player_id in live.locks
-                and await live.follow(change.player_id, change.logged)):
+        if (live is not None and not change.ended and change.player_id in live.locks
+                and await _followed(live, change, self._runner.arm)):
             return
         await self._invalidate(match_id)
         if change.ended:  # rebuild now: settles the match if that was the last game to end
@@ -314,6 +314,20 @@ class DuelService:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         self._matches.clear()
+
+
+async def _followed(live: LiveMatch, change: Change,
+                    arm: Callable[[LiveMatch, int], None]) -> bool:
+    """Another process's change applied to our copy; False when only a rebuild will do."""
+    assert change.player_id is not None
+    if change.logged is not None:
+        return await live.follow(change.player_id, change.logged)
+    if change.opened_at is None:
+        return False
+    followed = await live.follow_opening(change.player_id, change.opened_at)
+    if followed == "opened":
+        arm(live, change.player_id)  # its clock runs here too, as on a rebuilt copy
+    return followed != "stale"
 
 
 async def _behind_the_log(store: DuelStore, live: LiveMatch, player_id: int) -> bool:

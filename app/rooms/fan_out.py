@@ -66,10 +66,11 @@ class FanOut:
     async def progress_changed(self, live: LiveMatch, player_id: int, *, ended: bool
                                ) -> None:
         """Any other change of a game (opened, ended): the progress line, and the other
-        processes rebuild their copies."""
-        posted = [self._posted(live.channel, self._progress_event(
-            live, live.game_of(player_id)))]
-        self._tell_peers(posted, live, ended=ended)
+        processes' copies told (they follow an opening, and rebuild for an end)."""
+        seat = live.game_of(player_id)
+        posted = [self._posted(live.channel, self._progress_event(live, seat))]
+        self._tell_peers(posted, live, ended=ended, player_id=player_id,
+                         opened_at=None if ended else seat.started_at)
         await _sent(posted)
 
     async def publish(self, channel: str, message: Frame) -> None:
@@ -92,8 +93,8 @@ class FanOut:
         return self._post(channel, message), type(message).__name__, channel
 
     def _tell_peers(self, posted: list[Posted], live: LiveMatch, *, ended: bool,
-                    player_id: int | None = None, appended: AppendAction | None = None
-                    ) -> None:
+                    player_id: int | None = None, appended: AppendAction | None = None,
+                    opened_at: float | None = None) -> None:
         if self.peers is None:
             return
         logged = (None if appended is None
@@ -101,7 +102,8 @@ class FanOut:
         # A failure is logged like any fan-out's: their copies are checked against the
         # log's seqs all the same.
         posted.append((self.peers.told(live.match_id, ended=ended, player_id=player_id,
-                                       logged=logged), "sync", sync_channel(live.match_id)))
+                                       logged=logged, opened_at=opened_at),
+                       "sync", sync_channel(live.match_id)))
 
 
 async def _sent(posted: list[Posted]) -> None:

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from typing import Literal
 
 from app.messaging import channels
 from app.rooms.match import MatchState, SeatState
-from app.rooms.seat_log import follow_logged
+from app.rooms.seat_log import follow_logged, follow_opened
 from app.rooms.store import StoredAction
 from app.wire import duel as wire
+
+Followed = Literal["opened", "known", "stale"]  # what became of news followed on a copy
 
 
 @dataclass(eq=False)
@@ -66,6 +69,20 @@ class LiveMatch:
                 return False
             self.value = self.value.with_seat(followed)
         return True
+
+    async def follow_opening(self, player_id: int, at: float) -> Followed:
+        """Open the player's game on this copy, as another process did at ``at``:
+        ``opened`` now, ``known`` already (rebuilt from the log since), or ``stale``: only
+        a rebuild will do (the copy has moved on without it: news missed)."""
+        async with self.lock(player_id):
+            seat = self.game_of(player_id)
+            if seat.started_at is not None:
+                return "known"
+            opened = follow_opened(seat, at)
+            if opened is None:
+                return "stale"
+            self.value = self.value.with_seat(opened)
+        return "opened"
 
     def stop_timers(self, *, expiry: bool = False) -> list[asyncio.Task[None]]:
         """Cancel the time-out timers (and ``expiry``: the table's) but the running task:

@@ -7,12 +7,14 @@ game started or ended) the changing process says so on the match's `sync:` chann
 
 The frequent news, an action logged, carries the action itself (seat, seq, action,
 time): every other process holding the match applies it to its copy, as a rebuild from
-the log would (``seat_log.follow_logged``), and keeps its copy and its subscription.
-Any other news, or an action that does not follow on from the copy (a message missed:
-a gap in the seqs), drops the copy: it is rebuilt from the log the next time it is
-needed, so no decision is taken on a stale position. When the news is an end, the
-receiver rebuilds at once, which settles the match if both games are over (the settling
-is idempotent in the database).
+the log would (``seat_log.follow_logged``), and keeps its copy and its subscription. So
+does a game opened (its seat and when: ``seat_log.follow_opened``; once per game, but
+each match's games open at about the same time, and a copy dropped for each made the
+first action after them a read of the log). Any other news, or news that does not
+follow on from the copy (a message missed: a gap in the seqs), drops the copy: it is
+rebuilt from the log the next time it is needed, so no decision is taken on a stale
+position. When the news is an end, the receiver rebuilds at once, which settles the
+match if both games are over (the settling is idempotent in the database).
 
 The action log still has the last word: two processes that race on one `seq` meet the
 log's unique constraint, and the loser reloads (see `DuelService._apply_action`).
@@ -36,12 +38,14 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class Change:
-    """What another process changed: ``logged``, the action it logged for ``player_id``
-    (None for any other change: the copy must be rebuilt)."""
+    """What another process changed: ``logged``, the action it logged for ``player_id``,
+    or ``opened_at``, when it opened that player's game (neither: any other change, the
+    copy must be rebuilt)."""
 
     ended: bool
     player_id: int | None = None
     logged: StoredAction | None = None
+    opened_at: float | None = None
 
 
 OnChange = Callable[[int, Change], Awaitable[None]]
@@ -77,19 +81,25 @@ class PeerSync:
             task.cancel()
 
     async def tell(self, match_id: int, *, ended: bool, player_id: int | None = None,
-                   logged: StoredAction | None = None) -> None:
+                   logged: StoredAction | None = None, opened_at: float | None = None
+                   ) -> None:
         """This process changed the match durably: ``logged``, the action it logged for
-        ``player_id`` (the others apply it), or anything else (they rebuild)."""
-        await self.told(match_id, ended=ended, player_id=player_id, logged=logged)
+        ``player_id``, or ``opened_at``, when it opened that player's game (the others
+        apply either), or anything else (they rebuild)."""
+        await self.told(match_id, ended=ended, player_id=player_id, logged=logged,
+                        opened_at=opened_at)
 
     def told(self, match_id: int, *, ended: bool, player_id: int | None = None,
-             logged: StoredAction | None = None) -> Awaitable[None]:
+             logged: StoredAction | None = None, opened_at: float | None = None
+             ) -> Awaitable[None]:
         """``tell``, posted now (``app.messaging.pubsub.poster``): it goes out with the
         step's other messages. Await the result."""
         message: dict[str, Any] = {"origin": self.origin, "ended": ended}
         if logged is not None and player_id is not None:
             message.update(player=player_id, seq=logged.seq, action=logged.action,
                            at=logged.at)
+        elif opened_at is not None and player_id is not None:
+            message.update(player=player_id, opened_at=opened_at)
         return self._post(channel(match_id), message)
 
     async def close(self) -> None:
@@ -113,8 +123,12 @@ class PeerSync:
 
 def _change(message: dict[str, Any]) -> Change:
     ended = bool(message.get("ended"))
-    player_id, seq, action, at = (message.get(key) for key in ("player", "seq", "action", "at"))
+    player_id, seq, action, at, opened_at = (message.get(key) for key in (
+        "player", "seq", "action", "at", "opened_at"))
     if (isinstance(player_id, int) and isinstance(seq, int) and isinstance(action, dict)
             and isinstance(at, int | float)):
         return Change(ended, player_id, StoredAction(seq, action, float(at)))
+    if (isinstance(player_id, int) and isinstance(opened_at, int | float)
+            and not isinstance(opened_at, bool)):
+        return Change(ended, player_id, opened_at=float(opened_at))
     return Change(ended)

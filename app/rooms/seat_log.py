@@ -105,6 +105,15 @@ def follow_logged(seat: SeatState, entry: StoredAction, *, match_id: int
     return followed
 
 
+def follow_opened(seat: SeatState, at: float) -> SeatState | None:
+    """The seat once another process opened its game at ``at``, as :func:`rebuild_seat`
+    would have it (the log has nothing of the game yet); None when only a rebuild is
+    right (opened already, or a game that ended or holds actions without a start: news
+    missed)."""
+    if seat.started_at is not None or seat.over or seat.seq or seat.log_length:
+        return None
+    return seat.evolve(started_at=at)
+
 
 def _logged_ack(match_id: int, seat: SeatState, entry: StoredAction, before: ScoredGame,
                 events: tuple[Event, ...]) -> RebuiltAck:

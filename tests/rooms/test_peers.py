@@ -357,7 +357,7 @@ async def test_the_other_process_follows_each_action_without_reading_the_log(see
     start = await one.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
     await two.open_game(player_id=BOB, match_id=MATCH, follow=no_follow)
     await settle()
-    await one.match(MATCH)  # Bob's opening dropped one's copy (news of a start): rebuilt
+    await one.match(MATCH)
     held, loads = await two.match(MATCH), store.loads
     pick, view, seq = random.Random(seed), start.view, 0
     for _ in range(60):
@@ -375,6 +375,54 @@ async def test_the_other_process_follows_each_action_without_reading_the_log(see
     # And it plays on with its copy: Bob's action there, Ann's next one here.
     bob = await two.act(player_id=BOB, match_id=MATCH, seq=1, action={"op": "deal"})
     assert kind(bob) == "ack", bob
+    await one.close()
+    await two.close()
+
+
+async def test_a_game_opened_on_another_process_is_followed_without_reading_the_log(
+) -> None:
+    store, _, one, two = dealt_processes()
+    await one.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    held = await one.match(MATCH)
+    await two.open_game(player_id=BOB, match_id=MATCH, follow=no_follow)
+    await settle()
+    assert (await one.match(MATCH)) is held  # followed, not dropped
+    assert store.loads == 2  # each process read the match once
+    bob = held.game_of(BOB)
+    assert bob.started_at is not None and BOB in held.timers  # his clock runs here too
+    assert bob.started_at == (await two.match(MATCH)).game_of(BOB).started_at
+    fresh = DuelService(store=store, pubsub=MemoryPubSub(), clock=FakeClock())
+    assert (await fresh.match(MATCH)).game_of(BOB).started_at == bob.started_at
+    await fresh.close()
+    await same_as_the_log(store, one)
+    # And Bob plays on the copy that followed his opening.
+    ack = await one.act(player_id=BOB, match_id=MATCH, seq=1, action={"op": "deal"})
+    assert kind(ack) == "ack", ack
+    await one.close()
+    await two.close()
+
+
+async def test_an_opening_the_copy_has_moved_past_drops_it() -> None:
+    store, bus, one, two = dealt_processes({"layout": near_finished_layout()})
+    await one.open_game(player_id=ANN, match_id=MATCH, follow=no_follow)
+    await two.open_game(player_id=BOB, match_id=MATCH, follow=no_follow)
+    await settle()
+    held = await two.match(MATCH)
+    # News of Ann's opening, which two's copy has already: nothing to do.
+    await bus.publish(f"sync:{MATCH}", {"origin": "a third process", "ended": False,
+                                        "player": ANN, "opened_at": 5.0})
+    await settle()
+    assert (await two.match(MATCH)) is held
+    # An opening of a game that holds actions on the copy: news missed, the log decides.
+    await one.act(player_id=ANN, match_id=MATCH, seq=1, action=WINNING_LINE[0])
+    await settle()
+    fresh_seat = held.game_of(ANN).evolve(started_at=None)
+    held.value = held.value.with_seat(fresh_seat)  # as if the opening had been missed
+    await bus.publish(f"sync:{MATCH}", {"origin": "a third process", "ended": False,
+                                        "player": ANN, "opened_at": 5.0})
+    await settle()
+    assert not two.cached(MATCH) or (await two.match(MATCH)) is not held
+    await same_as_the_log(store, two)
     await one.close()
     await two.close()
 
@@ -404,6 +452,8 @@ async def test_a_missed_action_makes_the_other_process_rebuild_from_the_log() ->
     {"ended": False, "player": 999, "seq": 1, "action": {"op": "deal"}, "at": 0},
     {"ended": False, "player": ANN, "seq": "1", "action": {"op": "deal"}, "at": 0},
     {"ended": False},
+    {"ended": False, "player": ANN, "opened_at": True},
+    {"ended": False, "player": 999, "opened_at": 5.0},
 ])
 async def test_news_the_copy_cannot_follow_drops_it_and_the_log_decides(
         news: dict[str, Any]) -> None:
