@@ -24,8 +24,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import msgspec
-import msgspec.msgpack as msgpack
 import redis.asyncio as redis
 from redis.commands.core import AsyncScript
 from redis.exceptions import ResponseError
@@ -37,9 +35,8 @@ _ERROR = b"!"  # an op's answer that starts with it is the error it met
 class LuaOp:
     """One kind of write. ``body`` is Lua that reads its keys as ``K[1..keys]`` and its
     arguments as ``A[1..args]`` and returns a number or a string (never nil or false: they
-    would end the batch's answer early). Arguments are strings, bytes or numbers (never
-    None), and reach Lua as they are: a number as a number. ``clock_ms()`` gives the Redis
-    server's time in milliseconds, read once per batch."""
+    would end the batch's answer early). ``clock_ms()`` gives the Redis server's time in
+    milliseconds, read once per batch."""
 
     name: str
     keys: int
@@ -72,13 +69,12 @@ local function clock_ms()
 end"""
 
 _RUN = """
-local list = cmsgpack.unpack(ARGV[1])
 local out, k, a = {}, 0, 1
-while a <= #list do
-  local op = ops[list[a]]
+while a <= #ARGV do
+  local op = ops[ARGV[a]]
   local K, A = {}, {}
   for j = 1, op[1] do K[j] = KEYS[k + j] end
-  for j = 1, op[2] do A[j] = list[a + j] end
+  for j = 1, op[2] do A[j] = ARGV[a + j] end
   k, a = k + op[1], a + 1 + op[2]
   local ok, answer = pcall(op[3], K, A)
   if ok then
@@ -134,28 +130,9 @@ class BatchScript:
         if self._script is None:
             self._script = self._client.register_script(compose(self._ops.values()))
         keys = [key for call in calls for key in call.keys]
-        # The ops' names and arguments in one MessagePack string, which Lua reads in C
-        # (``cmsgpack``), not as one argument each: redis-py packs each argument of a
-        # command in Python, and a batch has hundreds under load.
-        listed = [_as_str(part) if isinstance(part, bytes) else part
-                  for call in calls for part in (call.op.name, *call.args)]
-        answers = await self._script(keys=keys, args=[msgpack.encode(listed)])
+        args = [part for call in calls for part in (call.op.name, *call.args)]
+        answers = await self._script(keys=keys, args=args)
         return [_answer(answer) for answer in answers]
-
-
-def _as_str(data: bytes) -> msgspec.Raw:
-    """Bytes as a MessagePack string: Redis's ``cmsgpack`` reads no binary type (and a
-    Lua string holds any bytes)."""
-    size = len(data)
-    if size < 32:
-        head = bytes((0xA0 | size,))
-    elif size < 0x100:
-        head = b"\xd9" + size.to_bytes(1, "big")
-    elif size < 0x10000:
-        head = b"\xda" + size.to_bytes(2, "big")
-    else:
-        head = b"\xdb" + size.to_bytes(4, "big")
-    return msgspec.Raw(head + data)
 
 
 def _answer(raw: Any) -> Any:

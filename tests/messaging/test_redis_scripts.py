@@ -47,17 +47,6 @@ async def test_a_batch_is_one_script_call_asking_nothing_before_it(client: redis
     assert after["incrby"] - before["incrby"] == 2
 
 
-@pytest.mark.parametrize("size", [0, 31, 32, 255, 256, 65_535, 65_536])
-async def test_arguments_reach_lua_as_they_are(client: redis.Redis, size: int) -> None:
-    """Bytes of any length (no binary type in Redis's MessagePack reader), text, numbers."""
-    data = bytes(range(256)) * (size // 256) + bytes(range(size % 256))
-    script = BatchScript(client, [LIST, COUNT])
-    answers = await script.run([OpCall(LIST, ["l"], [data, "é"]), OpCall(COUNT, ["k"], [7]),
-                                OpCall(COUNT, ["k"], [2.0])])
-    assert answers == [2, 7, 9]
-    assert await client.lrange("l", 0, -1) == [data, "é".encode()]
-
-
 async def test_a_script_redis_does_not_have_is_loaded_and_each_write_runs_once(
         client: redis.Redis) -> None:
     script = BatchScript(client, [COUNT])
