@@ -46,6 +46,7 @@ if TYPE_CHECKING:  # redis is imported only with the redis backend
 log = logging.getLogger(__name__)
 
 BUFFER_EVENTS = 2000
+ACKS_REMEMBERED = 64  # a stream's last acks, against an echo taken twice
 MATCH_CHANNEL_GRACE_SECONDS = 5.0
 SETTLED_KEPT = 32  # recent match results a stream remembers, to tell each once
 Siblings = Callable[["EventStream"], "list[EventStream]"]
@@ -56,6 +57,7 @@ class EventStream:
     # One per player online (10,000 idle connections: 10,000 sessions), so no __dict__,
     # and the event buffer and chores set only once something needs them.
     __slots__ = (
+        "_acks",
         "_buffer",
         "_chores",
         "_clock",
@@ -101,6 +103,10 @@ class EventStream:
         self._pumps: dict[str, tuple[Subscription, asyncio.Task[None] | None]] = {}
         self._chores: set[asyncio.Task[None]] | None = None
         self._settled: deque[int] | None = None  # matches whose result this stream told
+        # The last acks this stream carried, (match, seq): an echo of one is not taken
+        # again (a stream taken over here gets a sibling's acks at once, in this process,
+        # while it reads the channel's kept messages, which hold the same acks' echoes).
+        self._acks: deque[tuple[int, int]] | None = None
 
     @property
     def connections(self) -> int:
@@ -114,6 +120,10 @@ class EventStream:
         ``at_once``: written to the sockets now (an answer, see ``Outbox.put``)."""
         self.last_n += 1
         frame = numbered(event, self.last_n)
+        if isinstance(event, Ack) and not event.duplicate:
+            if self._acks is None:
+                self._acks = deque(maxlen=ACKS_REMEMBERED)
+            self._acks.append((event.match_id, event.seq))
         if self._buffer is None:
             self._buffer = deque(maxlen=BUFFER_EVENTS)
         encoded = encode(frame)  # once, for the buffer and every connection
@@ -144,13 +154,14 @@ class EventStream:
         frame = self.emit(answer, at_once=True)
         if not isinstance(answer, Ack):
             return frame
-        for sibling in self._siblings(self) if self._siblings is not None else ():
+        siblings = self._siblings(self) if self._siblings is not None else ()
+        for sibling in siblings:
             sibling.emit(answer)  # another tab's stream here (it resumed here, apart)
         if crosses_processes(self._pubsub):
             # Posted now, waited for in the background: it goes out with the step's
             # fan-out (one pipeline), not in a round trip of its own after it.
             self._later(_echo(self._pubsub, self.player_id, Echo(answer, self.stream),
-                              kept=answer.duplicate))
+                              published=answer.duplicate or bool(siblings)))
         return frame
 
     def _later(self, work: Coroutine[Any, Any, None]) -> None:
@@ -274,6 +285,10 @@ class EventStream:
         elif isinstance(frame, Echo):  # my own answer, from the process where a tab of mine acted
             if frame.from_stream == self.stream:
                 return  # this stream's own answer
+            if self._carried(frame.ack):
+                if taken is not None and self._shared is not None:
+                    self._shared.follow(self.stream, self.player_id, *taken)
+                return
             if not caught_up and any(
                     sibling.stream == frame.from_stream for sibling in
                     (self._siblings(self) if self._siblings is not None else ())):
@@ -290,6 +305,11 @@ class EventStream:
             return
         self.emit(frame, taken)
 
+    def _carried(self, ack: Ack) -> bool:
+        """Whether this stream carried that ack already (a duplicate, a resend answered
+        again, always passes: a tab that had the step ignores it)."""
+        return not ack.duplicate and (ack.match_id, ack.seq) in (self._acks or ())
+
     async def close(self) -> None:
         for chore in list(self._chores or ()):
             chore.cancel()
@@ -300,19 +320,23 @@ class EventStream:
         self._outboxes.clear()
 
 
-def _echo(pubsub: PubSub, player_id: int, message: Echo, *, kept: bool
+def _echo(pubsub: PubSub, player_id: int, message: Echo, *, published: bool
           ) -> Coroutine[Any, Any, None]:
     """A player's answer on their channel, for their tabs on other processes: posted
-    now (``app.messaging.pubsub.poster``); the coroutine waits for it.
+    now (``app.messaging.pubsub.poster``); the coroutine waits for it. In the
+    background: the ack itself is out already.
 
-    Published only when another process holds a session of the player (it follows the
-    player's channel): a player with one tab costs a count inside the batched publish
-    (Redis checks it), not a kept message. In the background: the ack itself is out
-    already. ``kept`` (a duplicate: a resend after a process died): published whoever
-    listens now, so that it is kept on the channel and a tab whose stream is taken over
-    later (its process died too) catches up on it."""
+    Kept on the channel always (with Redis): a tab whose process died is followed by no
+    process until it comes back, and its stream, taken over then, catches up on what
+    was answered meanwhile (an echo not kept was lost without a gap). Published only
+    when another process holds a session of the player (it follows the player's
+    channel: Redis counts them inside the batched publish), unless ``published``: a
+    duplicate (a resend after a process died), or a player with other tabs' streams
+    here, which took the answer here and must see it go by on the channel, so that
+    their cursors pass it and a process taking one of them over does not give it
+    again."""
     channel = channels.player(player_id)
-    sending = (poster(pubsub)(channel, message) if kept
+    sending = (poster(pubsub)(channel, message) if published
                else post_elsewhere(pubsub, channel, message))
     return _echoed(sending, pubsub, player_id, channel)
 

@@ -252,7 +252,8 @@ def post_elsewhere(pubsub: PubSub, channel: str, message: Message) -> Awaitable[
 
 @runtime_checkable
 class PublishesElsewhere(Protocol):
-    """A backend that can publish only where another process subscribes (Redis)."""
+    """A backend that can publish only where another process subscribes (Redis: the
+    message is kept all the same, for a stream taken over later)."""
 
     async def publish_elsewhere(self, channel: str, message: Message) -> None: ...
 

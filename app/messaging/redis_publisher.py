@@ -50,15 +50,21 @@ return id
 """
 KEPT = LuaOp("kept", 1, 3, _KEPT_BODY)
 
-# The same, only if more than A[4] processes subscribe to the channel (each process holds
-# one subscription per channel): an ack echoed to a player's tabs on other processes,
-# with the count read in the same script as the publish, not a round trip of its own
-# before it. Answers 0 when nobody else listens.
-KEPT_IF_HEARD = LuaOp("kept_if_heard", 1, 4, """
-if redis.call('PUBSUB', 'NUMSUB', A[1])[2] <= tonumber(A[4]) then
-  return 0
+# The same, but published only if more than A[4] processes subscribe to the channel
+# (each process holds one subscription per channel): an ack echoed to a player's tabs on
+# other processes, with the count read in the same script as the publish, not a round
+# trip of its own before it. Always kept: a tab whose process died is followed by no
+# process until it comes back, and its stream, taken over then, catches up on the
+# channel's kept messages (an echo not kept was lost without a gap).
+KEPT_HEARD = LuaOp("kept_heard", 1, 4, """
+local keep = tonumber(A[3]) * 1000
+local id = redis.call('XADD', K[1], 'MINID', '~', clock_ms() - keep, '*', 'd', A[2])
+redis.call('PEXPIRE', K[1], keep)
+if redis.call('PUBSUB', 'NUMSUB', A[1])[2] > tonumber(A[4]) then
+  redis.call('PUBLISH', A[1], id .. ' ' .. A[2])
 end
-""" + _KEPT_BODY)
+return id
+""")
 
 log = logging.getLogger("spider.pubsub")
 
@@ -75,7 +81,7 @@ class KeptPublisher:
         self.keep_seconds = keep_seconds
         self._clock = clock  # paces the retries of gap markers
         self.pipeline = pipeline
-        pipeline.join(self, (KEPT, KEPT_IF_HEARD))
+        pipeline.join(self, (KEPT, KEPT_HEARD))
         self._queued: list[Queued] = []
         self._retry = False  # gap markers are owed a try even with nothing queued
         self._gapped: dict[str, None] = {}  # channels owed a gap marker, in order
@@ -85,8 +91,8 @@ class KeptPublisher:
              ) -> asyncio.Future[None]:
         """Queued now: what is posted before the caller's next await goes out in one
         pipeline, in order. The future settles once Redis has it (or it is known lost: a
-        gap marker follows). ``beyond``: published only if more processes than that
-        subscribe to ``channel``."""
+        gap marker follows). ``beyond``: kept, but published only if more processes than
+        that subscribe to ``channel``."""
         done = asyncio.get_running_loop().create_future()
         self._queued.append((channel, encode(message), done, beyond))
         self.pipeline.wake()
@@ -112,7 +118,7 @@ class KeptPublisher:
             return OpCall(PUBLISH, (), (self.prefix + channel, payload))
         keys = (self._stream_key(channel),)
         if beyond is not None:
-            return OpCall(KEPT_IF_HEARD, keys,
+            return OpCall(KEPT_HEARD, keys,
                           (self.prefix + channel, payload, self.keep_seconds, beyond))
         return OpCall(KEPT, keys, (self.prefix + channel, payload, self.keep_seconds))
 

@@ -172,7 +172,8 @@ class RedisPubSub:
     async def publish_elsewhere(self, channel: str, message: Message) -> None:
         """``publish``, only if another process subscribes to ``channel`` (each holds one
         Redis subscription per channel, whatever its local subscribers): checked by
-        Redis in the publishing pipeline (``PUBSUB NUMSUB``), no round trip of its own."""
+        Redis in the publishing pipeline (``PUBSUB NUMSUB``), no round trip of its own.
+        Kept on the channel's stream either way (a stream taken over catches up on it)."""
         await self.post_elsewhere(channel, message)
 
     def post_elsewhere(self, channel: str, message: Message) -> asyncio.Future[None]:

@@ -428,8 +428,10 @@ def check_answers(tab: Tab, match_id: int) -> None:
                 answers.setdefault(frame["seq"], []).append(frame)
         for seq, given in answers.items():
             *refusals, last = given
+            if not all(f["type"] == "reject" and f["code"] == "not_stored" for f in refusals):
+                describe(tab, "twice")
             assert all(f["type"] == "reject" and f["code"] == "not_stored"
-                       for f in refusals), (seq, given)
+                       for f in refusals), (seq, [(f["type"], f.get("n")) for f in given])
             assert last["type"] == "ack" or last["code"] == "not_stored", (seq, given)
         for frame in client.frames:
             if frame["type"] == "ack" and frame.get("match_id") == match_id:

@@ -14,7 +14,8 @@ from app.messaging.player_streams import EventStream, Outbox
 from app.messaging.pubsub import MemoryPubSub
 from app.messaging.stream_hub import StreamHub
 from app.wire.base import numbered
-from app.wire.frames import Gap, encode
+from app.wire.duel import Ack
+from app.wire.frames import Echo, Gap, encode
 from app.wire.news import Resync
 from tests.support.clock import FakeClock
 from tests.support.frames import (
@@ -361,3 +362,21 @@ async def test_a_channel_message_that_is_no_frame_is_dropped_and_said(
     assert session.missed_since(session.stream, 0) == [numbered(an_invite(3), 1)]
     assert sum("no frame" in record.getMessage() for record in caplog.records) == 3
     await session.close()
+
+
+async def test_an_echo_of_an_ack_the_stream_carried_is_not_taken_again() -> None:
+    """A stream taken over beside a tab of the player gets that tab's acks at once, in
+    the process, while it reads the channel's kept messages, which hold their echoes
+    too (the chaos test saw an ack twice): the echo of an ack carried is dropped; a
+    duplicate (a resend answered again) and an ack not carried still pass."""
+    bus = MemoryPubSub()
+    session = EventStream(1, bus)
+    await session.follow(channels.player(1))
+    session.emit(an_ack(5))
+    for echoed in (an_ack(5), an_ack(5, duplicate=True), an_ack(6)):
+        await bus.publish(channels.player(1), Echo(echoed, "a-sibling"))
+    await settle()
+    missed = session.missed_since(session.stream, 0)
+    assert missed is not None
+    assert [(f.seq, f.duplicate) for f in missed if isinstance(f, Ack)] == [
+        (5, False), (5, True), (6, False)]
