@@ -103,10 +103,7 @@ class EventStream:
         self._pumps: dict[str, tuple[Subscription, asyncio.Task[None] | None]] = {}
         self._chores: set[asyncio.Task[None]] | None = None
         self._settled: deque[int] | None = None  # matches whose result this stream told
-        # The last acks this stream carried, (match, seq): an echo of one is not taken
-        # again (a stream taken over here gets a sibling's acks at once, in this process,
-        # while it reads the channel's kept messages, which hold the same acks' echoes).
-        self._acks: deque[tuple[int, int]] | None = None
+        self._acks: deque[tuple[int, int]] | None = None  # the last acks carried (_had)
 
     @property
     def connections(self) -> int:
@@ -121,9 +118,7 @@ class EventStream:
         self.last_n += 1
         frame = numbered(event, self.last_n)
         if isinstance(event, Ack) and not event.duplicate:
-            if self._acks is None:
-                self._acks = deque(maxlen=ACKS_REMEMBERED)
-            self._acks.append((event.match_id, event.seq))
+            self._acks = _remembered(self._acks, (event.match_id, event.seq))
         if self._buffer is None:
             self._buffer = deque(maxlen=BUFFER_EVENTS)
         encoded = encode(frame)  # once, for the buffer and every connection
@@ -285,17 +280,9 @@ class EventStream:
         elif isinstance(frame, Echo):  # my own answer, from the process where a tab of mine acted
             if frame.from_stream == self.stream:
                 return  # this stream's own answer
-            if self._carried(frame.ack):
-                if taken is not None and self._shared is not None:
-                    self._shared.follow(self.stream, self.player_id, *taken)
-                return
-            if not caught_up and any(
-                    sibling.stream == frame.from_stream for sibling in
-                    (self._siblings(self) if self._siblings is not None else ())):
-                # Made here: every tab here has it already. Its id is this stream's
-                # cursor now, in Redis too, so that a process taking the stream over does
-                # not give it again. (Read back on a takeover, a sibling's answer is
-                # taken: this stream was not here when it was made.)
+            if _had(self, frame, caught_up):
+                # Its id is this stream's cursor now, in Redis too, so that a process
+                # taking the stream over does not give it again.
                 if taken is not None and self._shared is not None:
                     self._shared.follow(self.stream, self.player_id, *taken)
                 return
@@ -305,11 +292,6 @@ class EventStream:
             return
         self.emit(frame, taken)
 
-    def _carried(self, ack: Ack) -> bool:
-        """Whether this stream carried that ack already (a duplicate, a resend answered
-        again, always passes: a tab that had the step ignores it)."""
-        return not ack.duplicate and (ack.match_id, ack.seq) in (self._acks or ())
-
     async def close(self) -> None:
         for chore in list(self._chores or ()):
             chore.cancel()
@@ -318,6 +300,28 @@ class EventStream:
         for outbox in self._outboxes:
             outbox.put(None)
         self._outboxes.clear()
+
+
+def _remembered(acks: deque[tuple[int, int]] | None, ack: tuple[int, int]
+                ) -> deque[tuple[int, int]]:
+    if acks is None:
+        acks = deque(maxlen=ACKS_REMEMBERED)
+    acks.append(ack)
+    return acks
+
+
+def _had(stream: EventStream, echo: Echo, caught_up: bool) -> bool:
+    """Whether every tab of ``stream`` has the echoed ack already: the stream carried
+    it (one taken over beside a tab of the player gets that tab's acks in the process
+    at once, while it reads the channel's kept messages, which hold their echoes too),
+    or a sibling here made it (read back on a takeover, a sibling's answer is taken:
+    this stream was not here when it was made). A duplicate (a resend answered again)
+    passes: a tab that had the step ignores it."""
+    ack = echo.ack
+    if not ack.duplicate and (ack.match_id, ack.seq) in (stream._acks or ()):
+        return True
+    siblings = stream._siblings(stream) if stream._siblings is not None else ()
+    return not caught_up and any(s.stream == echo.from_stream for s in siblings)
 
 
 def _echo(pubsub: PubSub, player_id: int, message: Echo, *, published: bool
