@@ -35,20 +35,21 @@ UNKEPT = ("sync:",)  # channels whose messages are not kept in a stream
 GAP = Gap()  # on a channel that lost messages, once Redis is back
 _GAP_JSON = encode(GAP)
 
-# Channel, JSON, settled once sent, and ``beyond``: sent only if more processes than that
-# subscribe to the channel (None: always).
+# Channel, JSON, settled once sent, and ``beyond``: kept, but published only if more
+# processes than that subscribe to the channel (None: always published).
 Queued = tuple[str, bytes, asyncio.Future[None], int | None]
 
 # Keys: the channel's stream. Arguments: the channel's pub/sub name, the message, seconds
-# kept. Trimmed by age (MINID: ids are the Redis server's milliseconds).
-_KEPT_BODY = """
+# kept. Trimmed by age (MINID: ids are the Redis server's milliseconds). Published when
+# {heard}.
+_KEPT = """
 local keep = tonumber(A[3]) * 1000
 local id = redis.call('XADD', K[1], 'MINID', '~', clock_ms() - keep, '*', 'd', A[2])
 redis.call('PEXPIRE', K[1], keep)
-redis.call('PUBLISH', A[1], id .. ' ' .. A[2])
+if {heard} then redis.call('PUBLISH', A[1], id .. ' ' .. A[2]) end
 return id
 """
-KEPT = LuaOp("kept", 1, 3, _KEPT_BODY)
+KEPT = LuaOp("kept", 1, 3, _KEPT.format(heard="true"))
 
 # The same, but published only if more than A[4] processes subscribe to the channel
 # (each process holds one subscription per channel): an ack echoed to a player's tabs on
@@ -56,15 +57,8 @@ KEPT = LuaOp("kept", 1, 3, _KEPT_BODY)
 # trip of its own before it. Always kept: a tab whose process died is followed by no
 # process until it comes back, and its stream, taken over then, catches up on the
 # channel's kept messages (an echo not kept was lost without a gap).
-KEPT_HEARD = LuaOp("kept_heard", 1, 4, """
-local keep = tonumber(A[3]) * 1000
-local id = redis.call('XADD', K[1], 'MINID', '~', clock_ms() - keep, '*', 'd', A[2])
-redis.call('PEXPIRE', K[1], keep)
-if redis.call('PUBSUB', 'NUMSUB', A[1])[2] > tonumber(A[4]) then
-  redis.call('PUBLISH', A[1], id .. ' ' .. A[2])
-end
-return id
-""")
+KEPT_HEARD = LuaOp("kept_heard", 1, 4, _KEPT.format(
+    heard="redis.call('PUBSUB', 'NUMSUB', A[1])[2] > tonumber(A[4])"))
 
 log = logging.getLogger("spider.pubsub")
 

@@ -113,7 +113,7 @@ return {n, missed, meta}
 """
 
 
-Write = tuple[OpCall, Then | None, str | None]  # the write, then, the stream it refreshes
+Write = tuple[OpCall, Then | None]
 REFRESHES_PER_TTL = 16
 _PRUNE_EVERY = 1024  # appends between two sweeps of the refresh times
 
@@ -154,7 +154,7 @@ class RedisEventStreams:
         self.retention = retention
         self._ttl_ms = max(1000, int(ttl_seconds * 1000))
         self._refresh_every = self._ttl_ms / 1000 / REFRESHES_PER_TTL
-        self._refreshed: dict[str, float] = {}  # stream: when Redis last set its expiry
+        self._refreshed: dict[str, float] = {}  # stream key: when Redis last set its expiry
         self._now = now
         self._appends = 0
         self._channel_key = channel_key  # the Redis Stream of a pub/sub channel
@@ -177,12 +177,12 @@ class RedisEventStreams:
                taken: tuple[str, StreamId] | None = None, then: Then | None = None) -> None:
         """Write event ``n``; ``then`` runs once it is written (or Redis failed)."""
         channel, cursor = taken if taken is not None else ("", (0, 0))
-        refresh = self._due(stream)
-        self._queue((OpCall(APPEND, self.keys(stream), (
+        keys = self.keys(stream)
+        self._queue((OpCall(APPEND, keys, (
             self.owner, n, frame, player_id, channel, format_id(cursor), self.retention,
-            self._ttl_ms, "1" if refresh else "0")), then, stream if refresh else None))
+            self._ttl_ms, "1" if self._due(keys[0]) else "0")), then))
 
-    def _due(self, stream: str) -> bool:
+    def _due(self, key: str) -> bool:
         """Whether this entry sets its stream's expiry again: when Redis last said it did
         so more than a sixteenth of the ttl ago (or never)."""
         now = self._now()
@@ -190,18 +190,18 @@ class RedisEventStreams:
         if self._appends % _PRUNE_EVERY == 0:
             self._refreshed = {key: at for key, at in self._refreshed.items()
                                if now - at < self._refresh_every}
-        at = self._refreshed.get(stream)
+        at = self._refreshed.get(key)
         return at is None or now - at >= self._refresh_every
 
     def follow(self, stream: str, player_id: int, channel: str, cursor: StreamId | None
                ) -> None:
         value = "" if cursor is None else format_id(cursor)
         self._queue((OpCall(CURSOR, self.keys(stream)[1:], (
-            self.owner, player_id, "c:" + channel, value or "0-0", self._ttl_ms)), None, None))
+            self.owner, player_id, "c:" + channel, value or "0-0", self._ttl_ms)), None))
 
     def unfollow(self, stream: str, player_id: int, channel: str) -> None:
         self._queue((OpCall(CURSOR, self.keys(stream)[1:], (
-            self.owner, player_id, "c:" + channel, "", self._ttl_ms)), None, None))
+            self.owner, player_id, "c:" + channel, "", self._ttl_ms)), None))
 
     def _queue(self, write: Write) -> None:
         self._writes.append(write)
@@ -212,7 +212,7 @@ class RedisEventStreams:
         if not self._writes:
             return None
         batch, self._writes = self._writes, []
-        commands = [call for call, _, _ in batch]
+        commands = [call for call, _ in batch]
 
         def settle(outcome: Outcome) -> None:
             self._written(batch, outcome)
@@ -226,12 +226,12 @@ class RedisEventStreams:
             outcome = [None] * len(batch)  # sent anyway
         lost: set[str] = set()
         now = self._now()
-        for (call, then, refreshes), answer in zip(batch, outcome, strict=True):
+        for (call, then), answer in zip(batch, outcome, strict=True):
             if answer == 0:
                 lost.add(call.keys[0])
                 continue
-            if answer == 2 and refreshes is not None:
-                self._refreshed[refreshes] = now
+            if answer == 2:  # an entry that set its stream's expiry (only they answer 2)
+                self._refreshed[call.keys[0]] = now
             if then is not None:
                 then()
         for key in lost:
