@@ -103,7 +103,8 @@ class EventStream:
         self._pumps: dict[str, tuple[Subscription, asyncio.Task[None] | None]] = {}
         self._chores: set[asyncio.Task[None]] | None = None
         self._settled: deque[int] | None = None  # matches whose result this stream told
-        self._acks: deque[tuple[int, int]] | None = None  # the last acks carried (_had)
+        # The last acks carried (_had); taken over, those the client had and missed.
+        self._acks = None if claim is None else _carried_acks(claim[1])
 
     @property
     def connections(self) -> int:
@@ -308,6 +309,33 @@ def _remembered(acks: deque[tuple[int, int]] | None, ack: tuple[int, int]
         acks = deque(maxlen=ACKS_REMEMBERED)
     acks.append(ack)
     return acks
+
+
+class _AckKey(msgspec.Struct):
+    """What tells one ack from another in an event's JSON (the rest is not read)."""
+
+    type: str
+    match_id: int = 0
+    seq: int = 0
+    duplicate: bool = False
+
+
+def _carried_acks(claim: Claim) -> deque[tuple[int, int]] | None:
+    acks = None
+    for data in (*claim.carried, *(data for _, data in claim.missed)):
+        if (key := _ack_key(data)) is not None:
+            acks = _remembered(acks, key)
+    return acks
+
+
+def _ack_key(data: bytes) -> tuple[int, int] | None:
+    try:
+        event = msgspec.json.decode(data, type=_AckKey)
+    except msgspec.DecodeError:
+        return None
+    if event.type != "ack" or event.duplicate:
+        return None
+    return event.match_id, event.seq
 
 
 def _had(stream: EventStream, echo: Echo, caught_up: bool) -> bool:

@@ -39,7 +39,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 import redis.asyncio as redis
@@ -89,9 +89,10 @@ redis.call('PEXPIRE', K[1], A[5])
 return 1
 """)
 
-# KEYS: stream, meta. ARGV: new owner, player, last_event. Takes the stream over when it
-# exists, is the player's, and still holds every event after last_event; returns
-# {n, missed entries, meta as a flat list}, or false.
+# KEYS: stream, meta. ARGV: new owner, player, last_event, how many of the entries up to
+# last_event to give too. Takes the stream over when it exists, is the player's, and
+# still holds every event after last_event; returns {n, missed entries, meta as a flat
+# list, the last entries the client had (newest first)}, or false.
 _CLAIM = """
 local meta = redis.call('HGETALL', KEYS[2])
 if #meta == 0 then return false end
@@ -109,7 +110,8 @@ if last < n then
 end
 redis.call('HSET', KEYS[2], 'owner', ARGV[1])
 local missed = redis.call('XRANGE', KEYS[1], '(' .. last .. '-1', '+')
-return {n, missed, meta}
+local carried = redis.call('XREVRANGE', KEYS[1], last .. '-1', '-', 'COUNT', ARGV[4])
+return {n, missed, meta, carried}
 """
 
 
@@ -131,11 +133,14 @@ def format_id(stream_id: StreamId) -> str:
 @dataclass
 class Claim:
     """A stream taken over: its newest number, the events after the client's last one,
-    and the channels it follows with the last message it took from each."""
+    the channels it follows with the last message it took from each, and the last
+    events the client had (``carried``, oldest first: the acks among them are not
+    taken again from an echo)."""
 
     last_n: int
     missed: list[tuple[int, bytes]]
     cursors: dict[str, StreamId]
+    carried: list[bytes] = field(default_factory=list)
 
 
 class RedisEventStreams:
@@ -245,22 +250,25 @@ class RedisEventStreams:
 
     # ------------------------------------------------------------------ taking over
 
-    async def claim(self, stream: str, player_id: int, last_event: int) -> Claim | None:
+    async def claim(self, stream: str, player_id: int, last_event: int, *,
+                    carried: int = 0) -> Claim | None:
+        """``carried``: how many of the events up to ``last_event`` to give too."""
         try:
             answer = await self._claim(keys=self.keys(stream),
-                                       args=[self.owner, player_id, last_event])
+                                       args=[self.owner, player_id, last_event, carried])
         except RedisError:
             log.warning("could not take stream %s over", stream, exc_info=True)
             return None
         if not answer:
             return None
-        last_n, entries, meta = answer
+        last_n, entries, meta, had = answer
         missed = [(parse_id(entry_id)[0], dict(_pairs(fields))[b"f"])
                   for entry_id, fields in entries]
         flat = dict(_pairs(meta))
         cursors = {key.decode()[2:]: parse_id(value) for key, value in flat.items()
                    if key.startswith(b"c:")}
-        return Claim(int(last_n), missed, cursors)
+        return Claim(int(last_n), missed, cursors,
+                     [dict(_pairs(fields))[b"f"] for _, fields in reversed(had)])
 
     async def newest(self, channel: str) -> StreamId:
         """The id of the newest message kept for ``channel`` ((0, 0) when none)."""

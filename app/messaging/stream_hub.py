@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from app.messaging import channels
 from app.messaging import stream_frames as frames
 from app.messaging.outbox import Outbox
-from app.messaging.player_streams import EventStream
+from app.messaging.player_streams import ACKS_REMEMBERED, EventStream
 from app.messaging.pubsub import PubSub
 from app.runtime.clock import SYSTEM_CLOCK, Clock
 from app.runtime.keyed_lock import KeyedLock
@@ -109,7 +109,8 @@ class StreamHub:
         for session in self._all_of(player_id):
             if session.stream == stream:
                 return session, None
-        claim = await self._shared.claim(stream, player_id, last_event)
+        claim = await self._shared.claim(stream, player_id, last_event,
+                                         carried=ACKS_REMEMBERED)
         if claim is None:
             return None, None
         session = EventStream(player_id, self._pubsub, self._clock, shared=self._shared,

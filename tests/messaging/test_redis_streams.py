@@ -15,6 +15,7 @@ from app.messaging.redis_pubsub import RedisPubSub
 from app.messaging.redis_streams import RedisEventStreams
 from app.messaging.stream_hub import StreamHub
 from app.wire.base import Frame
+from app.wire.frames import Echo
 from app.wire.session import Welcome
 from tests.support.frames import a_progress, an_ack, an_invite, as_json
 from tests.support.servers import require_redis
@@ -228,6 +229,30 @@ async def test_a_tab_taken_over_after_its_process_died_gets_no_ack_twice() -> No
         await three.close()
         with contextlib.suppress(Exception):
             await two.hub.close()
+
+
+async def test_a_stream_taken_over_does_not_take_the_echo_of_an_ack_it_carried() -> None:
+    """An ack the tab had before its process died, whose echo that process's cursor had
+    not passed yet (its write was lost with it), is not given again after the takeover."""
+    url = require_redis()
+    prefix = f"t{uuid.uuid4().hex[:8]}:"
+    one, two = Process(url, prefix), Process(url, prefix)
+    try:
+        a, _, seen = await one.connect()
+        a.emit(an_ack(5))  # as a sibling's answer, taken in the process
+        await settled(one)
+        assert [f["seq"] for f in seen if f["type"] == "ack"] == [5]
+        await one.bus.close()  # process one is gone
+        await two.bus.publish(channels.player(PLAYER), Echo(an_ack(5), "a-sibling"))
+        await two.bus.publish(channels.player(PLAYER), Echo(an_ack(6), "a-sibling"))
+        back, _, again = await two.connect((a.stream, a.last_n))
+        await settled(two)
+        assert again[0]["resumed"] is True and back.stream == a.stream
+        assert [f["seq"] for f in again if f["type"] == "ack"] == [6]  # 5 not twice
+    finally:
+        await two.close()
+        with contextlib.suppress(Exception):
+            await one.hub.close()
 
 
 async def test_an_ack_answered_again_reaches_the_player_s_other_tabs_too(
