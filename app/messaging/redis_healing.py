@@ -18,6 +18,8 @@ from redis.backoff import ExponentialBackoff
 from redis.driver_info import DriverInfo
 from redis.exceptions import ConnectionError, TimeoutError
 
+from app.messaging.redis_packing import HiredisPackedConnection
+
 RETRIES = 2
 BACKOFF_BASE_SECONDS = 0.01
 BACKOFF_CAP_SECONDS = 0.05
@@ -30,7 +32,8 @@ to a survivor open tens of them at once."""
 
 
 def healing_options(*, retry_timeouts: bool = True) -> dict[str, Any]:
-    """Keyword arguments for a redis-py client or connection pool. ``retry_timeouts``
+    """Keyword arguments for a redis-py client or connection pool (its connections' commands
+    packed by hiredis: app/messaging/redis_packing.py). ``retry_timeouts``
     False: a command that timed out is not sent again, for commands that must not run
     twice (a publish: a hung Redis may still run the first one once it wakes up)."""
     return {
@@ -39,4 +42,5 @@ def healing_options(*, retry_timeouts: bool = True) -> dict[str, Any]:
         "retry_on_error": [ConnectionError, TimeoutError] if retry_timeouts else [ConnectionError],
         "health_check_interval": HEALTH_CHECK_SECONDS,
         "driver_info": DRIVER_INFO,
+        "connection_class": HiredisPackedConnection,
     }

@@ -46,6 +46,7 @@ import redis.asyncio as redis
 from app.messaging.channels import carries_frames
 from app.messaging.pubsub import KeptFrame, Message, QueuedSubscription
 from app.messaging.redis_healing import DRIVER_INFO, healing_options
+from app.messaging.redis_packing import HiredisPackedConnection
 from app.messaging.redis_pipeline import SharedPipeline
 from app.messaging.redis_publisher import GAP, RETRY_DELAY, UNKEPT, KeptPublisher
 from app.messaging.redis_streams import StreamId, kept_after, newest_kept, parse_id
@@ -99,8 +100,9 @@ class RedisPubSub:
         # The subscriber connection on a client of its own, without the retries: its
         # reader must see a lost connection (and catch up on what it missed), which a
         # silent reconnection would hide.
-        self._subscriber = redis.Redis.from_url(url, client_name=name,
-                                                driver_info=DRIVER_INFO)
+        self._subscriber = redis.Redis.from_url(
+            url, client_name=name, driver_info=DRIVER_INFO,
+            connection_class=HiredisPackedConnection)
         self._pubsub = self._subscriber.pubsub()
         self._local: dict[str, set[QueuedSubscription]] = defaultdict(set)
         self._confirmed: dict[str, asyncio.Future[None]] = {}
