@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench bench-solver browser haproxy cluster clean
+.PHONY: run test screenshots lint bench bench-solver browser haproxy cluster clean
 
 # constraints.txt: the releases the suite was last run with (a new uvicorn broke a fresh
 # clone's tests once: app/runtime/lean_ws.py is written for named releases).
@@ -53,6 +53,11 @@ TEST_WORKERS ?= 3
 test: $(STAMP) browser haproxy lint
 	$(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal
 
+# The browser tests again, each screen photographed to tests/artifacts/ (make test takes no
+# screenshots: nothing reads them back, and they cost a sixth of the browser tests' time).
+screenshots: $(STAMP) browser
+	SPIDER_SCREENSHOTS=1 $(BIN)/pytest tests/web -n $(TEST_WORKERS) --dist worksteal
+
 bench: $(STAMP) haproxy
 	$(BIN)/python -m bench.engine
 	$(BIN)/python -m bench.engine_gc
@@ -64,6 +69,7 @@ bench: $(STAMP) haproxy
 	$(BIN)/python -m bench.hintbot
 	$(BIN)/python -m bench.failover
 	$(BIN)/python -m bench.db_session
+	$(BIN)/python -m bench.floor
 
 # The solver's targets (issue 3); the full sets take minutes: SOLVER_BENCH='--one 50 --two 20 --four 5'
 bench-solver: $(STAMP)

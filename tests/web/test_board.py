@@ -17,7 +17,7 @@ from app.engine.rules import preset
 from app.wire.duel import MatchResult, PlayerResult, ProgressEvent
 from app.wire.news import Lobby, Resync
 from tests.web.boxes import press_while, settled_box
-from tests.web.conftest import LiveServer
+from tests.web.conftest import LiveServer, photograph
 from tests.web.fake import MATCH_ID, REVEALED_DEAL, TABLE_ID, FakeServer, lobby_table
 from tests.web.language import choose_language
 
@@ -58,7 +58,7 @@ def test_table_draws_the_view(page: Page, fake: FakeServer, artifacts: Path) -> 
     expect(page.locator(".stock .pilebox")).to_have_attribute("aria-label", "Stock, 1 deal left")
     expect(page.locator("#my-score")).to_have_text("0")
     expect(page.locator(".player.them .name")).to_have_text("bob")
-    page.screenshot(path=artifacts / "table.png", full_page=True)
+    photograph(page, artifacts / "table.png", full_page=True)
     assert any(m["type"] == "open_game" and m["match_id"] == MATCH_ID for m in fake.received)
 
 
@@ -132,7 +132,7 @@ def test_illegal_drop_snaps_back(page: Page, fake: FakeServer, artifacts: Path) 
     expect(page.locator(".reason")).to_contain_text("a card goes only onto a card one rank higher")
     expect(page.locator(".ghost")).to_have_count(0)
     expect(card(page, "Ks", 5)).to_be_visible()
-    page.screenshot(path=artifacts / "table-rejected.png")
+    photograph(page, artifacts / "table-rejected.png")
     assert actions_sent(fake) == []  # refused on the spot, nothing sent
 
 
@@ -211,7 +211,7 @@ def test_hint_points_at_the_move_and_says_why(page: Page, fake: FakeServer,
     # Bug: a run's move named its first card only; the cards riding on it are said too.
     expect(live).to_have_text(
         "Hint: move 3 cards, six of spades down to four of spades, to column 1 — empties a column")
-    page.screenshot(path=artifacts / "table-hint.png")
+    photograph(page, artifacts / "table-hint.png")
     expect(page.locator(".hinted")).to_have_count(0, timeout=5000)  # only for a moment
     assert actions_sent(fake) == [{"op": "flip", "col": 2}]
     assert [m["type"] for m in fake.received].count("hint") == 2
@@ -272,7 +272,7 @@ def test_phone_buttons_show_whole_words(browser: Browser, static_server: LiveSer
           .some((e) => e.scrollWidth > e.clientWidth + 1)  // label kept for screen readers
         ).map((b) => b.id)""")
     assert cut == []
-    page.screenshot(path=artifacts / f"table-phone-{locale}-{viewport['width']}.png")
+    photograph(page, artifacts / f"table-phone-{locale}-{viewport['width']}.png")
     context.close()
 
 
@@ -299,7 +299,7 @@ def test_on_a_phone_the_opponents_news_does_not_move_my_board(browser: Browser,
                           ".map((c) => c.getBoundingClientRect().bottom))")
     buttons = settled_box(page.locator("#actions"))
     assert cards <= news["y"] and news["y"] + news["height"] <= buttons["y"]
-    page.screenshot(path=artifacts / "table-phone-news.png")
+    photograph(page, artifacts / "table-phone-news.png")
     context.close()
 
 
@@ -363,7 +363,7 @@ def test_the_connection_lost_line_is_whole_on_a_phone(page: Page, fake: FakeServ
                 left: b.left, right: b.right, covered: !el.contains(under)}; }""")
     assert box["whole"] and not box["covered"], box
     assert box["left"] >= 0 and box["right"] <= 390, box
-    page.screenshot(path=artifacts / "table-connection-lost-phone.png")
+    photograph(page, artifacts / "table-connection-lost-phone.png")
 
 
 def test_the_opponents_clock_is_dated_by_the_server_not_by_arrival(
@@ -389,7 +389,7 @@ def test_reconnect_resumes_the_stream(page: Page, fake: FakeServer, artifacts: P
     fake.refuse_connections = True
     fake.cut()
     expect(page.locator("#status")).to_have_text("Connection lost — reconnecting…")
-    page.screenshot(path=artifacts / "table-reconnecting.png")
+    photograph(page, artifacts / "table-reconnecting.png")
     # Bug: a tap made meanwhile waited, silent, for the connection (those after it were
     # dropped): it is refused at once, and said.
     sent_before = len(actions_sent(fake))
@@ -448,7 +448,7 @@ def test_finish_then_watch_then_result(page: Page, fake: FakeServer, artifacts: 
     # server sent the opening snapshot twice (seen by a tester on the live product).
     assert [m["type"] for m in fake.received].count("spectate") == 1
     expect(page.locator("#their-score")).to_have_text(str(fake.opponent_game.points))
-    page.screenshot(path=artifacts / "spectate.png", full_page=True)
+    photograph(page, artifacts / "spectate.png", full_page=True)
     fake.match_over(my_score=-1, their_score=fake.opponent_game.points)
     expect(page.locator("#winner")).to_have_text("Winner: bob")
     expect(page.locator("#live")).to_have_text("Winner: bob")  # said to screen readers too
@@ -458,7 +458,7 @@ def test_finish_then_watch_then_result(page: Page, fake: FakeServer, artifacts: 
     share = page.locator("#share-text").input_value()
     assert "I lost" in share and "1234" not in share  # the generator number: never
     assert share.endswith("/#/solo?number=87531207400219&suits=2&solvable_only=1&relaxed=0")
-    page.screenshot(path=artifacts / "result.png", full_page=True)
+    photograph(page, artifacts / "result.png", full_page=True)
 
 
 def test_a_tap_on_finish_survives_the_opponent_ending_their_game(page: Page,
@@ -607,7 +607,7 @@ def test_touch_tap_and_drag(browser: Browser, static_server: LiveServer,
                                   viewport={"width": 390, "height": 844})
     page = context.new_page()
     fake = open_table(page, static_server)
-    page.screenshot(path=artifacts / "table-phone.png", full_page=True)
+    photograph(page, artifacts / "table-phone.png", full_page=True)
     box = settled_box(card(page, "6s", 1))
     page.touchscreen.tap(box["x"] + 4, box["y"] + 4)
     expect(top(page, 0)).to_have_attribute("data-card", "4s")
@@ -812,7 +812,7 @@ def test_a_draw_shows_no_trophy_and_a_win_does(page: Page, fake: FakeServer,
         PlayerResult(2, "bob", 6, 600_000, "timed_out", 1500.0, 1500.0)], REVEALED_DEAL))
     expect(page.locator("#winner")).to_have_text("Draw")
     expect(page.locator("p.winner svg")).to_have_count(0)
-    page.screenshot(path=artifacts / "result-draw.png")
+    photograph(page, artifacts / "result-draw.png")
     fake.match_over(my_score=6, their_score=2)
     expect(page.locator("#winner")).to_have_text("Winner: alice")
     expect(page.locator("p.winner svg")).to_have_count(1)

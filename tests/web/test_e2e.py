@@ -20,7 +20,7 @@ from playwright.sync_api import (
 
 from tests.support.sync_client import Account, signup
 from tests.web.axe import serious
-from tests.web.conftest import LiveServer
+from tests.web.conftest import LiveServer, photograph
 
 INVITE_LINK = re.compile(r"/#/invite/[\w-]{20,}$")
 
@@ -56,12 +56,12 @@ def invite_by_link(browser: Browser, server: LiveServer, artifacts: Path) -> tup
     expect(alice.get_by_role("main").get_by_role("status").last).to_have_text("Copied.")
     link = alice.evaluate("navigator.clipboard.readText()")
     assert link == alice.locator("#invite-link").input_value()
-    alice.screenshot(path=artifacts / "e2e-invite.png")
+    photograph(alice, artifacts / "e2e-invite.png")
 
     # The landing said who invites to what: the name chosen, Bob is at the table at once.
     bob = new_player(browser, server, "bob", link.removeprefix(server.url))
     expect(bob.locator("#start")).to_be_visible()
-    bob.screenshot(path=artifacts / "e2e-invited.png")
+    photograph(bob, artifacts / "e2e-invited.png")
     expect(bob.get_by_role("status").filter(has_text="alice is at the table")).to_be_visible()
     expect(alice.locator("#start")).to_be_visible()  # Alice's page notices Bob sat down
     expect(alice.get_by_role("status").filter(has_text="bob is at the table")).to_be_visible()
@@ -107,7 +107,7 @@ def signed_in_page(browser: Browser, server: LiveServer, who: Account, path: str
 def test_invite_by_link_seats_both_players(browser: Browser, app_server: LiveServer,
                                            artifacts: Path) -> None:
     alice, bob = invite_by_link(browser, app_server, artifacts)
-    alice.screenshot(path=artifacts / "e2e-ready.png")
+    photograph(alice, artifacts / "e2e-ready.png")
     expect(bob.locator("#start")).to_be_enabled()
 
 
@@ -182,7 +182,7 @@ def test_duel_watch_and_result(browser: Browser, app_server: LiveServer,
     # The card art comes in one file, fetched when the first board is drawn (a page opened
     # on the table, as here, has not fetched it before): the picture waits for it.
     expect(alice.locator(".sprite")).to_have_count(1)
-    alice.screenshot(path=artifacts / "e2e-table.png", full_page=True)
+    photograph(alice, artifacts / "e2e-table.png", full_page=True)
     assert serious(alice) == []
 
     # Alice wins with taps: each card goes to its best place (its own suit).
@@ -208,7 +208,7 @@ def test_duel_watch_and_result(browser: Browser, app_server: LiveServer,
     expect(card(bob, "3s", 2)).to_be_visible()
     expect(card(alice, "3s", 2)).to_be_visible()
     expect_same_text(alice.locator("#their-score"), bob.locator("#my-score"))
-    alice.screenshot(path=artifacts / "e2e-spectate.png", full_page=True)
+    photograph(alice, artifacts / "e2e-spectate.png", full_page=True)
     assert serious(alice) == []
 
     bob.click("#finish")
@@ -224,8 +224,8 @@ def test_duel_watch_and_result(browser: Browser, app_server: LiveServer,
     share = bob.locator("#share-text").input_value()
     assert "I lost" in share
     assert serious(bob) == []
-    alice.screenshot(path=artifacts / "e2e-result-alice.png", full_page=True)
-    bob.screenshot(path=artifacts / "e2e-result-bob.png", full_page=True)
+    photograph(alice, artifacts / "e2e-result-alice.png", full_page=True)
+    photograph(bob, artifacts / "e2e-result-bob.png", full_page=True)
 
     # Both scores over time on one chart (the two games' replays, loaded on demand).
     expect(bob.locator("svg#score-chart .series")).to_have_count(2)
@@ -245,7 +245,7 @@ def test_duel_watch_and_result(browser: Browser, app_server: LiveServer,
     expect(bob.locator("#replay-at")).to_have_text("Step 4 of 5")
     expect(bob.locator(".runs .run")).to_have_count(7)
     expect(top(bob, 0)).to_have_attribute("data-card", "2s")
-    bob.screenshot(path=artifacts / "e2e-replay.png", full_page=True)
+    photograph(bob, artifacts / "e2e-replay.png", full_page=True)
 
     bob.get_by_role("button", name="Back").click()
     for page in (bob, alice):  # both agree: a new match at the same table
@@ -289,7 +289,7 @@ def test_reconnect_after_the_socket_is_cut(browser: Browser, app_server: LiveSer
 
     cutter.cut()
     expect(bob.locator("#status")).to_have_text("Connection lost — reconnecting…")
-    bob.screenshot(path=artifacts / "e2e-reconnecting.png", full_page=True)
+    photograph(bob, artifacts / "e2e-reconnecting.png", full_page=True)
     tap(card(alice, "6s", 1))  # happens while Bob is away
     expect(alice.locator("#my-score")).not_to_have_text("0")
     alice_score = alice.locator("#my-score").inner_text()
@@ -326,7 +326,7 @@ def test_lobby_lists_a_public_table_and_filters_it(browser: Browser, app_server:
     expect(dave.get_by_text("No open table matches.")).to_be_visible()
     dave.locator("#f-suits").select_option("2")
     expect(row).to_be_visible()
-    dave.screenshot(path=artifacts / "e2e-lobby.png", full_page=True)
+    photograph(dave, artifacts / "e2e-lobby.png", full_page=True)
     assert serious(dave) == []
     row.get_by_role("button", name="Join — carol").click()
     expect(dave.locator("#start")).to_be_visible()
@@ -342,7 +342,7 @@ def test_lobby_lists_a_public_table_and_filters_it(browser: Browser, app_server:
                                        "cs => cs.map((c) => c.dataset.card[1])")
     assert set(suits) <= {"s", "h"}
     carol.wait_for_timeout(300)
-    carol.screenshot(path=artifacts / "e2e-random-deal.png")
+    photograph(carol, artifacts / "e2e-random-deal.png")
     assert serious(carol) == []
 
 
@@ -356,7 +356,7 @@ def test_friend_presence_and_direct_invite(browser: Browser, app_server: LiveSer
     erin.click("#add-friend")  # a request, which frank accepts (friends are mutual)
     expect(erin.get_by_role("main").get_by_role("status")).to_have_text(
         "Request sent to frank; waiting for an answer.")
-    erin.screenshot(path=artifacts / "e2e-player.png", full_page=True)
+    photograph(erin, artifacts / "e2e-player.png", full_page=True)
     assert serious(erin) == []
     frank.get_by_role("button", name="Accept — erin").click()  # live in frank's lobby
     expect(frank.locator("ul.list:not(.request-list) > li", has_text="erin")).to_contain_text(

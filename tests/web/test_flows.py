@@ -18,7 +18,7 @@ from app.ops.logging import JsonFormatter
 from tests.support.sync_client import signup
 from tests.web import conftest
 from tests.web.axe import serious
-from tests.web.conftest import LiveServer
+from tests.web.conftest import LiveServer, photograph
 from tests.web.language import choose_language
 from tests.web.test_e2e import (
     LAST_RUN,
@@ -80,7 +80,7 @@ def test_a_rematch_is_asked_live_and_accepted(browser: Browser, app_server: Live
     # Bob is told on his result page, live, and answers there.
     notice = bob.locator("#rematch-asked")
     expect(notice).to_contain_text("alice asks for a rematch.")
-    bob.screenshot(path=artifacts / "flows-rematch-asked.png", full_page=True)
+    photograph(bob, artifacts / "flows-rematch-asked.png", full_page=True)
     assert serious(bob) == []
     bob.click("#rematch-accept")
     for page in (alice, bob):
@@ -103,7 +103,7 @@ def test_a_rematch_asked_while_away_from_the_result_is_told_and_answered(
     pill = bob.locator("#mygame")
     bob.goto(f"{app_server.url}/#/solo")  # and on any other screen, in the header
     expect(pill).to_have_attribute("aria-label", "alice asks for a rematch.")
-    bob.screenshot(path=artifacts / "flows-rematch-header.png")
+    photograph(bob, artifacts / "flows-rematch-header.png")
     bob.click("#brand")
     mine.get_by_role("button", name="Accept").click()
     for page in (alice, bob):
@@ -123,7 +123,7 @@ def test_a_declined_rematch_gives_the_asker_a_real_invitation_link(
     # Bug: the asker dropped back to "Waiting for an opponent…" without a word.
     expect(alice.locator("#table-news")).to_have_text(
         "bob declined the rematch and left the table.")
-    alice.screenshot(path=artifacts / "flows-rematch-declined.png")
+    photograph(alice, artifacts / "flows-rematch-declined.png")
     expect(alice.locator("#invite-link")).to_have_value(re.compile(r"/#/invite/[\w-]{20,}$"))
     expect_a_fresh_link(alice)
     alice.click("#copy-link")
@@ -163,7 +163,7 @@ def test_the_way_back_to_my_game_and_news_of_my_table(browser: Browser,
     expect(mine).to_contain_text("You are playing")
     expect(alice.locator("#mygame")).to_be_visible()
     expect(alice.locator("#mygame")).to_have_attribute("href", f"#/table/{playing_at}")
-    alice.screenshot(path=artifacts / "flows-my-tables.png", full_page=True)
+    photograph(alice, artifacts / "flows-my-tables.png", full_page=True)
     assert serious(alice) == []
     alice.set_viewport_size({"width": 390, "height": 844})  # the header's pill fits a phone
     expect(alice.locator("#mygame .short")).to_have_text("My game")  # the short words
@@ -185,7 +185,7 @@ def test_the_way_back_to_my_game_and_news_of_my_table(browser: Browser,
             && boxes.every((b, i) => i === 0 || boxes[i - 1].right <= b.left + 0.5)
             && boxes.at(-1).right <= innerWidth;
         }"""), lang
-        alice.screenshot(path=artifacts / f"flows-my-tables-390x844-{lang}.png")
+        photograph(alice, artifacts / f"flows-my-tables-390x844-{lang}.png")
     alice.set_viewport_size({"width": 1280, "height": 800})
     mine.locator(f"#back-{playing_at}").click()  # (the other table has one too)
     expect(top(alice, 0)).to_have_attribute("data-card", "4s")  # the game as left
@@ -229,7 +229,7 @@ def test_a_second_tab_follows_my_game_and_its_moves_count(browser: Browser,
     expect(top(alice, 0)).to_have_attribute("data-card", "3s")
     expect(top(second, 0)).to_have_attribute("data-card", "3s")
     expect_same_text(bob.locator("#their-score"), alice.locator("#my-score"))
-    second.screenshot(path=artifacts / "flows-second-tab.png")
+    photograph(second, artifacts / "flows-second-tab.png")
 
     finish(second)  # finishing in one tab ends the game in both
     expect(alice.locator("#leave")).to_be_visible()
@@ -288,7 +288,7 @@ def test_two_tabs_acting_at_once_one_is_applied_the_other_told_and_resynced(
     second.wait_for_function("(text) => window.__said.includes(text)", arg=told)
     expect(second.locator(flip)).to_have_count(1)  # the flip was not applied
     expect(alice.locator(flip)).to_have_count(1)
-    second.screenshot(path=artifacts / "flows-two-tabs-race.png")
+    photograph(second, artifacts / "flows-two-tabs-race.png")
     second.locator(flip).click()  # played again on the fresh view: applied (seq 2)
     expect(card(second, "3s", 2)).to_be_visible()
     expect(card(alice, "3s", 2)).to_be_visible()
@@ -317,7 +317,7 @@ def test_find_a_player_by_name_add_and_invite(browser: Browser, app_server: Live
     friends = erin.get_by_role("region", name="Friends")
     friend = friends.locator("ul.list:not(.found) > li", has_text="frank")
     expect(friend).to_contain_text("online")
-    erin.screenshot(path=artifacts / "flows-friend-added.png", full_page=True)
+    photograph(erin, artifacts / "flows-friend-added.png", full_page=True)
     assert serious(erin) == []
 
     friend.get_by_role("button", name="Invite — frank").click()
@@ -340,7 +340,7 @@ def test_find_a_player_by_name_add_and_invite(browser: Browser, app_server: Live
     expect(frank.locator(".lead .summary .host")).to_have_text(["erin", "frank"])
     expect(erin.locator(".lead .summary .host")).to_have_text(["erin", "frank"])
     frank.set_viewport_size({"width": 390, "height": 844})
-    frank.screenshot(path=artifacts / "flows-ready-both-named-phone.png")
+    photograph(frank, artifacts / "flows-ready-both-named-phone.png")
 
     erin.goto("/#/")
     erin.get_by_label("Find a player").fill("frank")
@@ -409,7 +409,7 @@ def test_an_invitation_says_who_invites_to_what_before_the_name(
     expect(visitor.locator("#invite-from")).to_have_text(
         "alice invites you to a duel: 2 suits, 5 min.")
     expect(visitor.get_by_label("Choose your name")).to_be_visible()
-    visitor.screenshot(path=artifacts / "flows-invite-landing.png", full_page=True)
+    photograph(visitor, artifacts / "flows-invite-landing.png", full_page=True)
     assert serious(visitor) == []
 
     # Bug: once Bob had taken the seat, the same link still invited the next visitor, and
@@ -507,7 +507,7 @@ def test_an_opponent_who_leaves_after_the_match_is_told_and_new_game_invites_ane
     expect(bob.get_by_role("heading", name="Lobby")).to_be_visible()
     expect(alice.locator("#table-news")).to_have_text("bob left the table.")  # live
     expect(alice.locator(".scoresheet")).to_contain_text("bob")  # the result keeps his name
-    alice.screenshot(path=artifacts / "flows-opponent-left.png")
+    photograph(alice, artifacts / "flows-opponent-left.png")
     alice.click("#new-game")  # alone at the table: a new opponent is invited
     expect(alice.locator("#invite-link")).to_have_value(re.compile(r"/#/invite/[\w-]{20,}$"))
     expect_a_fresh_link(alice)
@@ -516,7 +516,7 @@ def test_an_opponent_who_leaves_after_the_match_is_told_and_new_game_invites_ane
     bob.goto(f"{app_server.url}/{table}")
     expect(bob.locator("#table-gone")).to_be_visible()
     expect(bob.locator("#invite-link, .spinner")).to_have_count(0)
-    bob.screenshot(path=artifacts / "flows-table-gone.png")
+    photograph(bob, artifacts / "flows-table-gone.png")
     bob.click("#to-lobby")
     expect(bob.get_by_role("heading", name="Lobby")).to_be_visible()
 
@@ -581,10 +581,10 @@ def test_a_player_who_does_not_start_loses_did_not_start(
     # Bug: Bob's own screen never said he had a deadline, nor that it had passed.
     expect(bob.locator("#start-by")).to_have_text(
         re.compile(r"^Open it before \d\d:\d\d.*, or it is lost as “did not start”\.$"))
-    alice.screenshot(path=artifacts / "flows-no-show-waiting.png")
+    photograph(alice, artifacts / "flows-no-show-waiting.png")
     expect(state).to_have_text("did not start", timeout=25_000)
     expect(state).to_be_visible()
-    alice.screenshot(path=artifacts / "flows-no-show-phone.png")
+    photograph(alice, artifacts / "flows-no-show-phone.png")
     expect(bob.locator("#start-by")).to_have_text(
         "You did not start in time: your game is lost.", timeout=5_000)
     # Bug: "alice is at the table. Your clock starts when you open your game" stayed.
@@ -600,7 +600,7 @@ def test_a_player_who_does_not_start_loses_did_not_start(
     expect(alice.locator("button.replay")).to_have_count(1)
     expect(alice.locator("button.replay")).to_have_text("Watch replay — alice")
     expect(bob.locator("#winner")).to_have_text("Winner: alice")  # Bob's page learns it too
-    alice.screenshot(path=artifacts / "flows-no-show-result.png", full_page=True)
+    photograph(alice, artifacts / "flows-no-show-result.png", full_page=True)
 
 
 def opening_row(page: Page) -> list[str]:
@@ -633,7 +633,7 @@ def test_the_share_text_links_to_a_solo_game_on_the_same_deal(
     assert 1_000_000 <= int(found[1]) <= 2**48 - 1
     alice.click("#copy-share")
     assert alice.evaluate("navigator.clipboard.readText()") == share
-    alice.screenshot(path=artifacts / "flows-share.png", full_page=True)
+    photograph(alice, artifacts / "flows-share.png", full_page=True)
 
     friend = new_player(browser, app_server, "carol", lines[1].removeprefix(
         "Play it: " + app_server.url))
@@ -661,7 +661,7 @@ def test_the_player_page_shows_and_changes_friend_and_ignore_state(
     alice.reload()  # known on load: the friend list says so
     expect(alice.locator("#friend-state")).to_have_text("Friends ✓")
     expect(alice.get_by_role("button", name="Remove friend")).to_be_visible()
-    alice.screenshot(path=artifacts / "flows-player-friend.png", full_page=True)
+    photograph(alice, artifacts / "flows-player-friend.png", full_page=True)
     buttons = alice.locator(".contact").bounding_box()
     heading = alice.get_by_role("heading", name="Duels").bounding_box()
     assert buttons and heading, (buttons, heading)
@@ -696,7 +696,7 @@ def test_the_player_page_shows_and_changes_friend_and_ignore_state(
         expect(alice.get_by_role("main").get_by_role("status")).to_have_text(said)
         expect(alice.locator("dl.stats")).to_have_count(0)
         expect(alice.locator("#add-friend, #ignore")).to_have_count(0)
-    alice.screenshot(path=artifacts / "flows-player-nobody-de.png")
+    photograph(alice, artifacts / "flows-player-nobody-de.png")
 
 
 def test_my_tables_say_who_is_at_the_table_and_how_my_game_stands(
@@ -713,7 +713,7 @@ def test_my_tables_say_who_is_at_the_table_and_how_my_game_stands(
         r"Your game has not started yet: start it before \d{1,2}:\d\d"))
     expect(line.locator("a.host")).to_have_text("bob")  # who is at the table with me
     expect(button).to_have_text("Back to my game")
-    lobby.screenshot(path=artifacts / "flows-mine-not-started.png")
+    photograph(lobby, artifacts / "flows-mine-not-started.png")
 
     start_both(alice, bob)
     lobby.reload()
@@ -734,7 +734,7 @@ def test_my_tables_say_who_is_at_the_table_and_how_my_game_stands(
     bob_line = bob.get_by_role("region", name="My tables").locator("li")
     expect(bob_line).to_contain_text("Match over: you lost")
     expect(bob_line.locator("a.host")).to_have_text("alice")
-    lobby.screenshot(path=artifacts / "flows-mine-over.png")
+    photograph(lobby, artifacts / "flows-mine-over.png")
     assert serious(lobby) == []
 
     bob.get_by_role("button", name="Go to the table").click()
@@ -763,7 +763,7 @@ def test_my_account_follows_me_to_another_device(browser: Browser, app_server: L
     assert re.fullmatch(re.escape(app_server.url) + r"/#/key/[\w.-]{20,}", link), link
     alice.click("#copy-device-link")
     assert alice.evaluate("navigator.clipboard.readText()") == link
-    alice.screenshot(path=artifacts / "flows-device-link.png")
+    photograph(alice, artifacts / "flows-device-link.png")
 
     phone = browser.new_context(base_url=app_server.url, viewport={"width": 390, "height": 844},
                                 has_touch=True, is_mobile=True).new_page()

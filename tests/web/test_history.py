@@ -21,7 +21,7 @@ from app.services import results
 from tests.support.play import play
 from tests.support.sync_client import Account, Pace, SyncClient, play_solo_line, seat, signup
 from tests.web.axe import serious
-from tests.web.conftest import LiveServer
+from tests.web.conftest import LiveServer, photograph
 from tests.web.language import choose_language
 from tests.web.test_e2e import signed_in_page
 from tests.web.test_solo import no_sideways_scroll
@@ -67,7 +67,7 @@ async def _play_both(server: LiveServer, match_id: int) -> None:
 
 def look(page: Page, artifacts: Path, name: str) -> None:
     no_sideways_scroll(page)
-    page.screenshot(path=artifacts / f"history-{name}.png", full_page=True)
+    photograph(page, artifacts / f"history-{name}.png", full_page=True)
     assert serious(page) == [], name
 
 
@@ -120,7 +120,7 @@ def test_my_games_statistics_rating_chart_and_a_solo_replay(
         page.reload()
         expect(page.locator("svg#rating-chart")).to_be_visible()
         look(page, artifacts, f"player-{size}")
-        page.locator(".progress").screenshot(path=artifacts / f"history-past-{size}.png")
+        photograph(page.locator(".progress"), artifacts / f"history-past-{size}.png")
 
     # French: the same page in other words; no French or German column head runs into
     # the next at desktop size ("% DE VICTOIRES", "GEWONNEN" did).

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.web.conftest import LiveServer
+from tests.web.conftest import LiveServer, photograph
 from tests.web.test_e2e import new_player, seated_pair
 from tests.web.test_flows import start_both, win
 
@@ -120,7 +120,7 @@ def test_a_badge_toast_keeps_off_the_result_heading_and_winner(
     alice.wait_for_timeout(500)  # past the toast's slide-in
     name = {PHONE["height"]: "phone", SMALL_PHONE["height"]: "small-phone"}.get(
         viewport["height"], "desktop")
-    alice.screenshot(path=artifacts / f"toast-over-result-{name}.png")
+    photograph(alice, artifacts / f"toast-over-result-{name}.png")
     toast_clear_of_the_result(alice)
     # The badges of the moment share one toast (a stack of them covered the result), the
     # first named, then the others' discs and how many they are.
@@ -144,7 +144,7 @@ def test_long_names_stay_inside_the_result_on_a_phone(
     win(alice)
     expect(alice.locator("#winner")).to_contain_text(other)
     alice.wait_for_timeout(300)
-    alice.screenshot(path=artifacts / "result-long-names-phone.png", full_page=True)
+    photograph(alice, artifacts / "result-long-names-phone.png", full_page=True)
     panel = alice.locator(".result section.panel").first.bounding_box()
     assert panel is not None
     inside = [alice.locator(".result button:visible"), alice.locator(".result button .icon"),

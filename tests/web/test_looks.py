@@ -17,7 +17,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from app.wire.duel import MatchResult, PlayerResult
 from tests.web.axe import serious
-from tests.web.conftest import LiveServer
+from tests.web.conftest import LiveServer, photograph
 from tests.web.fake import MATCH_ID, REVEALED_DEAL, TABLE_ID, FakeServer, midgame
 from tests.web.language import choose_language
 
@@ -51,7 +51,7 @@ def screen(request: pytest.FixtureRequest, browser: Browser) -> Iterator[tuple[s
 
 def shot(page: Page, artifacts: Path, name: str, size: str) -> None:
     page.wait_for_timeout(300)  # let slides and the art settle
-    page.screenshot(path=artifacts / f"look-{name}-{size}.png")
+    photograph(page, artifacts / f"look-{name}-{size}.png")
 
 
 def no_sideways_overflow(page: Page) -> None:

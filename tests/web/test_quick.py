@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, Route, WebSocketRoute, expect
 from app.wire.duel import MatchResult, PlayerResult, ProgressEvent, Snapshot
 from app.wire.news import Lobby, QuickLooking
 from tests.web.axe import serious
-from tests.web.conftest import LiveServer
+from tests.web.conftest import LiveServer, photograph
 from tests.web.fake import (
     MATCH_ID,
     ME,
@@ -112,7 +112,7 @@ def test_paired_live_goes_straight_to_the_table(screen: tuple[str, Page],
     expect(button).to_have_text("Quick duel")
     expect(page.locator("#quick-looking")).to_have_text("2 players looking")
     page.locator("#quick-suits").select_option("2")
-    page.screenshot(path=artifacts / f"quick-lobby-{size}.png")
+    photograph(page, artifacts / f"quick-lobby-{size}.png")
     assert serious(page) == []
     button.click()
     page.wait_for_function(f"() => location.hash === '#/table/{TABLE_ID}'")
@@ -139,7 +139,7 @@ def test_nobody_waits_i_play_at_once(screen: tuple[str, Page], static_server: Li
     expect(later).to_have_text("plays later")
     expect(page.locator("#say")).to_have_count(0)  # nobody to say anything to yet
     expect(page.locator(".player.them .name")).not_to_have_attribute("href", re.compile(""))
-    page.screenshot(path=artifacts / f"quick-alone-{size}.png")
+    photograph(page, artifacts / f"quick-alone-{size}.png")
     assert serious(page) == []
     # The next player who asks is paired into my match: their panel comes alive.
     server.table = {**server.table, "status": "full", "seats": server.fake.seats}
@@ -151,7 +151,7 @@ def test_nobody_waits_i_play_at_once(screen: tuple[str, Page], static_server: Li
     expect(page.locator("#quick-later")).to_have_count(0)
     expect(page.locator("#say")).to_have_count(1)
     expect(page.locator(".error")).to_have_count(0)  # no invitation link made for it
-    page.screenshot(path=artifacts / f"quick-paired-{size}.png")
+    photograph(page, artifacts / f"quick-paired-{size}.png")
 
 
 @pytest.mark.parametrize(("lang", "words"), [
@@ -182,7 +182,7 @@ def test_a_table_without_a_match_waits_then_goes_to_the_table(screen: tuple[str,
     # Live: another player starts looking.
     server.fake.push(server.fake.socket, QuickLooking(4))
     expect(page.locator("#quick-looking")).to_have_text("4 players looking")
-    page.screenshot(path=artifacts / f"quick-waiting-{size}.png")
+    photograph(page, artifacts / f"quick-waiting-{size}.png")
     assert serious(page) == []
     # The next player who asks for the same is paired with me: my table has its match.
     server.fake.push(server.fake.socket, Lobby("seat_taken", lobby_table(quick_table(MATCH_ID))))
@@ -227,7 +227,7 @@ def test_finished_alone_then_nobody_came(screen: tuple[str, Page], static_server
     expect(page.locator("#new-game")).to_have_count(0)
     expect(page.locator("#share-text")).to_have_count(0)
     expect(page.locator(".scoresheet tbody tr")).to_have_count(1)
-    page.screenshot(path=artifacts / f"quick-lapsed-{size}.png")
+    photograph(page, artifacts / f"quick-lapsed-{size}.png")
     assert serious(page) == []
 
 
@@ -243,7 +243,7 @@ def test_real_server_i_play_at_once_and_the_next_player_joins_my_deal(
     expect(alice.locator("#quick-later")).to_contain_text("will play this deal later")
     expect(alice.locator("#their-state")).to_have_text("plays later")
     expect(alice.locator("#my-clock")).not_to_have_text("10:00")  # my clock runs
-    alice.screenshot(path=artifacts / "quick-e2e-alone.png")
+    photograph(alice, artifacts / "quick-e2e-alone.png")
 
     bob = new_player(browser, app_server, "bob")
     expect(bob.locator("#quick-looking")).to_have_text("1 player looking")
@@ -255,7 +255,7 @@ def test_real_server_i_play_at_once_and_the_next_player_joins_my_deal(
     expect(alice.locator(".player.them .name")).to_have_text("bob")
     expect(alice.locator("#quick-later")).to_have_count(0)
     expect(alice.locator("#their-state")).to_have_text("playing")
-    bob.screenshot(path=artifacts / "quick-e2e-paired.png")
+    photograph(bob, artifacts / "quick-e2e-paired.png")
 
 
 def test_real_server_finished_alone_my_duel_waits_in_my_tables(
@@ -273,7 +273,7 @@ def test_real_server_finished_alone_my_duel_waits_in_my_tables(
     alice.locator("#leave").click()
     mine = alice.get_by_role("region", name="My tables")
     expect(mine).to_contain_text("Your game is over; your opponent will play this deal later")
-    alice.screenshot(path=artifacts / "quick-e2e-my-tables.png", full_page=True)
+    photograph(alice, artifacts / "quick-e2e-my-tables.png", full_page=True)
 
     bob = new_player(browser, app_server, "bob")
     bob.locator("#quick-duel").click()

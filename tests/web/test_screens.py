@@ -22,7 +22,7 @@ from app.engine.state import GameState
 from app.engine.view import player_view
 from app.wire.news import Invitation, InvitedGame, InviteEvent
 from tests.web.axe import serious
-from tests.web.conftest import LiveServer, pick
+from tests.web.conftest import LiveServer, photograph, pick
 from tests.web.fake import MATCH_ID, ME, TABLE_ID, FakeServer
 
 WEB = Path(__file__).resolve().parents[2] / "web"
@@ -98,7 +98,7 @@ def test_name_screen(page: Page, static_server: LiveServer, artifacts: Path) -> 
     page.route("**/api/**", lambda route: route.fulfill(status=401, json={"status": 401}))
     page.goto(static_server.url)
     expect(page.get_by_label("Choose your name")).to_be_focused()
-    page.screenshot(path=artifacts / "name.png")
+    photograph(page, artifacts / "name.png")
     assert serious(page) == []
 
 
@@ -123,11 +123,11 @@ def test_lobby_and_new_game_dialog(page: Page, static_server: LiveServer,
     page.goto(static_server.url)
     expect(page.get_by_role("heading", name="Lobby")).to_be_visible()
     expect(page.locator(".list a", has_text="bob")).to_be_visible()
-    page.screenshot(path=artifacts / "lobby.png", full_page=True)
+    photograph(page, artifacts / "lobby.png", full_page=True)
     assert serious(page) == []
     page.click("#new-game")
     expect(page.get_by_role("dialog")).to_be_visible()
-    page.screenshot(path=artifacts / "lobby-new-game.png")
+    photograph(page, artifacts / "lobby-new-game.png")
     assert serious(page) == []
 
 
@@ -141,7 +141,7 @@ def test_table_help_and_result_pass_axe(page: Page, static_server: LiveServer,
     page.locator(".tableau").click(position={"x": 5, "y": 5})
     page.keyboard.press("h")
     expect(page.get_by_role("dialog")).to_contain_text("Space: deal")
-    page.screenshot(path=artifacts / "help.png")
+    photograph(page, artifacts / "help.png")
     assert serious(page) == []
     page.keyboard.press("Escape")
     page.click("#finish")
@@ -181,7 +181,7 @@ def test_player_info(page: Page, static_server: LiveServer, artifacts: Path) -> 
         "Request sent to bob; waiting for an answer.")
     expect(page.locator("#friend-state")).to_have_text("Friend request sent")
     expect(page.locator("#withdraw-friend")).to_be_focused()
-    page.screenshot(path=artifacts / "player.png")
+    photograph(page, artifacts / "player.png")
     assert serious(page) == []
 
 
@@ -340,7 +340,7 @@ def test_a_table_i_am_not_at_says_so(page: Page, static_server: LiveServer,
     expect(page.locator(".tableau")).to_have_count(0)
     expect(page.locator("#to-lobby")).to_be_visible()
     assert serious(page) == []
-    page.screenshot(path=artifacts / "table-outsider.png")
+    photograph(page, artifacts / "table-outsider.png")
     assert posted == [], posted  # nothing asked for in my name
     assert not any(f["type"] == "open_game" for f in fake.received), fake.received
 

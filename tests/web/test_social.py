@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 from app.wire.duel import EndReason, GameOver
 from app.wire.news import Friend, Said
 from tests.web.axe import serious
-from tests.web.conftest import LiveServer
+from tests.web.conftest import LiveServer, photograph
 from tests.web.fake import MATCH_ID, ME, OPPONENT, TABLE_ID, FakeServer
 from tests.web.language import choose_language
 from tests.web.test_e2e import new_player
@@ -61,7 +61,7 @@ def test_the_opponent_finishing_shows_the_score_to_beat(
         "bob finished with 55 — you need 56. 55 is enough if your game takes less than 6:40.")
     expect(page.locator("#live")).to_contain_text("bob finished with 55")  # said once
     expect(page.locator("#their-state")).to_have_text("finished early")
-    page.screenshot(path=artifacts / f"social-beat-{viewport['width']}.png")
+    photograph(page, artifacts / f"social-beat-{viewport['width']}.png")
     assert serious(page) == []
     page.context.close()
 
@@ -120,7 +120,7 @@ def test_after_the_match_say_sits_under_the_result(browser: Browser,
     page.locator("#say summary").click()
     page.locator("#say-well_played").click()
     assert sent(page, fake, "say")[-1]["code"] == "well_played"
-    page.screenshot(path=artifacts / "social-result.png", full_page=True)
+    photograph(page, artifacts / "social-result.png", full_page=True)
     page.context.close()
 
 
@@ -153,10 +153,10 @@ def test_canned_messages_are_sent_as_codes_and_shown_to_both(
     fake.push(fake.socket, Said(MATCH_ID, OPPONENT["id"], "well_played"))
     expect(page.locator("#said")).to_have_text("bob: Well played!")
     expect(page.locator("#live")).to_have_text("bob: Well played!")
-    page.screenshot(path=artifacts / f"social-said-{viewport['width']}.png")
+    photograph(page, artifacts / f"social-said-{viewport['width']}.png")
     # Too many: the server's refusal is said in words.
     page.click("#say summary")
-    page.screenshot(path=artifacts / f"social-say-open-{viewport['width']}.png")
+    photograph(page, artifacts / f"social-say-open-{viewport['width']}.png")
     page.click("#say-rematch")
     fake.socket.send(json.dumps({"type": "error", "code": "rate_limited",
                                  "message": "one message per 10 s"}))
@@ -193,7 +193,7 @@ def test_the_invitation_link_leads_straight_to_the_table(
     assert "/#/table/" in bob.url
     expect(bob.locator("#accept-invite")).to_have_count(0)
     expect(alice.locator("#start")).to_be_visible()
-    bob.screenshot(path=artifacts / f"social-invited-at-table-{viewport['width']}.png")
+    photograph(bob, artifacts / f"social-invited-at-table-{viewport['width']}.png")
     assert serious(bob) == []
 
 
@@ -219,12 +219,12 @@ def test_a_friend_request_declined_then_accepted(
     assert add.bounding_box()["y"] < alice.locator("dl.stats").first.bounding_box()["y"]  # type: ignore[index]
     add.click()
     expect(alice.locator("#friend-state")).to_have_text("Friend request sent")
-    alice.screenshot(path=artifacts / f"social-request-sent-{viewport['width']}.png")
+    photograph(alice, artifacts / f"social-request-sent-{viewport['width']}.png")
 
     request = bob.locator("#friend-requests li", has_text="alice")
     expect(request).to_have_text(re.compile("alice wants to be your friend."))  # live
     expect(bob.locator("#live")).to_have_text("alice wants to be your friend.")
-    bob.screenshot(path=artifacts / f"social-friend-request-{viewport['width']}.png",
+    photograph(bob, artifacts / f"social-friend-request-{viewport['width']}.png",
                    full_page=True)
     assert serious(bob) == []
     request.get_by_role("button", name="Decline — alice").click()
@@ -240,7 +240,7 @@ def test_a_friend_request_declined_then_accepted(
     expect(friends_list(bob).filter(has_text="alice")).to_be_visible()
     alice.goto("/#/")
     expect(friends_list(alice).filter(has_text="bob")).to_contain_text("online")
-    alice.screenshot(path=artifacts / f"social-friends-both-{viewport['width']}.png",
+    photograph(alice, artifacts / f"social-friends-both-{viewport['width']}.png",
                      full_page=True)
     # Removing a friend removes both sides, live.
     alice.goto("/#/player/bob")
@@ -274,7 +274,7 @@ def test_a_friend_request_while_i_play_is_toasted_with_the_way_to_answer_it(
                  or other["x"] >= box["x"] + box["width"])
         assert apart, (button, box, other)
     page.wait_for_timeout(400)  # its slide in done
-    page.screenshot(path=artifacts / f"social-friend-toast-{viewport['width']}.png")
+    photograph(page, artifacts / f"social-friend-toast-{viewport['width']}.png")
     fake.push(fake.socket, Friend("accepted", 4, "dave"))
     dave = page.locator(".toast.newstoast").last.get_by_role("link", name="dave")
     expect(dave).to_have_attribute("href", "#/player/dave")

@@ -18,7 +18,7 @@ from app.rewards.badges import BADGES
 from app.rewards.solo import SoloOptions, daily_game, solo_start
 from tests.web.axe import serious
 from tests.web.boxes import press_while, settled_box
-from tests.web.conftest import LiveServer, pick
+from tests.web.conftest import LiveServer, photograph, pick
 from tests.web.fake_solo import TODAY, FakeSoloServer
 from tests.web.language import choose_language
 
@@ -51,7 +51,7 @@ def asked(page: Page, solo: FakeSoloServer, wanted: Callable[[str], bool],
 def look(page: Page, artifacts: Path, name: str) -> None:
     """A screenshot at the page's size, no sideways overflow, nothing serious for axe."""
     no_sideways_scroll(page)
-    page.screenshot(path=artifacts / f"solo-{name}.png", full_page=True)
+    photograph(page, artifacts / f"solo-{name}.png", full_page=True)
     assert serious(page) == [], name
 
 
@@ -673,7 +673,7 @@ def test_header_and_lobby_lead_to_the_new_screens(browser: Browser, static_serve
         expect(page.locator("#nav a")).to_have_count(3)
         expect(page.locator(".alone a")).to_have_count(3)
         no_sideways_scroll(page)
-        page.screenshot(path=artifacts / f"solo-lobby-{name}.png")
+        photograph(page, artifacts / f"solo-lobby-{name}.png")
         page.locator("#nav a[href='#/daily']").click()
         expect(page.locator("h1")).to_contain_text("Daily deal")
         expect(page.locator("#nav a[aria-current=page]")).to_have_attribute("href", "#/daily")
@@ -692,7 +692,7 @@ def test_no_screen_scrolls_sideways_on_a_landscape_phone(page: Page, solo: FakeS
         page.goto(f"{static_server.url}/{route}")
         expect(page.locator(ready)).to_be_visible()
         no_sideways_scroll(page)
-    page.screenshot(path=artifacts / "solo-player-landscape.png", full_page=True)
+    photograph(page, artifacts / "solo-player-landscape.png", full_page=True)
 
 
 
@@ -730,7 +730,7 @@ def test_choices_fit_a_phone_in_every_language(page: Page, solo: FakeSoloServer,
               return lines.size > 1;
             }).map((word) => word[0]))""")
         assert broken == [], f"{route}: {broken} broken inside the word"
-        page.screenshot(path=artifacts / f"solo-{language}-{route[2:].replace('/', '-')}-phone.png")
+        photograph(page, artifacts / f"solo-{language}-{route[2:].replace('/', '-')}-phone.png")
 
 
 @pytest.mark.parametrize("language", ["fr", "de"])
@@ -745,7 +745,7 @@ def test_the_days_arrows_stay_together_on_a_phone(page: Page, solo: FakeSoloServ
     assert abs(boxes[0]["y"] - boxes[1]["y"]) < 1, boxes
     assert boxes[1]["x"] > boxes[0]["x"]
     no_sideways_scroll(page)
-    page.screenshot(path=artifacts / f"solo-daily-{language}-phone.png", full_page=True)
+    photograph(page, artifacts / f"solo-daily-{language}-phone.png", full_page=True)
 
 
 def test_day_counts_agree_with_their_number(page: Page, solo: FakeSoloServer,

@@ -11,7 +11,7 @@ from pathlib import Path
 from playwright.sync_api import Browser, Page, expect
 
 from tests.web.axe import serious
-from tests.web.conftest import LiveServer
+from tests.web.conftest import LiveServer, photograph
 from tests.web.test_e2e import expect_same_text, new_player, tap
 
 SIZES = [(1280, 800), (1920, 1080), (390, 844), (844, 390)]
@@ -73,7 +73,7 @@ def test_a_random_two_suit_duel_walked_through(browser: Browser, app_server: Liv
         assert size["page"] <= 0, (width, height, size)  # the table fills, never scrolls
         if width < 600:
             assert size["card"] >= 36, size
-        alice.screenshot(path=artifacts / f"walk-table-{width}x{height}.png")
+        photograph(alice, artifacts / f"walk-table-{width}x{height}.png")
     alice.set_viewport_size({"width": 1280, "height": 800})
     assert serious(alice) == []
 
@@ -108,7 +108,7 @@ def test_a_random_two_suit_duel_walked_through(browser: Browser, app_server: Liv
         alice.set_viewport_size({"width": width, "height": height})
         alice.wait_for_timeout(300)
         assert measure(alice)["overflow"] <= 0
-        alice.screenshot(path=artifacts / f"walk-spectating-{width}x{height}.png")
+        photograph(alice, artifacts / f"walk-spectating-{width}x{height}.png")
     alice.set_viewport_size({"width": 1280, "height": 800})
 
     bob.click("#finish")
@@ -129,9 +129,9 @@ def test_a_random_two_suit_duel_walked_through(browser: Browser, app_server: Liv
         # The share text shows whole at every width, its link cut off at none (a bug).
         box = alice.locator("#share-text")
         assert box.evaluate("b => b.scrollHeight <= b.clientHeight + 2"), (width, height)
-        alice.screenshot(path=artifacts / f"walk-result-{width}x{height}.png", full_page=True)
+        photograph(alice, artifacts / f"walk-result-{width}x{height}.png", full_page=True)
     alice.set_viewport_size({"width": 1280, "height": 800})
     assert serious(alice) == []
     alice.get_by_role("button", name="Watch replay — alice").click()
     expect(alice.locator("#replay-at")).to_be_visible()
-    alice.screenshot(path=artifacts / "walk-replay-1280x800.png")
+    photograph(alice, artifacts / "walk-replay-1280x800.png")
