@@ -14,19 +14,28 @@ is one call, so a script Redis does not have (it restarted, or its cache was flu
 answers ``NOSCRIPT`` before running anything: it is loaded and the same call sent again
 (redis-py's ``Script`` does that), so nothing runs twice.
 
+A batch goes out on a connection the script keeps (taken from its client's pool once),
+sent and read directly: at human pace each action is its own batch, and redis-py's
+machinery around a command (pool check-out and return, event dispatch, metrics, a timeout
+task) cost the client 75 µs of its ~220 µs per call (``python -m bench.floor``, round 25
+of docs/bench/load-rounds.md). Its retries stay the pool's: a connection error retried on
+a fresh connection as the pool's options say, a timeout never (a publish must not run
+twice), and redis-py's connection drops itself on any error mid-read.
+
 The keys of one batch belong to many streams: legal on one Redis (the deployment this
 server supports), not on Redis Cluster, where a batch would be split by hash slot.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import redis.asyncio as redis
-from redis.commands.core import AsyncScript
-from redis.exceptions import ResponseError
+from redis.asyncio.connection import AbstractConnection
+from redis.exceptions import NoScriptError, ResponseError
 
 _ERROR = b"!"  # an op's answer that starts with it is the error it met
 
@@ -104,14 +113,16 @@ def _lua_string(text: str) -> str:
 
 class BatchScript:
     """The process's batch script on one client: ops are added as its writers join,
-    before the first batch is sent."""
+    before the first batch is sent. One batch at a time (the shared pipeline's sender)."""
 
-    __slots__ = ("_client", "_ops", "_script")
+    __slots__ = ("_client", "_connection", "_ops", "_sha", "_source")
 
     def __init__(self, client: redis.Redis, ops: Iterable[LuaOp] = (PUBLISH,)) -> None:
         self._client = client
         self._ops: dict[str, LuaOp] = {}
-        self._script: AsyncScript | None = None
+        self._source: str | None = None
+        self._sha = ""
+        self._connection: AbstractConnection | None = None
         self.add(ops)
 
     def add(self, ops: Iterable[LuaOp]) -> None:
@@ -119,7 +130,7 @@ class BatchScript:
             known = self._ops.setdefault(op.name, op)
             if known != op:
                 raise ValueError(f"two different ops are named {op.name!r}")
-        self._script = None
+        self._source = None
 
     async def run(self, calls: Sequence[OpCall]) -> list[Any]:
         """Each call's answer, or the ``ResponseError`` it met, in order; raises
@@ -127,12 +138,33 @@ class BatchScript:
         unknown = {call.op.name for call in calls} - self._ops.keys()
         if unknown:
             raise ValueError(f"ops not in this batch script: {sorted(unknown)}")
-        if self._script is None:
-            self._script = self._client.register_script(compose(self._ops.values()))
+        if self._source is None:
+            self._source = compose(self._ops.values())
+            self._sha = hashlib.sha1(self._source.encode()).hexdigest()  # Redis names it so
         keys = [key for call in calls for key in call.keys]
         args = [part for call in calls for part in (call.op.name, *call.args)]
-        answers = await self._script(keys=keys, args=args)
+        if self._connection is None:
+            self._connection = await self._client.connection_pool.get_connection()  # type: ignore[no-untyped-call]
+        connection = self._connection
+        answers = await connection.retry.call_with_retry(
+            lambda: self._call(connection, keys, args),
+            lambda _: connection.disconnect())
         return [_answer(answer) for answer in answers]
+
+    async def _call(self, connection: AbstractConnection, keys: list[Any], args: list[Any]
+                    ) -> Any:
+        """``EVALSHA``; a script Redis does not have (it restarted) is loaded and the same
+        call sent again: ``NOSCRIPT`` comes before anything runs, so nothing runs twice."""
+        try:
+            return await _ask(connection, "EVALSHA", self._sha, len(keys), *keys, *args)
+        except NoScriptError:
+            await _ask(connection, "SCRIPT", "LOAD", self._source)
+            return await _ask(connection, "EVALSHA", self._sha, len(keys), *keys, *args)
+
+
+async def _ask(connection: AbstractConnection, *command: Any) -> Any:
+    await connection.send_command(*command)
+    return await connection.read_response()
 
 
 def _answer(raw: Any) -> Any:

@@ -11,6 +11,7 @@ import pytest
 import redis.asyncio as redis
 from redis.exceptions import ResponseError
 
+from app.messaging.redis_healing import healing_options
 from app.messaging.redis_scripts import PUBLISH, BatchScript, LuaOp, OpCall, compose
 from app.messaging.redis_streams import RedisEventStreams
 from tests.support.own_redis import OwnRedis, own_redis  # noqa: F401 (fixture)
@@ -55,6 +56,43 @@ async def test_a_script_redis_does_not_have_is_loaded_and_each_write_runs_once(
     answers = await script.run([OpCall(COUNT, ["k"], [10]), OpCall(COUNT, ["k"], [100])])
     assert answers == [11, 111]
     assert int(await client.get("k") or 0) == 111
+
+
+async def test_batches_go_out_on_one_kept_connection(
+        client: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Taken from the pool once, not per batch: at human pace every action is a batch,
+    and the check-out and return were a third of a call's cost in the client."""
+    pool = client.connection_pool
+    taken: list[object] = []
+    get_connection = pool.get_connection
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        connection = await get_connection(*args, **kwargs)
+        taken.append(connection)
+        return connection
+
+    monkeypatch.setattr(pool, "get_connection", counted)
+    script = BatchScript(client, [COUNT])
+    for n in range(1, 4):
+        assert await script.run([OpCall(COUNT, ["k"], [1])]) == [n]
+    assert len(taken) == 1
+
+
+async def test_a_kept_connection_killed_between_batches_heals_and_the_batch_runs_once(
+        own_redis: OwnRedis) -> None:  # noqa: F811
+    """Redis dropped the connection (a restart, a balancer): the next batch goes out on a
+    fresh one, as every client's pool retries a connection error (redis_healing.py)."""
+    healing = redis.Redis.from_url(own_redis.url, **healing_options(retry_timeouts=False))
+    try:
+        script = BatchScript(healing, [COUNT])
+        assert await script.run([OpCall(COUNT, ["k"], [1])]) == [1]
+        killer = redis.Redis.from_url(own_redis.url)
+        assert await killer.client_kill_filter(_type="normal", skipme=True) >= 1
+        await killer.aclose()
+        assert await script.run([OpCall(COUNT, ["k"], [10])]) == [11]
+        assert int(await healing.get("k") or 0) == 11
+    finally:
+        await healing.aclose()
 
 
 async def test_a_failing_write_answers_its_error_and_stops_no_other(client: redis.Redis) -> None:
