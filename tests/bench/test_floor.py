@@ -2,11 +2,15 @@
 
 import argparse
 
-import asyncpg  # type: ignore[import-untyped]
 import uvloop
 
 from bench.floor import run
-from tests.support.database import create_pg_database, drop_pg_database, pg_url
+from tests.support.database import (
+    create_pg_database,
+    drop_pg_database,
+    pg_tables_like,
+    pg_url,
+)
 from tests.support.servers import require_redis
 
 
@@ -18,15 +22,7 @@ def test_each_primitive_is_timed_and_its_table_dropped() -> None:
         args = argparse.Namespace(redis=redis_url, postgres=url, rate=2000.0, count=40)
         results = uvloop.run(run(args))
 
-        async def tables() -> list[str]:
-            connection = await asyncpg.connect(url)
-            try:
-                return [r[0] for r in await connection.fetch(
-                    "SELECT tablename FROM pg_tables WHERE tablename LIKE 'floor_%'")]
-            finally:
-                await connection.close()
-
-        left = uvloop.run(tables())
+        left = pg_tables_like(name, "floor_%")
     finally:
         drop_pg_database(name)
     rows = {row["name"]: row for row in results["operations"]}

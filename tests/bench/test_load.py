@@ -29,26 +29,21 @@ def test_the_floor_is_the_servers_lone_insert_into_a_table_of_the_logs_shape() -
     # its unique (game, seq) and foreign key checked on every row; nothing left behind.
     import asyncio
 
-    import asyncpg  # type: ignore[import-untyped]
-
     from bench.load import FLOOR_PARENT, FLOOR_TABLE, commit_phase, floor_ratios
-    from tests.support.database import create_pg_database, drop_pg_database, pg_url, upgrade
+    from tests.support.database import (
+        create_pg_database,
+        drop_pg_database,
+        pg_tables_like,
+        pg_url,
+        upgrade,
+    )
 
     name = create_pg_database()
     try:
         upgrade(pg_url(name))
         tight = asyncio.run(commit_phase(pg_url(name), 5.0, samples=40))
         paced = asyncio.run(commit_phase(pg_url(name), 5.0, samples=10, pause_s=0.002))
-
-        async def tables() -> list[str]:
-            connection = await asyncpg.connect(pg_url(name).replace("+asyncpg", ""))
-            try:
-                return [r[0] for r in await connection.fetch(
-                    "SELECT tablename FROM pg_tables WHERE tablename LIKE 'bench_%'")]
-            finally:
-                await connection.close()
-
-        left = asyncio.run(tables())
+        left = pg_tables_like(name, "bench_%")
     finally:
         drop_pg_database(name)
     assert (tight.name, len(tight.rtts), tight.acks) == ("commit floor", 40, 40)
@@ -70,7 +65,12 @@ def test_the_floors_statement_and_table_are_the_servers() -> None:
 
     from app.db.log_writer import POSTGRES_ONE
     from bench.load import FLOOR_DDL, FLOOR_INSERT, FLOOR_TABLE
-    from tests.support.database import create_pg_database, drop_pg_database, pg_url, upgrade
+    from tests.support.database import (
+        create_pg_database,
+        drop_pg_database,
+        pg_url,
+        upgrade,
+    )
 
     assert POSTGRES_ONE.replace("game_actions", FLOOR_TABLE) == FLOOR_INSERT
     name = create_pg_database()

@@ -65,6 +65,20 @@ _templates: dict[str, str] = {}
 _template_lock = threading.Lock()
 
 
+def pg_tables_like(name: str, pattern: str) -> list[str]:
+    """The tables of PostgreSQL database ``name`` whose names are ``LIKE pattern`` (what a
+    benchmark left behind)."""
+    async def read() -> list[str]:
+        connection = await asyncpg.connect(pg_url(name).replace("+asyncpg", ""))
+        try:
+            return [row[0] for row in await connection.fetch(
+                "SELECT tablename FROM pg_tables WHERE tablename LIKE $1", pattern)]
+        finally:
+            await connection.close()
+
+    return asyncio.run(read())
+
+
 def migrated_sqlite_url(folder: Path) -> str:
     """A SQLite file in ``folder`` holding the whole schema (a copy of this process's
     migrated template)."""
