@@ -312,7 +312,7 @@ class SharedPresence:
         except Exception:
             log.warning("could not leave the presence registry; others reap us after "
                         "%s s", self.ttl, exc_info=True)
-        await self._redis.aclose()
+        await self._redis.aclose(close_connection_pool=True)  # a pool given is not closed
 
 
 class SharedStreamHub(StreamHub):

@@ -199,7 +199,9 @@ class RedisPubSub:
             self._reader = None
         await self._pubsub.aclose()  # type: ignore[no-untyped-call]
         await self._subscriber.aclose()
-        await self._redis.aclose()
+        # A pool given to a client is not closed with it (redis-py): its connections,
+        # the batch script's kept one included, close here.
+        await self._redis.aclose(close_connection_pool=True)
 
     async def _forget(self, subscription: QueuedSubscription) -> None:
         async with self._lock:

@@ -312,3 +312,22 @@ async def test_publish_elsewhere_sends_only_where_another_process_listens(
     await pubsub.publish_elsewhere(memory, name, {"k": "one process"})
     await alone.close()
     assert [m async for m in alone] == []  # one process: never published
+
+
+async def test_a_closed_bus_leaves_no_connection_open(url: str) -> None:
+    """Its pool's connections close with it (the batch script's kept one included): a
+    pool given to a redis-py client is not closed by the client."""
+    name = f"closing-{uuid.uuid4().hex[:8]}"
+    bus = RedisPubSub(url, client_name=name)
+    subscription = await bus.subscribe(channel())
+    await bus.publish(channel(), {"type": "table_created", "table": 1})
+    admin = redis.Redis.from_url(url)
+    try:
+        assert [c for c in await admin.client_list() if c["name"] == name]
+        await subscription.close()
+        await bus.close()
+        async with asyncio.timeout(5):
+            while [c for c in await admin.client_list() if c["name"] == name]:
+                await asyncio.sleep(0.02)
+    finally:
+        await admin.aclose()
