@@ -224,7 +224,12 @@ class RedisPubSub:
     async def _read(self) -> None:
         while True:
             try:
-                raw = await self._pubsub.get_message(timeout=READ_TIMEOUT)
+                # Blocking reads while all is well (a read with a timeout sets a timer
+                # and a timeout context for each message); with a timeout while a
+                # catch-up is due, so one that failed is tried within a second (after
+                # a reconnection the resubscription's confirmation starts it).
+                raw = await self._pubsub.get_message(
+                    timeout=READ_TIMEOUT if self._reconnected else None)
             except asyncio.CancelledError:
                 raise
             except Exception:

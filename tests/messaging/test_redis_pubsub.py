@@ -241,6 +241,23 @@ async def test_messages_published_while_the_subscriber_connection_is_down_arrive
     assert await next_message(subscription) == {"n": 31}  # nothing else was queued
 
 
+async def test_what_was_published_while_the_reader_was_away_arrives_with_nothing_after_it(
+    url: str, buses: tuple[RedisPubSub, RedisPubSub], clock: FakeClock,
+) -> None:
+    """The reader blocks on its connection while all is well: the catch-up after a lost
+    connection must not wait for the channel's next message (the resubscription's
+    confirmation starts it; a catch-up that failed is tried again within a second)."""
+    a, b = buses
+    name = channel()
+    subscription = await a.subscribe(name)
+    await kill_subscriber_connection(url, a)
+    await waiting_to_retry(clock)
+    for n in range(5):  # published while a's reader is away, and nothing after
+        await b.publish(name, {"n": n})
+    await clock.advance(RETRY_DELAY)
+    assert [(await next_message(subscription))["n"] for _ in range(5)] == list(range(5))
+
+
 async def test_a_message_carries_its_channel_and_stream_id(
     buses: tuple[RedisPubSub, RedisPubSub],
 ) -> None:
