@@ -135,7 +135,11 @@ class DuelClient:
         self._answer = asyncio.get_running_loop().create_future()
         text = json.dumps(frame)  # before the clock starts, as the echo's frame is made
         started = time.perf_counter()
-        await self.ws.send(text)
+        try:
+            await self.ws.send(text)
+        except BaseException:  # the socket died under the send: nobody will await it
+            self._answer.cancel()  # (the reader's "connection closed" went unretrieved)
+            raise
         answer = await asyncio.wait_for(self._answer, timeout)
         return answer, self._answered_at - started
 
