@@ -42,7 +42,7 @@ import uvloop
 
 from app.messaging.redis_healing import healing_options
 from app.messaging.redis_scripts import PUBLISH, BatchScript, OpCall
-from bench.redis_streams import FRAME
+from bench.redis_streams import FRAME, redis_cpu_s
 from bench.stats import table
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -59,11 +59,6 @@ async def paced(operation: Operation, rate: float, count: int) -> float:
         if (wait := due - time.perf_counter()) > 0:
             await asyncio.sleep(wait)
     return (time.process_time() - started) / count * 1e6
-
-
-async def redis_cpu_s(client: redis.Redis) -> float:
-    cpu: dict[str, Any] = await client.info("cpu")
-    return float(cpu["used_cpu_user"]) + float(cpu["used_cpu_sys"])
 
 
 async def measured(name: str, operation: Operation, args: argparse.Namespace,

@@ -155,11 +155,12 @@ class BatchScript:
                     ) -> Any:
         """``EVALSHA``; a script Redis does not have (it restarted) is loaded and the same
         call sent again: ``NOSCRIPT`` comes before anything runs, so nothing runs twice."""
+        evalsha = ("EVALSHA", self._sha, len(keys), *keys, *args)
         try:
-            return await _ask(connection, "EVALSHA", self._sha, len(keys), *keys, *args)
+            return await _ask(connection, *evalsha)
         except NoScriptError:
             await _ask(connection, "SCRIPT", "LOAD", self._source)
-            return await _ask(connection, "EVALSHA", self._sha, len(keys), *keys, *args)
+        return await _ask(connection, *evalsha)
 
 
 async def _ask(connection: AbstractConnection, *command: Any) -> Any:
